@@ -1,0 +1,161 @@
+//! RavenDB's `ShardingConfiguration` JSON, as it appears in a database record (PascalCase).
+//!
+//! These types mirror the JSON one to one; [`Topology`](crate::Topology) is the validated
+//! form. Keys this crate does not model (`Orchestrator`, `BucketMigrations`, `Promotables`,
+//! ...) are kept, so reading and writing a configuration does not lose them.
+
+use crate::ConfigError;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// `ShardingConfiguration` as RavenDB writes it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ShardingConfiguration {
+    /// Shard number (as a string key) to that shard's database topology.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub shards: BTreeMap<String, DatabaseTopology>,
+    /// Bucket ranges in ascending order of start; absent or empty at database creation.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub bucket_ranges: Vec<ShardBucketRange>,
+    /// Prefixed sharding settings.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub prefixed: Vec<PrefixedShardingSetting>,
+    /// Every other key, kept as it was.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// One shard's database topology; only `Members` is modelled.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DatabaseTopology {
+    /// Tags of the nodes that hold an up-to-date copy of the shard.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub members: Vec<String>,
+    /// Every other key, kept as it was.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// `{ "BucketRangeStart": n, "ShardNumber": s }`: buckets from `n` up to the next range's
+/// start belong to shard `s`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ShardBucketRange {
+    /// First bucket of the range.
+    pub bucket_range_start: u32,
+    /// The shard that owns the range.
+    pub shard_number: u32,
+}
+
+/// `{ "Prefix": "eu/", "Shards": [0], "BucketRangeStart": 1048576 }`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct PrefixedShardingSetting {
+    /// The ID prefix; must end with `/` or `-`.
+    pub prefix: String,
+    /// The shards that hold documents with this prefix.
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub shards: Vec<u32>,
+    /// Start of the prefix's 2^20 block (assigned at creation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bucket_range_start: Option<u32>,
+    /// Every other key, kept as it was.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+/// A configuration read from JSON, with where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedConfiguration {
+    /// The configuration.
+    pub sharding: ShardingConfiguration,
+    /// `DatabaseName` when the JSON was a whole database record.
+    pub database: Option<String>,
+    /// The JSON path of the configuration: `""` for a bare configuration, `"Sharding"` in a
+    /// database record.
+    pub base_path: String,
+}
+
+/// Reads a `ShardingConfiguration`, or a database record that contains `"Sharding"`.
+/// Unknown keys are ignored (and kept).
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::config::parse_configuration;
+///
+/// let record = r#"{"DatabaseName": "Orders", "Sharding": {"Shards": {"0": {"Members": ["A"]}}}}"#;
+/// let parsed = parse_configuration(record).unwrap();
+/// assert_eq!(parsed.database.as_deref(), Some("Orders"));
+/// assert_eq!(parsed.sharding.shards["0"].members, vec!["A"]);
+///
+/// let err = parse_configuration(r#"{"Shards": {"0": {}}, "BucketRanges": [{"BucketRangeStart": -1, "ShardNumber": 0}]}"#)
+///     .unwrap_err();
+/// assert_eq!(err.path(), Some("BucketRanges[0].BucketRangeStart"));
+/// ```
+pub fn parse_configuration(text: &str) -> Result<ParsedConfiguration, ConfigError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| ConfigError::Json {
+        path: "$".into(),
+        line: e.line(),
+        column: e.column(),
+        message: without_position(&e),
+    })?;
+    let Value::Object(mut object) = value else {
+        return Err(ConfigError::NotAConfiguration);
+    };
+    let (sharding, database, base_path) = match object.remove("Sharding") {
+        Some(sharding) if !sharding.is_null() => {
+            let database = match object.get("DatabaseName") {
+                Some(Value::String(name)) => Some(name.clone()),
+                _ => None,
+            };
+            (sharding, database, "Sharding".to_string())
+        }
+        _ if object.contains_key("Shards") => (Value::Object(object), None, String::new()),
+        _ => return Err(ConfigError::NotAConfiguration),
+    };
+    let sharding = serde_path_to_error::deserialize(sharding).map_err(|e| {
+        let inner = e.path().to_string();
+        ConfigError::Json {
+            path: join_path(&base_path, if inner == "." { "" } else { &inner }),
+            line: 0,
+            column: 0,
+            message: without_position(e.inner()),
+        }
+    })?;
+    Ok(ParsedConfiguration {
+        sharding,
+        database,
+        base_path,
+    })
+}
+
+/// Joins a base JSON path and a relative one: `("Sharding", "Prefixed[0]")` gives
+/// `Sharding.Prefixed[0]`.
+pub(crate) fn join_path(base: &str, rest: &str) -> String {
+    match (base.is_empty(), rest.is_empty()) {
+        (true, _) => rest.to_string(),
+        (false, true) => base.to_string(),
+        (false, false) if rest.starts_with('[') => format!("{base}{rest}"),
+        (false, false) => format!("{base}.{rest}"),
+    }
+}
+
+fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}

@@ -1,0 +1,638 @@
+//! The validated sharding topology: shards and their nodes, bucket ranges, prefixes.
+
+use crate::config::{
+    join_path, parse_configuration, DatabaseTopology, PrefixedShardingSetting, ShardBucketRange,
+    ShardingConfiguration,
+};
+use crate::{bucket_for, bucket_of_lower, check_id, lower_id, ConfigError, IdError};
+use crate::{ConfigWarning, NUMBER_OF_BUCKETS};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+/// The database name used when a configuration does not carry one.
+pub const DEFAULT_DATABASE: &str = "db";
+
+/// Buckets `start..end` belong to `shard`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BucketRange {
+    /// First bucket of the range.
+    pub start: u32,
+    /// One past the last bucket of the range (the next range's start or the block's end).
+    pub end: u32,
+    /// The shard that owns the range.
+    pub shard: u32,
+}
+
+/// A shard: its number and the nodes that hold it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Shard {
+    /// The shard number.
+    pub number: u32,
+    /// Tags of the member nodes (`["A", "B"]`).
+    pub members: Vec<String>,
+    #[serde(skip)]
+    other: Map<String, Value>,
+}
+
+/// A prefixed sharding setting, with its block of buckets assigned.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Prefix {
+    /// The prefix as configured (`"eu/"`).
+    pub prefix: String,
+    /// The shards that hold its documents.
+    pub shards: Vec<u32>,
+    /// The first bucket of its 2^20 block; added to the bucket of every ID it matches.
+    pub bucket_range_start: u32,
+    #[serde(skip)]
+    lower: String,
+    #[serde(skip)]
+    other: Map<String, Value>,
+}
+
+impl Prefix {
+    /// Whether a lower-cased ID starts with this prefix (compared lower-cased).
+    pub fn matches_lower(&self, lower_id: &str) -> bool {
+        lower_id.as_bytes().starts_with(self.lower.as_bytes())
+    }
+}
+
+/// Where a document lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Location {
+    /// The final bucket, prefix offset included.
+    pub bucket: u32,
+    /// The shard that owns the bucket.
+    pub shard: u32,
+    /// Index of the matching prefix in [`Topology::prefixes`], if any.
+    pub prefix: Option<usize>,
+}
+
+/// A validated RavenDB sharding topology.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::Topology;
+///
+/// let topology = Topology::with_shards(3).unwrap();
+/// let location = topology.locate("orders/2-A$customers/1-A").unwrap();
+/// assert_eq!((location.bucket, location.shard), (982173, 2));
+/// assert_eq!(topology.fragment(2), "db$2");
+///
+/// let json = r#"{
+///   "Shards": {"0": {"Members": ["A"]}, "1": {"Members": ["B"]}, "2": {"Members": ["C"]}},
+///   "Prefixed": [{"Prefix": "eu/", "Shards": [0]}, {"Prefix": "asia/", "Shards": [1, 2]}]
+/// }"#;
+/// let topology = Topology::from_json(json).unwrap();
+/// assert_eq!(topology.locate("eu/0").unwrap().bucket, 1906271);
+/// assert_eq!(topology.locate("asia/2").unwrap().shard, 2);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Topology {
+    database: String,
+    shards: BTreeMap<u32, Shard>,
+    ranges: Vec<BucketRange>,
+    prefixes: Vec<Prefix>,
+    warnings: Vec<ConfigWarning>,
+    other: Map<String, Value>,
+}
+
+impl Topology {
+    /// `count` shards numbered from 0, with RavenDB's default bucket ranges and no nodes.
+    pub fn with_shards(count: u32) -> Result<Topology, ConfigError> {
+        let shards = (0..count)
+            .map(|n| (n.to_string(), DatabaseTopology::default()))
+            .collect();
+        Topology::from_configuration(
+            ShardingConfiguration {
+                shards,
+                ..Default::default()
+            },
+            DEFAULT_DATABASE,
+            "",
+        )
+    }
+
+    /// Reads a `ShardingConfiguration` or a database record with `"Sharding"` (see
+    /// [`parse_configuration`](crate::config::parse_configuration)). The database name is
+    /// the record's `DatabaseName`, else [`DEFAULT_DATABASE`].
+    pub fn from_json(text: &str) -> Result<Topology, ConfigError> {
+        let parsed = parse_configuration(text)?;
+        let database = parsed.database.as_deref().unwrap_or(DEFAULT_DATABASE);
+        Topology::from_configuration(parsed.sharding, database, &parsed.base_path)
+    }
+
+    /// Validates a configuration. `base_path` is its JSON path, used in error messages.
+    ///
+    /// When `BucketRanges` is empty the ranges are created as RavenDB does at database
+    /// creation: `2^20 / shards` buckets per shard in ascending shard order, then one 2^20
+    /// block per prefix in descending order of prefix (ordinal, ignoring case).
+    pub fn from_configuration(
+        config: ShardingConfiguration,
+        database: &str,
+        base_path: &str,
+    ) -> Result<Topology, ConfigError> {
+        let at = |rest: &str| join_path(base_path, rest);
+        let mut shards = BTreeMap::new();
+        for (key, topology) in config.shards {
+            let number = parse_shard_number(&key).ok_or_else(|| ConfigError::BadShardNumber {
+                path: at(&format!("Shards.{key}")),
+                key: key.clone(),
+            })?;
+            shards.insert(
+                number,
+                Shard {
+                    number,
+                    members: topology.members,
+                    other: topology.other,
+                },
+            );
+        }
+        if shards.is_empty() {
+            return Err(ConfigError::NoShards { path: at("Shards") });
+        }
+        if shards.len() > NUMBER_OF_BUCKETS as usize {
+            return Err(ConfigError::TooManyShards {
+                path: at("Shards"),
+                count: shards.len(),
+            });
+        }
+        let creating = config.bucket_ranges.is_empty();
+        let mut prefixes = validate_prefixes(&config.prefixed, &shards, creating, &at)?;
+        let raw_ranges = if creating {
+            let order = creation_order(&prefixes);
+            let mut ranges = split_block(0, shards.keys().copied());
+            for (block, &index) in order.iter().enumerate() {
+                let start = (block as u32 + 1) * NUMBER_OF_BUCKETS;
+                let prefix = &mut prefixes[index];
+                prefix.bucket_range_start = start;
+                let mut prefix_shards = prefix.shards.clone();
+                prefix_shards.sort_unstable();
+                ranges.extend(split_block(start, prefix_shards.into_iter()));
+            }
+            prefixes = order.iter().map(|&i| prefixes[i].clone()).collect();
+            ranges
+        } else {
+            config.bucket_ranges
+        };
+        let ranges = validate_ranges(&raw_ranges, &shards, &prefixes, &at)?;
+        let warnings = collect_warnings(&shards, &ranges, &prefixes, &at);
+        Ok(Topology {
+            database: database.to_string(),
+            shards,
+            ranges,
+            prefixes,
+            warnings,
+            other: config.other,
+        })
+    }
+
+    /// The sharded database's name (fragments are `<name>$<shard>`).
+    pub fn database(&self) -> &str {
+        &self.database
+    }
+
+    /// Renames the database.
+    pub fn set_database(&mut self, name: &str) {
+        self.database = name.to_string();
+    }
+
+    /// The shards, in ascending order of number.
+    pub fn shards(&self) -> impl ExactSizeIterator<Item = &Shard> {
+        self.shards.values()
+    }
+
+    /// One shard by number.
+    pub fn shard(&self, number: u32) -> Option<&Shard> {
+        self.shards.get(&number)
+    }
+
+    /// The bucket ranges in ascending order, with their ends.
+    pub fn ranges(&self) -> &[BucketRange] {
+        &self.ranges
+    }
+
+    /// The prefixes, in the order they are matched.
+    pub fn prefixes(&self) -> &[Prefix] {
+        &self.prefixes
+    }
+
+    /// Things that are valid but probably unintended (a prefix that can never match, a
+    /// shard with no buckets).
+    pub fn warnings(&self) -> &[ConfigWarning] {
+        &self.warnings
+    }
+
+    /// How many buckets there are in all: 2^20 per block (the default block and one per
+    /// prefix).
+    pub fn bucket_space(&self) -> u64 {
+        (self.prefixes.len() as u64 + 1) * u64::from(NUMBER_OF_BUCKETS)
+    }
+
+    /// The fragment database that holds a shard: `<database>$<shard>`.
+    pub fn fragment(&self, shard: u32) -> String {
+        format!("{}${shard}", self.database)
+    }
+
+    /// The member nodes of a shard (empty for an unknown shard).
+    pub fn members(&self, shard: u32) -> &[String] {
+        self.shards
+            .get(&shard)
+            .map(|s| s.members.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// Sets the member nodes of a shard. Returns `false` if there is no such shard.
+    pub fn set_members(&mut self, shard: u32, members: Vec<String>) -> bool {
+        match self.shards.get_mut(&shard) {
+            Some(s) => {
+                s.members = members;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The bucket range that holds a bucket, or `None` past the last block.
+    pub fn range_of(&self, bucket: u32) -> Option<&BucketRange> {
+        if u64::from(bucket) >= self.bucket_space() {
+            return None;
+        }
+        let after = self.ranges.partition_point(|r| r.start <= bucket);
+        // Every block starts with a range (validated), so `after >= 1` here.
+        self.ranges.get(after.checked_sub(1)?)
+    }
+
+    /// The shard that owns a bucket: the range in the same 2^20 block whose start is the
+    /// greatest not above the bucket.
+    pub fn shard_for_bucket(&self, bucket: u32) -> Option<u32> {
+        self.range_of(bucket).map(|r| r.shard)
+    }
+
+    /// The index of the first prefix a lower-cased ID starts with.
+    pub fn prefix_of_lower(&self, lower_id: &str) -> Option<usize> {
+        self.prefixes.iter().position(|p| p.matches_lower(lower_id))
+    }
+
+    /// The final bucket of an ID: its hash bucket plus the `BucketRangeStart` of the first
+    /// prefix it starts with. The prefix wins over anchoring: the hash still uses the
+    /// anchor, but the block is the prefix's.
+    pub fn bucket_for(&self, id: &str) -> Result<u32, IdError> {
+        self.locate(id).map(|l| l.bucket)
+    }
+
+    /// The bucket and shard of an ID.
+    pub fn locate(&self, id: &str) -> Result<Location, IdError> {
+        let (bucket, prefix) = if self.prefixes.is_empty() {
+            (bucket_for(id)?, None)
+        } else {
+            check_id(id)?;
+            let lower = lower_id(id);
+            let prefix = self.prefix_of_lower(&lower);
+            let offset = prefix.map_or(0, |i| self.prefixes[i].bucket_range_start);
+            (bucket_of_lower(lower.as_bytes()) + offset, prefix)
+        };
+        let shard = self
+            .shard_for_bucket(bucket)
+            .expect("a validated topology has a range at the start of every block");
+        Ok(Location {
+            bucket,
+            shard,
+            prefix,
+        })
+    }
+
+    /// The configuration in RavenDB's `ShardingConfiguration` form.
+    pub fn to_configuration(&self) -> ShardingConfiguration {
+        ShardingConfiguration {
+            shards: self
+                .shards
+                .values()
+                .map(|s| {
+                    (
+                        s.number.to_string(),
+                        DatabaseTopology {
+                            members: s.members.clone(),
+                            other: s.other.clone(),
+                        },
+                    )
+                })
+                .collect(),
+            bucket_ranges: self
+                .ranges
+                .iter()
+                .map(|r| ShardBucketRange {
+                    bucket_range_start: r.start,
+                    shard_number: r.shard,
+                })
+                .collect(),
+            prefixed: self
+                .prefixes
+                .iter()
+                .map(|p| PrefixedShardingSetting {
+                    prefix: p.prefix.clone(),
+                    shards: p.shards.clone(),
+                    bucket_range_start: Some(p.bucket_range_start),
+                    other: p.other.clone(),
+                })
+                .collect(),
+            other: self.other.clone(),
+        }
+    }
+
+    /// The configuration as RavenDB's `ShardingConfiguration` JSON (pretty-printed).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.to_configuration())
+            .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+}
+
+fn parse_shard_number(key: &str) -> Option<u32> {
+    if key.is_empty() || !key.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    key.parse().ok()
+}
+
+/// Splits the 2^20 block at `block_start` evenly across `shards`, in the order given.
+fn split_block(block_start: u32, shards: impl ExactSizeIterator<Item = u32>) -> Vec<ShardBucketRange> {
+    let step = NUMBER_OF_BUCKETS / shards.len().max(1) as u32;
+    shards
+        .enumerate()
+        .map(|(i, shard)| ShardBucketRange {
+            bucket_range_start: block_start + i as u32 * step,
+            shard_number: shard,
+        })
+        .collect()
+}
+
+/// .NET's `StringComparer.OrdinalIgnoreCase`: upper-case both, compare UTF-16 code units.
+fn ordinal_ignore_case(a: &str, b: &str) -> Ordering {
+    let upper = |s: &str| -> Vec<u16> {
+        let mut out = Vec::with_capacity(s.len());
+        let mut buf = [0u16; 2];
+        for c in s.chars() {
+            let mut up = c.to_uppercase();
+            let c = match (up.next(), up.next()) {
+                (Some(u), None) if u32::from(c) <= 0xFFFF => u,
+                _ => c,
+            };
+            out.extend_from_slice(c.encode_utf16(&mut buf));
+        }
+        out
+    };
+    upper(a).cmp(&upper(b))
+}
+
+/// Indices of `prefixes` in creation order: descending by prefix, ordinal ignoring case.
+fn creation_order(prefixes: &[Prefix]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..prefixes.len()).collect();
+    order.sort_by(|&a, &b| ordinal_ignore_case(&prefixes[b].prefix, &prefixes[a].prefix));
+    order
+}
+
+fn validate_prefixes(
+    settings: &[PrefixedShardingSetting],
+    shards: &BTreeMap<u32, Shard>,
+    creating: bool,
+    at: &dyn Fn(&str) -> String,
+) -> Result<Vec<Prefix>, ConfigError> {
+    let mut prefixes: Vec<Prefix> = Vec::with_capacity(settings.len());
+    for (i, setting) in settings.iter().enumerate() {
+        let path = |rest: &str| at(&format!("Prefixed[{i}]{rest}"));
+        let prefix = setting.prefix.clone();
+        if !(prefix.ends_with('/') || prefix.ends_with('-')) {
+            return Err(ConfigError::PrefixMustEndWithSeparator {
+                path: path(".Prefix"),
+                prefix,
+            });
+        }
+        if setting.shards.is_empty() {
+            return Err(ConfigError::PrefixWithoutShards {
+                path: path(".Shards"),
+                prefix,
+            });
+        }
+        if let Some((j, &shard)) = setting
+            .shards
+            .iter()
+            .enumerate()
+            .find(|(_, s)| !shards.contains_key(s))
+        {
+            return Err(ConfigError::PrefixUnknownShard {
+                path: path(&format!(".Shards[{j}]")),
+                prefix,
+                shard,
+            });
+        }
+        if prefixes
+            .iter()
+            .any(|p| ordinal_ignore_case(&p.prefix, &prefix) == Ordering::Equal)
+        {
+            return Err(ConfigError::PrefixExists {
+                path: path(".Prefix"),
+                prefix,
+            });
+        }
+        let bucket_range_start = if creating {
+            0 // assigned by the caller in creation order
+        } else {
+            match setting.bucket_range_start {
+                Some(s)
+                    if s >= NUMBER_OF_BUCKETS
+                        && s % NUMBER_OF_BUCKETS == 0
+                        && !prefixes.iter().any(|p| p.bucket_range_start == s) =>
+                {
+                    s
+                }
+                start => {
+                    return Err(ConfigError::PrefixBadRangeStart {
+                        path: path(".BucketRangeStart"),
+                        prefix,
+                        start,
+                    })
+                }
+            }
+        };
+        prefixes.push(Prefix {
+            lower: lower_id(&prefix).into_owned(),
+            prefix,
+            shards: setting.shards.clone(),
+            bucket_range_start,
+            other: setting.other.clone(),
+        });
+    }
+    Ok(prefixes)
+}
+
+fn validate_ranges(
+    raw: &[ShardBucketRange],
+    shards: &BTreeMap<u32, Shard>,
+    prefixes: &[Prefix],
+    at: &dyn Fn(&str) -> String,
+) -> Result<Vec<BucketRange>, ConfigError> {
+    let block_owner = |block: u32| -> Option<Option<&Prefix>> {
+        if block == 0 {
+            Some(None)
+        } else {
+            prefixes
+                .iter()
+                .find(|p| p.bucket_range_start / NUMBER_OF_BUCKETS == block)
+                .map(Some)
+        }
+    };
+    let mut ranges: Vec<BucketRange> = Vec::with_capacity(raw.len());
+    for (i, range) in raw.iter().enumerate() {
+        let path = |rest: &str| at(&format!("BucketRanges[{i}]{rest}"));
+        let (start, shard) = (range.bucket_range_start, range.shard_number);
+        if !shards.contains_key(&shard) {
+            return Err(ConfigError::RangeUnknownShard {
+                path: path(".ShardNumber"),
+                shard,
+            });
+        }
+        if let Some(previous) = ranges.last() {
+            if start <= previous.start {
+                return Err(ConfigError::RangesOverlap {
+                    path: path(".BucketRangeStart"),
+                    start,
+                    previous: previous.start,
+                });
+            }
+        }
+        let block = start / NUMBER_OF_BUCKETS;
+        let owner = block_owner(block).ok_or_else(|| ConfigError::RangeOutsideBlocks {
+            path: path(".BucketRangeStart"),
+            start,
+        })?;
+        let block_start = block * NUMBER_OF_BUCKETS;
+        let opens_block = ranges.last().is_none_or(|r| r.start < block_start);
+        if opens_block && start != block_start {
+            return Err(ConfigError::RangeGap {
+                path: at("BucketRanges"),
+                block_start,
+                owner: owner_name(owner),
+            });
+        }
+        if let Some(prefix) = owner {
+            if !prefix.shards.contains(&shard) {
+                return Err(ConfigError::RangeOutsidePrefixShards {
+                    path: path(".ShardNumber"),
+                    prefix: prefix.prefix.clone(),
+                    shard,
+                });
+            }
+        }
+        if let Some(previous) = ranges.last_mut() {
+            if previous.start >= block_start {
+                previous.end = start;
+            }
+        }
+        ranges.push(BucketRange {
+            start,
+            end: block_start + NUMBER_OF_BUCKETS,
+            shard,
+        });
+    }
+    let blocks = std::iter::once(None).chain(prefixes.iter().map(Some));
+    for owner in blocks {
+        let block_start = owner.map_or(0, |p| p.bucket_range_start);
+        if !ranges.iter().any(|r| r.start == block_start) {
+            return Err(ConfigError::RangeGap {
+                path: at("BucketRanges"),
+                block_start,
+                owner: owner_name(owner),
+            });
+        }
+    }
+    Ok(ranges)
+}
+
+fn owner_name(owner: Option<&Prefix>) -> String {
+    match owner {
+        None => "default".to_string(),
+        Some(p) => format!("prefix '{}'", p.prefix),
+    }
+}
+
+fn collect_warnings(
+    shards: &BTreeMap<u32, Shard>,
+    ranges: &[BucketRange],
+    prefixes: &[Prefix],
+    at: &dyn Fn(&str) -> String,
+) -> Vec<ConfigWarning> {
+    let mut warnings = Vec::new();
+    for (i, later) in prefixes.iter().enumerate() {
+        if let Some(earlier) = prefixes[..i]
+            .iter()
+            .find(|p| later.lower.starts_with(&p.lower))
+        {
+            warnings.push(ConfigWarning::ShadowedPrefix {
+                path: at(&format!("Prefixed[{i}].Prefix")),
+                prefix: later.prefix.clone(),
+                by: earlier.prefix.clone(),
+            });
+        }
+    }
+    for shard in shards.keys() {
+        if !ranges.iter().any(|r| r.shard == *shard) {
+            warnings.push(ConfigWarning::ShardWithoutBuckets {
+                path: at(&format!("Shards.{shard}")),
+                shard: *shard,
+            });
+        }
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_ranges_for_three_shards() {
+        let t = Topology::with_shards(3).unwrap();
+        let starts: Vec<u32> = t.ranges().iter().map(|r| r.start).collect();
+        assert_eq!(starts, vec![0, 349525, 699050]);
+        assert_eq!(t.ranges()[2].end, NUMBER_OF_BUCKETS);
+        assert_eq!(t.shard_for_bucket(349524), Some(0));
+        assert_eq!(t.shard_for_bucket(349525), Some(1));
+        assert_eq!(t.shard_for_bucket(NUMBER_OF_BUCKETS), None);
+    }
+
+    #[test]
+    fn creation_orders_prefixes_descending_ignoring_case() {
+        let json = r#"{"Shards": {"0": {}, "1": {}},
+            "Prefixed": [{"Prefix": "Users/", "Shards": [0]}, {"Prefix": "users/a/", "Shards": [1]}]}"#;
+        let t = Topology::from_json(json).unwrap();
+        let order: Vec<&str> = t.prefixes().iter().map(|p| p.prefix.as_str()).collect();
+        assert_eq!(order, vec!["users/a/", "Users/"]);
+        assert_eq!(t.prefixes()[0].bucket_range_start, NUMBER_OF_BUCKETS);
+        assert_eq!(t.locate("USERS/A/1").unwrap().shard, 1);
+        assert_eq!(t.locate("users/b/1").unwrap().shard, 0);
+        assert!(t.warnings().is_empty());
+    }
+
+    #[test]
+    fn prefix_wins_over_anchor() {
+        let json = r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [1]}]}"#;
+        let t = Topology::from_json(json).unwrap();
+        let anchored = t.locate("eu/orders/1$customers/1-A").unwrap();
+        assert_eq!(anchored.bucket, 982173 + NUMBER_OF_BUCKETS);
+        assert_eq!(anchored.shard, 1);
+        assert_eq!(t.locate("orders/1$eu/customers/1").unwrap().prefix, None);
+    }
+
+    #[test]
+    fn round_trip_keeps_unknown_keys() {
+        let json = r#"{"Shards": {"0": {"Members": ["A"], "Promotables": ["B"]}},
+            "Orchestrator": {"Topology": {"Members": ["A"]}}}"#;
+        let t = Topology::from_json(json).unwrap();
+        let again = Topology::from_json(&t.to_json()).unwrap();
+        assert_eq!(t, again);
+        assert!(t.to_json().contains("Orchestrator"));
+        assert!(t.to_json().contains("Promotables"));
+    }
+}

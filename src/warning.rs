@@ -1,0 +1,127 @@
+//! Warnings: things a RavenDB server accepts but a user planning a database should know.
+
+use serde::Serialize;
+use std::fmt;
+
+/// Something about a document ID that is legal but probably not what was meant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Warning {
+    /// The ID ends with `$`: the anchor is the empty string, shared by every such ID.
+    EmptyAnchor,
+    /// The ID contains a control character (newer RavenDB versions reject these).
+    ControlCharacter {
+        /// Byte offset of the character in the ID.
+        offset: usize,
+        /// Its Unicode code point.
+        code_point: u32,
+    },
+    /// The ID ends with `/` or `|`, which asks the server to generate the final ID, so the
+    /// document will not be stored under (or hashed as) this ID.
+    ServerGeneratedId {
+        /// The trailing character.
+        suffix: char,
+    },
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::EmptyAnchor => write!(
+                f,
+                "the ID ends with '$', so it is anchored to the empty string: every ID ending \
+                 with '$' shares bucket {}. Put the anchor's ID after the '$'.",
+                crate::EMPTY_ANCHOR_BUCKET
+            ),
+            Warning::ControlCharacter { offset, code_point } => write!(
+                f,
+                "control character U+{code_point:04X} at byte {offset}: newer RavenDB versions \
+                 reject IDs with control characters for new databases. Remove it."
+            ),
+            Warning::ServerGeneratedId { suffix } => write!(
+                f,
+                "the ID ends with '{suffix}', which asks the server to generate the final ID; \
+                 the bucket shown is for this text, not for the ID the server will assign."
+            ),
+        }
+    }
+}
+
+/// Something about a sharding configuration that is valid but probably unintended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ConfigWarning {
+    /// A prefix comes after a shorter prefix it starts with, so it never matches: prefixes
+    /// are tried in order and the first match wins.
+    ShadowedPrefix {
+        /// Path of the shadowed prefix.
+        path: String,
+        /// The prefix that never matches.
+        prefix: String,
+        /// The earlier prefix that matches first.
+        by: String,
+    },
+    /// A shard owns no bucket range, so it holds no documents (a new shard gets buckets
+    /// only by resharding).
+    ShardWithoutBuckets {
+        /// Path of the shard.
+        path: String,
+        /// The shard number.
+        shard: u32,
+    },
+}
+
+impl fmt::Display for ConfigWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigWarning::ShadowedPrefix { path, prefix, by } => write!(
+                f,
+                "{path}: prefix '{prefix}' never matches because '{by}' comes first and matches \
+                 every ID it would. Put the longer prefix first."
+            ),
+            ConfigWarning::ShardWithoutBuckets { path, shard } => write!(
+                f,
+                "{path}: shard {shard} owns no bucket range and will hold no documents until \
+                 buckets are moved to it."
+            ),
+        }
+    }
+}
+
+/// A warning as data for people and for JSON: a stable `kind` and a readable `message`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Notice {
+    /// Stable machine-readable kind, such as `empty_anchor`.
+    pub kind: &'static str,
+    /// The message, saying what to do.
+    pub message: String,
+}
+
+impl From<&Warning> for Notice {
+    fn from(w: &Warning) -> Notice {
+        let kind = match w {
+            Warning::EmptyAnchor => "empty_anchor",
+            Warning::ControlCharacter { .. } => "control_character",
+            Warning::ServerGeneratedId { .. } => "server_generated_id",
+        };
+        Notice {
+            kind,
+            message: w.to_string(),
+        }
+    }
+}
+
+impl From<&ConfigWarning> for Notice {
+    fn from(w: &ConfigWarning) -> Notice {
+        let kind = match w {
+            ConfigWarning::ShadowedPrefix { .. } => "shadowed_prefix",
+            ConfigWarning::ShardWithoutBuckets { .. } => "shard_without_buckets",
+        };
+        Notice {
+            kind,
+            message: w.to_string(),
+        }
+    }
+}
