@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 
 mod bucket;
+pub mod bulk;
 pub mod casing;
 pub mod config;
 mod error;

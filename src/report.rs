@@ -112,7 +112,10 @@ pub struct Report {
     pub top_buckets: Vec<BucketStats>,
     /// The obese threshold in force.
     pub obese_threshold: u64,
-    /// Buckets above the threshold: too big to move as one unit when resharding.
+    /// How many buckets hold more documents than the threshold.
+    pub obese_bucket_count: u64,
+    /// The fullest of them (at most `top_buckets`): too big to move as one unit when
+    /// resharding.
     pub obese_buckets: Vec<BucketStats>,
     /// How many distinct anchors there are.
     pub anchored_group_count: u64,
@@ -281,9 +284,10 @@ impl<'t> ReportBuilder<'t> {
             .take(self.options.top_buckets)
             .map(with_shard)
             .collect();
-        let obese_buckets = used
+        let obese = used.partition_point(|s| s.documents > obese_threshold);
+        let obese_buckets = used[..obese]
             .iter()
-            .take_while(|s| documents > 0 && s.documents > obese_threshold)
+            .take(self.options.top_buckets)
             .map(with_shard)
             .collect();
         let shards: Vec<ShardStats> = match self.topology {
@@ -325,6 +329,7 @@ impl<'t> ReportBuilder<'t> {
             buckets_used,
             top_buckets,
             obese_threshold,
+            obese_bucket_count: obese as u64,
             obese_buckets,
             anchored_group_count,
             anchored_groups: groups,

@@ -1,0 +1,184 @@
+//! `ravenshard report`: where a list of documents lands.
+//!
+//! Memory stays flat however large the input: the report counts per bucket, and finds the
+//! anchors that are documents in a second pass over the input (stdin is spooled to a
+//! temporary file for that) instead of remembering every ID.
+
+use crate::lines::{for_each_id, Stop};
+use crate::Fatal;
+use ravenshard::{Report, ReportBuilder, ReportOptions, Topology};
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub fn run(
+    topology: Option<&Topology>,
+    file: Option<&Path>,
+    json: bool,
+    top: usize,
+    obese: Option<u64>,
+) -> Result<ExitCode, Fatal> {
+    let options = ReportOptions {
+        top_buckets: top,
+        top_groups: top,
+        obese_threshold: obese,
+        ..ReportOptions::default()
+    };
+    let spool;
+    let path = match file {
+        Some(path) => path,
+        None => {
+            spool = Spool::from_stdin()?;
+            &spool.path
+        }
+    };
+    let name = path.display().to_string();
+    let open = || -> Result<BufReader<File>, Fatal> {
+        File::open(path)
+            .map(|f| BufReader::with_capacity(1 << 16, f))
+            .map_err(|e| Fatal::Io(name.clone(), e))
+    };
+    let read_error = |stop: Stop| match stop {
+        Stop::Read(e) | Stop::Sink(e) => Fatal::Io(name.clone(), e),
+    };
+    let mut builder = ReportBuilder::two_pass(topology, options);
+    let mut not_utf8 = Vec::new();
+    for_each_id(open()?, |line, id| {
+        match id {
+            Ok(id) => builder.add(id),
+            Err(e) => {
+                builder.add("");
+                not_utf8.push((line, e));
+            }
+        }
+        Ok(())
+    })
+    .map_err(read_error)?;
+    for_each_id(open()?, |_, id| {
+        if let Ok(id) = id {
+            builder.mark_anchor_document(id);
+        }
+        Ok(())
+    })
+    .map_err(read_error)?;
+    let mut report = builder.finish();
+    for (line, e) in not_utf8 {
+        if let Some(entry) = report.invalid.iter_mut().find(|i| i.line == line) {
+            entry.error = e.to_string();
+        }
+    }
+    let text = if json {
+        serde_json::to_string_pretty(&report).unwrap_or_else(|e| format!("error: {e}"))
+    } else {
+        readable(&report)
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    writeln!(out, "{text}").map_err(|e| Fatal::Io("stdout".into(), e))?;
+    Ok(if report.invalid_count > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// stdin copied to a temporary file, removed on drop.
+struct Spool {
+    path: PathBuf,
+}
+
+impl Spool {
+    fn from_stdin() -> Result<Spool, Fatal> {
+        let path = std::env::temp_dir().join(format!(
+            "ravenshard-report-{}-{}.txt",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        ));
+        let spool = Spool { path };
+        let name = spool.path.display().to_string();
+        let file = File::create(&spool.path).map_err(|e| Fatal::Io(name.clone(), e))?;
+        let mut writer = BufWriter::new(file);
+        io::copy(&mut io::stdin().lock().take(u64::MAX), &mut writer)
+            .and_then(|_| writer.flush())
+            .map_err(|e| Fatal::Io(name, e))?;
+        Ok(spool)
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// The report as text for people.
+pub fn readable(r: &Report) -> String {
+    let mut out = format!("documents      {}\n", r.documents);
+    if r.invalid_count > 0 {
+        out += &format!("invalid IDs    {}\n", r.invalid_count);
+        for i in &r.invalid {
+            out += &format!("  line {}: {}\n", i.line, i.error);
+        }
+    }
+    if !r.shards.is_empty() {
+        out += "\nshard  fragment             documents   share  nodes\n";
+        for s in &r.shards {
+            out += &format!(
+                "{:<6} {:<20} {:>9}  {:>5.1}%  {}\n",
+                s.shard,
+                s.fragment,
+                s.documents,
+                s.share * 100.0,
+                s.nodes.join(",")
+            );
+        }
+        if let Some(skew) = r.skew {
+            out += &format!("skew (max/mean) {skew:.3}\n");
+        }
+    }
+    out += &format!("\nbuckets used   {}\n", r.buckets_used);
+    out += "fullest buckets:\n";
+    for b in &r.top_buckets {
+        out += &format!("  {:>8}  {:>8} docs{}\n", b.bucket, b.documents, shard_text(b.shard));
+    }
+    out += &format!(
+        "obese threshold {} documents: {} bucket(s) hold more\n",
+        r.obese_threshold, r.obese_bucket_count
+    );
+    for b in &r.obese_buckets {
+        out += &format!(
+            "  bucket {} holds {} documents{}: too big to move as one unit when resharding; \
+             anchor fewer documents to it\n",
+            b.bucket,
+            b.documents,
+            shard_text(b.shard)
+        );
+    }
+    let unlisted = r.obese_bucket_count - r.obese_buckets.len() as u64;
+    if unlisted > 0 {
+        out += &format!("  ... and {unlisted} more (--top N lists more)\n");
+    }
+    out += &format!("\nanchored groups {}\n", r.anchored_group_count);
+    for g in &r.anchored_groups {
+        out += &format!(
+            "  {:?}: {} document(s), bucket {}{}, anchor {}\n",
+            g.anchor,
+            g.count,
+            g.bucket,
+            shard_text(g.shard),
+            if g.anchor_is_document {
+                "is a document"
+            } else {
+                "is not among the documents"
+            }
+        );
+    }
+    out
+}
+
+fn shard_text(shard: Option<u32>) -> String {
+    shard.map_or_else(String::new, |s| format!(" (shard {s})"))
+}

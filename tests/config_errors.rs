@@ -1,0 +1,168 @@
+//! Broken configurations: each error names the offending value and its JSON path, with
+//! RavenDB's own message where it has one.
+
+use ravenshard::{ConfigError, ConfigWarning, Topology};
+
+fn error(json: &str) -> ConfigError {
+    match Topology::from_json(json) {
+        Ok(_) => panic!("accepted: {json}"),
+        Err(e) => e,
+    }
+}
+
+fn shards(n: u32) -> String {
+    let entries: Vec<String> = (0..n).map(|i| format!("\"{i}\": {{}}")).collect();
+    format!("{{{}}}", entries.join(","))
+}
+
+#[test]
+fn prefix_must_end_with_slash_or_dash() {
+    let e = error(&format!(
+        r#"{{"Shards": {}, "Prefixed": [{{"Prefix": "asia", "Shards": [1, 2]}}]}}"#,
+        shards(3)
+    ));
+    assert_eq!(e.path(), Some("Prefixed[0].Prefix"));
+    assert!(e.to_string().contains(
+        "Cannot add prefix 'asia' to ShardingConfiguration.Prefixed. In order to define \
+         sharding by prefix, the prefix string must end with '/' or '-' characters."
+    ));
+}
+
+#[test]
+fn prefix_needs_shards_that_exist() {
+    let e = error(&format!(
+        r#"{{"Shards": {}, "Prefixed": [{{"Prefix": "users/", "Shards": []}}]}}"#,
+        shards(2)
+    ));
+    assert_eq!(e.path(), Some("Prefixed[0].Shards"));
+    assert!(e.to_string().contains("PrefixedShardingSetting.Shards cannot be empty"));
+
+    let e = error(&format!(
+        r#"{{"Shards": {}, "Prefixed": [{{"Prefix": "users/", "Shards": [0, 5]}}]}}"#,
+        shards(2)
+    ));
+    assert_eq!(e.path(), Some("Prefixed[0].Shards[1]"));
+    assert!(e
+        .to_string()
+        .contains("Cannot assign shard number 5 to prefix users/, there's no shard '5' in sharding topology!"));
+}
+
+#[test]
+fn prefix_in_different_casing() {
+    let e = error(&format!(
+        r#"{{"Shards": {}, "Prefixed": [{{"Prefix": "users/", "Shards": [0]}}, {{"Prefix": "Users/", "Shards": [1]}}]}}"#,
+        shards(2)
+    ));
+    assert_eq!(e.path(), Some("Prefixed[1].Prefix"));
+    assert!(e.to_string().contains("Prefix 'Users/' already exists in different casing"));
+}
+
+#[test]
+fn ranges_overlap_gap_and_unknown_shard() {
+    let e = error(
+        r#"{"Shards": {"0": {}, "1": {}}, "BucketRanges": [
+            {"BucketRangeStart": 0, "ShardNumber": 0}, {"BucketRangeStart": 0, "ShardNumber": 1}]}"#,
+    );
+    assert_eq!(e.path(), Some("BucketRanges[1].BucketRangeStart"));
+    assert!(matches!(e, ConfigError::RangesOverlap { start: 0, previous: 0, .. }));
+
+    let e = error(
+        r#"{"Shards": {"0": {}}, "BucketRanges": [{"BucketRangeStart": 10, "ShardNumber": 0}]}"#,
+    );
+    assert!(matches!(e, ConfigError::RangeGap { block_start: 0, .. }), "{e}");
+    assert!(e.to_string().contains("no bucket range starts at 0"));
+
+    let e = error(
+        r#"{"Shards": {"0": {}}, "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 3}]}"#,
+    );
+    assert_eq!(e.path(), Some("BucketRanges[0].ShardNumber"));
+    assert!(e.to_string().contains("shard 3"));
+
+    let e = error(
+        r#"{"Shards": {"0": {}}, "BucketRanges": [
+            {"BucketRangeStart": 0, "ShardNumber": 0}, {"BucketRangeStart": 1048577, "ShardNumber": 0}]}"#,
+    );
+    assert!(matches!(e, ConfigError::RangeOutsideBlocks { start: 1048577, .. }), "{e}");
+}
+
+#[test]
+fn prefix_block_without_ranges_is_a_gap() {
+    let e = error(
+        r#"{"Shards": {"0": {}, "1": {}},
+            "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0}],
+            "Prefixed": [{"Prefix": "eu/", "Shards": [1], "BucketRangeStart": 1048576}]}"#,
+    );
+    assert!(e.to_string().contains("prefix 'eu/'"), "{e}");
+    assert!(matches!(e, ConfigError::RangeGap { block_start: 1048576, .. }));
+}
+
+#[test]
+fn prefix_block_range_must_use_the_prefix_shards() {
+    let e = error(
+        r#"{"Shards": {"0": {}, "1": {}},
+            "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0},
+                             {"BucketRangeStart": 1048576, "ShardNumber": 0}],
+            "Prefixed": [{"Prefix": "eu/", "Shards": [1], "BucketRangeStart": 1048576}]}"#,
+    );
+    assert_eq!(e.path(), Some("BucketRanges[1].ShardNumber"));
+}
+
+#[test]
+fn empty_topology_and_bad_keys() {
+    let e = error(r#"{"Shards": {}}"#);
+    assert_eq!(e.path(), Some("Shards"));
+    let e = error(r#"{"DatabaseName": "x", "Sharding": {"Shards": {}}}"#);
+    assert_eq!(e.path(), Some("Sharding.Shards"));
+    let e = error(r#"{"Shards": {"zero": {}}}"#);
+    assert_eq!(e.path(), Some("Shards.zero"));
+    assert!(matches!(error(r#"{"Name": 1}"#), ConfigError::NotAConfiguration));
+    assert!(matches!(error("[1, 2]"), ConfigError::NotAConfiguration));
+}
+
+#[test]
+fn json_errors_have_position_or_path() {
+    match error("{\"Shards\": {\n  \"0\": {},\n  }") {
+        ConfigError::Json { line, .. } => assert_eq!(line, 3),
+        other => panic!("{other}"),
+    }
+    let e = error(r#"{"Sharding": {"Shards": {"0": {"Members": "A"}}}}"#);
+    assert_eq!(e.path(), Some("Sharding.Shards.0.Members"));
+    assert!(e.to_string().contains("expected a sequence"), "{e}");
+}
+
+#[test]
+fn unknown_keys_are_ignored_and_kept() {
+    let t = Topology::from_json(
+        r#"{"Shards": {"0": {"Members": ["A"], "ReplicationFactor": 1}}, "Orchestrator": {"X": 1}, "Future": true}"#,
+    )
+    .unwrap();
+    assert!(t.to_json().contains("\"Future\": true"));
+    assert!(t.to_json().contains("ReplicationFactor"));
+}
+
+#[test]
+fn warnings_for_shadowed_prefix_and_empty_shard() {
+    let t = Topology::from_json(
+        r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+            "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0},
+                             {"BucketRangeStart": 1048576, "ShardNumber": 1},
+                             {"BucketRangeStart": 2097152, "ShardNumber": 1}],
+            "Prefixed": [{"Prefix": "users/", "Shards": [1], "BucketRangeStart": 1048576},
+                         {"Prefix": "users/eu/", "Shards": [1], "BucketRangeStart": 2097152}]}"#,
+    )
+    .unwrap();
+    assert!(t
+        .warnings()
+        .iter()
+        .any(|w| matches!(w, ConfigWarning::ShadowedPrefix { prefix, .. } if prefix == "users/eu/")));
+    assert!(t
+        .warnings()
+        .iter()
+        .any(|w| matches!(w, ConfigWarning::ShardWithoutBuckets { shard: 2, .. })));
+}
+
+#[test]
+fn shard_count_limits() {
+    assert!(matches!(Topology::with_shards(0), Err(ConfigError::NoShards { .. })));
+    assert!(Topology::with_shards(1024).is_ok());
+}

@@ -1,0 +1,117 @@
+//! Invariants that hold for every input (proptest).
+
+use proptest::prelude::*;
+use ravenshard::casing::lower_char;
+use ravenshard::{bucket_for, lower_id, report, ReportOptions, Topology, NUMBER_OF_BUCKETS};
+
+/// IDs of up to 60 characters from a mix of ASCII, `$`, and non-ASCII letters.
+fn id() -> impl Strategy<Value = String> {
+    proptest::string::string_regex("[A-Za-z0-9/\\-$ÉéΩωßẞİ𐐀ǅ]{1,60}").expect("valid regex")
+}
+
+proptest! {
+    #[test]
+    fn anchored_ids_share_their_anchors_bucket(head in id(), anchor in id()) {
+        // The anchor must not itself contain a `$`, or the *last* `$` moves into it.
+        let anchor = anchor.replace('$', "");
+        prop_assume!(!anchor.is_empty());
+        let anchored = format!("{head}${anchor}");
+        prop_assume!(anchored.len() <= 512);
+        prop_assert_eq!(bucket_for(&anchored), bucket_for(&anchor));
+    }
+
+    #[test]
+    fn lower_casing_is_idempotent(id in any::<String>()) {
+        let once = lower_id(&id).into_owned();
+        prop_assert_eq!(lower_id(&once).into_owned(), once.clone());
+        prop_assert_eq!(once.chars().count(), id.chars().count());
+    }
+
+    #[test]
+    fn bucket_ignores_case_as_ravendb_does(id in id()) {
+        let lowered: String = id.chars().map(lower_char).collect();
+        prop_assert_eq!(bucket_for(&id), bucket_for(&lowered));
+    }
+
+    #[test]
+    fn buckets_are_in_range(id in any::<String>()) {
+        if let Ok(b) = bucket_for(&id) {
+            prop_assert!(b < NUMBER_OF_BUCKETS);
+        }
+    }
+
+    #[test]
+    fn every_bucket_of_a_valid_topology_maps_to_exactly_one_shard(
+        shards in 1u32..40,
+        prefixes in proptest::collection::vec((1u32..4, "[a-z]{1,6}[/-]"), 0..4),
+        probes in proptest::collection::vec(any::<u32>(), 50),
+    ) {
+        let prefixed: Vec<String> = prefixes
+            .iter()
+            .map(|(n, p)| {
+                let list: Vec<String> = (0..(*n).min(shards)).map(|s| s.to_string()).collect();
+                format!(r#"{{"Prefix": "{p}", "Shards": [{}]}}"#, list.join(","))
+            })
+            .collect();
+        let shard_keys: Vec<String> = (0..shards).map(|s| format!(r#""{s}": {{}}"#)).collect();
+        let json = format!(
+            r#"{{"Shards": {{{}}}, "Prefixed": [{}]}}"#,
+            shard_keys.join(","),
+            prefixed.join(",")
+        );
+        let Ok(t) = Topology::from_json(&json) else {
+            // Only duplicate prefixes are rejected here.
+            let mut names: Vec<&String> = prefixes.iter().map(|(_, p)| p).collect();
+            names.sort();
+            names.dedup();
+            prop_assert!(names.len() < prefixes.len());
+            return Ok(());
+        };
+        // Ranges tile [0, bucket_space) without gaps or overlaps...
+        let mut covered = 0u64;
+        for r in t.ranges() {
+            prop_assert!(r.start < r.end);
+            covered += u64::from(r.end - r.start);
+        }
+        prop_assert_eq!(covered, t.bucket_space());
+        // ...so every bucket has exactly one range, and it is the shard_for_bucket answer.
+        for probe in probes {
+            let bucket = (u64::from(probe) % t.bucket_space()) as u32;
+            let owners: Vec<_> = t.ranges().iter().filter(|r| r.start <= bucket && bucket < r.end).collect();
+            prop_assert_eq!(owners.len(), 1);
+            prop_assert_eq!(t.shard_for_bucket(bucket), Some(owners[0].shard));
+        }
+    }
+
+    #[test]
+    fn report_counts_every_valid_document_once(ids in proptest::collection::vec(id(), 0..200), shards in 1u32..8) {
+        let t = Topology::with_shards(shards).unwrap();
+        let r = report(ids.iter().map(String::as_str), Some(&t), &ReportOptions::default());
+        let per_shard: u64 = r.shards.iter().map(|s| s.documents).sum();
+        prop_assert_eq!(per_shard, r.documents);
+        prop_assert_eq!(r.documents + r.invalid_count, ids.len() as u64);
+    }
+
+    #[test]
+    fn json_round_trip_keeps_every_location(shards in 1u32..20, ids in proptest::collection::vec(id(), 1..20)) {
+        let t = Topology::with_shards(shards).unwrap();
+        let again = Topology::from_json(&t.to_json()).unwrap();
+        for id in &ids {
+            prop_assert_eq!(t.locate(id), again.locate(id));
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn bulk_buckets_equal_one_by_one(ids in proptest::collection::vec(id(), 0..50), crlf in any::<bool>()) {
+        let text = ids.join(if crlf { "\r\n" } else { "\n" });
+        let bulk = ravenshard::bulk::buckets_for_lines(&text, None);
+        let single: Result<Vec<u32>, _> = ids.iter().map(|id| bucket_for(id)).collect();
+        match (bulk, single) {
+            (Ok(b), Ok(s)) => prop_assert_eq!(b, s),
+            (Err(e), Err(_)) => prop_assert!(e.line >= 1 && e.line <= ids.len()),
+            (b, s) => prop_assert!(false, "bulk {:?} vs single {:?}", b, s),
+        }
+    }
+}
