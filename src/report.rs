@@ -309,7 +309,11 @@ impl<'t> ReportBuilder<'t> {
                             fragment: t.fragment(s.number),
                             nodes: s.members.clone(),
                             documents: n,
-                            share: if documents == 0 { 0.0 } else { n as f64 / documents as f64 },
+                            share: if documents == 0 {
+                                0.0
+                            } else {
+                                n as f64 / documents as f64
+                            },
                         }
                     })
                     .collect()

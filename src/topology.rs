@@ -357,7 +357,10 @@ fn parse_shard_number(key: &str) -> Option<u32> {
 }
 
 /// Splits the 2^20 block at `block_start` evenly across `shards`, in the order given.
-fn split_block(block_start: u32, shards: impl ExactSizeIterator<Item = u32>) -> Vec<ShardBucketRange> {
+fn split_block(
+    block_start: u32,
+    shards: impl ExactSizeIterator<Item = u32>,
+) -> Vec<ShardBucketRange> {
     let step = NUMBER_OF_BUCKETS / shards.len().max(1) as u32;
     shards
         .enumerate()
@@ -617,7 +620,8 @@ mod tests {
 
     #[test]
     fn prefix_wins_over_anchor() {
-        let json = r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [1]}]}"#;
+        let json =
+            r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [1]}]}"#;
         let t = Topology::from_json(json).unwrap();
         let anchored = t.locate("eu/orders/1$customers/1-A").unwrap();
         assert_eq!(anchored.bucket, 982173 + NUMBER_OF_BUCKETS);

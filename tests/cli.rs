@@ -14,7 +14,9 @@ fn ravenshard(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("the ravenshard binary runs");
     let mut input = child.stdin.take().expect("stdin is piped");
-    input.write_all(stdin.as_bytes()).expect("stdin accepts input");
+    input
+        .write_all(stdin.as_bytes())
+        .expect("stdin accepts input");
     drop(input);
     child.wait_with_output().expect("ravenshard finishes")
 }
@@ -44,7 +46,10 @@ fn bucket_on_stdin_reproduces_the_vector_file() {
 fn bucket_without_shards_prints_two_columns() {
     let out = ravenshard(&["bucket", "orders/1-A", "Users/70$Users/4"], "");
     assert!(out.status.success());
-    assert_eq!(text(&out.stdout), "orders/1-A\t151326\nUsers/70$Users/4\t690258\n");
+    assert_eq!(
+        text(&out.stdout),
+        "orders/1-A\t151326\nUsers/70$Users/4\t690258\n"
+    );
 }
 
 #[test]
@@ -66,11 +71,22 @@ fn invalid_ids_go_to_stderr_with_their_line_and_the_rest_still_run() {
     };
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
-    assert!(stdout.starts_with("orders/1-A\t151326\t0\ncustomers/1-A\t982173\t2\n"), "{stdout}");
+    assert!(
+        stdout.starts_with("orders/1-A\t151326\t0\ncustomers/1-A\t982173\t2\n"),
+        "{stdout}"
+    );
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("line 2: Document ID cannot be empty"), "{stderr}");
-    assert!(stderr.contains("line 3: Document ID cannot exceed 512 bytes, but the ID was 600 bytes."));
-    assert!(stderr.contains("line 7: not valid UTF-8 at byte 3"), "{stderr}");
+    assert!(
+        stderr.contains("line 2: Document ID cannot be empty"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("line 3: Document ID cannot exceed 512 bytes, but the ID was 600 bytes.")
+    );
+    assert!(
+        stderr.contains("line 7: not valid UTF-8 at byte 3"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -86,18 +102,27 @@ fn config_file_with_prefixes() {
     )
     .unwrap();
     let config = path.to_str().unwrap();
-    let out = ravenshard(&["bucket", "--config", config, "eu/0", "asia/1", "asia/2"], "");
+    let out = ravenshard(
+        &["bucket", "--config", config, "eu/0", "asia/1", "asia/2"],
+        "",
+    );
     assert_eq!(
         text(&out.stdout),
         "eu/0\t1906271\t0\nasia/1\t2429030\t1\nasia/2\t2831086\t2\n"
     );
     let out = ravenshard(&["explain", "--config", config, "asia/2"], "");
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("'asia/' -> + 2097152 = bucket 2831086"), "{stdout}");
+    assert!(
+        stdout.contains("'asia/' -> + 2097152 = bucket 2831086"),
+        "{stdout}"
+    );
     assert!(stdout.contains("Orders$2 on nodes C, A"), "{stdout}");
 
-    std::fs::write(&path, r#"{"Shards": {"0": {}}, "Prefixed": [{"Prefix": "eu", "Shards": [0]}]}"#)
-        .unwrap();
+    std::fs::write(
+        &path,
+        r#"{"Shards": {"0": {}}, "Prefixed": [{"Prefix": "eu", "Shards": [0]}]}"#,
+    )
+    .unwrap();
     let out = ravenshard(&["bucket", "--config", config, "x"], "");
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
@@ -108,7 +133,16 @@ fn config_file_with_prefixes() {
 
 #[test]
 fn explain_json_is_machine_readable() {
-    let out = ravenshard(&["explain", "--shards", "3", "--json", "orders/2-A$customers/1-A"], "");
+    let out = ravenshard(
+        &[
+            "explain",
+            "--shards",
+            "3",
+            "--json",
+            "orders/2-A$customers/1-A",
+        ],
+        "",
+    );
     assert!(out.status.success());
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(value["bucket"], 982173);
@@ -127,7 +161,10 @@ fn explain_of_an_invalid_id_fails_with_the_reason() {
 #[test]
 fn report_json_counts_shards_and_groups() {
     let ids = "users/4\nUsers/70$Users/4\nUsers/71$Users/4\nUsers/72$Users/4\norders/1-A\ncustomers/1-A\n";
-    let out = ravenshard(&["report", "--shards", "3", "--json", "--database", "Orders"], ids);
+    let out = ravenshard(
+        &["report", "--shards", "3", "--json", "--database", "Orders"],
+        ids,
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["documents"], 6);

@@ -35,16 +35,18 @@ fn prefix_needs_shards_that_exist() {
         shards(2)
     ));
     assert_eq!(e.path(), Some("Prefixed[0].Shards"));
-    assert!(e.to_string().contains("PrefixedShardingSetting.Shards cannot be empty"));
+    assert!(e
+        .to_string()
+        .contains("PrefixedShardingSetting.Shards cannot be empty"));
 
     let e = error(&format!(
         r#"{{"Shards": {}, "Prefixed": [{{"Prefix": "users/", "Shards": [0, 5]}}]}}"#,
         shards(2)
     ));
     assert_eq!(e.path(), Some("Prefixed[0].Shards[1]"));
-    assert!(e
-        .to_string()
-        .contains("Cannot assign shard number 5 to prefix users/, there's no shard '5' in sharding topology!"));
+    assert!(e.to_string().contains(
+        "Cannot assign shard number 5 to prefix users/, there's no shard '5' in sharding topology!"
+    ));
 }
 
 #[test]
@@ -54,7 +56,9 @@ fn prefix_in_different_casing() {
         shards(2)
     ));
     assert_eq!(e.path(), Some("Prefixed[1].Prefix"));
-    assert!(e.to_string().contains("Prefix 'Users/' already exists in different casing"));
+    assert!(e
+        .to_string()
+        .contains("Prefix 'Users/' already exists in different casing"));
 }
 
 #[test]
@@ -64,12 +68,22 @@ fn ranges_overlap_gap_and_unknown_shard() {
             {"BucketRangeStart": 0, "ShardNumber": 0}, {"BucketRangeStart": 0, "ShardNumber": 1}]}"#,
     );
     assert_eq!(e.path(), Some("BucketRanges[1].BucketRangeStart"));
-    assert!(matches!(e, ConfigError::RangesOverlap { start: 0, previous: 0, .. }));
+    assert!(matches!(
+        e,
+        ConfigError::RangesOverlap {
+            start: 0,
+            previous: 0,
+            ..
+        }
+    ));
 
     let e = error(
         r#"{"Shards": {"0": {}}, "BucketRanges": [{"BucketRangeStart": 10, "ShardNumber": 0}]}"#,
     );
-    assert!(matches!(e, ConfigError::RangeGap { block_start: 0, .. }), "{e}");
+    assert!(
+        matches!(e, ConfigError::RangeGap { block_start: 0, .. }),
+        "{e}"
+    );
     assert!(e.to_string().contains("no bucket range starts at 0"));
 
     let e = error(
@@ -82,7 +96,10 @@ fn ranges_overlap_gap_and_unknown_shard() {
         r#"{"Shards": {"0": {}}, "BucketRanges": [
             {"BucketRangeStart": 0, "ShardNumber": 0}, {"BucketRangeStart": 1048577, "ShardNumber": 0}]}"#,
     );
-    assert!(matches!(e, ConfigError::RangeOutsideBlocks { start: 1048577, .. }), "{e}");
+    assert!(
+        matches!(e, ConfigError::RangeOutsideBlocks { start: 1048577, .. }),
+        "{e}"
+    );
 }
 
 #[test]
@@ -93,7 +110,13 @@ fn prefix_block_without_ranges_is_a_gap() {
             "Prefixed": [{"Prefix": "eu/", "Shards": [1], "BucketRangeStart": 1048576}]}"#,
     );
     assert!(e.to_string().contains("prefix 'eu/'"), "{e}");
-    assert!(matches!(e, ConfigError::RangeGap { block_start: 1048576, .. }));
+    assert!(matches!(
+        e,
+        ConfigError::RangeGap {
+            block_start: 1048576,
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -115,7 +138,10 @@ fn empty_topology_and_bad_keys() {
     assert_eq!(e.path(), Some("Sharding.Shards"));
     let e = error(r#"{"Shards": {"zero": {}}}"#);
     assert_eq!(e.path(), Some("Shards.zero"));
-    assert!(matches!(error(r#"{"Name": 1}"#), ConfigError::NotAConfiguration));
+    assert!(matches!(
+        error(r#"{"Name": 1}"#),
+        ConfigError::NotAConfiguration
+    ));
     assert!(matches!(error("[1, 2]"), ConfigError::NotAConfiguration));
 }
 
@@ -151,10 +177,9 @@ fn warnings_for_shadowed_prefix_and_empty_shard() {
                          {"Prefix": "users/eu/", "Shards": [1], "BucketRangeStart": 2097152}]}"#,
     )
     .unwrap();
-    assert!(t
-        .warnings()
-        .iter()
-        .any(|w| matches!(w, ConfigWarning::ShadowedPrefix { prefix, .. } if prefix == "users/eu/")));
+    assert!(t.warnings().iter().any(
+        |w| matches!(w, ConfigWarning::ShadowedPrefix { prefix, .. } if prefix == "users/eu/")
+    ));
     assert!(t
         .warnings()
         .iter()
@@ -163,6 +188,9 @@ fn warnings_for_shadowed_prefix_and_empty_shard() {
 
 #[test]
 fn shard_count_limits() {
-    assert!(matches!(Topology::with_shards(0), Err(ConfigError::NoShards { .. })));
+    assert!(matches!(
+        Topology::with_shards(0),
+        Err(ConfigError::NoShards { .. })
+    ));
     assert!(Topology::with_shards(1024).is_ok());
 }

@@ -115,3 +115,22 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #[test]
+    fn fast_path_equals_the_reference_pipeline(id in any::<String>()) {
+        // bucket_for's ASCII fast path must agree with lower-case -> anchor -> hash.
+        if ravenshard::check_id(&id).is_ok() {
+            let reference = ravenshard::bucket_of_lower(lower_id(&id).as_bytes());
+            prop_assert_eq!(bucket_for(&id), Ok(reference));
+        }
+    }
+
+    #[test]
+    fn fast_path_on_ascii_ids(id in "[ -~]{1,600}") {
+        match ravenshard::check_id(&id) {
+            Ok(()) => prop_assert_eq!(bucket_for(&id), Ok(ravenshard::bucket_of_lower(id.to_ascii_lowercase().as_bytes()))),
+            Err(e) => prop_assert_eq!(bucket_for(&id), Err(e)),
+        }
+    }
+}

@@ -22,7 +22,15 @@ fn vectors() -> Vec<(&'static str, u32, u32)> {
 fn vector_file_has_the_documented_cases() {
     let v = vectors();
     assert!(v.len() >= 60, "only {} vectors", v.len());
-    for id in ["$foo", "foo$", "$", "x$$", "Ωmega/7", "Straße/1", "ÉCOLE/3$écoles/1"] {
+    for id in [
+        "$foo",
+        "foo$",
+        "$",
+        "x$$",
+        "Ωmega/7",
+        "Straße/1",
+        "ÉCOLE/3$écoles/1",
+    ] {
         assert!(v.iter().any(|(i, _, _)| *i == id), "{id} missing");
     }
 }
@@ -113,9 +121,15 @@ fn explain_shows_every_step() {
     assert_eq!(e.raw_bucket, 982173);
     assert_eq!(e.prefix, None);
     assert_eq!(e.shard, Some(2));
-    assert_eq!(e.range.map(|r| (r.start, r.end)), Some((699050, NUMBER_OF_BUCKETS)));
+    assert_eq!(
+        e.range.map(|r| (r.start, r.end)),
+        Some((699050, NUMBER_OF_BUCKETS))
+    );
     assert_eq!(e.fragment.as_deref(), Some("Orders$2"));
     assert_eq!(e.nodes, vec!["A", "D"]);
     assert_eq!(e.hash.len(), 16);
-    assert_eq!(u64::from_str_radix(&e.hash, 16).unwrap() % u64::from(NUMBER_OF_BUCKETS), 982173);
+    assert_eq!(
+        u64::from_str_radix(&e.hash, 16).unwrap() % u64::from(NUMBER_OF_BUCKETS),
+        982173
+    );
 }

@@ -69,7 +69,10 @@ mod tests {
     fn collect(input: &[u8]) -> Vec<(u64, String)> {
         let mut seen = Vec::new();
         for_each_id(input, |line, id| {
-            seen.push((line, id.map_or_else(|e| format!("!{}", e.offset), str::to_string)));
+            seen.push((
+                line,
+                id.map_or_else(|e| format!("!{}", e.offset), str::to_string),
+            ));
             Ok(())
         })
         .map_err(|_| ())
@@ -81,10 +84,7 @@ mod tests {
     fn splits_lines_sizes_and_crlf() {
         let seen = collect(b"a\r\nb\t120\n\nc");
         let expected = [(1, "a"), (2, "b"), (3, ""), (4, "c")];
-        assert_eq!(
-            seen,
-            expected.map(|(l, s)| (l, s.to_string())).to_vec()
-        );
+        assert_eq!(seen, expected.map(|(l, s)| (l, s.to_string())).to_vec());
     }
 
     #[test]

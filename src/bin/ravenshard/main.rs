@@ -114,9 +114,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bucket { topology, ids } => topology.load().and_then(|t| bucket(t.as_ref(), ids)),
-        Command::Explain { topology, json, id } => {
-            topology.load().and_then(|t| explain::run(t.as_ref(), &id, json))
-        }
+        Command::Explain { topology, json, id } => topology
+            .load()
+            .and_then(|t| explain::run(t.as_ref(), &id, json)),
         Command::Report {
             topology,
             json,
@@ -174,7 +174,6 @@ fn bucket(topology: Option<&Topology>, ids: Vec<String>) -> Result<ExitCode, Fat
             emit(i as u64 + 1, Ok(id)).map_err(stdout_error)?;
         }
     }
-    drop(emit);
     out.flush().map_err(stdout_error)?;
     Ok(if failed {
         ExitCode::FAILURE

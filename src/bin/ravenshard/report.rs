@@ -142,7 +142,12 @@ pub fn readable(r: &Report) -> String {
     out += &format!("\nbuckets used   {}\n", r.buckets_used);
     out += "fullest buckets:\n";
     for b in &r.top_buckets {
-        out += &format!("  {:>8}  {:>8} docs{}\n", b.bucket, b.documents, shard_text(b.shard));
+        out += &format!(
+            "  {:>8}  {:>8} docs{}\n",
+            b.bucket,
+            b.documents,
+            shard_text(b.shard)
+        );
     }
     out += &format!(
         "obese threshold {} documents: {} bucket(s) hold more\n",
