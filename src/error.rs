@@ -65,6 +65,13 @@ pub enum ConfigError {
         /// How many shards were asked for.
         count: usize,
     },
+    /// More prefixes than there are 2^20 blocks for them.
+    TooManyPrefixes {
+        /// Path of `Prefixed`.
+        path: String,
+        /// How many prefixes were given.
+        count: usize,
+    },
     /// A key of `Shards` is not a shard number.
     BadShardNumber {
         /// Path of the key.
@@ -163,6 +170,7 @@ impl ConfigError {
             Json { path, .. }
             | NoShards { path }
             | TooManyShards { path, .. }
+            | TooManyPrefixes { path, .. }
             | BadShardNumber { path, .. }
             | PrefixMustEndWithSeparator { path, .. }
             | PrefixWithoutShards { path, .. }
@@ -205,6 +213,12 @@ impl fmt::Display for ConfigError {
                 "{path}: {count} shards is more than the {} buckets they would share. Use fewer shards.",
                 crate::NUMBER_OF_BUCKETS
             ),
+            TooManyPrefixes { path, count } => write!(
+                f,
+                "{path}: {count} prefixes, but buckets are 32-bit signed integers, so there is \
+                 room for at most {} prefix blocks of 2^20 buckets. Merge prefixes.",
+                crate::topology::MAX_PREFIXES
+            ),
             BadShardNumber { path, key } => write!(
                 f,
                 "{path}: '{key}' is not a shard number. Shard keys are non-negative integers such as \"0\"."
@@ -239,9 +253,10 @@ impl fmt::Display for ConfigError {
                 Some(s) => write!(
                     f,
                     "{path}: prefix '{prefix}' has BucketRangeStart {s}, which is not the start of \
-                     a free 2^20 block. Use a multiple of {} (at least {}) that no other prefix uses.",
+                     a free 2^20 block. Use a multiple of {} from {} to {} that no other prefix uses.",
                     crate::NUMBER_OF_BUCKETS,
-                    crate::NUMBER_OF_BUCKETS
+                    crate::NUMBER_OF_BUCKETS,
+                    crate::topology::MAX_PREFIXES as u32 * crate::NUMBER_OF_BUCKETS
                 ),
             },
             RangeUnknownShard { path, shard } => write!(

@@ -43,5 +43,7 @@ pub use error::{ConfigError, IdError};
 pub use explain::{explain, Explanation, PrefixStep};
 pub use id::{check_id, validate_id, MAX_ID_BYTES};
 pub use report::{report, Report, ReportBuilder, ReportOptions};
-pub use topology::{BucketRange, Location, Prefix, Shard, Topology, DEFAULT_DATABASE};
+pub use topology::{
+    BucketRange, Location, Prefix, Shard, Topology, DEFAULT_DATABASE, MAX_PREFIXES,
+};
 pub use warning::{ConfigWarning, Notice, Warning};

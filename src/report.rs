@@ -7,7 +7,7 @@
 //! [`ReportBuilder::two_pass`] avoids keeping those IDs: a second pass
 //! ([`ReportBuilder::mark_anchor_document`]) finds the anchor documents.
 
-use crate::{anchor_start, bucket_of_lower, check_id, lower_id, Topology, NUMBER_OF_BUCKETS};
+use crate::{anchor_start, bucket_of_lower, check_id, lower_id, Topology};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 
@@ -148,7 +148,9 @@ pub struct ReportBuilder<'t> {
     options: ReportOptions,
     lines: u64,
     documents: u64,
-    counts: Vec<u32>,
+    /// Documents per bucket, for the buckets that hold any (sparse: a topology with many
+    /// prefixes has billions of buckets).
+    counts: HashMap<u32, u64>,
     invalid_count: u64,
     invalid: Vec<InvalidId>,
     groups: HashMap<String, AnchorGroup>,
@@ -159,13 +161,12 @@ pub struct ReportBuilder<'t> {
 impl<'t> ReportBuilder<'t> {
     /// A builder for documents placed by `topology` (or by bucket only, without one).
     pub fn new(topology: Option<&'t Topology>, options: ReportOptions) -> Self {
-        let space = topology.map_or(u64::from(NUMBER_OF_BUCKETS), Topology::bucket_space);
         ReportBuilder {
             topology,
             options,
             lines: 0,
             documents: 0,
-            counts: vec![0; space as usize],
+            counts: HashMap::new(),
             invalid_count: 0,
             invalid: Vec::new(),
             groups: HashMap::new(),
@@ -217,9 +218,7 @@ impl<'t> ReportBuilder<'t> {
         });
         let bucket = bucket_of_lower(lower.as_bytes()) + offset;
         self.documents += 1;
-        if let Some(count) = self.counts.get_mut(bucket as usize) {
-            *count = count.saturating_add(1);
-        }
+        *self.counts.entry(bucket).or_default() += 1;
         let start = anchor_start(lower.as_bytes());
         if start == 0 {
             if let Some(group) = self.groups.get_mut(lower.as_ref()) {
@@ -265,12 +264,10 @@ impl<'t> ReportBuilder<'t> {
         let mut used: Vec<BucketStats> = self
             .counts
             .iter()
-            .enumerate()
-            .filter(|(_, &c)| c > 0)
-            .map(|(b, &c)| BucketStats {
-                bucket: b as u32,
+            .map(|(&bucket, &documents)| BucketStats {
+                bucket,
                 shard: None,
-                documents: u64::from(c),
+                documents,
             })
             .collect();
         let buckets_used = used.len() as u64;
@@ -294,12 +291,10 @@ impl<'t> ReportBuilder<'t> {
             None => Vec::new(),
             Some(t) => {
                 let mut per_shard: HashMap<u32, u64> = HashMap::new();
-                for range in t.ranges() {
-                    let n: u64 = self.counts[range.start as usize..range.end as usize]
-                        .iter()
-                        .map(|&c| u64::from(c))
-                        .sum();
-                    *per_shard.entry(range.shard).or_default() += n;
+                for (&bucket, &n) in &self.counts {
+                    if let Some(shard) = t.shard_for_bucket(bucket) {
+                        *per_shard.entry(shard).or_default() += n;
+                    }
                 }
                 t.shards()
                     .map(|s| {

@@ -194,3 +194,50 @@ fn shard_count_limits() {
     ));
     assert!(Topology::with_shards(1024).is_ok());
 }
+
+#[test]
+fn prefix_and_shard_counts_are_bounded_without_overflow() {
+    assert!(matches!(
+        Topology::with_shards(u32::MAX),
+        Err(ConfigError::TooManyShards { .. })
+    ));
+    let prefixes: Vec<String> = (0..=ravenshard::MAX_PREFIXES)
+        .map(|i| format!(r#"{{"Prefix": "p{i}/", "Shards": [0]}}"#))
+        .collect();
+    let json = format!(
+        r#"{{"Shards": {{"0": {{}}}}, "Prefixed": [{}]}}"#,
+        prefixes.join(",")
+    );
+    let e = error(&json);
+    assert!(
+        matches!(e, ConfigError::TooManyPrefixes { count: 2048, .. }),
+        "{e}"
+    );
+    // The largest allowed count builds, and its last block ends exactly at 2^31.
+    let json = format!(
+        r#"{{"Shards": {{"0": {{}}}}, "Prefixed": [{}]}}"#,
+        prefixes[..ravenshard::MAX_PREFIXES].join(",")
+    );
+    let t = Topology::from_json(&json).unwrap();
+    assert_eq!(t.ranges().last().unwrap().end, 1 << 31);
+    let r = ravenshard::report(["p0/1", "x"], Some(&t), &Default::default());
+    assert_eq!(r.shards[0].documents, 2);
+}
+
+#[test]
+fn prefix_blocks_need_not_be_contiguous() {
+    // After a prefix is removed, a later one keeps its block: blocks 1 and 3 are owned, 2 is not.
+    let t = Topology::from_json(
+        r#"{"Shards": {"0": {}, "1": {}},
+            "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0},
+                             {"BucketRangeStart": 1048576, "ShardNumber": 1},
+                             {"BucketRangeStart": 3145728, "ShardNumber": 0}],
+            "Prefixed": [{"Prefix": "eu/", "Shards": [1], "BucketRangeStart": 1048576},
+                         {"Prefix": "us/", "Shards": [0], "BucketRangeStart": 3145728}]}"#,
+    )
+    .unwrap();
+    assert_eq!(t.bucket_space(), 4 * (1 << 20));
+    assert_eq!(t.shard_for_bucket(2 * (1 << 20) + 5), None);
+    let l = t.locate("us/1").unwrap();
+    assert_eq!((l.bucket / (1 << 20), l.shard), (3, 0));
+}

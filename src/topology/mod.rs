@@ -1,5 +1,7 @@
 //! The validated sharding topology: shards and their nodes, bucket ranges, prefixes.
 
+mod validate;
+
 use crate::config::{
     join_path, parse_configuration, DatabaseTopology, PrefixedShardingSetting, ShardBucketRange,
     ShardingConfiguration,
@@ -8,8 +10,15 @@ use crate::{bucket_for, bucket_of_lower, check_id, lower_id, ConfigError, IdErro
 use crate::{ConfigWarning, NUMBER_OF_BUCKETS};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
+use validate::{
+    collect_warnings, creation_order, parse_shard_number, split_block, validate_prefixes,
+    validate_ranges,
+};
+
+/// The most prefixes a configuration can have: RavenDB's buckets are 32-bit signed
+/// integers, so there are at most 2^31 / 2^20 = 2048 blocks, one of them the default.
+pub const MAX_PREFIXES: usize = 2047;
 
 /// The database name used when a configuration does not carry one.
 pub const DEFAULT_DATABASE: &str = "db";
@@ -102,6 +111,12 @@ pub struct Topology {
 impl Topology {
     /// `count` shards numbered from 0, with RavenDB's default bucket ranges and no nodes.
     pub fn with_shards(count: u32) -> Result<Topology, ConfigError> {
+        if count > NUMBER_OF_BUCKETS {
+            return Err(ConfigError::TooManyShards {
+                path: "Shards".into(),
+                count: count as usize,
+            });
+        }
         let shards = (0..count)
             .map(|n| (n.to_string(), DatabaseTopology::default()))
             .collect();
@@ -164,8 +179,9 @@ impl Topology {
         let raw_ranges = if creating {
             let order = creation_order(&prefixes);
             let mut ranges = split_block(0, shards.keys().copied());
-            for (block, &index) in order.iter().enumerate() {
-                let start = (block as u32 + 1) * NUMBER_OF_BUCKETS;
+            for (block, &index) in (1u32..).zip(order.iter()) {
+                // validate_prefixes bounds the count, so this cannot overflow.
+                let start = block * NUMBER_OF_BUCKETS;
                 let prefix = &mut prefixes[index];
                 prefix.bucket_range_start = start;
                 let mut prefix_shards = prefix.shards.clone();
@@ -225,10 +241,15 @@ impl Topology {
         &self.warnings
     }
 
-    /// How many buckets there are in all: 2^20 per block (the default block and one per
-    /// prefix).
+    /// One past the last bucket of the last block: 2^20 per block (the default block and,
+    /// after it, the prefixes' blocks, which need not be contiguous once a prefix has been
+    /// removed).
     pub fn bucket_space(&self) -> u64 {
-        (self.prefixes.len() as u64 + 1) * u64::from(NUMBER_OF_BUCKETS)
+        let last_block = self
+            .ranges
+            .last()
+            .map_or(0, |r| r.start / NUMBER_OF_BUCKETS);
+        (u64::from(last_block) + 1) * u64::from(NUMBER_OF_BUCKETS)
     }
 
     /// The fragment database that holds a shard: `<database>$<shard>`.
@@ -255,14 +276,14 @@ impl Topology {
         }
     }
 
-    /// The bucket range that holds a bucket, or `None` past the last block.
+    /// The bucket range that holds a bucket, or `None` for a bucket in a block that neither
+    /// the default ranges nor a prefix own.
     pub fn range_of(&self, bucket: u32) -> Option<&BucketRange> {
-        if u64::from(bucket) >= self.bucket_space() {
-            return None;
-        }
         let after = self.ranges.partition_point(|r| r.start <= bucket);
-        // Every block starts with a range (validated), so `after >= 1` here.
-        self.ranges.get(after.checked_sub(1)?)
+        let range = self.ranges.get(after.checked_sub(1)?)?;
+        // Every owned block starts with a range (validated), so the range found is in the
+        // bucket's block exactly when the block is owned.
+        (range.start / NUMBER_OF_BUCKETS == bucket / NUMBER_OF_BUCKETS).then_some(range)
     }
 
     /// The shard that owns a bucket: the range in the same 2^20 block whose start is the
@@ -347,247 +368,6 @@ impl Topology {
         serde_json::to_string_pretty(&self.to_configuration())
             .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
-}
-
-fn parse_shard_number(key: &str) -> Option<u32> {
-    if key.is_empty() || !key.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    key.parse().ok()
-}
-
-/// Splits the 2^20 block at `block_start` evenly across `shards`, in the order given.
-fn split_block(
-    block_start: u32,
-    shards: impl ExactSizeIterator<Item = u32>,
-) -> Vec<ShardBucketRange> {
-    let step = NUMBER_OF_BUCKETS / shards.len().max(1) as u32;
-    shards
-        .enumerate()
-        .map(|(i, shard)| ShardBucketRange {
-            bucket_range_start: block_start + i as u32 * step,
-            shard_number: shard,
-        })
-        .collect()
-}
-
-/// .NET's `StringComparer.OrdinalIgnoreCase`: upper-case both, compare UTF-16 code units.
-fn ordinal_ignore_case(a: &str, b: &str) -> Ordering {
-    let upper = |s: &str| -> Vec<u16> {
-        let mut out = Vec::with_capacity(s.len());
-        let mut buf = [0u16; 2];
-        for c in s.chars() {
-            let mut up = c.to_uppercase();
-            let c = match (up.next(), up.next()) {
-                (Some(u), None) if u32::from(c) <= 0xFFFF => u,
-                _ => c,
-            };
-            out.extend_from_slice(c.encode_utf16(&mut buf));
-        }
-        out
-    };
-    upper(a).cmp(&upper(b))
-}
-
-/// Indices of `prefixes` in creation order: descending by prefix, ordinal ignoring case.
-fn creation_order(prefixes: &[Prefix]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..prefixes.len()).collect();
-    order.sort_by(|&a, &b| ordinal_ignore_case(&prefixes[b].prefix, &prefixes[a].prefix));
-    order
-}
-
-fn validate_prefixes(
-    settings: &[PrefixedShardingSetting],
-    shards: &BTreeMap<u32, Shard>,
-    creating: bool,
-    at: &dyn Fn(&str) -> String,
-) -> Result<Vec<Prefix>, ConfigError> {
-    let mut prefixes: Vec<Prefix> = Vec::with_capacity(settings.len());
-    for (i, setting) in settings.iter().enumerate() {
-        let path = |rest: &str| at(&format!("Prefixed[{i}]{rest}"));
-        let prefix = setting.prefix.clone();
-        if !(prefix.ends_with('/') || prefix.ends_with('-')) {
-            return Err(ConfigError::PrefixMustEndWithSeparator {
-                path: path(".Prefix"),
-                prefix,
-            });
-        }
-        if setting.shards.is_empty() {
-            return Err(ConfigError::PrefixWithoutShards {
-                path: path(".Shards"),
-                prefix,
-            });
-        }
-        if let Some((j, &shard)) = setting
-            .shards
-            .iter()
-            .enumerate()
-            .find(|(_, s)| !shards.contains_key(s))
-        {
-            return Err(ConfigError::PrefixUnknownShard {
-                path: path(&format!(".Shards[{j}]")),
-                prefix,
-                shard,
-            });
-        }
-        if prefixes
-            .iter()
-            .any(|p| ordinal_ignore_case(&p.prefix, &prefix) == Ordering::Equal)
-        {
-            return Err(ConfigError::PrefixExists {
-                path: path(".Prefix"),
-                prefix,
-            });
-        }
-        let bucket_range_start = if creating {
-            0 // assigned by the caller in creation order
-        } else {
-            match setting.bucket_range_start {
-                Some(s)
-                    if s >= NUMBER_OF_BUCKETS
-                        && s % NUMBER_OF_BUCKETS == 0
-                        && !prefixes.iter().any(|p| p.bucket_range_start == s) =>
-                {
-                    s
-                }
-                start => {
-                    return Err(ConfigError::PrefixBadRangeStart {
-                        path: path(".BucketRangeStart"),
-                        prefix,
-                        start,
-                    })
-                }
-            }
-        };
-        prefixes.push(Prefix {
-            lower: lower_id(&prefix).into_owned(),
-            prefix,
-            shards: setting.shards.clone(),
-            bucket_range_start,
-            other: setting.other.clone(),
-        });
-    }
-    Ok(prefixes)
-}
-
-fn validate_ranges(
-    raw: &[ShardBucketRange],
-    shards: &BTreeMap<u32, Shard>,
-    prefixes: &[Prefix],
-    at: &dyn Fn(&str) -> String,
-) -> Result<Vec<BucketRange>, ConfigError> {
-    let block_owner = |block: u32| -> Option<Option<&Prefix>> {
-        if block == 0 {
-            Some(None)
-        } else {
-            prefixes
-                .iter()
-                .find(|p| p.bucket_range_start / NUMBER_OF_BUCKETS == block)
-                .map(Some)
-        }
-    };
-    let mut ranges: Vec<BucketRange> = Vec::with_capacity(raw.len());
-    for (i, range) in raw.iter().enumerate() {
-        let path = |rest: &str| at(&format!("BucketRanges[{i}]{rest}"));
-        let (start, shard) = (range.bucket_range_start, range.shard_number);
-        if !shards.contains_key(&shard) {
-            return Err(ConfigError::RangeUnknownShard {
-                path: path(".ShardNumber"),
-                shard,
-            });
-        }
-        if let Some(previous) = ranges.last() {
-            if start <= previous.start {
-                return Err(ConfigError::RangesOverlap {
-                    path: path(".BucketRangeStart"),
-                    start,
-                    previous: previous.start,
-                });
-            }
-        }
-        let block = start / NUMBER_OF_BUCKETS;
-        let owner = block_owner(block).ok_or_else(|| ConfigError::RangeOutsideBlocks {
-            path: path(".BucketRangeStart"),
-            start,
-        })?;
-        let block_start = block * NUMBER_OF_BUCKETS;
-        let opens_block = ranges.last().is_none_or(|r| r.start < block_start);
-        if opens_block && start != block_start {
-            return Err(ConfigError::RangeGap {
-                path: at("BucketRanges"),
-                block_start,
-                owner: owner_name(owner),
-            });
-        }
-        if let Some(prefix) = owner {
-            if !prefix.shards.contains(&shard) {
-                return Err(ConfigError::RangeOutsidePrefixShards {
-                    path: path(".ShardNumber"),
-                    prefix: prefix.prefix.clone(),
-                    shard,
-                });
-            }
-        }
-        if let Some(previous) = ranges.last_mut() {
-            if previous.start >= block_start {
-                previous.end = start;
-            }
-        }
-        ranges.push(BucketRange {
-            start,
-            end: block_start + NUMBER_OF_BUCKETS,
-            shard,
-        });
-    }
-    let blocks = std::iter::once(None).chain(prefixes.iter().map(Some));
-    for owner in blocks {
-        let block_start = owner.map_or(0, |p| p.bucket_range_start);
-        if !ranges.iter().any(|r| r.start == block_start) {
-            return Err(ConfigError::RangeGap {
-                path: at("BucketRanges"),
-                block_start,
-                owner: owner_name(owner),
-            });
-        }
-    }
-    Ok(ranges)
-}
-
-fn owner_name(owner: Option<&Prefix>) -> String {
-    match owner {
-        None => "default".to_string(),
-        Some(p) => format!("prefix '{}'", p.prefix),
-    }
-}
-
-fn collect_warnings(
-    shards: &BTreeMap<u32, Shard>,
-    ranges: &[BucketRange],
-    prefixes: &[Prefix],
-    at: &dyn Fn(&str) -> String,
-) -> Vec<ConfigWarning> {
-    let mut warnings = Vec::new();
-    for (i, later) in prefixes.iter().enumerate() {
-        if let Some(earlier) = prefixes[..i]
-            .iter()
-            .find(|p| later.lower.starts_with(&p.lower))
-        {
-            warnings.push(ConfigWarning::ShadowedPrefix {
-                path: at(&format!("Prefixed[{i}].Prefix")),
-                prefix: later.prefix.clone(),
-                by: earlier.prefix.clone(),
-            });
-        }
-    }
-    for shard in shards.keys() {
-        if !ranges.iter().any(|r| r.shard == *shard) {
-            warnings.push(ConfigWarning::ShardWithoutBuckets {
-                path: at(&format!("Shards.{shard}")),
-                shard: *shard,
-            });
-        }
-    }
-    warnings
 }
 
 #[cfg(test)]

@@ -1,0 +1,135 @@
+// The JS API as a JS user calls it: assertions, then (with ?bench) a benchmark.
+// Loaded by index.html next to the `wasm-bindgen --target web` output in ./pkg (see run.sh).
+import { initSync, bucketFor, bucketsFor, explain, Topology } from "./pkg/ravenshard_js.js";
+
+const log = document.getElementById("log");
+const write = (kind, text) => {
+  const div = document.createElement("div");
+  div.className = kind;
+  div.textContent = `${kind} ${text}`;
+  log.append(div);
+};
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** PASS if `actual()` is deep-equal (as JSON) to `expected`. */
+function check(name, actual, expected) {
+  try {
+    const value = actual();
+    if (same(value, expected)) write("PASS", name);
+    else write("FAIL", `${name}: got ${JSON.stringify(value)}, expected ${JSON.stringify(expected)}`);
+  } catch (e) {
+    write("FAIL", `${name}: threw ${e}`);
+  }
+}
+
+/** PASS if `f()` throws an `Error` whose message contains `part`. */
+function throws(name, f, part) {
+  try {
+    write("FAIL", `${name}: returned ${JSON.stringify(f())}`);
+  } catch (e) {
+    if (e instanceof Error && e.message.includes(part)) write("PASS", name);
+    else write("FAIL", `${name}: threw ${e} (expected an Error containing ${JSON.stringify(part)})`);
+  }
+}
+
+const PREFIXED = JSON.stringify({
+  Shards: { 0: {}, 1: {}, 2: {} },
+  Prefixed: [{ Prefix: "eu/", Shards: [0] }, { Prefix: "asia/", Shards: [1, 2] }],
+});
+
+function assertions() {
+  check("bucketFor", () => bucketFor("orders/1-A"), 151326);
+  check("bucketFor anchored", () => bucketFor("orders/2-A$customers/1-A"), 982173);
+  check("bucketFor case", () => bucketFor("Users/70$Users/4"), 690258);
+  check("bucketsFor is a Uint32Array", () => bucketsFor("a\nb") instanceof Uint32Array, true);
+  check("bucketsFor \\r\\n, final newline", () => [...bucketsFor("orders/1-A\r\ncustomers/1-A\n")], [151326, 982173]);
+  throws("bucketFor empty ID", () => bucketFor(""), "Document ID cannot be empty");
+  throws("bucketFor 513 bytes", () => bucketFor("x".repeat(513)),
+    "Document ID cannot exceed 512 bytes, but the ID was 513 bytes");
+  throws("bucketsFor names the line", () => bucketsFor("a\n\nb"), "line 2: Document ID cannot be empty");
+
+  const topology = new Topology(PREFIXED);
+  check("new Topology(json).locate", () => topology.locate("asia/2"),
+    { bucket: 2831086, shard: 2, prefix: "asia/", fragment: "db$2", nodes: [] });
+  check("locate eu/0", () => [topology.locate("eu/0").bucket, topology.locate("eu/0").shard], [1906271, 0]);
+  check("shardsFor", () => [...topology.shardsFor("eu/0\nasia/1\nasia/2")], [0, 1, 2]);
+  check("database", () => topology.database, "db");
+  check("toJson round trip", () => new Topology(topology.toJson()).toJson() === topology.toJson(), true);
+  check("warnings", () => topology.warnings(), []);
+  check("withShards(3)", () => [...Topology.withShards(3).shardsFor("orders/1-A\ncustomers/1-A")], [0, 2]);
+  check("report", () => {
+    const r = Topology.withShards(3).report(["users/4", "Users/70$Users/4", ""], { topBuckets: 1 });
+    return [r.documents, r.invalid_count, r.shards[1].documents, r.top_buckets.length, r.anchored_groups[0].anchor];
+  }, [2, 1, 2, 1, "users/4"]);
+  topology.free();
+
+  check("explain", () => {
+    const e = explain("Orders/2-A$Customers/1-A");
+    return [e.lower_id, e.hashed, e.bucket, /^[0-9a-f]{16}$/.test(e.hash), e.shard, e.prefix];
+  }, ["orders/2-a$customers/1-a", "customers/1-a", 982173, true, null, null]);
+  check("explain with config", () => {
+    const e = explain("asia/1", PREFIXED);
+    return [e.bucket, e.shard, e.prefix, e.fragment];
+  }, [2429030, 1, { prefix: "asia/", bucket_range_start: 2097152 }, "db$1"]);
+  throws("bad config is an Error with the JSON path",
+    () => new Topology('{"Shards": {"0": {}}, "Prefixed": [{"Prefix": "eu", "Shards": [0]}]}'),
+    "Prefixed[0].Prefix");
+  throws("invalid JSON", () => new Topology('{"Shards": '), "invalid JSON at line 1");
+  throws("withShards(-1)", () => Topology.withShards(-1), "shard count must be a whole number");
+}
+
+/** Milliseconds of the fastest of `runs` calls of `f`, after one warm-up call. */
+function best(runs, f) {
+  f();
+  let fastest = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    f();
+    fastest = Math.min(fastest, performance.now() - start);
+  }
+  return fastest;
+}
+
+function benchmark() {
+  const count = 1_000_000;
+  const ids = Array.from({ length: count }, (_, i) => `orders/${100000 + ((i * 7919) % 900000)}-A`);
+  const text = ids.join("\n");
+  const rate = (ms) => `${Math.round(count / (ms / 1000)).toLocaleString("en-US")} IDs/s`;
+
+  let bulk;
+  const bulkMs = best(5, () => { bulk = bucketsFor(text); });
+  write("BENCH", `bucketsFor (one call, ${count.toLocaleString("en-US")} IDs): ${bulkMs.toFixed(1)} ms, ${rate(bulkMs)}`);
+
+  const single = new Uint32Array(count);
+  const loopMs = best(3, () => { for (let i = 0; i < count; i++) single[i] = bucketFor(ids[i]); });
+  write("BENCH", `bucketFor (JS loop, ${count.toLocaleString("en-US")} calls): ${loopMs.toFixed(1)} ms, ${rate(loopMs)}`);
+  write("BENCH", `bucketsFor is ${(loopMs / bulkMs).toFixed(1)}x the loop`);
+  check("bucketsFor equals the bucketFor loop on the benchmark IDs",
+    () => bulk.length === count && bulk.every((b, i) => b === single[i]), true);
+}
+
+/**
+ * Loads the wasm synchronously (`initSync`), where an application would `await init()`: the
+ * page then runs entirely before its load event, which is when `chromium --dump-dom` reads
+ * the DOM. Waiting for an asynchronous page instead (`--virtual-time-budget`) virtualises
+ * the clock: `performance.now()` then measured 0 ms or real time from run to run.
+ */
+function loadWasm() {
+  const url = "pkg/ravenshard_js_bg.wasm";
+  const xhr = new XMLHttpRequest();
+  xhr.open("GET", url, false);
+  xhr.overrideMimeType("text/plain; charset=x-user-defined"); // bytes as U+0000-00FF, U+F780-F7FF
+  xhr.send();
+  if (xhr.status !== 200) throw new Error(`GET ${url}: ${xhr.status}`);
+  initSync({ module: Uint8Array.from(xhr.responseText, (c) => c.charCodeAt(0) & 0xff) });
+}
+
+try {
+  loadWasm();
+  assertions();
+  if (new URLSearchParams(location.search).has("bench")) benchmark();
+} catch (e) {
+  write("FAIL", `page: ${e}`);
+}
+write("DONE", navigator.userAgent);

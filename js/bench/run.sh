@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The JS API in a real page, in headless Chromium.
+#
+#   js/bench/run.sh           run the JS assertions of main.js; exit 1 on any FAIL
+#   js/bench/run.sh --bench   the same, then time bucketsFor and a bucketFor loop on
+#                             1,000,000 IDs and print IDs/s
+#
+# Builds the crate for wasm32 (release), runs `wasm-bindgen --target web`, serves the page
+# from a temporary directory on 127.0.0.1 and reads the results from Chromium's dumped DOM.
+# Works from any directory; the server and the temporary files are removed on exit.
+# Needs: cargo with the wasm32-unknown-unknown target, wasm-bindgen (the version pinned in
+# js/Cargo.toml), python3, chromium (or set CHROMIUM).
+set -euo pipefail
+
+query=""
+case "${1:-}" in
+  "") ;;
+  --bench) query="?bench" ;;
+  *) echo "usage: $0 [--bench]" >&2; exit 2 ;;
+esac
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here/../.."
+
+chromium="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}"
+[ -n "$chromium" ] || { echo "no chromium found; install it or set CHROMIUM" >&2; exit 1; }
+
+work="$(mktemp -d)"
+server=""
+cleanup() {
+  if [ -n "$server" ]; then
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+cargo build -p ravenshard-js --release --target wasm32-unknown-unknown
+target="$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+mkdir "$work/site"
+wasm-bindgen --target web --out-dir "$work/site/pkg" \
+  "$target/wasm32-unknown-unknown/release/ravenshard_js.wasm"
+cp "$here/index.html" "$here/main.js" "$work/site/"
+
+# Port 0: the OS picks a free port, which the server prints.
+python3 -u -m http.server --bind 127.0.0.1 --directory "$work/site" 0 >"$work/server.log" 2>&1 &
+server=$!
+port=""
+for _ in $(seq 100); do
+  port="$(sed -n 's/.* port \([0-9]*\).*/\1/p' "$work/server.log" | head -n 1)"
+  [ -n "$port" ] && break
+  kill -0 "$server" 2>/dev/null || break
+  sleep 0.1
+done
+[ -n "$port" ] || { echo "the HTTP server did not start:" >&2; cat "$work/server.log" >&2; exit 1; }
+
+# --dump-dom reads the DOM at the load event; main.js does all its work before it. No
+# --virtual-time-budget: it virtualises the page's clock and so the benchmark's timings.
+timeout 300 "$chromium" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+  --disable-background-networking --disable-component-update --no-first-run \
+  --user-data-dir="$work/profile" --dump-dom "http://127.0.0.1:$port/index.html$query" >"$work/dom.html" 2>"$work/chromium.log" || {
+  echo "chromium failed:" >&2; tail -n 20 "$work/chromium.log" >&2; exit 1
+}
+
+# One result per <div>: PASS, FAIL, BENCH, DONE.
+grep -oE '>(PASS|FAIL|BENCH|DONE)( [^<]*)?' "$work/dom.html" |
+  sed -e 's/^>//' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&quot;/"/g' -e 's/&amp;/\&/g' >"$work/results.txt" || true
+
+passed="$(grep -c '^PASS' "$work/results.txt" || true)"
+failed="$(grep -c '^FAIL' "$work/results.txt" || true)"
+grep -E '^(FAIL|BENCH)' "$work/results.txt" || true
+echo "$passed passed, $failed failed"
+if ! grep -q '^DONE' "$work/results.txt"; then
+  echo "the page did not finish; chromium said:" >&2
+  tail -n 20 "$work/chromium.log" >&2
+  exit 1
+fi
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,374 @@
+//! The JS API in headless Chromium: `cargo test --target wasm32-unknown-unknown` (from js/).
+//!
+//! Results are read back as JS sees them (`Reflect.get`, `JSON.stringify`, `instanceof Error`).
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Reflect, Uint32Array, JSON};
+use ravenshard_js::{bucket_for, buckets_for, explain, Topology};
+use std::fmt::Debug;
+use wasm_bindgen::{JsCast, JsError, JsValue};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// id, bucket, shard (3 shards, default ranges), from the core's test vectors.
+const VECTORS: &str = include_str!("../../tests/data/buckets-3-shards.tsv");
+
+const PREFIXED: &str = r#"{"Shards":{"0":{},"1":{},"2":{}},"Prefixed":[{"Prefix":"eu/","Shards":[0]},{"Prefix":"asia/","Shards":[1,2]}]}"#;
+
+fn vectors() -> Vec<(&'static str, u32, u32)> {
+    VECTORS
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            (
+                fields[0],
+                fields[1].parse().unwrap(),
+                fields[2].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The message of the JS `Error` a call threw (failing if it is not an `Error`).
+fn thrown<T: Debug>(result: Result<T, JsError>) -> String {
+    let value = JsValue::from(result.unwrap_err());
+    let error: js_sys::Error = value.dyn_into().expect("an instance of Error");
+    error.message().into()
+}
+
+fn get(object: &JsValue, key: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(key)).unwrap()
+}
+
+fn number(object: &JsValue, key: &str) -> f64 {
+    get(object, key)
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is not a number"))
+}
+
+fn string(object: &JsValue, key: &str) -> String {
+    get(object, key)
+        .as_string()
+        .unwrap_or_else(|| panic!("{key} is not a string"))
+}
+
+fn json(value: &JsValue) -> String {
+    JSON::stringify(value).unwrap().into()
+}
+
+/// `Object.keys(object).join(",")`.
+fn keys(object: &JsValue) -> String {
+    let object: &js_sys::Object = object.unchecked_ref();
+    js_sys::Object::keys(object).join(",").into()
+}
+
+#[wasm_bindgen_test]
+fn known_buckets() {
+    assert_eq!(bucket_for("orders/1-A").unwrap(), 151326);
+    assert_eq!(bucket_for("customers/1-A").unwrap(), 982173);
+    assert_eq!(bucket_for("orders/2-A$customers/1-A").unwrap(), 982173);
+    assert_eq!(bucket_for("Users/70$Users/4").unwrap(), 690258);
+}
+
+#[wasm_bindgen_test]
+fn vector_file_single_and_bulk() {
+    let vectors = vectors();
+    assert!(vectors.len() > 50);
+    let buckets: Vec<u32> = vectors.iter().map(|v| v.1).collect();
+    let shards: Vec<u32> = vectors.iter().map(|v| v.2).collect();
+    for (id, bucket, _) in &vectors {
+        assert_eq!(bucket_for(id).unwrap(), *bucket, "{id}");
+    }
+    let ids: Vec<&str> = vectors.iter().map(|v| v.0).collect();
+    let three = Topology::with_shards(3.0).unwrap();
+    for text in [
+        ids.join("\n"),
+        ids.join("\n") + "\n",
+        ids.join("\r\n") + "\r\n",
+    ] {
+        assert_eq!(buckets_for(&text).unwrap().to_vec(), buckets);
+        assert_eq!(three.buckets_for(&text).unwrap().to_vec(), buckets);
+        assert_eq!(three.shards_for(&text).unwrap().to_vec(), shards);
+    }
+}
+
+#[wasm_bindgen_test]
+fn bulk_returns_a_uint32_array_equal_to_single_calls() {
+    let text = "orders/1-A\r\ncustomers/1-A\nUsers/70$Users/4\n";
+    let array: JsValue = buckets_for(text).unwrap().into();
+    let array: Uint32Array = array.dyn_into().expect("a Uint32Array");
+    let single: Vec<u32> = text.lines().map(|id| bucket_for(id).unwrap()).collect();
+    assert_eq!(array.to_vec(), single);
+    assert_eq!(buckets_for("").unwrap().length(), 0);
+    assert_eq!(thrown(buckets_for("\n")), empty_message(1));
+}
+
+fn empty_message(line: usize) -> String {
+    format!("line {line}: {}", ravenshard::IdError::Empty)
+}
+
+#[wasm_bindgen_test]
+fn bulk_names_the_first_invalid_line() {
+    assert_eq!(
+        thrown(buckets_for("orders/1-A\n\ncustomers/1-A")),
+        empty_message(2)
+    );
+    let long = format!("a\r\nb\r\n{}\r\n", "x".repeat(513));
+    let message = thrown(Topology::with_shards(3.0).unwrap().shards_for(&long));
+    assert!(
+        message
+            .starts_with("line 3: Document ID cannot exceed 512 bytes, but the ID was 513 bytes"),
+        "{message}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn invalid_ids_throw_the_core_message() {
+    assert_eq!(
+        thrown(bucket_for("")),
+        ravenshard::IdError::Empty.to_string()
+    );
+    let message = thrown(bucket_for(&"x".repeat(513)));
+    assert!(
+        message.starts_with("Document ID cannot exceed 512 bytes, but the ID was 513 bytes"),
+        "{message}"
+    );
+    assert!(bucket_for(&"x".repeat(512)).is_ok());
+    assert_eq!(
+        thrown(explain("", None)),
+        ravenshard::IdError::Empty.to_string()
+    );
+    assert_eq!(
+        thrown(Topology::with_shards(3.0).unwrap().locate("")),
+        ravenshard::IdError::Empty.to_string()
+    );
+}
+
+#[wasm_bindgen_test]
+fn locate_with_default_ranges() {
+    let topology = Topology::with_shards(3.0).unwrap();
+    assert_eq!(topology.database(), "db");
+    let location = topology.locate("orders/1-A").unwrap();
+    assert_eq!(number(&location, "bucket"), 151326.0);
+    assert_eq!(number(&location, "shard"), 0.0);
+    assert!(get(&location, "prefix").is_null());
+    assert_eq!(string(&location, "fragment"), "db$0");
+    assert_eq!(json(&get(&location, "nodes")), "[]");
+    let location = topology.locate("customers/1-A").unwrap();
+    assert_eq!(number(&location, "shard"), 2.0);
+}
+
+#[wasm_bindgen_test]
+fn locate_with_prefixes() {
+    let topology = Topology::new(PREFIXED, None).unwrap();
+    for (id, bucket, shard, prefix) in [
+        ("eu/0", 1906271, 0, "eu/"),
+        ("asia/1", 2429030, 1, "asia/"),
+        ("asia/2", 2831086, 2, "asia/"),
+    ] {
+        let location = topology.locate(id).unwrap();
+        assert_eq!(number(&location, "bucket"), f64::from(bucket), "{id}");
+        assert_eq!(number(&location, "shard"), f64::from(shard), "{id}");
+        assert_eq!(string(&location, "prefix"), prefix, "{id}");
+    }
+    assert_eq!(
+        topology
+            .buckets_for("eu/0\nasia/1\nasia/2")
+            .unwrap()
+            .to_vec(),
+        [1906271, 2429030, 2831086]
+    );
+    assert_eq!(
+        topology
+            .shards_for("eu/0\nasia/1\nasia/2")
+            .unwrap()
+            .to_vec(),
+        [0, 1, 2]
+    );
+}
+
+#[wasm_bindgen_test]
+fn database_name_and_nodes() {
+    let record =
+        r#"{"DatabaseName": "Orders", "Sharding": {"Shards": {"0": {"Members": ["A", "B"]}}}}"#;
+    let topology = Topology::new(record, None).unwrap();
+    assert_eq!(topology.database(), "Orders");
+    let location = topology.locate("orders/1-A").unwrap();
+    assert_eq!(string(&location, "fragment"), "Orders$0");
+    assert_eq!(json(&get(&location, "nodes")), r#"["A","B"]"#);
+    let renamed = Topology::new(record, Some("Sales".into())).unwrap();
+    assert_eq!(renamed.database(), "Sales");
+    assert_eq!(string(&renamed.locate("x").unwrap(), "fragment"), "Sales$0");
+}
+
+#[wasm_bindgen_test]
+fn bad_configurations_throw_with_the_json_path() {
+    let cases = [
+        r#"{"Shards":{"0":{}},"Prefixed":[{"Prefix":"eu","Shards":[0]}]}"#,
+        r#"{"Shards":{"0":{}},"Prefixed":[{"Prefix":"eu/","Shards":[7]}]}"#,
+        r#"{"Shards":{"0":{}},"BucketRanges":[{"BucketRangeStart":-1,"ShardNumber":0}]}"#,
+        r#"{"Shards": {"0": {}"#,
+        "[]",
+    ];
+    for json in cases {
+        let core = ravenshard::Topology::from_json(json).unwrap_err();
+        let message = thrown(Topology::new(json, None));
+        assert_eq!(message, core.to_string());
+        if let Some(path) = core.path() {
+            assert!(message.contains(path), "{message}");
+        }
+        assert_eq!(thrown(explain("orders/1-A", Some(json.into()))), message);
+    }
+    let message = thrown(Topology::new(cases[1], None));
+    assert!(message.contains("Prefixed[0].Shards[0]"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn with_shards_rejects_what_is_not_a_count() {
+    for count in [-1.0, 1.5, f64::NAN, f64::INFINITY, 4294967296.0] {
+        let message = thrown(Topology::with_shards(count));
+        assert!(
+            message.contains("shard count must be a whole number"),
+            "{message}"
+        );
+    }
+    let core = ravenshard::Topology::with_shards(0)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(thrown(Topology::with_shards(0.0)), core);
+}
+
+#[wasm_bindgen_test]
+fn explain_is_plain_data() {
+    let e = explain("Orders/2-A$Customers/1-A", None).unwrap();
+    // The keys of the `Explanation` interface in the .d.ts (src/lib.rs): keep them in step.
+    assert_eq!(
+        keys(&e),
+        "id,lower_id,anchored,hashed,hashed_range,hashed_chars,hash,raw_bucket,prefix,bucket,\
+         range,shard,fragment,nodes,warnings"
+    );
+    assert_eq!(string(&e, "lower_id"), "orders/2-a$customers/1-a");
+    assert_eq!(string(&e, "hashed"), "customers/1-a");
+    assert_eq!(get(&e, "anchored"), JsValue::TRUE);
+    assert_eq!(json(&get(&e, "hashed_range")), "[11,24]");
+    let hash = string(&e, "hash");
+    assert!(
+        hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{hash}"
+    );
+    assert_eq!(number(&e, "raw_bucket"), 982173.0);
+    assert_eq!(number(&e, "bucket"), 982173.0);
+    for key in ["prefix", "range", "shard", "fragment"] {
+        assert!(get(&e, key).is_null(), "{key}");
+    }
+    let three = r#"{"Shards":{"0":{},"1":{},"2":{"Members":["C"]}}}"#;
+    let e = explain("Orders/2-A$Customers/1-A", Some(three.into())).unwrap();
+    assert_eq!(number(&e, "shard"), 2.0);
+    assert_eq!(string(&e, "fragment"), "db$2");
+    assert_eq!(json(&get(&e, "nodes")), r#"["C"]"#);
+    assert_eq!(
+        json(&get(&e, "range")),
+        r#"{"start":699050,"end":1048576,"shard":2}"#
+    );
+    let e = Topology::new(PREFIXED, None)
+        .unwrap()
+        .explain("asia/1")
+        .unwrap();
+    assert_eq!(
+        json(&get(&e, "prefix")),
+        r#"{"prefix":"asia/","bucket_range_start":2097152}"#
+    );
+    assert_eq!(number(&e, "bucket"), 2429030.0);
+    let e = explain("orders/1-A$", None).unwrap();
+    assert_eq!(
+        string(&Reflect::get_u32(&get(&e, "warnings"), 0).unwrap(), "kind"),
+        "empty_anchor"
+    );
+}
+
+#[wasm_bindgen_test]
+fn report_from_an_array_or_text() {
+    let topology = Topology::with_shards(3.0).unwrap();
+    let ids = [
+        "users/4",
+        "Users/70$Users/4",
+        "Users/71$Users/4",
+        "orders/1-A",
+        "",
+    ];
+    let array: Array = ids.iter().map(|id| JsValue::from_str(id)).collect();
+    let from_array = topology
+        .report(array.clone().into(), JsValue::UNDEFINED)
+        .unwrap();
+    // The keys of the `Report` interface in the .d.ts (src/lib.rs): keep them in step.
+    assert_eq!(
+        keys(&from_array),
+        "documents,invalid_count,invalid,shards,skew,buckets_used,top_buckets,obese_threshold,\
+         obese_bucket_count,obese_buckets,anchored_group_count,anchored_groups"
+    );
+    assert_eq!(number(&from_array, "documents"), 4.0);
+    assert_eq!(number(&from_array, "invalid_count"), 1.0);
+    let invalid = Reflect::get_u32(&get(&from_array, "invalid"), 0).unwrap();
+    assert_eq!(number(&invalid, "line"), 5.0);
+    let shard1 = Reflect::get_u32(&get(&from_array, "shards"), 1).unwrap();
+    assert_eq!(number(&shard1, "documents"), 3.0);
+    let group = Reflect::get_u32(&get(&from_array, "anchored_groups"), 0).unwrap();
+    assert_eq!(string(&group, "anchor"), "users/4");
+    assert_eq!(get(&group, "anchor_is_document"), JsValue::TRUE);
+    let text = ids.join("\n") + "\n";
+    let from_text = topology.report(text.into(), JsValue::NULL).unwrap();
+    assert_eq!(json(&from_text), json(&from_array));
+
+    let options = JSON::parse(r#"{"topBuckets": 1, "membersPerGroup": 1}"#).unwrap();
+    let small = topology.report(array.into(), options).unwrap();
+    assert_eq!(Array::from(&get(&small, "top_buckets")).length(), 1);
+    let group = Reflect::get_u32(&get(&small, "anchored_groups"), 0).unwrap();
+    assert_eq!(Array::from(&get(&group, "members")).length(), 1);
+    assert_eq!(number(&group, "count"), 2.0);
+}
+
+#[wasm_bindgen_test]
+fn report_rejects_bad_arguments() {
+    let topology = Topology::with_shards(3.0).unwrap();
+    let message = thrown(topology.report(JsValue::from_f64(3.0), JsValue::UNDEFINED));
+    assert!(message.starts_with("ids: "), "{message}");
+    let mixed: Array = [JsValue::from_str("a"), JsValue::from_f64(1.0)]
+        .into_iter()
+        .collect();
+    assert!(thrown(topology.report(mixed.into(), JsValue::UNDEFINED)).starts_with("ids: "));
+    let typo = JSON::parse(r#"{"topBucket": 1}"#).unwrap();
+    let message = thrown(topology.report("a".into(), typo));
+    assert!(
+        message.starts_with("options: ") && message.contains("topBucket"),
+        "{message}"
+    );
+    let wrong = JSON::parse(r#"{"maxInvalid": "ten"}"#).unwrap();
+    assert!(thrown(topology.report("a".into(), wrong)).starts_with("options: "));
+}
+
+#[wasm_bindgen_test]
+fn to_json_round_trips() {
+    let topology = Topology::new(PREFIXED, None).unwrap();
+    let json = topology.to_json();
+    assert!(json.contains("\"BucketRanges\""), "{json}");
+    let again = Topology::new(&json, None).unwrap();
+    assert_eq!(again.to_json(), json);
+    assert_eq!(
+        number(&again.locate("asia/2").unwrap(), "bucket"),
+        2831086.0
+    );
+}
+
+#[wasm_bindgen_test]
+fn warnings_are_kind_and_message() {
+    let quiet = Topology::with_shards(3.0).unwrap().warnings().unwrap();
+    assert_eq!(json(&quiet), "[]");
+    let json =
+        r#"{"Shards":{"0":{},"1":{}},"BucketRanges":[{"BucketRangeStart":0,"ShardNumber":0}]}"#;
+    let warnings = Topology::new(json, None).unwrap().warnings().unwrap();
+    let first = Reflect::get_u32(&warnings, 0).unwrap();
+    assert_eq!(string(&first, "kind"), "shard_without_buckets");
+    assert!(string(&first, "message").starts_with("Shards.1: "));
+}
