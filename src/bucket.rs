@@ -69,38 +69,73 @@ pub fn bucket_of_lower(lower: &[u8]) -> u32 {
 pub fn bucket_for(id: &str) -> Result<u32, IdError> {
     check_id(id)?;
     let bytes = id.as_bytes();
-    // One branch-free pass (vectorised) instead of two short-circuiting ones.
-    let (mut upper, mut high) = (false, false);
-    for &b in bytes {
-        upper |= b.wrapping_sub(b'A') < 26;
-        high |= b >= 0x80;
-    }
-    if high {
-        return Ok(bucket_of_lower(lower_id(id).as_bytes()));
-    }
-    // ASCII: lower-casing keeps every byte in place, so the anchor can be found first and
-    // only the hashed part lower-cased, in a small stack buffer.
-    let tail = &bytes[anchor_start(bytes)..];
-    let hash = if !upper {
-        xxh64(tail, 0)
-    } else if tail.len() <= SHORT {
-        xxh64(lower_ascii(tail, &mut [0u8; SHORT]), 0)
+    if bytes.len() <= SHORT {
+        bucket_of_ascii_or(id, &mut [0u8; SHORT])
     } else {
-        xxh64(lower_ascii(tail, &mut [0u8; MAX_ID_BYTES]), 0)
-    };
-    Ok((hash % u64::from(NUMBER_OF_BUCKETS)) as u32)
+        bucket_of_ascii_or(id, &mut [0u8; MAX_ID_BYTES])
+    }
 }
 
 /// Most IDs fit a buffer this small, which is cheaper to set up than a 512-byte one.
 const SHORT: usize = 48;
 
+/// Lower-cases an ASCII ID into `buffer` eight bytes at a time, finding the anchor in the
+/// same pass, and hashes it; an ID with any non-ASCII byte takes the full .NET-compatible
+/// path instead.
 #[inline]
-fn lower_ascii<'b>(from: &[u8], buffer: &'b mut [u8]) -> &'b [u8] {
-    let lower = &mut buffer[..from.len()];
-    for (to, from) in lower.iter_mut().zip(from) {
-        *to = from.to_ascii_lowercase();
+fn bucket_of_ascii_or(id: &str, buffer: &mut [u8]) -> Result<u32, IdError> {
+    let lower = &mut buffer[..id.len()];
+    match lower_ascii(id.as_bytes(), lower) {
+        Some(start) => Ok((xxh64(&lower[start..], 0) % u64::from(NUMBER_OF_BUCKETS)) as u32),
+        None => Ok(bucket_of_lower(lower_id(id).as_bytes())),
     }
-    lower
+}
+
+/// `to = from` with ASCII `A`-`Z` lower-cased, using SWAR on 8-byte words, and the start of
+/// the hashed part (as [`anchor_start`]). `None` if `from` is not all ASCII (then `to` holds
+/// garbage).
+#[inline]
+fn lower_ascii(from: &[u8], to: &mut [u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    const LOW: u64 = ONES * 0x7F;
+    let mut high = 0u64;
+    // One past the last `$` seen, or 0.
+    let mut after_dollar = 0usize;
+    let mut words = from.chunks_exact(8);
+    let mut out = to.chunks_exact_mut(8);
+    for (i, (word, slot)) in (&mut words).zip(&mut out).enumerate() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let w = u64::from_le_bytes(w);
+        high |= w;
+        // For ASCII bytes (< 0x80) no addition carries into the next byte: the high bit of
+        // each byte of `w + 0x3F` is set for b >= 'A', of `w + 0x25` for b > 'Z'.
+        let upper = w.wrapping_add(ONES * 0x3F) & !w.wrapping_add(ONES * 0x25) & HIGH;
+        slot.copy_from_slice(&(w | (upper >> 2)).to_le_bytes());
+        // Exactly the bytes equal to '$' get their high bit set.
+        let x = w ^ (ONES * u64::from(b'$'));
+        let dollars = !(((x & LOW).wrapping_add(LOW)) | x | LOW);
+        if dollars != 0 {
+            let last = 7 - dollars.leading_zeros() as usize / 8;
+            after_dollar = i * 8 + last + 1;
+        }
+    }
+    let tail_start = from.len() - words.remainder().len();
+    for (j, (b, slot)) in words
+        .remainder()
+        .iter()
+        .zip(out.into_remainder())
+        .enumerate()
+    {
+        high |= u64::from(*b);
+        *slot = b.to_ascii_lowercase();
+        if *b == b'$' {
+            after_dollar = tail_start + j + 1;
+        }
+    }
+    // A `$` at index 0 is an ordinary character; being the last `$`, it is also the only one.
+    (high & HIGH == 0).then_some(if after_dollar > 1 { after_dollar } else { 0 })
 }
 
 #[cfg(test)]

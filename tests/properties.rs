@@ -127,6 +127,13 @@ proptest! {
     }
 
     #[test]
+    fn fast_path_finds_the_last_dollar_anywhere(id in "[A-Z$a/]{1,40}") {
+        // Dense `$`s on both sides of the 8-byte word boundaries of the SWAR pass.
+        let lower = id.to_ascii_lowercase();
+        prop_assert_eq!(bucket_for(&id), Ok(ravenshard::bucket_of_lower(lower.as_bytes())));
+    }
+
+    #[test]
     fn fast_path_on_ascii_ids(id in "[ -~]{1,600}") {
         match ravenshard::check_id(&id) {
             Ok(()) => prop_assert_eq!(bucket_for(&id), Ok(ravenshard::bucket_of_lower(id.to_ascii_lowercase().as_bytes()))),
