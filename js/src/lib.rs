@@ -26,7 +26,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-use js_sys::Uint32Array;
+use js_sys::{JsString, Uint32Array};
 use ravenshard::bulk::{self, LineError};
 use ravenshard::{Notice, ReportOptions};
 use serde::de::IgnoredAny;
@@ -141,6 +141,39 @@ fn to_array(values: Result<Vec<u32>, LineError>) -> Result<Uint32Array, JsError>
     Ok(Uint32Array::from(values.map_err(js_error)?.as_slice()))
 }
 
+#[wasm_bindgen(inline_js = "const encoder = new TextEncoder();
+let read = 0;
+export function encode_into(text, from, buffer) {
+    const result = encoder.encodeInto(from === 0 ? text : text.substring(from), buffer);
+    read = result.read;
+    return result.written;
+}
+export function last_read() { return read; }")]
+extern "C" {
+    /// Writes `text` from UTF-16 unit `from` on as UTF-8 straight into `buffer` (a view of
+    /// wasm memory), as much as fits; returns the bytes written.
+    fn encode_into(text: &JsString, from: u32, buffer: &mut [u8]) -> usize;
+    /// How many UTF-16 units the last `encode_into` read.
+    fn last_read() -> u32;
+}
+
+/// A bulk text argument as Rust text. Passing a large string as `&str` makes wasm-bindgen
+/// copy its ASCII part one character at a time in JavaScript, which took longer than
+/// computing the buckets; `TextEncoder.encodeInto` writes the bytes into wasm memory at once.
+fn bulk_text(text: &JsString) -> Result<String, JsError> {
+    let units = text.length();
+    // Enough for ASCII text; the rest, if any, needs at most 3 bytes per UTF-16 unit.
+    let mut bytes = vec![0u8; units as usize];
+    let mut written = encode_into(text, 0, &mut bytes);
+    let read = last_read();
+    if read < units {
+        bytes.resize(written + (units - read) as usize * 3, 0);
+        written += encode_into(text, read, &mut bytes[written..]);
+    }
+    bytes.truncate(written);
+    String::from_utf8(bytes).map_err(js_error)
+}
+
 /// The bucket (0 to 2^20 - 1) of a document ID, before any prefix offset.
 ///
 /// Throws an `Error` for an invalid ID (empty, or longer than 512 bytes in UTF-8).
@@ -156,8 +189,8 @@ pub fn bucket_for(id: &str) -> Result<u32, JsError> {
 /// Throws an `Error` at the first invalid line (an empty line is an empty ID), with the
 /// message `line <n>: <why>`, `n` counted from 1.
 #[wasm_bindgen(js_name = bucketsFor)]
-pub fn buckets_for(text: &str) -> Result<Uint32Array, JsError> {
-    to_array(bulk::buckets_for_lines(text, None))
+pub fn buckets_for(text: &JsString) -> Result<Uint32Array, JsError> {
+    to_array(bulk::buckets_for_lines(&bulk_text(text)?, None))
 }
 
 /// Every step from a document ID to its bucket, and to its shard when `configJson` (a
@@ -303,15 +336,18 @@ impl Topology {
     /// The buckets of many IDs, one per line, prefix offsets included: as the free
     /// `bucketsFor`, with the same line rules and errors.
     #[wasm_bindgen(js_name = bucketsFor)]
-    pub fn buckets_for(&self, text: &str) -> Result<Uint32Array, JsError> {
-        to_array(bulk::buckets_for_lines(text, Some(&self.inner)))
+    pub fn buckets_for(&self, text: &JsString) -> Result<Uint32Array, JsError> {
+        to_array(bulk::buckets_for_lines(
+            &bulk_text(text)?,
+            Some(&self.inner),
+        ))
     }
 
     /// The shards of many IDs, one per line, with the same line rules and errors as
     /// `bucketsFor`.
     #[wasm_bindgen(js_name = shardsFor)]
-    pub fn shards_for(&self, text: &str) -> Result<Uint32Array, JsError> {
-        to_array(bulk::shards_for_lines(text, &self.inner))
+    pub fn shards_for(&self, text: &JsString) -> Result<Uint32Array, JsError> {
+        to_array(bulk::shards_for_lines(&bulk_text(text)?, &self.inner))
     }
 
     /// Where a set of documents lands: documents per shard, skew, the fullest and obese

@@ -3,7 +3,7 @@
 //! Results are read back as JS sees them (`Reflect.get`, `JSON.stringify`, `instanceof Error`).
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Array, Reflect, Uint32Array, JSON};
+use js_sys::{Array, JsString, Reflect, Uint32Array, JSON};
 use ravenshard_js::{bucket_for, buckets_for, explain, Topology};
 use std::fmt::Debug;
 use wasm_bindgen::{JsCast, JsError, JsValue};
@@ -32,6 +32,11 @@ fn vectors() -> Vec<(&'static str, u32, u32)> {
 }
 
 /// The message of the JS `Error` a call threw (failing if it is not an `Error`).
+/// A bulk-text argument as the JS string a caller passes.
+fn js(text: &str) -> JsString {
+    JsString::from(text)
+}
+
 fn thrown<T: Debug>(result: Result<T, JsError>) -> String {
     let value = JsValue::from(result.unwrap_err());
     let error: js_sys::Error = value.dyn_into().expect("an instance of Error");
@@ -88,21 +93,21 @@ fn vector_file_single_and_bulk() {
         ids.join("\n") + "\n",
         ids.join("\r\n") + "\r\n",
     ] {
-        assert_eq!(buckets_for(&text).unwrap().to_vec(), buckets);
-        assert_eq!(three.buckets_for(&text).unwrap().to_vec(), buckets);
-        assert_eq!(three.shards_for(&text).unwrap().to_vec(), shards);
+        assert_eq!(buckets_for(&js(&text)).unwrap().to_vec(), buckets);
+        assert_eq!(three.buckets_for(&js(&text)).unwrap().to_vec(), buckets);
+        assert_eq!(three.shards_for(&js(&text)).unwrap().to_vec(), shards);
     }
 }
 
 #[wasm_bindgen_test]
 fn bulk_returns_a_uint32_array_equal_to_single_calls() {
     let text = "orders/1-A\r\ncustomers/1-A\nUsers/70$Users/4\n";
-    let array: JsValue = buckets_for(text).unwrap().into();
+    let array: JsValue = buckets_for(&js(text)).unwrap().into();
     let array: Uint32Array = array.dyn_into().expect("a Uint32Array");
     let single: Vec<u32> = text.lines().map(|id| bucket_for(id).unwrap()).collect();
     assert_eq!(array.to_vec(), single);
-    assert_eq!(buckets_for("").unwrap().length(), 0);
-    assert_eq!(thrown(buckets_for("\n")), empty_message(1));
+    assert_eq!(buckets_for(&js("")).unwrap().length(), 0);
+    assert_eq!(thrown(buckets_for(&js("\n"))), empty_message(1));
 }
 
 fn empty_message(line: usize) -> String {
@@ -112,11 +117,11 @@ fn empty_message(line: usize) -> String {
 #[wasm_bindgen_test]
 fn bulk_names_the_first_invalid_line() {
     assert_eq!(
-        thrown(buckets_for("orders/1-A\n\ncustomers/1-A")),
+        thrown(buckets_for(&js("orders/1-A\n\ncustomers/1-A"))),
         empty_message(2)
     );
     let long = format!("a\r\nb\r\n{}\r\n", "x".repeat(513));
-    let message = thrown(Topology::with_shards(3.0).unwrap().shards_for(&long));
+    let message = thrown(Topology::with_shards(3.0).unwrap().shards_for(&js(&long)));
     assert!(
         message
             .starts_with("line 3: Document ID cannot exceed 512 bytes, but the ID was 513 bytes"),
@@ -175,14 +180,14 @@ fn locate_with_prefixes() {
     }
     assert_eq!(
         topology
-            .buckets_for("eu/0\nasia/1\nasia/2")
+            .buckets_for(&js("eu/0\nasia/1\nasia/2"))
             .unwrap()
             .to_vec(),
         [1906271, 2429030, 2831086]
     );
     assert_eq!(
         topology
-            .shards_for("eu/0\nasia/1\nasia/2")
+            .shards_for(&js("eu/0\nasia/1\nasia/2"))
             .unwrap()
             .to_vec(),
         [0, 1, 2]
