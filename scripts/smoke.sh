@@ -56,8 +56,15 @@ chrome_args=(
   --user-data-dir="$profile" --virtual-time-budget=10000
 )
 
-dom=$(timeout 60 "$chromium" "${chrome_args[@]}" --dump-dom "$url" 2>/dev/null) \
+console_log=$(mktemp)
+dom=$(timeout 60 "$chromium" "${chrome_args[@]}" --enable-logging=stderr --v=0 --dump-dom "$url" 2>"$console_log") \
   || fail "chromium could not load $url"
+# A panic in wasm or an uncaught error shows in the browser console.
+if grep -E 'CONSOLE.*(panicked|Uncaught|RuntimeError|unreachable)' "$console_log" >&2; then
+  rm -f "$console_log"
+  fail "the page logged an error to the browser console (above)"
+fi
+rm -f "$console_log"
 
 # The row of customers/1-A (line 2 of the sample) must show bucket 982173, shard 2, Orders$2.
 row=$(printf '%s' "$dom" | tr -d '\n' | grep -o '<tr[^>]*data-line="2"[^>]*>.*' | sed 's|</tr>.*||' || true)
