@@ -199,18 +199,10 @@ impl<'t> ReportBuilder<'t> {
 
     /// Adds one document ID (its position counts for error messages even if invalid).
     pub fn add(&mut self, id: &str) {
-        self.lines += 1;
         if let Err(e) = check_id(id) {
-            self.invalid_count += 1;
-            if self.invalid.len() < self.options.max_invalid {
-                self.invalid.push(InvalidId {
-                    line: self.lines,
-                    id: id.chars().take(80).collect(),
-                    error: e.to_string(),
-                });
-            }
-            return;
+            return self.add_invalid(id, &e);
         }
+        self.lines += 1;
         let lower = lower_id(id);
         let offset = self.topology.map_or(0, |t| {
             t.prefix_of_lower(&lower)
@@ -250,6 +242,20 @@ impl<'t> ReportBuilder<'t> {
             if let Some(seen) = self.unanchored_seen.as_mut() {
                 group.anchor_is_document = seen.remove(anchor);
             }
+        }
+    }
+
+    /// Counts an input line that holds no usable ID (such as a line that is not UTF-8),
+    /// with the reason.
+    pub fn add_invalid(&mut self, text: &str, error: &dyn std::fmt::Display) {
+        self.lines += 1;
+        self.invalid_count += 1;
+        if self.invalid.len() < self.options.max_invalid {
+            self.invalid.push(InvalidId {
+                line: self.lines,
+                id: text.chars().take(80).collect(),
+                error: error.to_string(),
+            });
         }
     }
 

@@ -202,3 +202,28 @@ fn conflicting_and_broken_arguments_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("/nonexistent/config.json"));
 }
+
+#[test]
+fn report_names_lines_that_are_not_utf8() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ravenshard"))
+        .args(["report", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a\nb\xff\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["documents"], 1);
+    assert_eq!(r["invalid"][0]["line"], 2);
+    assert_eq!(
+        r["invalid"][0]["error"],
+        "not valid UTF-8 at byte 1; save the file as UTF-8"
+    );
+}

@@ -43,14 +43,10 @@ pub fn run(
         Stop::Read(e) | Stop::Sink(e) => Fatal::Io(name.clone(), e),
     };
     let mut builder = ReportBuilder::two_pass(topology, options);
-    let mut not_utf8 = Vec::new();
-    for_each_id(open()?, |line, id| {
+    for_each_id(open()?, |_, id| {
         match id {
             Ok(id) => builder.add(id),
-            Err(e) => {
-                builder.add("");
-                not_utf8.push((line, e));
-            }
+            Err(e) => builder.add_invalid("", &e),
         }
         Ok(())
     })
@@ -62,12 +58,7 @@ pub fn run(
         Ok(())
     })
     .map_err(read_error)?;
-    let mut report = builder.finish();
-    for (line, e) in not_utf8 {
-        if let Some(entry) = report.invalid.iter_mut().find(|i| i.line == line) {
-            entry.error = e.to_string();
-        }
-    }
+    let report = builder.finish();
     let text = if json {
         serde_json::to_string_pretty(&report).unwrap_or_else(|e| format!("error: {e}"))
     } else {
