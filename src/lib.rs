@@ -30,9 +30,13 @@ pub mod config;
 mod error;
 mod explain;
 mod id;
+pub mod import;
 pub mod report;
+pub mod sample;
+pub mod share;
 mod topology;
 mod warning;
+pub mod workspace;
 
 pub use bucket::{
     anchor_start, bucket_for, bucket_of_lower, hash_of_lower, EMPTY_ANCHOR_BUCKET,
