@@ -16,6 +16,7 @@
 #![forbid(unsafe_code)]
 
 pub mod components;
+pub mod editors;
 pub mod state;
 
 pub use components::App;

@@ -1,26 +1,151 @@
-//! The studio's function components. Each takes `Properties` (data to show, `Callback`s to
-//! report what the user did) and computes nothing itself: the numbers come from the
-//! [`state`](crate::state), which gets them from the core.
+//! The studio's function components. Each takes `Properties` (data to show, a
+//! `Callback<Action>` to report what the user did) and computes nothing heavy itself: the
+//! numbers come from the [`state`](crate::state), which gets them from the core.
 
 mod app;
-mod editor;
-mod rule;
-mod settings;
-mod summary;
-mod table;
+pub mod browser;
+mod config;
+mod documents;
+mod explain;
+mod groups;
+pub mod import;
+mod map;
+mod matrix;
+mod notices;
+mod ranges;
+mod shards;
+mod workspace;
 
 pub use app::App;
-pub use editor::{IdEditor, IdEditorProps};
-pub use rule::Rule;
-pub use settings::{Settings, SettingsProps};
-pub use summary::{ShardSummary, ShardSummaryProps};
-pub use table::{
-    HighlightedId, HighlightedIdProps, ResultRow, ResultRowProps, ResultsTable, ResultsTableProps,
+pub use config::{ConfigPanel, ConfigPanelProps};
+pub use documents::{
+    DocumentsView, DocumentsViewProps, HighlightedId, HighlightedIdProps, ROW_HEIGHT,
 };
+pub use explain::{ExplainView, ExplainViewProps};
+pub use groups::{GroupsView, GroupsViewProps};
+pub use map::{MapView, MapViewProps};
+pub use matrix::{MatrixView, MatrixViewProps};
+pub use notices::{Notices, NoticesProps};
+pub use ranges::{RangesView, RangesViewProps};
+pub use shards::{ShardsView, ShardsViewProps};
+pub use workspace::{WorkspacePanel, WorkspacePanelProps};
+
+use std::ops::Deref;
+use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+/// An `Rc` compared by pointer, so a large derived value (a placement, a row view) can be
+/// a property without comparing its contents.
+#[derive(Debug)]
+pub struct ByPtr<T>(pub Rc<T>);
+
+impl<T> Clone for ByPtr<T> {
+    fn clone(&self) -> Self {
+        ByPtr(Rc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for ByPtr<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Deref for ByPtr<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
 
 /// The inline style that gives a shard its colour (`--hue`, used by the style sheet), so a
-/// shard looks the same in the table and in the summary.
+/// shard looks the same in every view.
 pub fn shard_style(shard: u32) -> String {
     // Steps of 137° (near the golden angle) keep neighbouring shards far apart in hue.
     format!("--hue: {}", (u64::from(shard) * 137 + 205) % 360)
+}
+
+/// `"s"` unless there is exactly one.
+pub fn plural(n: impl Into<u64>) -> &'static str {
+    if n.into() == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// A count with thousands separators: `12,345`.
+pub fn count(n: impl Into<u64>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A byte size for people: `760 B`, `9.4 KB`, `1.2 MB`.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// A share (0..=1) in percent with one decimal.
+pub fn percent(share: f64) -> String {
+    if share.is_finite() {
+        format!("{:.1}%", share * 100.0)
+    } else {
+        "–".to_string()
+    }
+}
+
+/// Turns an `<input>`'s or `<textarea>`'s `input` or `change` event into its value.
+pub fn value_of(e: &Event) -> Option<String> {
+    let target = e.target()?;
+    if let Some(input) = wasm_bindgen::JsCast::dyn_ref::<HtmlInputElement>(&target) {
+        return Some(input.value());
+    }
+    if let Some(area) = wasm_bindgen::JsCast::dyn_ref::<HtmlTextAreaElement>(&target) {
+        return Some(area.value());
+    }
+    wasm_bindgen::JsCast::dyn_ref::<HtmlSelectElement>(&target).map(HtmlSelectElement::value)
+}
+
+/// A callback for `oninput`/`onchange` that emits the field's value as an action.
+pub fn on_value<E: AsRef<Event> + 'static>(
+    on_action: &Callback<crate::state::Action>,
+    to_action: impl Fn(String) -> crate::state::Action + 'static,
+) -> Callback<E> {
+    let on_action = on_action.clone();
+    Callback::from(move |e: E| {
+        if let Some(value) = value_of(e.as_ref()) {
+            on_action.emit(to_action(value));
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn formats() {
+        assert_eq!(super::count(1234567u64), "1,234,567");
+        assert_eq!(super::count(12u64), "12");
+        assert_eq!(super::bytes(760), "760 B");
+        assert_eq!(super::bytes(2048), "2.0 KB");
+        assert_eq!(super::percent(0.5), "50.0%");
+    }
 }

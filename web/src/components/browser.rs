@@ -1,0 +1,119 @@
+//! The few things the studio asks of the browser: the URL fragment, `localStorage`, the
+//! clipboard and downloads. Every call tolerates a browser that refuses (private mode,
+//! storage full, no clipboard): the studio reports it and goes on.
+
+use crate::state::{read_saved, Action, Level, State, SET_ASIDE_KEY, STORAGE_KEY};
+use ravenshard::share::decode_fragment;
+use wasm_bindgen::JsCast;
+use yew::Callback;
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The state the studio opens on: a share link in the URL fragment wins, then the saved
+/// studio, then the chapter's examples. Problems are reported as notices; an unreadable
+/// saved studio is set aside under [`SET_ASIDE_KEY`].
+pub fn initial_state() -> State {
+    let mut notices: Vec<(Level, String)> = Vec::new();
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    if hash.trim_start_matches('#').trim().is_empty() {
+        // No link: the saved studio.
+    } else {
+        match decode_fragment(&hash) {
+            Ok(shared) => return State::from_shared(shared),
+            Err(e) => notices.push((
+                Level::Error,
+                format!("The link in the address bar cannot be opened: {e}"),
+            )),
+        }
+    }
+    let mut state = match storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten()) {
+        None => State::default(),
+        Some(text) => match read_saved(&text).and_then(State::from_saved) {
+            Ok(state) => state,
+            Err(reason) => {
+                if let Some(s) = storage() {
+                    let _ = s.set_item(SET_ASIDE_KEY, &text);
+                    let _ = s.remove_item(STORAGE_KEY);
+                }
+                notices.push((
+                    Level::Warning,
+                    format!(
+                        "Your saved studio could not be restored: {reason}. It was set aside \
+                         (localStorage key \"{SET_ASIDE_KEY}\") and the studio opened on the \
+                         chapter's examples."
+                    ),
+                ));
+                State::default()
+            }
+        },
+    };
+    for (level, text) in notices {
+        state.apply(Action::Notify(level, text));
+    }
+    state
+}
+
+/// Saves the studio; says why not when the browser refuses (usually: too large).
+pub fn save(state: &State) -> Result<(), String> {
+    let text = serde_json::to_string(&state.saved()).map_err(|e| e.to_string())?;
+    let storage = storage().ok_or("this browser gives the page no localStorage")?;
+    storage.set_item(STORAGE_KEY, &text).map_err(|_| {
+        format!(
+            "the browser refused to store {} KB (its localStorage is full or limited)",
+            text.len() / 1024
+        )
+    })
+}
+
+/// Writes a share link for the state into the address bar and copies it.
+pub fn share(state: &State, on_action: Callback<Action>) {
+    let fragment = ravenshard::share::encode_fragment(&state.shared());
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let _ = window.location().set_hash(&fragment);
+    let url = window.location().href().unwrap_or_default();
+    let clipboard = window.navigator().clipboard();
+    let promise = clipboard.write_text(&url);
+    wasm_bindgen_futures::spawn_local(async move {
+        let copied = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        let text = if copied {
+            format!(
+                "Share link copied ({} characters); it is also in the address bar.",
+                url.len()
+            )
+        } else {
+            format!(
+                "The share link is in the address bar ({} characters); copy it from there.",
+                url.len()
+            )
+        };
+        on_action.emit(Action::Notify(Level::Info, text));
+    });
+}
+
+/// Offers `text` as a file download.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|_| "the browser could not build the file".to_string())?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|_| "the browser could not offer the file".to_string())?;
+    let document = gloo::utils::document();
+    let anchor = document
+        .create_element("a")
+        .ok()
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+        .ok_or("the browser could not offer the file")?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}

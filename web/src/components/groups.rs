@@ -1,0 +1,95 @@
+//! Anchored groups: documents that travel together because they share an anchor.
+
+use super::{bytes, count, shard_style, ByPtr};
+use crate::state::Action;
+use ravenshard::workspace::Placement;
+use yew::prelude::*;
+
+/// The most groups listed.
+pub const GROUPS_LISTED: usize = 300;
+
+/// Properties of [`GroupsView`].
+#[derive(Properties, PartialEq)]
+pub struct GroupsViewProps {
+    /// The placed documents.
+    pub placement: ByPtr<Placement>,
+    /// The selected group.
+    pub selected: Option<u32>,
+    /// Where selections go.
+    pub on_action: Callback<Action>,
+}
+
+/// The groups, largest first; obese ones flagged with the advice.
+#[function_component(GroupsView)]
+pub fn groups_view(props: &GroupsViewProps) -> Html {
+    let p = &props.placement;
+    let groups = p.groups();
+    if groups.is_empty() {
+        return html! {
+            <p class="empty">{ "No anchored groups. An ID such as " }<code>{ "orders/2-A$customers/1-A" }</code>
+            { " is stored with " }<code>{ "customers/1-A" }</code>{ ": the part after the last $ is its anchor." }</p>
+        };
+    }
+    let obese = groups.iter().filter(|g| g.obese).count();
+    html! {
+        <div class="groups-view">
+            <p class="caption">
+                { format!("{} anchored group{}, largest first. A group larger than {} documents is obese: it cannot be split across shards.",
+                    count(groups.len() as u64), super::plural(groups.len() as u64), count(p.obese_threshold())) }
+                if obese > 0 { <strong class="bad">{ format!(" {obese} obese.") }</strong> }
+            </p>
+            if groups.len() > GROUPS_LISTED {
+                <p class="hint">{ format!("The {GROUPS_LISTED} largest are listed.") }</p>
+            }
+            <div class="table-scroll">
+            <table class="groups">
+                <thead><tr>
+                    <th scope="col">{ "Anchor" }</th>
+                    <th scope="col" title="Whether a document has the anchor as its ID">{ "Anchor doc" }</th>
+                    <th scope="col" class="num">{ "Members" }</th>
+                    <th scope="col" class="num">{ "Documents" }</th>
+                    <th scope="col" class="num">{ "Size" }</th>
+                    <th scope="col" class="num">{ "Bucket" }</th>
+                    <th scope="col">{ "Shard" }</th>
+                    <th scope="col"></th>
+                </tr></thead>
+                <tbody>
+                    { for groups.iter().take(GROUPS_LISTED).enumerate().map(|(i, g)| {
+                        let i = i as u32;
+                        let selected = props.selected == Some(i);
+                        let on_select = {
+                            let on = props.on_action.clone();
+                            Callback::from(move |_: MouseEvent| on.emit(Action::SelectGroup(if selected { None } else { Some(i) })))
+                        };
+                        let on_show = {
+                            let on = props.on_action.clone();
+                            Callback::from(move |e: MouseEvent| { e.stop_propagation(); on.emit(Action::ShowGroupDocuments(i)) })
+                        };
+                        html! {
+                            <>
+                            <tr class={classes!("group", selected.then_some("selected"), g.obese.then_some("obese"))}
+                                data-group={i.to_string()} onclick={on_select} aria-selected={selected.to_string()}>
+                                <td><code>{ g.anchor.clone() }</code>
+                                    if g.obese { <span class="tag bad">{ "obese" }</span> }
+                                    if g.split { <span class="tag warn">{ "split" }</span> }
+                                </td>
+                                <td>{ if g.anchor_is_document() { "yes" } else { "no" } }</td>
+                                <td class="num">{ count(g.members.len() as u64) }</td>
+                                <td class="num">{ count(g.documents) }</td>
+                                <td class="num">{ bytes(g.bytes) }</td>
+                                <td class="num">{ g.bucket }</td>
+                                <td><span class="shard-badge" style={shard_style(g.shard)}>{ g.shard }</span></td>
+                                <td><button type="button" class="link show-docs" onclick={on_show}>{ "Documents" }</button></td>
+                            </tr>
+                            if !g.advice.is_empty() && (selected || g.obese) {
+                                <tr class="advice"><td colspan="8">{ for g.advice.iter().map(|a| html! { <p>{ a.clone() }</p> }) }</td></tr>
+                            }
+                            </>
+                        }
+                    }) }
+                </tbody>
+            </table>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,101 @@
+//! Reading a file into the workspace without freezing the page: the core's
+//! [`Importer`] is fed slices of the file of [`Importer::next_chunk_len`] bytes, and the
+//! page gets the event loop back between slices (to paint the progress bar and to notice
+//! Cancel).
+
+use crate::state::Action;
+use ravenshard::import::{Format, Importer};
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::Blob;
+use yew::Callback;
+
+/// Cancels an import: each import remembers the generation it started in and stops when it
+/// changes.
+#[derive(Debug, Clone, Default)]
+pub struct CancelToken(Rc<Cell<u64>>);
+
+impl CancelToken {
+    /// A new generation: the imports running now stop at their next slice.
+    pub fn cancel(&self) {
+        self.0.set(self.0.get().wrapping_add(1));
+    }
+
+    fn generation(&self) -> u64 {
+        self.0.get()
+    }
+}
+
+/// How many bytes are read to guess the format.
+const SNIFF_BYTES: f64 = 4096.0;
+
+async fn read_slice(blob: &Blob, start: f64, end: f64) -> Result<Vec<u8>, String> {
+    let part = blob
+        .slice_with_f64_and_f64(start, end)
+        .map_err(|_| "the browser could not slice the file".to_string())?;
+    let buffer = JsFuture::from(part.array_buffer())
+        .await
+        .map_err(|e| format!("the browser could not read the file ({e:?})"))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Imports `blob` (a `File` or any blob) named `name`, reporting through `on_action`:
+/// `ImportStarted`, `ImportProgress` after each slice, then `ImportFinished` or
+/// `ImportFailed`; nothing more once `token` is cancelled.
+pub async fn import_blob(
+    blob: Blob,
+    name: String,
+    on_action: Callback<Action>,
+    token: CancelToken,
+) {
+    token.cancel();
+    let generation = token.generation();
+    on_action.emit(Action::ImportStarted { name: name.clone() });
+    let fail = |message: String| Action::ImportFailed {
+        name: name.clone(),
+        message,
+    };
+    let total = blob.size();
+    let head = match read_slice(&blob, 0.0, total.min(SNIFF_BYTES)).await {
+        Ok(head) => head,
+        Err(e) => return on_action.emit(fail(e)),
+    };
+    let format = Format::detect(Some(&name), &head);
+    let mut importer = Importer::new(format, Some(total as u64));
+    let mut offset = 0.0;
+    while offset < total {
+        gloo::timers::future::TimeoutFuture::new(0).await;
+        if token.generation() != generation {
+            return;
+        }
+        let end = (offset + importer.next_chunk_len() as f64).min(total);
+        let chunk = match read_slice(&blob, offset, end).await {
+            Ok(chunk) => chunk,
+            Err(e) => return on_action.emit(fail(e)),
+        };
+        if let Err(e) = importer.push(&chunk) {
+            return on_action.emit(fail(format!("{e} (read as {format})")));
+        }
+        offset = end;
+        on_action.emit(Action::ImportProgress {
+            fraction: importer.progress().fraction(),
+            documents: importer.documents_so_far(),
+        });
+    }
+    if token.generation() != generation {
+        return;
+    }
+    match importer.finish() {
+        Ok(imported) if imported.documents.is_empty() => on_action.emit(fail(format!(
+            "no document IDs were found in it (read as {format}{})",
+            if imported.skipped > 0 {
+                format!("; {} entries skipped", imported.skipped)
+            } else {
+                String::new()
+            }
+        ))),
+        Ok(imported) => on_action.emit(Action::ImportFinished { name, imported }),
+        Err(e) => on_action.emit(fail(format!("{e} (read as {format})"))),
+    }
+}

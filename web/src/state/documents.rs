@@ -1,0 +1,122 @@
+//! The documents of the workspace as the editor's text, and back; the CSV export.
+
+use ravenshard::workspace::{Document, Placement};
+use std::fmt::Write as _;
+
+/// The editor's text read as documents: one per non-blank line, `id`, `id<TAB>size` or
+/// `id<TAB>size<TAB>collection`. A size that is not a whole number is ignored and reported.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Parsed {
+    /// The documents, in line order.
+    pub documents: Vec<Document>,
+    /// 1-based editor line of each document.
+    pub lines: Vec<usize>,
+    /// Problems found (at most [`MAX_PARSE_NOTES`]).
+    pub notes: Vec<String>,
+}
+
+/// The most editor problems listed.
+pub const MAX_PARSE_NOTES: usize = 5;
+
+/// Reads the editor's text. Lines may end with `\n` or `\r\n`; blank lines are skipped.
+pub fn parse_documents(text: &str) -> Parsed {
+    let mut parsed = Parsed::default();
+    for (index, line) in text.split('\n').enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut fields = line.split('\t');
+        let id = fields.next().unwrap_or_default();
+        let size_field = fields.next().map(str::trim).unwrap_or_default();
+        let collection = fields
+            .next()
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_string);
+        let size = if size_field.is_empty() {
+            None
+        } else if let Ok(size) = size_field.parse::<u64>() {
+            Some(size)
+        } else {
+            if parsed.notes.len() < MAX_PARSE_NOTES {
+                parsed.notes.push(format!(
+                    "Line {}: the size '{}' is not a whole number of bytes; it is ignored.",
+                    index + 1,
+                    super::inputs::preview(size_field)
+                ));
+            }
+            None
+        };
+        parsed.documents.push(Document {
+            id: id.to_string(),
+            size,
+            collection,
+        });
+        parsed.lines.push(index + 1);
+    }
+    parsed
+}
+
+/// The documents as the editor's text: `id`, then `<TAB>size` and `<TAB>collection` when
+/// known.
+pub fn documents_text(documents: &[Document]) -> String {
+    let mut text = String::with_capacity(documents.iter().map(|d| d.id.len() + 12).sum());
+    for document in documents {
+        text.push_str(&document.id);
+        match (&document.size, &document.collection) {
+            (None, None) => {}
+            (size, collection) => {
+                text.push('\t');
+                if let Some(size) = size {
+                    let _ = write!(text, "{size}");
+                }
+                if let Some(collection) = collection {
+                    text.push('\t');
+                    text.push_str(collection);
+                }
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// One CSV field, quoted when needed (RFC 4180).
+fn csv_field(out: &mut String, field: &str) {
+    if field.contains([',', '"', '\n', '\r']) {
+        out.push('"');
+        out.push_str(&field.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(field);
+    }
+}
+
+/// Every document as CSV: `id,bucket,shard,collection,size` (empty cells for unknown
+/// values and for documents that are not placed).
+pub fn documents_csv(placement: &Placement) -> String {
+    let mut out = String::from("id,bucket,shard,collection,size\n");
+    for index in 0..placement.len() {
+        let Some(row) = placement.row(index) else {
+            continue;
+        };
+        csv_field(&mut out, row.id);
+        out.push(',');
+        if let Some(bucket) = row.bucket {
+            let _ = write!(out, "{bucket}");
+        }
+        out.push(',');
+        if let Some(shard) = row.shard {
+            let _ = write!(out, "{shard}");
+        }
+        out.push(',');
+        csv_field(&mut out, row.collection.unwrap_or_default());
+        out.push(',');
+        if let Some(size) = row.size {
+            let _ = write!(out, "{size}");
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,536 @@
+//! Browser tests of the editors: mount each component alone with a callback that records
+//! what it emits, act on the DOM as a user would, check the DOM and the emitted JSON.
+//!
+//! Run with `cd web && CHROMEDRIVER=/usr/bin/chromedriver cargo test --target
+//! wasm32-unknown-unknown --test editors`.
+#![cfg(target_arch = "wasm32")]
+
+use ravenshard::workspace::{Document, Placement};
+use ravenshard::Topology;
+use ravenshard_studio::editors::{
+    BucketMap, BucketMapProps, ConfigJson, ConfigJsonProps, PrefixEditor, PrefixEditorProps,
+    RangeEditor, RangeEditorProps,
+};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::js_sys::{Array, Function, Object, Reflect};
+use web_sys::{
+    Element, Event, EventInit, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
+    HtmlTextAreaElement,
+};
+use yew::{AppHandle, BaseComponent, Callback};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A component mounted in its own `<div>`; unmounted and removed on drop.
+struct Mounted<C: BaseComponent> {
+    root: Element,
+    handle: Option<AppHandle<C>>,
+}
+
+impl<C: BaseComponent> Mounted<C> {
+    async fn mount(props: C::Properties) -> Self {
+        let root = gloo::utils::document().create_element("div").unwrap();
+        root.set_attribute("style", "width: 800px").unwrap();
+        gloo::utils::body().append_child(&root).unwrap();
+        let handle = yew::Renderer::<C>::with_root_and_props(root.clone(), props).render();
+        yew::scheduler::flush().await;
+        Mounted {
+            root,
+            handle: Some(handle),
+        }
+    }
+
+    fn find(&self, selector: &str) -> Option<Element> {
+        self.root.query_selector(selector).unwrap()
+    }
+
+    fn get(&self, selector: &str) -> Element {
+        self.find(selector)
+            .unwrap_or_else(|| panic!("no element matches {selector:?}"))
+    }
+
+    fn text(&self, selector: &str) -> String {
+        self.get(selector).text_content().unwrap_or_default()
+    }
+
+    async fn click(&self, selector: &str) {
+        self.get(selector).unchecked_ref::<HtmlElement>().click();
+        yew::scheduler::flush().await;
+    }
+
+    /// Sets a field's value and fires `event` (`input` as typing does, `change` as leaving
+    /// the field does), then lets yew render.
+    async fn set(&self, selector: &str, value: &str, event: &str) {
+        let element = self.get(selector);
+        if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+            area.set_value(value);
+        } else if let Some(select) = element.dyn_ref::<HtmlSelectElement>() {
+            select.set_value(value);
+        } else {
+            element.unchecked_ref::<HtmlInputElement>().set_value(value);
+        }
+        fire(&element, event);
+        yew::scheduler::flush().await;
+    }
+
+    async fn check(&self, selector: &str) {
+        let element = self.get(selector);
+        element
+            .unchecked_ref::<HtmlInputElement>()
+            .set_checked(true);
+        fire(&element, "change");
+        yew::scheduler::flush().await;
+    }
+}
+
+impl<C: BaseComponent> Drop for Mounted<C> {
+    fn drop(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            handle.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+fn fire(element: &Element, kind: &str) {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    let event = Event::new_with_event_init_dict(kind, &init).unwrap();
+    element.dispatch_event(&event).unwrap();
+}
+
+/// Fires a bubbling mouse event at client coordinates (built through the page's
+/// `MouseEvent` constructor).
+fn mouse(element: &Element, kind: &str, client_x: f64, client_y: f64) {
+    mouse_with_buttons(element, kind, client_x, client_y, 0);
+}
+
+/// [`mouse`] with `buttons` pressed (1: the primary button).
+fn mouse_with_buttons(element: &Element, kind: &str, client_x: f64, client_y: f64, buttons: u16) {
+    let init = Object::new();
+    Reflect::set(&init, &"buttons".into(), &buttons.into()).unwrap();
+    Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
+    Reflect::set(&init, &"clientX".into(), &client_x.into()).unwrap();
+    Reflect::set(&init, &"clientY".into(), &client_y.into()).unwrap();
+    let constructor: Function = Reflect::get(&gloo::utils::window(), &"MouseEvent".into())
+        .unwrap()
+        .unchecked_into();
+    let args = Array::of2(&JsValue::from_str(kind), &init);
+    let event: Event = Reflect::construct(&constructor, &args)
+        .unwrap()
+        .unchecked_into();
+    element.dispatch_event(&event).unwrap();
+}
+
+/// Fires a wheel event (scrolling up by `delta_y` < 0 zooms in) at `client_x`.
+fn wheel(element: &Element, client_x: f64, delta_y: f64) {
+    let init = Object::new();
+    Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
+    Reflect::set(&init, &"cancelable".into(), &true.into()).unwrap();
+    Reflect::set(&init, &"clientX".into(), &client_x.into()).unwrap();
+    Reflect::set(&init, &"deltaY".into(), &delta_y.into()).unwrap();
+    let constructor: Function = Reflect::get(&gloo::utils::window(), &"WheelEvent".into())
+        .unwrap()
+        .unchecked_into();
+    let args = Array::of2(&JsValue::from_str("wheel"), &init);
+    let event: Event = Reflect::construct(&constructor, &args)
+        .unwrap()
+        .unchecked_into();
+    element.dispatch_event(&event).unwrap();
+    assert!(
+        event.default_prevented(),
+        "the map keeps the page from scrolling"
+    );
+}
+
+/// A callback that records what it is called with.
+fn recorder<T: 'static>() -> (Callback<T>, Rc<RefCell<Vec<T>>>) {
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let sink = seen.clone();
+    (Callback::from(move |v| sink.borrow_mut().push(v)), seen)
+}
+
+fn three_shards() -> Rc<Topology> {
+    Rc::new(Topology::with_shards(3).unwrap())
+}
+
+#[wasm_bindgen_test]
+async fn bucket_map_draws_zooms_hovers_and_selects() {
+    let topology = three_shards();
+    let documents: Vec<Document> = (0..500)
+        .map(|i| Document::new(format!("orders/{i}-A")))
+        .collect();
+    let placement = Rc::new(Placement::new(&documents, &topology, &Default::default()));
+    let (on_select_bucket, selected) = recorder::<u32>();
+    let map = Mounted::<BucketMap>::mount(BucketMapProps {
+        topology,
+        placement,
+        highlight: Some(Rc::new(vec![982173])),
+        on_select_bucket,
+    })
+    .await;
+
+    let canvas: HtmlCanvasElement = map.get("canvas.map-canvas").unchecked_into();
+    assert!(canvas.width() > 0 && canvas.height() > 0);
+    let rect = canvas.get_bounding_client_rect();
+    assert!(rect.width() > 0.0 && rect.height() > 0.0);
+    assert_eq!(map.text(".axis-start"), "0");
+    assert_eq!(map.text(".axis-end"), "1,048,575");
+    assert!(map.text(".axis-highlight").contains("1 highlighted"));
+
+    let whole = map.text(".map-range");
+    assert!(whole.contains("1,048,576 buckets"), "{whole}");
+    map.click("button.zoom-in").await;
+    let zoomed = map.text(".map-range");
+    assert_ne!(zoomed, whole);
+    assert!(zoomed.contains("524,288 buckets"), "{zoomed}");
+    assert_eq!(map.text(".axis-start"), "262,144");
+    map.click("button.pan-right").await;
+    assert_eq!(map.text(".axis-start"), "393,216");
+    map.click("button.zoom-reset").await;
+    assert_eq!(map.text(".map-range"), whole);
+
+    // Hover shows the bin's buckets, shard and documents.
+    let (x, y) = (rect.left() + 0.5, rect.top() + 60.0);
+    mouse(&canvas, "mousemove", x, y);
+    yew::scheduler::flush().await;
+    let tip = map.text(".map-tooltip");
+    assert!(tip.starts_with("Buckets 0 – "), "{tip}");
+    assert!(tip.contains("shard 0"), "{tip}");
+    assert!(tip.contains("document"), "{tip}");
+    // The canvas is patched, never replaced (its wheel listener stays attached).
+    assert!(map.get("canvas.map-canvas") == *canvas.unchecked_ref::<Element>());
+    mouse(&canvas, "mouseout", x, y);
+    yew::scheduler::flush().await;
+    assert!(map.find(".map-tooltip").is_none());
+
+    // Clicking selects a bucket in the clicked bin.
+    mouse(&canvas, "mousedown", x, y);
+    mouse(&canvas, "click", x, y);
+    yew::scheduler::flush().await;
+    let first = selected.borrow().clone();
+    assert_eq!(first.len(), 1);
+    assert!(first[0] < 1 << 20);
+
+    // The wheel zooms around the pointer: at the left edge, the view keeps bucket 0.
+    wheel(&canvas, rect.left(), -200.0);
+    yew::scheduler::flush().await;
+    assert_eq!(map.text(".axis-start"), "0");
+    assert!(map.text(".map-range").contains("524,288 buckets"));
+    wheel(&canvas, rect.left(), 400.0);
+    yew::scheduler::flush().await;
+    assert_eq!(map.text(".map-range"), whole);
+
+    // Density mode redraws without trouble.
+    map.click("button.mode-density").await;
+    assert_eq!(
+        map.get("button.mode-density")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn bucket_map_shows_each_prefix_block() {
+    let json = r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [1]}]}"#;
+    let topology = Rc::new(Topology::from_json(json).unwrap());
+    let placement = Rc::new(Placement::new(
+        &[Document::new("eu/1")],
+        &topology,
+        &Default::default(),
+    ));
+    let map = Mounted::<BucketMap>::mount(BucketMapProps {
+        topology,
+        placement,
+        highlight: None,
+        on_select_bucket: Callback::noop(),
+    })
+    .await;
+    assert_eq!(
+        map.root
+            .query_selector_all(".block-select option")
+            .unwrap()
+            .length(),
+        2
+    );
+    map.set(".block-select", "1048576", "change").await;
+    assert_eq!(map.text(".axis-start"), "1,048,576");
+    assert_eq!(map.text(".axis-end"), "2,097,151");
+    assert!(map.find(".map-legend li[data-shard=\"1\"]").is_some());
+    assert!(map.find(".map-legend li[data-shard=\"0\"]").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn bucket_map_pans_by_dragging_without_selecting() {
+    let topology = three_shards();
+    let placement = Rc::new(Placement::new(&[], &topology, &Default::default()));
+    let (on_select_bucket, selected) = recorder::<u32>();
+    let map = Mounted::<BucketMap>::mount(BucketMapProps {
+        topology,
+        placement,
+        highlight: None,
+        on_select_bucket,
+    })
+    .await;
+    map.click("button.zoom-in").await;
+    assert_eq!(map.text(".axis-start"), "262,144");
+    let canvas = map.get("canvas.map-canvas");
+    let rect = canvas.get_bounding_client_rect();
+    let (x, y) = (rect.left() + rect.width() / 2.0, rect.top() + 50.0);
+    mouse_with_buttons(&canvas, "mousedown", x, y, 1);
+    mouse_with_buttons(&canvas, "mousemove", x - rect.width() / 4.0, y, 1);
+    mouse_with_buttons(&canvas, "click", x - rect.width() / 4.0, y, 0);
+    yew::scheduler::flush().await;
+    // Dragging left by a quarter of the width shows buckets a quarter of the view higher.
+    assert_eq!(map.text(".axis-start"), "393,216");
+    assert!(selected.borrow().is_empty(), "a drag is not a click");
+}
+
+#[wasm_bindgen_test]
+async fn bucket_map_zooms_down_to_a_single_bucket() {
+    let topology = three_shards();
+    let placement = Rc::new(Placement::new(&[], &topology, &Default::default()));
+    let map = Mounted::<BucketMap>::mount(BucketMapProps {
+        topology,
+        placement,
+        highlight: None,
+        on_select_bucket: Callback::noop(),
+    })
+    .await;
+    for _ in 0..25 {
+        map.click("button.zoom-in").await;
+    }
+    assert!(map.text(".map-range").contains("(1 bucket)"));
+    assert_eq!(map.text(".axis-start"), map.text(".axis-end"));
+}
+
+#[wasm_bindgen_test]
+async fn splitting_a_range_emits_one_more_range() {
+    let (on_change, emitted) = recorder::<String>();
+    let editor = Mounted::<RangeEditor>::mount(RangeEditorProps {
+        topology: three_shards(),
+        on_change,
+    })
+    .await;
+    assert_eq!(
+        editor
+            .root
+            .query_selector_all(".range-table tbody tr")
+            .unwrap()
+            .length(),
+        3
+    );
+    editor.click("tr[data-range=\"0\"] button.split").await;
+    let emitted = emitted.borrow();
+    assert_eq!(emitted.len(), 1);
+    let topology = Topology::from_json(&emitted[0]).expect("the emitted JSON is valid");
+    assert_eq!(topology.ranges().len(), 4);
+    assert_eq!(topology.ranges()[1].start, 174762);
+    assert_eq!(topology.ranges()[1].shard, 0);
+}
+
+#[wasm_bindgen_test]
+async fn splitting_at_a_typed_bucket_and_merging() {
+    let (on_change, emitted) = recorder::<String>();
+    let editor = Mounted::<RangeEditor>::mount(RangeEditorProps {
+        topology: three_shards(),
+        on_change,
+    })
+    .await;
+    editor
+        .set("tr[data-range=\"2\"] input.split-at", "1000000", "input")
+        .await;
+    editor.click("tr[data-range=\"2\"] button.split").await;
+    editor.click("tr[data-range=\"0\"] button.merge").await;
+    let emitted = emitted.borrow();
+    assert_eq!(emitted.len(), 2);
+    let split = Topology::from_json(&emitted[0]).unwrap();
+    assert_eq!(split.ranges()[3].start, 1_000_000);
+    let merged = Topology::from_json(&emitted[1]).unwrap();
+    assert_eq!(merged.ranges().len(), 2);
+    assert_eq!(merged.shard_for_bucket(500_000), Some(0));
+}
+
+#[wasm_bindgen_test]
+async fn an_invalid_boundary_is_shown_and_not_emitted() {
+    let (on_change, emitted) = recorder::<String>();
+    let editor = Mounted::<RangeEditor>::mount(RangeEditorProps {
+        topology: three_shards(),
+        on_change,
+    })
+    .await;
+    editor
+        .set("tr[data-range=\"1\"] input.range-start", "0", "change")
+        .await;
+    let error = editor.text(".editor-error .message");
+    assert!(
+        error.contains("BucketRanges[1].BucketRangeStart"),
+        "{error}"
+    );
+    assert!(error.contains("overlaps"), "{error}");
+    assert!(emitted.borrow().is_empty());
+    editor
+        .set("tr[data-range=\"1\"] input.range-start", "abc", "change")
+        .await;
+    assert!(editor
+        .text(".editor-error .message")
+        .contains("not a bucket number"));
+    editor.click("button.revert").await;
+    assert!(editor.find(".editor-error").is_none());
+    assert!(emitted.borrow().is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn adding_a_prefix_gives_it_a_block() {
+    let (on_change, emitted) = recorder::<String>();
+    let editor = Mounted::<PrefixEditor>::mount(PrefixEditorProps {
+        topology: three_shards(),
+        on_change,
+    })
+    .await;
+    editor.set("input.new-prefix", "eu/", "input").await;
+    editor
+        .check("input.new-prefix-shard[data-shard=\"0\"]")
+        .await;
+    editor.click("button.add").await;
+    let emitted = emitted.borrow();
+    assert_eq!(
+        emitted.len(),
+        1,
+        "{:?}",
+        editor.find(".editor-error").map(|e| e.text_content())
+    );
+    let topology = Topology::from_json(&emitted[0]).unwrap();
+    let location = topology.locate("eu/1").unwrap();
+    assert_eq!(location.shard, 0);
+    assert_eq!(location.prefix, Some(0));
+    assert!(location.bucket >= 1 << 20);
+}
+
+#[wasm_bindgen_test]
+async fn a_prefix_without_separator_shows_ravendbs_message() {
+    let (on_change, emitted) = recorder::<String>();
+    let editor = Mounted::<PrefixEditor>::mount(PrefixEditorProps {
+        topology: three_shards(),
+        on_change,
+    })
+    .await;
+    editor.set("input.new-prefix", "asia", "input").await;
+    editor
+        .check("input.new-prefix-shard[data-shard=\"1\"]")
+        .await;
+    editor.click("button.add").await;
+    let error = editor.text(".editor-error");
+    assert!(
+        error.contains("Cannot add prefix 'asia' to ShardingConfiguration.Prefixed"),
+        "{error}"
+    );
+    assert!(error.contains("must end with '/' or '-'"), "{error}");
+    assert!(emitted.borrow().is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn prefixes_are_listed_edited_and_removed() {
+    let json = r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [0]}]}"#;
+    let (on_change, emitted) = recorder::<String>();
+    let editor = Mounted::<PrefixEditor>::mount(PrefixEditorProps {
+        topology: Rc::new(Topology::from_json(json).unwrap()),
+        on_change,
+    })
+    .await;
+    assert!(editor.text("li[data-prefix=\"eu/\"]").contains("block 1"));
+    // Taking its only shard away is refused with RavenDB's message, and the box is
+    // checked again.
+    let only = "li[data-prefix=\"eu/\"] input.prefix-shard[data-shard=\"0\"]";
+    editor.click(only).await;
+    let error = editor.text(".editor-error");
+    assert!(error.contains("Prefixed[0].Shards"), "{error}");
+    assert!(
+        error.contains("PrefixedShardingSetting.Shards cannot be empty"),
+        "{error}"
+    );
+    assert!(editor
+        .get(only)
+        .unchecked_into::<HtmlInputElement>()
+        .checked());
+    editor
+        .click("li[data-prefix=\"eu/\"] input.prefix-shard[data-shard=\"1\"]")
+        .await;
+    editor.click("li[data-prefix=\"eu/\"] button.remove").await;
+    let emitted = emitted.borrow();
+    assert_eq!(emitted.len(), 2);
+    let wider = Topology::from_json(&emitted[0]).unwrap();
+    assert_eq!(wider.prefixes()[0].shards, vec![0, 1]);
+    let removed = Topology::from_json(&emitted[1]).unwrap();
+    assert!(removed.prefixes().is_empty());
+    assert_eq!(removed.ranges().len(), 2);
+}
+
+#[wasm_bindgen_test]
+async fn config_json_applies_text_and_shows_the_error() {
+    let topology = three_shards();
+    let (on_apply, emitted) = recorder::<String>();
+    let editor = Mounted::<ConfigJson>::mount(ConfigJsonProps {
+        topology: topology.clone(),
+        error: Some("Shards: the topology has no shards.".into()),
+        on_apply,
+    })
+    .await;
+    let area: HtmlTextAreaElement = editor.get("textarea").unchecked_into();
+    assert_eq!(area.value(), topology.to_json());
+    assert!(editor.text(".editor-error").contains("no shards"));
+    editor.set("textarea", "{\"Shards\": {}}", "input").await;
+    editor.click("button.apply").await;
+    editor.click("button.revert").await;
+    assert_eq!(area.value(), topology.to_json());
+    editor.click("button.copy").await;
+    yew::platform::time::sleep(std::time::Duration::from_millis(300)).await;
+    yew::scheduler::flush().await;
+    // Copying succeeds or fails depending on the browser's permissions; either is reported.
+    assert!(editor.find(".config-json-status").is_some());
+    assert_eq!(
+        emitted.borrow().as_slice(),
+        ["{\"Shards\": {}}".to_string()]
+    );
+}
+
+#[wasm_bindgen_test]
+async fn config_json_imports_a_file() {
+    let (on_apply, emitted) = recorder::<String>();
+    let editor = Mounted::<ConfigJson>::mount(ConfigJsonProps {
+        topology: three_shards(),
+        error: None,
+        on_apply,
+    })
+    .await;
+    let content = r#"{"Shards": {"0": {}}}"#;
+    let file = gloo::file::File::new("imported.json", content);
+    let file: &web_sys::File = file.as_ref();
+    // Put the file in the input as a user picking it would (DataTransfer.items.add).
+    let transfer = web_sys::DataTransfer::new().unwrap();
+    let items = Reflect::get(&transfer, &"items".into()).unwrap();
+    let add: Function = Reflect::get(&items, &"add".into())
+        .unwrap()
+        .unchecked_into();
+    add.call1(&items, file).unwrap();
+    let input: HtmlInputElement = editor.get("input.import-file").unchecked_into();
+    input.set_files(transfer.files().as_ref());
+    fire(&input, "change");
+    for _ in 0..20 {
+        yew::platform::time::sleep(std::time::Duration::from_millis(25)).await;
+        if !emitted.borrow().is_empty() {
+            break;
+        }
+    }
+    yew::scheduler::flush().await;
+    assert_eq!(emitted.borrow().as_slice(), [content.to_string()]);
+    let area: HtmlTextAreaElement = editor.get("textarea").unchecked_into();
+    assert_eq!(area.value(), content);
+    assert!(editor
+        .text(".config-json-status")
+        .contains("Imported imported.json"));
+}
