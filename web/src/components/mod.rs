@@ -59,11 +59,11 @@ impl<T> Deref for ByPtr<T> {
     }
 }
 
-/// The inline style that gives a shard its colour (`--hue`, used by the style sheet), so a
+/// The inline style that gives a shard its colour (`--shard`, used by the style sheet), so a
 /// shard looks the same in every view.
 pub fn shard_style(shard: u32) -> String {
-    // Steps of 137° (near the golden angle) keep neighbouring shards far apart in hue.
-    format!("--hue: {}", (u64::from(shard) * 137 + 205) % 360)
+    // The bucket map's palette, so that a shard has one colour in every view.
+    format!("--shard: {}", crate::editors::shard_colour(shard))
 }
 
 /// `"s"` unless there is exactly one.
