@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of the built studio: serves dist/ on 127.0.0.1, loads it in headless
-# Chromium and checks that the page computed the sample's buckets (customers/1-A is in
-# bucket 982173, on shard 2 of 3, fragment Orders$2) in the documents view. Also saves a 1280x800 screenshot
-# (SCREENSHOT, default /tmp/studio.png).
+# Chromium with a hand-written share link, and checks that the page shows the link's three
+# documents, customers/1-A in bucket 982173 on shard 2 of 3, fragment Orders$2. Also saves a
+# 1280x800 screenshot (SCREENSHOT, default /tmp/studio.png).
 #
 # Run `trunk build --release` first. Works from any directory.
 set -euo pipefail
@@ -49,7 +49,9 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 
-url="http://127.0.0.1:$port/"
+# A hand-written share link: 3 shards, database Orders, three IDs (the second is customers/1-A).
+link='#shards=3&db=Orders&ids=orders%2F1-A%0Acustomers%2F1-A%0Aorders%2F2-A%24customers%2F1-A'
+url="http://127.0.0.1:$port/$link"
 chrome_args=(
   --headless --no-sandbox --disable-gpu --disable-dev-shm-usage
   --disable-background-networking --disable-component-update --no-first-run
@@ -73,6 +75,8 @@ row=$(printf '%s' "$dom" | tr -d '\n' | grep -o '<div[^>]*data-index="1"[^>]*>.*
 check() { # what, regex
   printf '%s' "$row" | grep -Eq "$2" || fail "the row of document 1 does not show $1; row was: $row"
 }
+rows=$(printf '%s' "$dom" | grep -o 'data-index="[0-9]*"' | sort -u | wc -l)
+[[ "$rows" -eq 3 ]] || fail "the share link's 3 documents were expected, the page shows $rows rows"
 check "customers/1-A highlighted" '<mark>customers/1-A</mark>'
 check "bucket 982173" 'class="[^"]*bucket">982173<'
 check "shard 2" 'class="[^"]*shard"><span[^>]*>2</span>'
