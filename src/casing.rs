@@ -76,6 +76,38 @@ pub fn lower_char(c: char) -> char {
     }
 }
 
+/// .NET's `StringComparer.OrdinalIgnoreCase`, which RavenDB uses to order and compare
+/// prefixes: both strings upper-cased (simple mapping, BMP only), then compared by UTF-16
+/// code unit.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::casing::ordinal_ignore_case;
+/// use std::cmp::Ordering;
+///
+/// assert_eq!(ordinal_ignore_case("EU/", "eu/"), Ordering::Equal);
+/// assert_eq!(ordinal_ignore_case("eu/", "asia/"), Ordering::Greater);
+/// // '_' (0x5F) sorts after 'A'-'Z' once upper-cased, though before 'a'.
+/// assert_eq!(ordinal_ignore_case("_x/", "a/"), Ordering::Greater);
+/// ```
+pub fn ordinal_ignore_case(a: &str, b: &str) -> std::cmp::Ordering {
+    let upper = |s: &str| -> Vec<u16> {
+        let mut out = Vec::with_capacity(s.len());
+        let mut buf = [0u16; 2];
+        for c in s.chars() {
+            let mut up = c.to_uppercase();
+            let c = match (up.next(), up.next()) {
+                (Some(u), None) if u32::from(c) <= 0xFFFF => u,
+                _ => c,
+            };
+            out.extend_from_slice(c.encode_utf16(&mut buf));
+        }
+        out
+    };
+    upper(a).cmp(&upper(b))
+}
+
 /// The Unicode version of the case-mapping tables this build uses.
 ///
 /// RavenDB uses the tables of the ICU (or Windows) library on the server; characters whose

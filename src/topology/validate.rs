@@ -2,6 +2,7 @@
 //! bucket ranges RavenDB creates for a new database.
 
 use super::{BucketRange, Prefix, Shard, MAX_PREFIXES};
+use crate::casing::ordinal_ignore_case;
 use crate::config::{PrefixedShardingSetting, ShardBucketRange};
 use crate::{lower_id, ConfigError, ConfigWarning, NUMBER_OF_BUCKETS};
 use std::cmp::Ordering;
@@ -27,24 +28,6 @@ pub(super) fn split_block(
             shard_number: shard,
         })
         .collect()
-}
-
-/// .NET's `StringComparer.OrdinalIgnoreCase`: upper-case both, compare UTF-16 code units.
-fn ordinal_ignore_case(a: &str, b: &str) -> Ordering {
-    let upper = |s: &str| -> Vec<u16> {
-        let mut out = Vec::with_capacity(s.len());
-        let mut buf = [0u16; 2];
-        for c in s.chars() {
-            let mut up = c.to_uppercase();
-            let c = match (up.next(), up.next()) {
-                (Some(u), None) if u32::from(c) <= 0xFFFF => u,
-                _ => c,
-            };
-            out.extend_from_slice(c.encode_utf16(&mut buf));
-        }
-        out
-    };
-    upper(a).cmp(&upper(b))
 }
 
 /// Indices of `prefixes` in creation order: descending by prefix, ordinal ignoring case.

@@ -42,24 +42,8 @@ pub fn next_prefix_block_start(prefixed: &[PrefixedShardingSetting]) -> u32 {
     u32::try_from(next).unwrap_or(u32::MAX)
 }
 
-/// .NET's `string.Compare(a, b, StringComparison.OrdinalIgnoreCase)`: both upper-cased,
-/// compared by UTF-16 code unit.
-pub fn ordinal_ignore_case(a: &str, b: &str) -> Ordering {
-    let upper = |s: &str| -> Vec<u16> {
-        let mut out = Vec::with_capacity(s.len());
-        let mut buf = [0u16; 2];
-        for c in s.chars() {
-            let mut up = c.to_uppercase();
-            let c = match (up.next(), up.next()) {
-                (Some(u), None) if u32::from(c) <= 0xFFFF => u,
-                _ => c,
-            };
-            out.extend_from_slice(c.encode_utf16(&mut buf));
-        }
-        out
-    };
-    upper(a).cmp(&upper(b))
-}
+/// .NET's `OrdinalIgnoreCase` comparison, as the core orders prefixes.
+pub use ravenshard::casing::ordinal_ignore_case;
 
 /// Adds a prefix as RavenDB's `AddPrefixedShardingSettingCommand` does: it gets
 /// [`next_prefix_block_start`], its block is split evenly over its shards in ascending order
