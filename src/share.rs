@@ -57,7 +57,7 @@ use flate2::read::DeflateDecoder;
 use flate2::write::DeflateEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::io::{Read, Write};
 
 /// The most bytes a compact link may inflate to (64 MiB). Larger links are refused with
@@ -625,19 +625,7 @@ fn ids_text(documents: &[Document]) -> Result<String, ShareError> {
         if index > 0 {
             text.push('\n');
         }
-        text.push_str(&document.id);
-        let collection = document.collection.as_deref().filter(|c| !c.is_empty());
-        if document.size.is_some() || collection.is_some() {
-            text.push('\t');
-            if let Some(size) = document.size {
-                // Writing to a String cannot fail.
-                let _ = write!(text, "{size}");
-            }
-        }
-        if let Some(collection) = collection {
-            text.push('\t');
-            text.push_str(collection);
-        }
+        document.write_line(&mut text);
     }
     Ok(text)
 }

@@ -88,6 +88,37 @@ impl Document {
             collection: None,
         }
     }
+
+    /// Appends the document as one line of text, without the line break: `id`, then
+    /// `<TAB>size` and `<TAB>collection` when known (an empty collection counts as unknown).
+    /// This is the editor's, the share link's and `ravenshard bucket`'s input format.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::workspace::Document;
+    ///
+    /// let mut text = String::new();
+    /// Document::new("users/4").write_line(&mut text);
+    /// text.push('\n');
+    /// Document { id: "orders/1-A".into(), size: None, collection: Some("Orders".into()) }
+    ///     .write_line(&mut text);
+    /// assert_eq!(text, "users/4\norders/1-A\t\tOrders");
+    /// ```
+    pub fn write_line(&self, out: &mut String) {
+        out.push_str(&self.id);
+        let collection = self.collection.as_deref().filter(|c| !c.is_empty());
+        if self.size.is_some() || collection.is_some() {
+            out.push('\t');
+            if let Some(size) = self.size {
+                out.push_str(&size.to_string());
+            }
+        }
+        if let Some(collection) = collection {
+            out.push('\t');
+            out.push_str(collection);
+        }
+    }
 }
 
 /// Knobs of a [`Placement`].

@@ -63,20 +63,7 @@ pub fn parse_documents(text: &str) -> Parsed {
 pub fn documents_text(documents: &[Document]) -> String {
     let mut text = String::with_capacity(documents.iter().map(|d| d.id.len() + 12).sum());
     for document in documents {
-        text.push_str(&document.id);
-        match (&document.size, &document.collection) {
-            (None, None) => {}
-            (size, collection) => {
-                text.push('\t');
-                if let Some(size) = size {
-                    let _ = write!(text, "{size}");
-                }
-                if let Some(collection) = collection {
-                    text.push('\t');
-                    text.push_str(collection);
-                }
-            }
-        }
+        document.write_line(&mut text);
         text.push('\n');
     }
     text
