@@ -356,6 +356,42 @@ async fn a_large_workspace_renders_only_a_slice() {
     body.set_scroll_top(28 * 50_000);
     studio.fire(".dt-body", "scroll").await;
     assert!(studio.find(".dt-row[data-index=\"50000\"]").is_some());
+
+    // The editor holds one page of 1,000 lines, with a pager.
+    let page = || {
+        studio
+            .get("#ids")
+            .unchecked_into::<HtmlTextAreaElement>()
+            .value()
+    };
+    assert_eq!(page().lines().count(), 1_000);
+    assert!(studio.text(".pager").contains("lines 1–1,000 of 100,000"));
+    studio.click(".pager .page-next").await;
+    assert!(studio
+        .text(".pager")
+        .contains("lines 1,001–2,000 of 100,000"));
+    let second = page();
+    // An edit replaces the page's documents only.
+    studio.type_into("#ids", "customers/1-A").await;
+    assert_eq!(studio.text(".count-documents strong"), "99,001");
+    studio.type_into("#filter", "customers/").await;
+    assert_eq!(studio.count(".dt-row"), 1);
+    assert_eq!(studio.cell(1_000, "bucket"), "982173");
+    assert!(studio
+        .text(".pager")
+        .contains("lines 1,001–1,001 of 99,001"));
+    studio.type_into("#page-line", "99001").await;
+    studio.fire("#page-line", "change").await;
+    assert!(studio
+        .text(".pager")
+        .contains("lines 99,001–99,001 of 99,001"));
+    assert_ne!(page(), second);
+
+    // Anchored groups: 100 listed, then 100 more on request.
+    studio.click("#tab-groups").await;
+    assert_eq!(studio.count("tr.group"), 100);
+    studio.click(".groups-view .show-more").await;
+    assert_eq!(studio.count("tr.group"), 200);
 }
 
 #[wasm_bindgen_test]

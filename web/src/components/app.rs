@@ -162,7 +162,7 @@ pub fn app() -> Html {
                         on_action={on_action.clone()}
                     />
                     <WorkspacePanel
-                        text={state.ids().clone()}
+                        page={state.page().clone()}
                         documents={state.documents().len()}
                         parse_notes={state.parse_notes().to_vec()}
                         generator_count={AttrValue::from(state.generator_count().to_string())}

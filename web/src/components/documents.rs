@@ -44,7 +44,11 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
         })
     };
     let total = props.rows.len();
-    let start = (*top).saturating_sub(OVERSCAN).min(total);
+    // A scroll position past the rows (the filter just removed most of them) shows the last
+    // window until the browser's own scroll event catches up.
+    let start = (*top)
+        .saturating_sub(OVERSCAN)
+        .min(total.saturating_sub(WINDOW_ROWS + 2 * OVERSCAN));
     let end = (start + WINDOW_ROWS + 2 * OVERSCAN).min(total);
     let slice = props.rows.slice(start, end);
     let groups = p.groups();

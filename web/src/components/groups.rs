@@ -5,8 +5,8 @@ use crate::state::Action;
 use ravenshard::workspace::Placement;
 use yew::prelude::*;
 
-/// The most groups listed.
-pub const GROUPS_LISTED: usize = 300;
+/// How many groups are listed at first, and how many more each "Show more" adds.
+pub const GROUPS_LISTED: usize = 100;
 
 /// Properties of [`GroupsView`].
 #[derive(Properties, PartialEq)]
@@ -24,6 +24,11 @@ pub struct GroupsViewProps {
 pub fn groups_view(props: &GroupsViewProps) -> Html {
     let p = &props.placement;
     let groups = p.groups();
+    let listed = use_state(|| GROUPS_LISTED);
+    let on_more = {
+        let listed = listed.clone();
+        Callback::from(move |_: MouseEvent| listed.set(*listed + GROUPS_LISTED))
+    };
     if groups.is_empty() {
         return html! {
             <p class="empty">{ "No anchored groups. An ID such as " }<code>{ "orders/2-A$customers/1-A" }</code>
@@ -38,9 +43,6 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
                     count(groups.len() as u64), super::plural(groups.len() as u64), count(p.obese_threshold())) }
                 if obese > 0 { <strong class="bad">{ format!(" {obese} obese.") }</strong> }
             </p>
-            if groups.len() > GROUPS_LISTED {
-                <p class="hint">{ format!("The {GROUPS_LISTED} largest are listed.") }</p>
-            }
             <div class="table-scroll">
             <table class="groups">
                 <thead><tr>
@@ -54,7 +56,7 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
                     <th scope="col"></th>
                 </tr></thead>
                 <tbody>
-                    { for groups.iter().take(GROUPS_LISTED).enumerate().map(|(i, g)| {
+                    { for groups.iter().take(*listed).enumerate().map(|(i, g)| {
                         let i = i as u32;
                         let selected = props.selected == Some(i);
                         let on_select = {
@@ -90,6 +92,14 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
                 </tbody>
             </table>
             </div>
+            if groups.len() > *listed {
+                <p class="more">
+                    { format!("The {} largest are listed. ", count(*listed as u64)) }
+                    <button type="button" class="show-more" onclick={on_more}>
+                        { format!("Show {} more", count(GROUPS_LISTED.min(groups.len() - *listed) as u64)) }
+                    </button>
+                </p>
+            }
         </div>
     }
 }

@@ -2,7 +2,7 @@
 
 use super::import::{import_blob, CancelToken};
 use super::{count, on_value, plural};
-use crate::state::{Action, ImportStatus};
+use crate::state::{Action, ImportStatus, Page, PageMove, PAGE_LINES};
 use ravenshard::import::ACCEPT;
 use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, FileList, HtmlInputElement};
@@ -11,9 +11,9 @@ use yew::prelude::*;
 /// Properties of [`WorkspacePanel`].
 #[derive(Properties, PartialEq)]
 pub struct WorkspacePanelProps {
-    /// The editor's text.
-    pub text: AttrValue,
-    /// How many documents it holds.
+    /// The page of the workspace the editor shows.
+    pub page: Page,
+    /// How many documents the workspace holds.
     pub documents: usize,
     /// Problems reading it.
     pub parse_notes: Vec<String>,
@@ -144,9 +144,12 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
             if let Some(error) = &props.import_error {
                 <p class="import-error" role="alert">{ error.clone() }</p>
             }
+            if !props.page.is_whole(props.documents) {
+                <Pager page={props.page.clone()} documents={props.documents} on_action={on.clone()} />
+            }
             <textarea
                 id="ids"
-                value={props.text.clone()}
+                value={props.page.text().clone()}
                 oninput={on_value::<InputEvent>(on, Action::SetIds)}
                 spellcheck="false" autocomplete="off" autocapitalize="off" wrap="off"
                 placeholder={"orders/1-A\ncustomers/1-A\t760\tCustomers"}
@@ -158,5 +161,53 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
                 { ". Or drop a file here." }
             </p>
         </section>
+    }
+}
+
+/// Properties of [`Pager`].
+#[derive(Properties, PartialEq)]
+struct PagerProps {
+    page: Page,
+    documents: usize,
+    on_action: Callback<Action>,
+}
+
+/// Which documents the editor shows, and the way to the others.
+#[function_component(Pager)]
+fn pager(props: &PagerProps) -> Html {
+    let page = &props.page;
+    let go = |to: PageMove| {
+        let on = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| on.emit(Action::MovePage(to)))
+    };
+    let on_line = {
+        let on = props.on_action.clone();
+        Callback::from(move |e: Event| {
+            if let Some(line) = super::value_of(&e).and_then(|v| v.trim().parse::<usize>().ok()) {
+                on.emit(Action::MovePage(PageMove::Line(line)));
+            }
+        })
+    };
+    let shown = if page.is_empty() {
+        "no lines".to_string()
+    } else {
+        format!(
+            "lines {}–{}",
+            count((page.start() + 1) as u64),
+            count((page.start() + page.len()) as u64)
+        )
+    };
+    html! {
+        <div class="pager" role="navigation" aria-label="Editor pages"
+            title={format!("The editor holds {PAGE_LINES} documents at a time, so that typing stays fast")}>
+            <button type="button" class="page-previous" onclick={go(PageMove::Previous)}
+                disabled={page.start() == 0}>{ "◀" }</button>
+            <span class="page-shown">{ format!("{shown} of {}", count(props.documents as u64)) }</span>
+            <button type="button" class="page-next" onclick={go(PageMove::Next)}
+                disabled={page.start() + page.len() >= props.documents}>{ "▶" }</button>
+            <label for="page-line">{ "Go to line" }</label>
+            <input id="page-line" type="number" min="1" max={props.documents.to_string()}
+                onchange={on_line} />
+        </div>
     }
 }

@@ -9,8 +9,6 @@ use std::fmt::Write as _;
 pub struct Parsed {
     /// The documents, in line order.
     pub documents: Vec<Document>,
-    /// 1-based editor line of each document.
-    pub lines: Vec<usize>,
     /// Problems found (at most [`MAX_PARSE_NOTES`]).
     pub notes: Vec<String>,
 }
@@ -20,6 +18,12 @@ pub const MAX_PARSE_NOTES: usize = 5;
 
 /// Reads the editor's text. Lines may end with `\n` or `\r\n`; blank lines are skipped.
 pub fn parse_documents(text: &str) -> Parsed {
+    parse_documents_at(text, 0)
+}
+
+/// Reads a part of the editor's text that begins after `lines_before` lines (the line
+/// numbers in the notes count them).
+pub fn parse_documents_at(text: &str, lines_before: usize) -> Parsed {
     let mut parsed = Parsed::default();
     for (index, line) in text.split('\n').enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -42,7 +46,7 @@ pub fn parse_documents(text: &str) -> Parsed {
             if parsed.notes.len() < MAX_PARSE_NOTES {
                 parsed.notes.push(format!(
                     "Line {}: the size '{}' is not a whole number of bytes; it is ignored.",
-                    index + 1,
+                    lines_before + index + 1,
                     super::inputs::preview(size_field)
                 ));
             }
@@ -53,7 +57,6 @@ pub fn parse_documents(text: &str) -> Parsed {
             size,
             collection,
         });
-        parsed.lines.push(index + 1);
     }
     parsed
 }

@@ -11,12 +11,14 @@
 //! CSV), [`persist`] (what survives a reload). The reducer is pure and tested natively.
 
 pub mod documents;
+pub mod editor;
 pub mod inputs;
 pub mod persist;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
-pub use documents::{documents_csv, documents_text, parse_documents};
+pub use documents::{documents_csv, documents_text, parse_documents, parse_documents_at};
+pub use editor::{Page, PageMove, MAX_PAGE_LINES, PAGE_LINES};
 pub use inputs::{
     default_tags, parse_database, parse_nodes, parse_replication_factor, parse_shard_count,
     parse_tags, preview, split_chars, MAX_NODES, MAX_SHARDS, PREVIEW_CHARS,
@@ -31,7 +33,7 @@ use ravenshard::workspace::{
 };
 use ravenshard::{explain, Explanation, Topology};
 use std::rc::Rc;
-use yew::{AttrValue, Reducible};
+use yew::Reducible;
 
 /// The shard count the studio opens with.
 pub const DEFAULT_SHARDS: u32 = 3;
@@ -160,8 +162,11 @@ pub struct ImportStatus {
 /// Everything a user (or the browser, for imports and startup) can do to the studio.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
-    /// The ID editor now holds this text (`id<TAB>size<TAB>collection` per line).
+    /// The ID editor now holds this text (`id<TAB>size<TAB>collection` per line): the
+    /// documents of the editor's page are replaced by the text's.
     SetIds(String),
+    /// Show another page of the workspace in the ID editor.
+    MovePage(PageMove),
     /// Load the chapter's examples.
     LoadChapterSample,
     /// The generator's document count field.
@@ -250,9 +255,8 @@ pub enum Action {
 /// The studio's whole state.
 #[derive(Debug, Clone)]
 pub struct State {
-    ids: AttrValue,
+    page: Page,
     documents: Rc<Vec<Document>>,
-    lines: Rc<Vec<usize>>,
     parse_notes: Vec<String>,
     generator_count: String,
     generator_share: String,
@@ -296,7 +300,7 @@ impl PartialEq for State {
         Rc::ptr_eq(&self.placement, &other.placement)
             && Rc::ptr_eq(&self.rows, &other.rows)
             && Rc::ptr_eq(&self.topology, &other.topology)
-            && self.ids == other.ids
+            && self.page == other.page
             && self.tab == other.tab
             && self.metric == other.metric
             && self.query == other.query
@@ -363,8 +367,7 @@ impl State {
         let topology = default_topology(DEFAULT_SHARDS, DEFAULT_DATABASE);
         let placement = Placement::new(&documents, &topology, &PlacementOptions::default());
         let mut state = State {
-            ids: AttrValue::from(documents_text(&documents)),
-            lines: Rc::new((1..=documents.len()).collect()),
+            page: Page::at(&documents, 0),
             documents: Rc::new(documents),
             parse_notes: Vec::new(),
             generator_count: DEFAULT_GENERATED.into(),
@@ -551,17 +554,13 @@ impl State {
 
     // ---- accessors -------------------------------------------------------------------
 
-    /// The text of the ID editor.
-    pub fn ids(&self) -> &AttrValue {
-        &self.ids
+    /// The page of the workspace the ID editor shows.
+    pub fn page(&self) -> &Page {
+        &self.page
     }
     /// The documents of the workspace.
     pub fn documents(&self) -> &Rc<Vec<Document>> {
         &self.documents
-    }
-    /// The editor line of each document (1-based).
-    pub fn lines(&self) -> &Rc<Vec<usize>> {
-        &self.lines
     }
     /// Problems reading the editor's text.
     pub fn parse_notes(&self) -> &[String] {
@@ -682,16 +681,30 @@ impl State {
     pub fn apply(&mut self, action: Action) {
         match action {
             Action::SetIds(text) => {
-                if text != self.ids.as_str() {
-                    let parsed = parse_documents(&text);
-                    self.ids = AttrValue::from(text);
-                    self.parse_notes = parsed.notes;
-                    self.lines = Rc::new(parsed.lines);
-                    if parsed.documents != *self.documents {
-                        self.documents = Rc::new(parsed.documents);
+                if text != self.page.text().as_str() {
+                    let edit = self.page.edit(&self.documents, text);
+                    self.parse_notes = edit.notes;
+                    if edit.cut {
+                        self.notify(
+                            Level::Info,
+                            format!(
+                                "The editor shows {PAGE_LINES} lines at a time: use its pager \
+                                 for the rest of the {} documents.",
+                                edit.documents
+                                    .as_ref()
+                                    .map_or(self.documents.len(), Vec::len)
+                            ),
+                        );
+                    }
+                    if let Some(documents) = edit.documents {
+                        self.documents = Rc::new(documents);
                         self.place();
                     }
                 }
+            }
+            Action::MovePage(to) => {
+                self.page = self.page.moved(&self.documents, to);
+                self.parse_notes.clear();
             }
             Action::LoadChapterSample => self.replace_documents(chapter_examples(), None),
             Action::SetGeneratorCount(text) => {
@@ -960,8 +973,7 @@ impl State {
 
     /// Replaces the workspace's documents (and the editor's text).
     fn replace_documents(&mut self, documents: Vec<Document>, notice: Option<String>) {
-        self.ids = AttrValue::from(documents_text(&documents));
-        self.lines = Rc::new((1..=documents.len()).collect());
+        self.page = Page::at(&documents, 0);
         self.parse_notes.clear();
         self.documents = Rc::new(documents);
         self.place();

@@ -34,7 +34,10 @@ fn opens_on_the_chapter_examples() {
     assert_eq!(state.topology().members(1), ["C", "A"]);
     assert_eq!(p.matrix().rows.len(), 4);
     assert_eq!(state.rows().len(), 12);
-    assert!(state.ids().contains("customers/1-A\t760\tCustomers"));
+    assert!(state
+        .page()
+        .text()
+        .contains("customers/1-A\t760\tCustomers"));
     assert!(state.notices().is_empty());
     let e = state.explanation().unwrap();
     assert_eq!(e.as_ref().as_ref().unwrap().hashed, "customers/1-a");
@@ -52,7 +55,6 @@ fn typing_ids_with_sizes_and_collections() {
     assert_eq!(docs[0].collection.as_deref(), Some("Customers"));
     assert_eq!(docs[1].id, "Users/4");
     assert_eq!(docs[2].size, None);
-    assert_eq!(state.lines().as_slice(), [1, 4, 5]);
     assert_eq!(state.parse_notes().len(), 1);
     assert!(state.parse_notes()[0].starts_with("Line 5"));
     assert_eq!(state.placement().totals().bytes, 120);
@@ -62,7 +64,7 @@ fn typing_ids_with_sizes_and_collections() {
 fn unchanged_documents_keep_the_placement() {
     let state = State::default();
     let before = state.placement();
-    let text = format!("{}\n\n", state.ids());
+    let text = format!("{}\n\n", state.page().text());
     let state = reduce(state, Action::SetIds(text));
     let state = reduce(state, Action::SetShardCount("3".into()));
     let state = reduce(state, Action::SetShardCount("oops".into()));
@@ -238,7 +240,7 @@ fn generator_and_samples() {
     assert!(state.generator_error().is_some());
     let state = reduce(state, Action::ClearIds);
     assert!(state.documents().is_empty());
-    assert_eq!(state.ids().as_str(), "");
+    assert_eq!(state.page().text().as_str(), "");
     let state = reduce(state, Action::LoadChapterSample);
     assert_eq!(state.documents().len(), 12);
 }
@@ -457,4 +459,92 @@ fn split_chars_clamps() {
     assert_eq!(split_chars("abc", [5, 9]), ("abc", "", ""));
     assert_eq!(split_chars("abc", [2, 1]), ("ab", "", "c"));
     assert_eq!(split_chars("", [0, 0]), ("", "", ""));
+}
+
+fn numbered(n: usize) -> Vec<Document> {
+    (0..n)
+        .map(|i| Document::new(format!("orders/{i}-A")))
+        .collect()
+}
+
+#[test]
+fn the_editor_shows_one_page_of_a_large_workspace() {
+    let state = State::with_documents(numbered(2_500));
+    let page = state.page();
+    assert_eq!((page.start(), page.len()), (0, PAGE_LINES));
+    assert!(page.text().starts_with("orders/0-A\norders/1-A\n"));
+    assert_eq!(page.text().lines().count(), PAGE_LINES);
+
+    let state = reduce(state, Action::MovePage(PageMove::Next));
+    assert_eq!((state.page().start(), state.page().len()), (1_000, 1_000));
+    let state = reduce(state, Action::MovePage(PageMove::Next));
+    assert_eq!((state.page().start(), state.page().len()), (2_000, 500));
+    // Next on the last page stays there; Previous goes back a page.
+    let state = reduce(state, Action::MovePage(PageMove::Next));
+    assert_eq!(state.page().start(), 2_000);
+    let state = reduce(state, Action::MovePage(PageMove::Previous));
+    assert_eq!(state.page().start(), 1_000);
+    // A line goes to the page that holds it; past the end, the last page.
+    let state = reduce(state, Action::MovePage(PageMove::Line(1_000)));
+    assert_eq!(state.page().start(), 0);
+    let state = reduce(state, Action::MovePage(PageMove::Line(2_001)));
+    assert_eq!(state.page().start(), 2_000);
+    let state = reduce(state, Action::MovePage(PageMove::Line(usize::MAX)));
+    assert_eq!(state.page().start(), 2_000);
+    let state = reduce(state, Action::MovePage(PageMove::Line(0)));
+    assert_eq!(state.page().start(), 0);
+}
+
+#[test]
+fn an_edit_of_a_page_replaces_only_its_documents() {
+    let state = State::with_documents(numbered(2_500));
+    let state = reduce(state, Action::MovePage(PageMove::Next));
+    let before = state.placement();
+    // Unchanged documents (a blank line added) keep the placement.
+    let same = format!("{}\n\n", state.page().text());
+    let state = reduce(state, Action::SetIds(same));
+    assert!(Rc::ptr_eq(&before, &state.placement()));
+    // Replace the page's 1,000 documents by two; the others stay, in order.
+    let state = reduce(
+        state,
+        Action::SetIds("customers/1-A\nbad\tx\norders/new-A".into()),
+    );
+    let docs = state.documents();
+    assert_eq!(docs.len(), 1_503);
+    assert_eq!(docs[999].id, "orders/999-A");
+    assert_eq!(docs[1_000].id, "customers/1-A");
+    assert_eq!(docs[1_001].id, "bad");
+    assert_eq!(docs[1_002].id, "orders/new-A");
+    assert_eq!(docs[1_003].id, "orders/2000-A");
+    assert_eq!((state.page().start(), state.page().len()), (1_000, 3));
+    assert_eq!(state.placement().len(), 1_503);
+    // Notes count the lines of the whole workspace.
+    assert_eq!(state.parse_notes().len(), 1);
+    assert!(state.parse_notes()[0].starts_with("Line 1002:"));
+    // Moving pages starts over from the workspace's documents.
+    let state = reduce(state, Action::MovePage(PageMove::Line(1_001)));
+    assert_eq!(state.page().len(), 503);
+    assert!(state
+        .page()
+        .text()
+        .starts_with("customers/1-A\nbad\norders/new-A\n"));
+    assert!(state.parse_notes().is_empty());
+}
+
+#[test]
+fn a_huge_paste_is_cut_back_to_a_page() {
+    let state = State::with_documents(numbered(10));
+    let paste = documents_text(&numbered(MAX_PAGE_LINES + 1));
+    let state = reduce(state, Action::SetIds(paste));
+    assert_eq!(state.documents().len(), MAX_PAGE_LINES + 1);
+    assert_eq!((state.page().start(), state.page().len()), (0, PAGE_LINES));
+    assert_eq!(state.page().text().lines().count(), PAGE_LINES);
+    assert!(state.notices()[0]
+        .text
+        .contains("shows 1000 lines at a time"));
+    // Replacing the whole workspace opens its first page.
+    let state = reduce(state, Action::MovePage(PageMove::Next));
+    let state = reduce(state, Action::ClearIds);
+    assert_eq!((state.page().start(), state.page().len()), (0, 0));
+    assert!(state.page().is_whole(0));
 }

@@ -1,0 +1,144 @@
+//! The ID editor's page: the part of the workspace the editor's text holds.
+//!
+//! A browser lays out a whole `<textarea>` again after every keystroke. With 100,000 lines
+//! (4 MB) that takes Chromium 0.3–0.6 s per typed character and 3–5 s per replaced value, so
+//! the editor holds at most [`PAGE_LINES`] documents at a time, with a pager for the rest.
+//! An edit of the page's text is spliced into the workspace's documents in place of the
+//! documents the page held; the rest of the workspace is untouched.
+
+use super::documents::{documents_text, parse_documents_at, Parsed};
+use ravenshard::workspace::Document;
+use std::ops::Range;
+use yew::AttrValue;
+
+/// The most documents a page shows when it is opened.
+pub const PAGE_LINES: usize = 1_000;
+
+/// A page that grows past this many documents (a large paste) is cut back to
+/// [`PAGE_LINES`], the rest shown by the pager.
+pub const MAX_PAGE_LINES: usize = 4 * PAGE_LINES;
+
+/// Where the user asks the editor to go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageMove {
+    /// The [`PAGE_LINES`] documents before the page.
+    Previous,
+    /// The documents after the page.
+    Next,
+    /// The page holding this (1-based) line, aligned to a multiple of [`PAGE_LINES`].
+    Line(usize),
+}
+
+/// The page of the workspace the ID editor shows.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Page {
+    start: usize,
+    len: usize,
+    text: AttrValue,
+}
+
+/// What an edit of the page's text did.
+#[derive(Debug)]
+pub struct PageEdit {
+    /// The documents of the workspace after the edit, when they changed.
+    pub documents: Option<Vec<Document>>,
+    /// Problems reading the page's text (line numbers of the whole workspace).
+    pub notes: Vec<String>,
+    /// Whether the page was cut back to [`PAGE_LINES`] documents.
+    pub cut: bool,
+}
+
+impl Page {
+    /// The page of `documents` that begins at document `start` (clamped to the workspace).
+    pub fn at(documents: &[Document], start: usize) -> Page {
+        let start = start.min(documents.len());
+        let end = start.saturating_add(PAGE_LINES).min(documents.len());
+        Page {
+            start,
+            len: end - start,
+            text: AttrValue::from(documents_text(&documents[start..end])),
+        }
+    }
+
+    /// The page a move leads to, from this one, in a workspace of `documents`.
+    pub fn moved(&self, documents: &[Document], to: PageMove) -> Page {
+        let start = match to {
+            PageMove::Previous => self.start.saturating_sub(PAGE_LINES),
+            PageMove::Next => {
+                let next = self.start + self.len;
+                if next >= documents.len() {
+                    self.start
+                } else {
+                    next
+                }
+            }
+            PageMove::Line(line) => {
+                let last = documents.len().saturating_sub(1);
+                (line.saturating_sub(1).min(last) / PAGE_LINES) * PAGE_LINES
+            }
+        };
+        Page::at(documents, start)
+    }
+
+    /// Index of the page's first document.
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// How many documents the page holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the page holds no document.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The documents of the workspace the page holds.
+    pub fn range(&self) -> Range<usize> {
+        self.start..self.start + self.len
+    }
+
+    /// The editor's text.
+    pub fn text(&self) -> &AttrValue {
+        &self.text
+    }
+
+    /// Whether the page shows the whole workspace of `total` documents.
+    pub fn is_whole(&self, total: usize) -> bool {
+        self.start == 0 && self.len == total
+    }
+
+    /// Applies the editor's new `text` to the page of `documents`: the page's documents are
+    /// replaced by the text's. The page keeps the text as typed (blank lines too) unless it
+    /// grew past [`MAX_PAGE_LINES`] documents, when it is cut back to [`PAGE_LINES`].
+    pub fn edit(&mut self, documents: &[Document], text: String) -> PageEdit {
+        let Parsed {
+            documents: typed,
+            notes,
+        } = parse_documents_at(&text, self.start);
+        let range = self.range();
+        let changed = documents.get(range.clone()) != Some(typed.as_slice());
+        let count = typed.len();
+        let next = changed.then(|| {
+            let mut next = Vec::with_capacity(documents.len().saturating_sub(range.len()) + count);
+            next.extend_from_slice(&documents[..range.start.min(documents.len())]);
+            next.extend(typed);
+            next.extend_from_slice(documents.get(range.end..).unwrap_or_default());
+            next
+        });
+        let cut = count > MAX_PAGE_LINES;
+        if cut {
+            *self = Page::at(next.as_deref().unwrap_or(documents), self.start);
+        } else {
+            self.len = count;
+            self.text = AttrValue::from(text);
+        }
+        PageEdit {
+            documents: next,
+            notes,
+            cut,
+        }
+    }
+}
