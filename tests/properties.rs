@@ -141,3 +141,33 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// Short decimals (what a person types) read exactly as Rust's own parser reads them.
+    #[test]
+    fn parse_decimal_agrees_with_std(mantissa in 0u64..(1 << 53), point in 0usize..16, exp in -20i32..20) {
+        let digits = mantissa.to_string();
+        let text = if point == 0 || point >= digits.len() {
+            digits.clone()
+        } else {
+            format!("{}.{}", &digits[..digits.len() - point], &digits[digits.len() - point..])
+        };
+        prop_assert_eq!(ravenshard::decimal::parse_decimal(&text), text.parse::<f64>().ok());
+        let with_exponent = format!("{digits}e{exp}");
+        let std = with_exponent.parse::<f64>().unwrap();
+        let ours = ravenshard::decimal::parse_decimal(&with_exponent).unwrap();
+        prop_assert!((ours - std).abs() <= std.abs() * 4.0 * f64::EPSILON, "{} {} {}", with_exponent, ours, std);
+    }
+
+    /// `fixed` prints what `format!("{:.N}")` prints, give or take one unit in the last
+    /// place where the two round a binary half differently.
+    #[test]
+    fn fixed_is_within_a_unit_of_std(value in -1e9f64..1e9, decimals in 0u32..6) {
+        let ours = ravenshard::decimal::fixed(value, decimals);
+        let std = format!("{value:.prec$}", prec = decimals as usize);
+        let unit = 10f64.powi(-(decimals as i32));
+        let (a, b): (f64, f64) = (ours.parse().unwrap(), std.parse().unwrap());
+        prop_assert!((a - b).abs() <= unit * 1.000001, "{} vs {}", ours, std);
+        prop_assert_eq!(ours.split('.').nth(1).map_or(0, str::len), decimals as usize);
+    }
+}

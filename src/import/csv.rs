@@ -85,7 +85,9 @@ impl CsvReader {
 fn header_columns(fields: &[Cow<str>]) -> Option<Columns> {
     let name = |i: usize| fields.get(i).map(|f| f.trim().to_ascii_lowercase());
     let first_is_id = matches!(name(0).as_deref(), Some("id" | "@id"));
-    let is_number = |f: &str| f.bytes().any(|b| b.is_ascii_digit()) && f.parse::<f64>().is_ok();
+    let is_number = |f: &str| {
+        f.bytes().any(|b| b.is_ascii_digit()) && crate::decimal::parse_decimal(f).is_some()
+    };
     let second_is_text = fields.get(1).is_some_and(|f| {
         let f = f.trim();
         !f.is_empty() && !is_number(f)

@@ -212,9 +212,10 @@ fn finish(
     let obese = documents > input.obese_threshold;
     let mut advice = Vec::new();
     if obese {
-        let percent = documents as f64 * 100.0 / input.placed.max(1) as f64;
+        let percent =
+            crate::decimal::fixed(documents as f64 * 100.0 / input.placed.max(1) as f64, 1);
         advice.push(format!(
-            "{documents} documents ({percent:.1}% of all) share anchor '{}', more than the \
+            "{documents} documents ({percent}% of all) share anchor '{}', more than the \
              obese threshold of {}: they all live in bucket {bucket} on shard {shard}, and a \
              bucket moves between shards as one unit, so this group can never be spread out. \
              Anchor to a finer key (for example one per customer and year) or leave some of \

@@ -9,6 +9,7 @@ use super::{
 };
 use crate::state::{Action, Level, Tab};
 use gloo::timers::callback::Timeout;
+use ravenshard::decimal::fixed;
 use ravenshard::workspace::BalanceVerdict;
 use yew::prelude::*;
 
@@ -189,7 +190,7 @@ pub fn app() -> Html {
                         <span class={classes!("verdict", verdict.0)} title="Largest shard over the mean shard, in documents">
                             { verdict.1 }
                             if let Some(skew) = balance.skew {
-                                { format!(" · skew {skew:.2}") }
+                                { format!(" · skew {}", fixed(skew, 2)) }
                             }
                         </span>
                     </p>

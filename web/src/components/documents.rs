@@ -3,6 +3,7 @@
 
 use super::{bytes, count, on_value, shard_style, ByPtr};
 use crate::state::{split_chars, Action};
+use ravenshard::decimal::fixed;
 use ravenshard::workspace::{Placement, RowQuery, RowView, SortKey};
 use yew::prelude::*;
 
@@ -106,8 +107,8 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                 <span class="th c-group">{ "Group" }</span>
             </div>
             <div class="dt-body" onscroll={on_scroll} role="table" aria-rowcount={total.to_string()}>
-                <div class="dt-spacer" style={format!("height: {}px", total as f64 * ROW_HEIGHT)}>
-                    <div class="dt-rows" style={format!("transform: translateY({}px)", start as f64 * ROW_HEIGHT)}>
+                <div class="dt-spacer" style={format!("height: {}px", fixed(total as f64 * ROW_HEIGHT, 0))}>
+                    <div class="dt-rows" style={format!("transform: translateY({}px)", fixed(start as f64 * ROW_HEIGHT, 0))}>
                         { for slice.iter().filter_map(|&i| p.row(i as usize)).map(|row| {
                             let index = row.index;
                             let on_explain = {

@@ -30,13 +30,25 @@ impl CancelToken {
 /// How many bytes are read to guess the format.
 const SNIFF_BYTES: f64 = 4096.0;
 
+/// What a JavaScript exception says: an `Error`'s message, a thrown string, or its type.
+/// (Not `{:?}`, whose number formatting would add 10 KB of float code to the page.)
+fn js_message(e: &wasm_bindgen::JsValue) -> String {
+    if let Some(error) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Error>(e) {
+        String::from(error.message())
+    } else if let Some(text) = e.as_string() {
+        text
+    } else {
+        e.js_typeof().as_string().unwrap_or_default()
+    }
+}
+
 async fn read_slice(blob: &Blob, start: f64, end: f64) -> Result<Vec<u8>, String> {
     let part = blob
         .slice_with_f64_and_f64(start, end)
         .map_err(|_| "the browser could not slice the file".to_string())?;
     let buffer = JsFuture::from(part.array_buffer())
         .await
-        .map_err(|e| format!("the browser could not read the file ({e:?})"))?;
+        .map_err(|e| format!("the browser could not read the file ({})", js_message(&e)))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 

@@ -30,6 +30,7 @@ pub use ranges::{RangesView, RangesViewProps};
 pub use shards::{ShardsView, ShardsViewProps};
 pub use workspace::{WorkspacePanel, WorkspacePanelProps};
 
+use ravenshard::decimal::fixed;
 use std::ops::Deref;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
@@ -100,14 +101,14 @@ pub fn bytes(n: u64) -> String {
     if unit == 0 {
         format!("{n} B")
     } else {
-        format!("{value:.1} {}", UNITS[unit])
+        format!("{} {}", fixed(value, 1), UNITS[unit])
     }
 }
 
 /// A share (0..=1) in percent with one decimal.
 pub fn percent(share: f64) -> String {
     if share.is_finite() {
-        format!("{:.1}%", share * 100.0)
+        format!("{}%", fixed(share * 100.0, 1))
     } else {
         "–".to_string()
     }

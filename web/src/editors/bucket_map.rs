@@ -4,6 +4,7 @@
 use super::geometry::{bin_at, bin_bounds, bin_count, group_digits, wheel_factor, View};
 use super::{blocks, shard_colour, ByAddress, UNOWNED_COLOUR};
 use gloo::events::{EventListener, EventListenerOptions};
+use ravenshard::decimal::fixed;
 use ravenshard::workspace::{Bin, Placement};
 use ravenshard::Topology;
 use std::rc::Rc;
@@ -488,8 +489,8 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
             if bin.documents == 1 { "" } else { "s" }
         );
         let style = format!(
-            "position: absolute; top: 0; pointer-events: none; left: {:.0}px",
-            h.x.clamp(0.0, (*width - 200.0).max(0.0))
+            "position: absolute; top: 0; pointer-events: none; left: {}px",
+            fixed(h.x.clamp(0.0, (*width - 200.0).max(0.0)), 0)
         );
         html! {
             <div class="map-tooltip" role="status" style={style}>
@@ -540,7 +541,7 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
                 <canvas
                     ref={canvas}
                     class="map-canvas"
-                    style={format!("display: block; width: 100%; height: {HEIGHT}px")}
+                    style={format!("display: block; width: 100%; height: {}px", fixed(HEIGHT, 0))}
                     role="img"
                     aria-label={format!("Buckets of the {block_label} block by shard, with documents")}
                     {onmousedown}

@@ -7,6 +7,7 @@ use super::ranges::{
 };
 use super::{blocks, shard_colour, validate};
 use ravenshard::config::ShardBucketRange;
+use ravenshard::decimal::fixed;
 use ravenshard::Topology;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -133,7 +134,8 @@ pub fn range_editor(props: &RangeEditorProps) -> Html {
         let end = range_end(&ranges, i).unwrap_or(start);
         let width = end.saturating_sub(start) as f64 / BLOCK_LEN as f64 * 100.0;
         let style = format!(
-            "width: {width:.4}%; background: {}",
+            "width: {}%; background: {}",
+            fixed(width, 4),
             shard_colour(range.shard_number)
         );
         let title = format!(

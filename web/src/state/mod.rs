@@ -25,6 +25,7 @@ pub use inputs::{
 };
 pub use persist::{read_saved, Saved, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY};
 
+use ravenshard::decimal::parse_decimal;
 use ravenshard::import::Imported;
 use ravenshard::sample::{chapter_examples, Generator};
 use ravenshard::share::SharedState;
@@ -954,9 +955,7 @@ impl State {
                 )
             })?;
         let share = self.generator_share.trim();
-        let percent = share
-            .parse::<f64>()
-            .ok()
+        let percent = parse_decimal(share)
             .filter(|p| (0.0..=100.0).contains(p))
             .ok_or_else(|| {
                 format!(
