@@ -570,57 +570,23 @@ fn parse_shards(value: &str) -> Result<u32, ShareError> {
 
 /// The documents of an `ids` value.
 fn parse_ids(text: &str) -> Result<Vec<Document>, ShareError> {
-    let mut documents = Vec::new();
-    for (index, line) in text.split('\n').enumerate() {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.is_empty() {
-            continue;
-        }
-        let mut fields = line.split('\t');
-        let id = fields.next().unwrap_or_default();
-        let size = match fields.next().map(str::trim) {
-            None | Some("") => None,
-            Some(size) if size.bytes().all(|b| b.is_ascii_digit()) => {
-                Some(size.parse::<u64>().map_err(|_| ShareError::BadSize {
-                    line: index + 1,
-                    value: size.to_string(),
-                })?)
-            }
-            Some(size) => {
-                return Err(ShareError::BadSize {
-                    line: index + 1,
-                    value: size.to_string(),
-                })
-            }
-        };
-        let collection = fields.next().filter(|c| !c.is_empty()).map(str::to_string);
-        documents.push(Document {
-            id: id.to_string(),
-            size,
-            collection,
-        });
-    }
-    Ok(documents)
+    Document::parse_lines(text)
+        .map(|line| match line.bad_size {
+            Some(value) => Err(ShareError::BadSize {
+                line: line.line,
+                value,
+            }),
+            None => Ok(line.document),
+        })
+        .collect()
 }
 
 /// The `ids` value of `documents`, or why one cannot be written as a line.
 fn ids_text(documents: &[Document]) -> Result<String, ShareError> {
-    let breaks = |s: &str| s.find(['\t', '\r', '\n']);
     let mut text = String::new();
     for (index, document) in documents.iter().enumerate() {
-        let not_plain = |reason: String| ShareError::NotPlain { index, reason };
-        if document.id.is_empty() {
-            return Err(not_plain("the ID is empty".into()));
-        }
-        if let Some(at) = breaks(&document.id) {
-            return Err(not_plain(format!(
-                "the ID has a tab or line break at byte {at}"
-            )));
-        }
-        if let Some(at) = document.collection.as_deref().and_then(breaks) {
-            return Err(not_plain(format!(
-                "the collection has a tab or line break at byte {at}"
-            )));
+        if let Some(reason) = document.line_problem() {
+            return Err(ShareError::NotPlain { index, reason });
         }
         if index > 0 {
             text.push('\n');

@@ -38,6 +38,7 @@
 //! assert_eq!(placement.invalid()[0].index, 2);
 //! ```
 
+mod document;
 mod groups;
 mod histogram;
 mod matrix;
@@ -54,72 +55,12 @@ pub use shards::{Balance, BalanceVerdict, Block, ShardSummary};
 
 use crate::{anchor_start, check_id, explain, lower_id, Explanation, IdError, Topology};
 use crate::{BucketRange, NUMBER_OF_BUCKETS};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
 use xxhash_rust::xxh64::xxh64;
 
-/// One document of a workspace: its ID and, when known, its size and collection.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Document {
-    /// The document ID as stored (`orders/1-A`, `orders/2-A$customers/1-A`).
-    pub id: String,
-    /// The document's size in bytes, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub size: Option<u64>,
-    /// The document's collection (`@metadata.@collection`), when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub collection: Option<String>,
-}
-
-impl Document {
-    /// A document known by its ID only.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let d = ravenshard::workspace::Document::new("orders/1-A");
-    /// assert_eq!((d.size, d.collection), (None, None));
-    /// ```
-    pub fn new(id: impl Into<String>) -> Document {
-        Document {
-            id: id.into(),
-            size: None,
-            collection: None,
-        }
-    }
-
-    /// Appends the document as one line of text, without the line break: `id`, then
-    /// `<TAB>size` and `<TAB>collection` when known (an empty collection counts as unknown).
-    /// This is the editor's, the share link's and `ravenshard bucket`'s input format.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ravenshard::workspace::Document;
-    ///
-    /// let mut text = String::new();
-    /// Document::new("users/4").write_line(&mut text);
-    /// text.push('\n');
-    /// Document { id: "orders/1-A".into(), size: None, collection: Some("Orders".into()) }
-    ///     .write_line(&mut text);
-    /// assert_eq!(text, "users/4\norders/1-A\t\tOrders");
-    /// ```
-    pub fn write_line(&self, out: &mut String) {
-        out.push_str(&self.id);
-        let collection = self.collection.as_deref().filter(|c| !c.is_empty());
-        if self.size.is_some() || collection.is_some() {
-            out.push('\t');
-            if let Some(size) = self.size {
-                out.push_str(&size.to_string());
-            }
-        }
-        if let Some(collection) = collection {
-            out.push('\t');
-            out.push_str(collection);
-        }
-    }
-}
+pub use document::{Document, DocumentLine};
 
 /// Knobs of a [`Placement`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

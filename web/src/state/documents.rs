@@ -25,38 +25,17 @@ pub fn parse_documents(text: &str) -> Parsed {
 /// numbers in the notes count them).
 pub fn parse_documents_at(text: &str, lines_before: usize) -> Parsed {
     let mut parsed = Parsed::default();
-    for (index, line) in text.split('\n').enumerate() {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.trim().is_empty() {
-            continue;
-        }
-        let mut fields = line.split('\t');
-        let id = fields.next().unwrap_or_default();
-        let size_field = fields.next().map(str::trim).unwrap_or_default();
-        let collection = fields
-            .next()
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .map(str::to_string);
-        let size = if size_field.is_empty() {
-            None
-        } else if let Ok(size) = size_field.parse::<u64>() {
-            Some(size)
-        } else {
+    for line in Document::parse_lines(text) {
+        if let Some(size) = &line.bad_size {
             if parsed.notes.len() < MAX_PARSE_NOTES {
                 parsed.notes.push(format!(
                     "Line {}: the size '{}' is not a whole number of bytes; it is ignored.",
-                    lines_before + index + 1,
-                    super::inputs::preview(size_field)
+                    lines_before + line.line,
+                    super::inputs::preview(size)
                 ));
             }
-            None
-        };
-        parsed.documents.push(Document {
-            id: id.to_string(),
-            size,
-            collection,
-        });
+        }
+        parsed.documents.push(line.document);
     }
     parsed
 }
