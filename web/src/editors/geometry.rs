@@ -127,6 +127,19 @@ impl View {
         self.start + offset
     }
 
+    /// The boundary between buckets nearest to `x` on a map `width` pixels wide, as the
+    /// first bucket after it: `start` at the left edge, `end` at the right edge (clamped to
+    /// them beyond). `None` when `x` or `width` says nothing (not finite, no width).
+    pub fn boundary_at(&self, x: f64, width: f64) -> Option<u64> {
+        if !(x.is_finite() && width.is_finite() && width > 0.0) {
+            return None;
+        }
+        let offset = ((x / width) * self.len() as f64)
+            .round()
+            .clamp(0.0, self.len() as f64);
+        Some(self.start + offset as u64)
+    }
+
     /// Where the left edge of `bucket` is drawn on a map `width` pixels wide (may lie
     /// outside `0..=width` for a bucket outside the view).
     pub fn x_of(&self, bucket: u64, width: f64) -> f64 {
@@ -220,6 +233,28 @@ mod tests {
         let prefix = View::whole(3 * BLOCK_LEN);
         assert_eq!(prefix.bucket_at(0.0, 100.0), 3 * BLOCK_LEN);
         assert_eq!(prefix.x_of(3 * BLOCK_LEN, 100.0), 0.0);
+    }
+
+    #[test]
+    fn boundaries_are_the_nearest_edges_between_buckets() {
+        let v = View::whole(0);
+        assert_eq!(v.boundary_at(0.0, 1024.0), Some(0));
+        assert_eq!(v.boundary_at(1024.0, 1024.0), Some(BLOCK_LEN));
+        assert_eq!(v.boundary_at(256.0, 1024.0), Some(BLOCK_LEN / 4));
+        // 1,024 buckets per pixel: a little under half a pixel rounds down, over it up.
+        assert_eq!(v.boundary_at(256.4, 1024.0), Some(BLOCK_LEN / 4 + 410));
+        assert_eq!(v.boundary_at(-50.0, 1024.0), Some(0));
+        assert_eq!(v.boundary_at(5000.0, 1024.0), Some(BLOCK_LEN));
+        assert_eq!(v.boundary_at(f64::NAN, 1024.0), None);
+        assert_eq!(v.boundary_at(10.0, 0.0), None);
+        assert_eq!(v.boundary_at(10.0, f64::INFINITY), None);
+        let prefix = View::whole(3 * BLOCK_LEN);
+        assert_eq!(
+            prefix.boundary_at(512.0, 1024.0),
+            Some(3 * BLOCK_LEN + BLOCK_LEN / 2)
+        );
+        // The inverse of x_of at whole pixels.
+        assert_eq!(v.boundary_at(v.x_of(349_525, 800.0), 800.0), Some(349_525));
     }
 
     #[test]

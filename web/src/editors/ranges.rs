@@ -228,23 +228,34 @@ pub fn parse_bucket(text: &str) -> Result<u32, RangeEditError> {
     })
 }
 
+/// Ranges for the tests of the editing functions.
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use super::*;
-    use ravenshard::Topology;
 
-    fn r(start: u32, shard: u32) -> ShardBucketRange {
+    /// A range starting at `start`, of `shard`.
+    pub(crate) fn r(start: u32, shard: u32) -> ShardBucketRange {
         ShardBucketRange {
             bucket_range_start: start,
             shard_number: shard,
         }
     }
 
-    const B: u32 = NUMBER_OF_BUCKETS;
-
-    fn three() -> Vec<ShardBucketRange> {
-        vec![r(0, 0), r(349525, 1), r(699050, 2), r(B, 0), r(B + 100, 1)]
+    /// Three ranges in the default block (at 0, 349,525 and 699,050, shards 0 to 2) and
+    /// two in block 1.
+    pub(crate) fn three() -> Vec<ShardBucketRange> {
+        let b = NUMBER_OF_BUCKETS;
+        vec![r(0, 0), r(349525, 1), r(699050, 2), r(b, 0), r(b + 100, 1)]
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{r, three};
+    use super::*;
+    use ravenshard::Topology;
+
+    const B: u32 = NUMBER_OF_BUCKETS;
 
     #[test]
     fn ends_stop_at_the_next_range_or_the_block() {
