@@ -17,10 +17,13 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::js_sys::{Array, Function, Object, Reflect};
 use web_sys::{
-    Element, Event, EventInit, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
-    HtmlTextAreaElement,
+    DomRect, Element, Event, EventInit, HtmlCanvasElement, HtmlElement, HtmlInputElement,
+    HtmlSelectElement, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit, PointerEvent,
+    PointerEventInit,
 };
-use yew::{AppHandle, BaseComponent, Callback};
+use yew::{
+    function_component, html, use_state, AppHandle, BaseComponent, Callback, Html, Properties,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -146,6 +149,33 @@ fn wheel(element: &Element, client_x: f64, delta_y: f64) {
     );
 }
 
+/// Fires a bubbling pointer event (`pointerdown`, `pointermove`, `pointerup`...) of the
+/// mouse (pointer 1, primary button held from down to up) at `client_x`.
+fn pointer(element: &Element, kind: &str, client_x: i32) {
+    let init = PointerEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_pointer_id(1);
+    init.set_pointer_type("mouse");
+    init.set_is_primary(true);
+    init.set_button(if kind == "pointermove" { -1 } else { 0 });
+    init.set_buttons(u16::from(kind != "pointerup"));
+    init.set_client_x(client_x);
+    let event = PointerEvent::new_with_event_init_dict(kind, &init).unwrap();
+    element.dispatch_event(&event).unwrap();
+}
+
+/// Fires a bubbling `keydown` of `key` (with Shift when `shift`).
+fn key_down(element: &Element, key: &str, shift: bool) {
+    let init = KeyboardEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_key(key);
+    init.set_shift_key(shift);
+    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    element.dispatch_event(&event).unwrap();
+}
+
 /// A callback that records what it is called with.
 fn recorder<T: 'static>() -> (Callback<T>, Rc<RefCell<Vec<T>>>) {
     let seen = Rc::new(RefCell::new(Vec::new()));
@@ -155,6 +185,17 @@ fn recorder<T: 'static>() -> (Callback<T>, Rc<RefCell<Vec<T>>>) {
 
 fn three_shards() -> Rc<Topology> {
     Rc::new(Topology::with_shards(3).unwrap())
+}
+
+/// A range editor over three shards, and what it emits.
+async fn range_editor() -> (Mounted<RangeEditor>, Rc<RefCell<Vec<String>>>) {
+    let (on_change, emitted) = recorder::<String>();
+    let editor = Mounted::<RangeEditor>::mount(RangeEditorProps {
+        topology: three_shards(),
+        on_change,
+    })
+    .await;
+    (editor, emitted)
 }
 
 #[wasm_bindgen_test]
@@ -310,12 +351,7 @@ async fn bucket_map_zooms_down_to_a_single_bucket() {
 
 #[wasm_bindgen_test]
 async fn splitting_a_range_emits_one_more_range() {
-    let (on_change, emitted) = recorder::<String>();
-    let editor = Mounted::<RangeEditor>::mount(RangeEditorProps {
-        topology: three_shards(),
-        on_change,
-    })
-    .await;
+    let (editor, emitted) = range_editor().await;
     assert_eq!(
         editor
             .root
@@ -335,12 +371,7 @@ async fn splitting_a_range_emits_one_more_range() {
 
 #[wasm_bindgen_test]
 async fn splitting_at_a_typed_bucket_and_merging() {
-    let (on_change, emitted) = recorder::<String>();
-    let editor = Mounted::<RangeEditor>::mount(RangeEditorProps {
-        topology: three_shards(),
-        on_change,
-    })
-    .await;
+    let (editor, emitted) = range_editor().await;
     editor
         .set("tr[data-range=\"2\"] input.split-at", "1000000", "input")
         .await;
@@ -357,12 +388,7 @@ async fn splitting_at_a_typed_bucket_and_merging() {
 
 #[wasm_bindgen_test]
 async fn an_invalid_boundary_is_shown_and_not_emitted() {
-    let (on_change, emitted) = recorder::<String>();
-    let editor = Mounted::<RangeEditor>::mount(RangeEditorProps {
-        topology: three_shards(),
-        on_change,
-    })
-    .await;
+    let (editor, emitted) = range_editor().await;
     editor
         .set("tr[data-range=\"1\"] input.range-start", "0", "change")
         .await;
@@ -382,6 +408,243 @@ async fn an_invalid_boundary_is_shown_and_not_emitted() {
     editor.click("button.revert").await;
     assert!(editor.find(".editor-error").is_none());
     assert!(emitted.borrow().is_empty());
+}
+
+/// The bar of a mounted range editor, and where a bucket of block 0 is on it (a whole pixel,
+/// as pointer events have).
+fn bar_of(editor: &Mounted<RangeEditor>) -> (DomRect, impl Fn(u32) -> i32) {
+    let rect = editor.get(".range-bar").get_bounding_client_rect();
+    assert!(rect.width() > 100.0, "the bar has a width");
+    let (left, width) = (rect.left(), rect.width());
+    (rect, move |bucket: u32| {
+        (left + f64::from(bucket) / f64::from(1u32 << 20) * width).round() as i32
+    })
+}
+
+/// The buckets a drag of `dx` pixels moves a boundary by on a bar `width` pixels wide.
+fn buckets_for(dx: i32, width: f64) -> i64 {
+    (f64::from(dx) / width * f64::from(1u32 << 20)).round() as i64
+}
+
+/// Drags boundary `index` from client x `from` to `to` and drops it there: the bucket the
+/// preview showed before the drop.
+async fn drag(editor: &Mounted<RangeEditor>, index: usize, from: i32, to: i32) -> String {
+    let handle = editor.get(&format!(".range-boundary[data-boundary=\"{index}\"]"));
+    pointer(&handle, "pointerdown", from);
+    pointer(&handle, "pointermove", to);
+    yew::scheduler::flush().await;
+    let preview = editor.text(".boundary-preview");
+    pointer(&handle, "pointerup", to);
+    yew::scheduler::flush().await;
+    preview
+}
+
+/// The start of range `index` in an emitted configuration.
+fn start_of(json: &str, index: usize) -> u32 {
+    Topology::from_json(json)
+        .expect("the emitted JSON is valid")
+        .ranges()[index]
+        .start
+}
+
+#[wasm_bindgen_test]
+async fn dragging_a_boundary_shows_it_live_and_emits_once_on_release() {
+    let (editor, emitted) = range_editor().await;
+    let handles = editor.root.query_selector_all(".range-boundary").unwrap();
+    assert_eq!(
+        handles.length(),
+        2,
+        "one handle per boundary between two ranges"
+    );
+    let handle = editor.get(".range-boundary[data-boundary=\"1\"]");
+    assert_eq!(
+        handle.get_attribute("aria-label").as_deref(),
+        Some("Boundary at bucket 349,525: drag to move")
+    );
+    assert_eq!(handle.get_attribute("tabindex").as_deref(), Some("0"));
+    assert_eq!(handle.get_attribute("role").as_deref(), Some("slider"));
+
+    let (rect, x_of) = bar_of(&editor);
+    let segment = editor.get(".range-segment[data-range=\"0\"]");
+    let width_before = segment.get_attribute("style");
+    let x0 = x_of(349_525);
+    pointer(&handle, "pointerdown", x0);
+    yew::scheduler::flush().await;
+    assert!(editor.find(".range-boundary.dragging").is_some());
+    assert_eq!(editor.text(".boundary-preview"), "349,525");
+
+    // The boundary follows the pointer live; nothing is emitted while dragging.
+    pointer(&handle, "pointermove", x0 + 100);
+    yew::scheduler::flush().await;
+    let live = 349_525 + buckets_for(100, rect.width());
+    let preview: i64 = editor
+        .text(".boundary-preview")
+        .replace(',', "")
+        .parse()
+        .unwrap();
+    assert!((preview - live).abs() <= 1, "{preview} vs {live}");
+    assert_eq!(
+        handle.get_attribute("aria-valuenow"),
+        Some(preview.to_string())
+    );
+    assert_ne!(
+        segment.get_attribute("style"),
+        width_before,
+        "the bar follows too"
+    );
+    pointer(&handle, "pointermove", x0 + 40);
+    yew::scheduler::flush().await;
+    assert!(emitted.borrow().is_empty());
+
+    pointer(&handle, "pointerup", x0 + 40);
+    yew::scheduler::flush().await;
+    let emitted = emitted.borrow();
+    assert_eq!(emitted.len(), 1, "emitted once, on release");
+    let dropped = i64::from(start_of(&emitted[0], 1));
+    let expected = 349_525 + buckets_for(40, rect.width());
+    assert!((dropped - expected).abs() <= 1, "{dropped} vs {expected}");
+    assert_eq!(start_of(&emitted[0], 2), 699_050);
+    assert!(editor.find(".boundary-preview").is_none());
+    assert!(editor.find(".range-boundary.dragging").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_dragged_boundary_stays_between_its_neighbours() {
+    let (editor, emitted) = range_editor().await;
+    let (rect, x_of) = bar_of(&editor);
+    let far_left = rect.left() as i32 - 500;
+    let far_right = rect.right() as i32 + 500;
+
+    assert_eq!(drag(&editor, 1, x_of(349_525), far_left).await, "1");
+    assert_eq!(
+        drag(&editor, 2, x_of(699_050), far_right).await,
+        "1,048,575"
+    );
+
+    // Pressing and releasing without moving changes nothing.
+    let first = editor.get(".range-boundary[data-boundary=\"1\"]");
+    pointer(&first, "pointerdown", x_of(349_525));
+    pointer(&first, "pointerup", x_of(349_525));
+    yew::scheduler::flush().await;
+
+    let emitted = emitted.borrow();
+    assert_eq!(emitted.len(), 2);
+    assert_eq!(start_of(&emitted[0], 1), 1, "range 0 keeps one bucket");
+    assert_eq!(
+        start_of(&emitted[1], 2),
+        (1 << 20) - 1,
+        "range 2 keeps one bucket"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn escape_cancels_a_drag() {
+    let (editor, emitted) = range_editor().await;
+    let (_, x_of) = bar_of(&editor);
+    let handle = editor.get(".range-boundary[data-boundary=\"1\"]");
+    pointer(&handle, "pointerdown", x_of(349_525));
+    pointer(&handle, "pointermove", x_of(500_000));
+    yew::scheduler::flush().await;
+    assert_ne!(editor.text(".boundary-preview"), "349,525");
+    key_down(&handle, "Escape", false);
+    yew::scheduler::flush().await;
+    assert!(editor.find(".boundary-preview").is_none());
+    assert_eq!(
+        handle.get_attribute("aria-valuenow").as_deref(),
+        Some("349525")
+    );
+    // The rest of the gesture is ignored.
+    pointer(&handle, "pointermove", x_of(600_000));
+    pointer(&handle, "pointerup", x_of(600_000));
+    yew::scheduler::flush().await;
+    assert!(emitted.borrow().is_empty());
+    assert!(editor.find(".editor-error").is_none());
+}
+
+/// Properties of [`LiveRangeEditor`].
+#[derive(Properties, PartialEq)]
+struct LiveProps {
+    on_change: Callback<String>,
+}
+
+/// A range editor whose emitted configurations are applied, as the studio applies them, and
+/// passed on to `on_change`.
+#[function_component(LiveRangeEditor)]
+fn live_range_editor(props: &LiveProps) -> Html {
+    let topology = use_state(three_shards);
+    let on_change = {
+        let topology = topology.clone();
+        let record = props.on_change.clone();
+        Callback::from(move |json: String| {
+            if let Ok(applied) = Topology::from_json(&json) {
+                topology.set(Rc::new(applied));
+            }
+            record.emit(json);
+        })
+    };
+    html! { <RangeEditor topology={(*topology).clone()} {on_change} /> }
+}
+
+#[wasm_bindgen_test]
+async fn arrow_keys_move_a_boundary() {
+    let (on_change, emitted) = recorder::<String>();
+    let editor = Mounted::<LiveRangeEditor>::mount(LiveProps { on_change }).await;
+    let selector = ".range-boundary[data-boundary=\"1\"]";
+    let handle = editor.get(selector);
+    handle.unchecked_ref::<HtmlElement>().focus().unwrap();
+    for (key, shift) in [
+        ("ArrowRight", false),
+        ("ArrowRight", false),
+        ("ArrowLeft", true),
+        ("Enter", false),
+    ] {
+        key_down(&handle, key, shift);
+        yew::scheduler::flush().await;
+    }
+    let starts: Vec<u32> = emitted.borrow().iter().map(|j| start_of(j, 1)).collect();
+    assert_eq!(starts, vec![349_526, 349_527, 349_527 - 10_485]);
+    // Each move is applied and the same handle keeps the focus, so keys add up.
+    assert!(editor.get(selector) == handle);
+    assert!(gloo::utils::document().active_element() == Some(handle.clone()));
+    assert_eq!(
+        handle.get_attribute("aria-valuenow"),
+        Some((349_527 - 10_485).to_string())
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_drop_in_an_invalid_draft_is_shown_not_emitted() {
+    let (editor, emitted) = range_editor().await;
+    editor
+        .set("tr[data-range=\"1\"] input.range-start", "0", "change")
+        .await;
+    assert!(editor.text(".editor-error .message").contains("overlaps"));
+    let (rect, x_of) = bar_of(&editor);
+
+    // Moving another boundary leaves the draft invalid: shown, with the core's message.
+    drag(&editor, 2, x_of(699_050), x_of(699_050) + 50).await;
+    assert!(emitted.borrow().is_empty());
+    let error = editor.text(".editor-error .message");
+    assert!(
+        error.contains("BucketRanges[1].BucketRangeStart"),
+        "{error}"
+    );
+    let moved: i64 = editor
+        .get("tr[data-range=\"2\"] input.range-start")
+        .unchecked_into::<HtmlInputElement>()
+        .value()
+        .parse()
+        .unwrap();
+    let expected = 699_050 + buckets_for(50, rect.width());
+    assert!((moved - expected).abs() <= 1, "{moved} vs {expected}");
+
+    // Dragging the culprit off bucket 0 makes it valid: emitted, the message goes.
+    drag(&editor, 1, x_of(0), x_of(0) + 100).await;
+    assert!(editor.find(".editor-error").is_none());
+    let emitted = emitted.borrow();
+    assert_eq!(emitted.len(), 1);
+    assert!((i64::from(start_of(&emitted[0], 2)) - expected).abs() <= 1);
+    assert!(start_of(&emitted[0], 1) > 0);
 }
 
 #[wasm_bindgen_test]

@@ -2,7 +2,7 @@
 //! documents above them.
 
 use super::geometry::{bin_at, bin_bounds, bin_count, group_digits, wheel_factor, View};
-use super::{blocks, shard_colour, ByAddress, UNOWNED_COLOUR};
+use super::{blocks, pointer_x, shard_colour, ByAddress, UNOWNED_COLOUR};
 use gloo::events::{EventListener, EventListenerOptions};
 use ravenshard::decimal::fixed;
 use ravenshard::workspace::{Bin, Placement};
@@ -132,14 +132,6 @@ fn css_width(canvas: &NodeRef) -> f64 {
         .map(|c| c.get_bounding_client_rect().width())
         .filter(|w| w.is_finite() && *w > 0.0)
         .unwrap_or(FALLBACK_WIDTH)
-}
-
-/// The pointer's x in CSS pixels from the canvas's left edge.
-fn pointer_x(canvas: &NodeRef, client_x: i32) -> Option<(f64, f64)> {
-    let canvas = canvas.cast::<HtmlCanvasElement>()?;
-    let rect = canvas.get_bounding_client_rect();
-    let width = rect.width();
-    (width > 0.0).then(|| (f64::from(client_x) - rect.left(), width))
 }
 
 /// What the draw effect needs; redrawn whenever it changes.

@@ -8,7 +8,8 @@
 //!
 //! * [`BucketMap`]: a canvas of the 2^20 buckets of a block, coloured by shard, with the
 //!   documents as ticks or a density histogram; zoom, pan, hover and click.
-//! * [`RangeEditor`]: split, merge, move and reassign bucket ranges.
+//! * [`RangeEditor`]: split, merge, move (type a start, drag a boundary or move it with the
+//!   keys) and reassign bucket ranges.
 //! * [`PrefixEditor`]: add, remove and change prefixed sharding settings.
 //! * [`ConfigJson`]: the configuration as editable JSON, with copy, download and import.
 //!
@@ -23,6 +24,7 @@ mod config_json;
 pub mod geometry;
 mod prefix_editor;
 pub mod prefixes;
+mod range_bar;
 mod range_editor;
 pub mod ranges;
 
@@ -34,6 +36,8 @@ pub use range_editor::{RangeEditor, RangeEditorProps};
 use ravenshard::config::ShardingConfiguration;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use std::rc::Rc;
+use web_sys::Element;
+use yew::NodeRef;
 
 /// The shard colours, indexed by shard number modulo their count: Tableau-like hues that
 /// stay apart from each other and from [`UNOWNED_COLOUR`] and readable on white.
@@ -99,6 +103,14 @@ pub fn validate(topology: &Topology, config: ShardingConfiguration) -> Result<St
     Topology::from_configuration(config, topology.database(), "")
         .map(|t| t.to_json())
         .map_err(|e| e.to_string())
+}
+
+/// The pointer's x in CSS pixels from the left edge of the element `node` refers to, and the
+/// element's width; `None` when it is not in the page or has no width.
+pub(crate) fn pointer_x(node: &NodeRef, client_x: i32) -> Option<(f64, f64)> {
+    let rect = node.cast::<Element>()?.get_bounding_client_rect();
+    let width = rect.width();
+    (width > 0.0).then(|| (f64::from(client_x) - rect.left(), width))
 }
 
 /// An `Rc` compared by address: props and effect dependencies that must not compare large

@@ -1,13 +1,13 @@
 //! The bucket range editor: a block's ranges as a bar and a table.
 
 use super::geometry::{group_digits, BLOCK_LEN};
+use super::range_bar::RangeBar;
 use super::ranges::{
     assign_shard, merge_with_next, middle_of, parse_bucket, range_end, ranges_in_block,
     set_boundary, split_range, RangeEditError,
 };
 use super::{blocks, shard_colour, validate};
 use ravenshard::config::ShardBucketRange;
-use ravenshard::decimal::fixed;
 use ravenshard::Topology;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -35,10 +35,11 @@ struct Draft {
 }
 
 /// The bucket ranges of one block (chosen with a selector): a bar over the block's 2^20
-/// buckets and a table where a range can be split (at its middle or a typed bucket),
-/// merged with the next one, moved (its start typed) and given to another shard. Every
-/// edit is checked by the core: a valid one is emitted, an invalid one is shown with the
-/// core's message until it is fixed or reverted.
+/// buckets, whose boundaries can be dragged or moved with the arrow keys (`RangeBar`), and
+/// a table where a range can be split (at its middle or a typed bucket), merged with the
+/// next one, moved (its start typed) and given to another shard. Every edit is checked by
+/// the core: a valid one is emitted, an invalid one is shown with the core's message until
+/// it is fixed or reverted.
 #[function_component(RangeEditor)]
 pub fn range_editor(props: &RangeEditorProps) -> Html {
     let block = use_state(|| 0u32);
@@ -128,24 +129,12 @@ pub fn range_editor(props: &RangeEditorProps) -> Html {
     let indices = ranges_in_block(&ranges, current.number());
     let block_start = u64::from(current.start);
 
-    let bar = indices.iter().map(|&i| {
-        let range = ranges[i];
-        let start = u64::from(range.bucket_range_start);
-        let end = range_end(&ranges, i).unwrap_or(start);
-        let width = end.saturating_sub(start) as f64 / BLOCK_LEN as f64 * 100.0;
-        let style = format!(
-            "width: {}%; background: {}",
-            fixed(width, 4),
-            shard_colour(range.shard_number)
-        );
-        let title = format!(
-            "{} – {}: shard {}",
-            group_digits(start),
-            group_digits(end.saturating_sub(1)),
-            range.shard_number
-        );
-        html! { <div class="range-segment" data-range={i.to_string()} {style} {title} /> }
-    });
+    let on_move = {
+        let apply = apply.clone();
+        Callback::from(move |(i, start): (usize, u32)| {
+            apply(&|r: &[ShardBucketRange]| set_boundary(r, i, start));
+        })
+    };
 
     let rows = indices.iter().enumerate().map(|(position, &i)| {
         let range = ranges[i];
@@ -274,9 +263,7 @@ pub fn range_editor(props: &RangeEditorProps) -> Html {
                     ) }
                 </span>
             </div>
-            <div class="range-bar" role="img" aria-label="The block's ranges by shard">
-                { for bar }
-            </div>
+            <RangeBar ranges={ranges.clone()} block={current.number()} {on_move} />
             // A stable wrapper: the message appearing must not make yew rebuild the table.
             <div class="range-editor-messages">
                 if let Some(d) = draft.as_ref() {
