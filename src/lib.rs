@@ -27,6 +27,7 @@ mod bucket;
 pub mod bulk;
 pub mod casing;
 pub mod config;
+pub mod content;
 pub mod decimal;
 mod error;
 mod explain;

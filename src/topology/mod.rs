@@ -205,6 +205,12 @@ impl Topology {
         })
     }
 
+    /// The configuration's keys this crate does not model as a topology (`ByContent`,
+    /// `Orchestrator`, `BucketMigrations`...), as they were read.
+    pub fn extra_keys(&self) -> &Map<String, Value> {
+        &self.other
+    }
+
     /// The sharded database's name (fragments are `<name>$<shard>`).
     pub fn database(&self) -> &str {
         &self.database
