@@ -17,93 +17,16 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::js_sys::{Array, Function, Object, Reflect};
 use web_sys::{
-    DomRect, Element, Event, EventInit, HtmlCanvasElement, HtmlElement, HtmlInputElement,
-    HtmlSelectElement, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit, PointerEvent,
-    PointerEventInit,
+    DomRect, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlTextAreaElement,
+    KeyboardEvent, KeyboardEventInit, PointerEvent, PointerEventInit,
 };
-use yew::{
-    function_component, html, use_state, AppHandle, BaseComponent, Callback, Html, Properties,
-};
+use yew::{function_component, html, use_state, Callback, Html, Properties};
+
+mod common;
+
+use common::{fire, Mounted};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// A component mounted in its own `<div>`; unmounted and removed on drop.
-struct Mounted<C: BaseComponent> {
-    root: Element,
-    handle: Option<AppHandle<C>>,
-}
-
-impl<C: BaseComponent> Mounted<C> {
-    async fn mount(props: C::Properties) -> Self {
-        let root = gloo::utils::document().create_element("div").unwrap();
-        root.set_attribute("style", "width: 800px").unwrap();
-        gloo::utils::body().append_child(&root).unwrap();
-        let handle = yew::Renderer::<C>::with_root_and_props(root.clone(), props).render();
-        yew::scheduler::flush().await;
-        Mounted {
-            root,
-            handle: Some(handle),
-        }
-    }
-
-    fn find(&self, selector: &str) -> Option<Element> {
-        self.root.query_selector(selector).unwrap()
-    }
-
-    fn get(&self, selector: &str) -> Element {
-        self.find(selector)
-            .unwrap_or_else(|| panic!("no element matches {selector:?}"))
-    }
-
-    fn text(&self, selector: &str) -> String {
-        self.get(selector).text_content().unwrap_or_default()
-    }
-
-    async fn click(&self, selector: &str) {
-        self.get(selector).unchecked_ref::<HtmlElement>().click();
-        yew::scheduler::flush().await;
-    }
-
-    /// Sets a field's value and fires `event` (`input` as typing does, `change` as leaving
-    /// the field does), then lets yew render.
-    async fn set(&self, selector: &str, value: &str, event: &str) {
-        let element = self.get(selector);
-        if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
-            area.set_value(value);
-        } else if let Some(select) = element.dyn_ref::<HtmlSelectElement>() {
-            select.set_value(value);
-        } else {
-            element.unchecked_ref::<HtmlInputElement>().set_value(value);
-        }
-        fire(&element, event);
-        yew::scheduler::flush().await;
-    }
-
-    async fn check(&self, selector: &str) {
-        let element = self.get(selector);
-        element
-            .unchecked_ref::<HtmlInputElement>()
-            .set_checked(true);
-        fire(&element, "change");
-        yew::scheduler::flush().await;
-    }
-}
-
-impl<C: BaseComponent> Drop for Mounted<C> {
-    fn drop(&mut self) {
-        if let Some(handle) = self.handle.take() {
-            handle.destroy();
-        }
-        self.root.remove();
-    }
-}
-
-fn fire(element: &Element, kind: &str) {
-    let init = EventInit::new();
-    init.set_bubbles(true);
-    let event = Event::new_with_event_init_dict(kind, &init).unwrap();
-    element.dispatch_event(&event).unwrap();
-}
 
 /// Fires a bubbling mouse event at client coordinates (built through the page's
 /// `MouseEvent` constructor).

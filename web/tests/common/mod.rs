@@ -1,0 +1,118 @@
+//! What every browser test of the studio needs: a component mounted in its own `<div>`,
+//! found, read and acted on as a user would.
+#![allow(dead_code)] // Each test file uses a different part.
+
+use wasm_bindgen::JsCast;
+use web_sys::{
+    Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement,
+    HtmlTextAreaElement,
+};
+use yew::{AppHandle, BaseComponent};
+
+/// A component mounted in its own `<div>` (800 px wide); unmounted and removed on drop.
+pub struct Mounted<C: BaseComponent> {
+    pub root: Element,
+    handle: Option<AppHandle<C>>,
+}
+
+impl<C: BaseComponent> Mounted<C> {
+    /// Mounts `C` with `props` and lets yew render.
+    pub async fn mount(props: C::Properties) -> Self {
+        let root = gloo::utils::document().create_element("div").unwrap();
+        root.set_attribute("style", "width: 800px").unwrap();
+        gloo::utils::body().append_child(&root).unwrap();
+        let handle = yew::Renderer::<C>::with_root_and_props(root.clone(), props).render();
+        yew::scheduler::flush().await;
+        Mounted {
+            root,
+            handle: Some(handle),
+        }
+    }
+
+    pub fn find(&self, selector: &str) -> Option<Element> {
+        self.root.query_selector(selector).unwrap()
+    }
+
+    pub fn get(&self, selector: &str) -> Element {
+        self.find(selector)
+            .unwrap_or_else(|| panic!("no element matches {selector:?}"))
+    }
+
+    pub fn text(&self, selector: &str) -> String {
+        self.get(selector).text_content().unwrap_or_default()
+    }
+
+    pub fn count(&self, selector: &str) -> u32 {
+        self.root.query_selector_all(selector).unwrap().length()
+    }
+
+    /// Fires a bubbling event of `kind` at the element, then lets yew render.
+    pub async fn fire(&self, selector: &str, kind: &str) {
+        fire(&self.get(selector), kind);
+        yew::scheduler::flush().await;
+    }
+
+    pub async fn click(&self, selector: &str) {
+        self.get(selector).unchecked_ref::<HtmlElement>().click();
+        yew::scheduler::flush().await;
+    }
+
+    /// Sets a field's value and fires `event` (`input` as typing does, `change` as leaving
+    /// the field does), then lets yew render.
+    pub async fn set(&self, selector: &str, value: &str, event: &str) {
+        let element = self.get(selector);
+        if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+            area.set_value(value);
+        } else if let Some(select) = element.dyn_ref::<HtmlSelectElement>() {
+            select.set_value(value);
+        } else {
+            element.unchecked_ref::<HtmlInputElement>().set_value(value);
+        }
+        fire(&element, event);
+        yew::scheduler::flush().await;
+    }
+
+    /// Types into a field: sets its value and fires `input`.
+    pub async fn type_into(&self, selector: &str, value: &str) {
+        self.set(selector, value, "input").await;
+    }
+
+    /// Ticks a checkbox and fires `change`.
+    pub async fn check(&self, selector: &str) {
+        let element = self.get(selector);
+        element
+            .unchecked_ref::<HtmlInputElement>()
+            .set_checked(true);
+        fire(&element, "change");
+        yew::scheduler::flush().await;
+    }
+
+    /// Waits (at most ~5 s) until `selector` matches.
+    pub async fn wait_for(&self, selector: &str) {
+        for _ in 0..250 {
+            if self.find(selector).is_some() {
+                return;
+            }
+            gloo::timers::future::TimeoutFuture::new(20).await;
+            yew::scheduler::flush().await;
+        }
+        panic!("{selector:?} never appeared");
+    }
+}
+
+impl<C: BaseComponent> Drop for Mounted<C> {
+    fn drop(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            handle.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+/// Fires a bubbling event of `kind` at `element`.
+pub fn fire(element: &Element, kind: &str) {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    let event = Event::new_with_event_init_dict(kind, &init).unwrap();
+    element.dispatch_event(&event).unwrap();
+}
