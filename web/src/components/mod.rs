@@ -126,17 +126,22 @@ pub fn value_of(e: &Event) -> Option<String> {
     wasm_bindgen::JsCast::dyn_ref::<HtmlSelectElement>(&target).map(HtmlSelectElement::value)
 }
 
+/// A callback for `oninput`/`onchange` that hands the field's value to `f`.
+pub fn with_value<E: AsRef<Event> + 'static>(f: impl Fn(String) + 'static) -> Callback<E> {
+    Callback::from(move |e: E| {
+        if let Some(value) = value_of(e.as_ref()) {
+            f(value);
+        }
+    })
+}
+
 /// A callback for `oninput`/`onchange` that emits the field's value as an action.
 pub fn on_value<E: AsRef<Event> + 'static>(
     on_action: &Callback<crate::state::Action>,
     to_action: impl Fn(String) -> crate::state::Action + 'static,
 ) -> Callback<E> {
     let on_action = on_action.clone();
-    Callback::from(move |e: E| {
-        if let Some(value) = value_of(e.as_ref()) {
-            on_action.emit(to_action(value));
-        }
-    })
+    with_value(move |value| on_action.emit(to_action(value)))
 }
 
 #[cfg(test)]

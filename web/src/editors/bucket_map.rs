@@ -3,13 +3,14 @@
 
 use super::geometry::{bin_at, bin_bounds, bin_count, group_digits, wheel_factor, View};
 use super::{blocks, pointer_x, shard_colour, ByAddress, UNOWNED_COLOUR};
+use crate::components::with_value;
 use gloo::events::{EventListener, EventListenerOptions};
 use ravenshard::decimal::fixed;
 use ravenshard::workspace::{Bin, Placement};
 use ravenshard::Topology;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlSelectElement, WheelEvent};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
 use yew::prelude::*;
 
 /// The canvas's height in CSS pixels.
@@ -422,11 +423,9 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
     let reset = act(|_| ViewAction::Reset, 0.0);
     let on_block = {
         let view = view.dispatcher();
-        Callback::from(move |e: Event| {
-            if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
-                if let Ok(start) = select.value().parse::<u64>() {
-                    view.dispatch(ViewAction::Block(start));
-                }
+        with_value::<Event>(move |value| {
+            if let Ok(start) = value.parse::<u64>() {
+                view.dispatch(ViewAction::Block(start));
             }
         })
     };

@@ -1,12 +1,13 @@
 //! The configuration as JSON: edit, apply, copy, download, import.
 
+use crate::components::with_value;
 use gloo::file::callbacks::FileReader;
 use gloo::file::{Blob, File, ObjectUrl};
 use ravenshard::Topology;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{HtmlAnchorElement, HtmlInputElement, HtmlTextAreaElement};
+use web_sys::{HtmlAnchorElement, HtmlInputElement};
 use yew::prelude::*;
 
 /// The name of a downloaded configuration.
@@ -110,11 +111,7 @@ pub fn config_json(props: &ConfigJsonProps) -> Html {
 
     let oninput = {
         let text = text.clone();
-        Callback::from(move |e: InputEvent| {
-            if let Some(area) = e.target_dyn_into::<HtmlTextAreaElement>() {
-                text.set(area.value());
-            }
-        })
+        with_value::<InputEvent>(move |value| text.set(value))
     };
     let on_apply = {
         let text = text.clone();

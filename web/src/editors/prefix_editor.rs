@@ -3,6 +3,7 @@
 use super::geometry::group_digits;
 use super::prefixes::{add_prefix, next_prefix_block_start, remove_prefix, set_prefix_shards};
 use super::{shard_colour, validate};
+use crate::components::with_value;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -68,11 +69,7 @@ pub fn prefix_editor(props: &PrefixEditorProps) -> Html {
 
     let on_prefix = {
         let new_prefix = new_prefix.clone();
-        Callback::from(move |e: InputEvent| {
-            if let Some(input) = e.target_dyn_into::<HtmlInputElement>() {
-                new_prefix.set(input.value());
-            }
-        })
+        with_value::<InputEvent>(move |value| new_prefix.set(value))
     };
     let on_add = {
         let submit = submit.clone();

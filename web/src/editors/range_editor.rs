@@ -7,6 +7,7 @@ use super::ranges::{
     set_boundary, split_range, RangeEditError,
 };
 use super::{blocks, shard_colour, validate};
+use crate::components::with_value;
 use ravenshard::config::ShardBucketRange;
 use ravenshard::Topology;
 use std::rc::Rc;
@@ -100,11 +101,9 @@ pub fn range_editor(props: &RangeEditorProps) -> Html {
 
     let on_block = {
         let block = block.clone();
-        Callback::from(move |e: Event| {
-            if let Some(select) = e.target_dyn_into::<HtmlSelectElement>() {
-                if let Ok(n) = select.value().parse::<u32>() {
-                    block.set(n);
-                }
+        with_value::<Event>(move |value| {
+            if let Ok(n) = value.parse::<u32>() {
+                block.set(n);
             }
         })
     };
