@@ -34,6 +34,7 @@ mod explain;
 mod id;
 pub mod import;
 pub mod report;
+pub mod route;
 pub mod rql;
 pub mod sample;
 pub mod share;
