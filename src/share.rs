@@ -53,16 +53,18 @@ use crate::{ConfigError, Topology, NUMBER_OF_BUCKETS};
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::{alphabet, Engine as _};
-use flate2::read::DeflateDecoder;
-use flate2::write::DeflateEncoder;
-use flate2::Compression;
+use miniz_oxide::deflate::compress_to_vec;
+use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::io::{Read, Write};
 
 /// The most bytes a compact link may inflate to (64 MiB). Larger links are refused with
 /// [`ShareError::TooLarge`].
 pub const MAX_INFLATED_BYTES: usize = 64 * 1024 * 1024;
+
+/// The DEFLATE level of compact links: the best, 9 (what flate2's `Compression::best()`
+/// asked of the same compressor, so links encode as they always have).
+const LEVEL: u8 = 9;
 
 /// [`encode_fragment`] uses the plain form when it is at most this many characters long.
 pub const PLAIN_LIMIT: usize = 2000;
@@ -438,11 +440,7 @@ pub fn encode_compact(state: &SharedState) -> String {
     let state = normalize(state.clone());
     // Serializing plain structs with string keys, and writing to a Vec, cannot fail.
     let json = serde_json::to_vec(&state).expect("a SharedState always serializes");
-    let mut encoder = DeflateEncoder::new(Vec::new(), Compression::best());
-    let compressed = encoder
-        .write_all(&json)
-        .and_then(|()| encoder.finish())
-        .expect("compressing into a Vec cannot fail");
+    let compressed = compress_to_vec(&json, LEVEL);
     let mut out = String::from("z=");
     BASE64.encode_string(compressed, &mut out);
     out
@@ -603,18 +601,20 @@ fn decode_compact(data: &str) -> Result<SharedState, ShareError> {
         .map_err(|e| ShareError::BadBase64 {
             message: e.to_string(),
         })?;
-    let mut json = Vec::new();
+    let too_large = ShareError::TooLarge {
+        limit: MAX_INFLATED_BYTES,
+    };
     // One byte more than the limit tells an exactly-full result from an oversized one.
-    DeflateDecoder::new(compressed.as_slice())
-        .take(MAX_INFLATED_BYTES as u64 + 1)
-        .read_to_end(&mut json)
-        .map_err(|e| ShareError::BadDeflate {
-            message: e.to_string(),
-        })?;
+    let json = decompress_to_vec_with_limit(&compressed, MAX_INFLATED_BYTES + 1).map_err(|e| {
+        match e.status {
+            TINFLStatus::HasMoreOutput => too_large.clone(),
+            _ => ShareError::BadDeflate {
+                message: e.to_string(),
+            },
+        }
+    })?;
     if json.len() > MAX_INFLATED_BYTES {
-        return Err(ShareError::TooLarge {
-            limit: MAX_INFLATED_BYTES,
-        });
+        return Err(too_large);
     }
     serde_json::from_slice(&json).map_err(|e| ShareError::BadJson {
         message: e.to_string(),

@@ -565,6 +565,32 @@ fn corrupt_and_truncated_gzip() {
 }
 
 #[test]
+fn gzip_in_any_chunk_size_gives_the_same_documents() {
+    let lines: String = (0..40_000u64)
+        .map(|i| format!("orders/{i}-A\t{}\n", i * 7919 % 100_003))
+        .collect();
+    let (a, b) = lines.as_bytes().split_at(lines.len() / 3);
+    // Two members, the second one spanning several 64 KiB chunks.
+    let text = [gzip(a), gzip(b)].concat();
+    assert!(text.len() > 3 * (64 << 10), "{}", text.len());
+    let export = gzip(&export_json());
+    for (bytes, format) in [(&text, Format::Text), (&export, Format::RavenDump)] {
+        let whole = import(bytes, format).unwrap();
+        for size in [1, 2, 3, 7, 64 << 10] {
+            let mut importer = Importer::new(format, None);
+            for chunk in bytes.chunks(size) {
+                importer.push(chunk).unwrap();
+            }
+            assert_eq!(
+                importer.finish().unwrap(),
+                whole,
+                "{format:?} in chunks of {size}"
+            );
+        }
+    }
+}
+
+#[test]
 fn any_format_may_be_gzipped() {
     let text = gzip(b"a\t1\nb\n");
     assert_eq!(ids(&import(&text, Format::Text).unwrap()), ["a", "b"]);
@@ -688,6 +714,20 @@ proptest! {
         let format = Format::ALL[f];
         let _ = import(&bytes, format);
         let _ = import(&gzip(&bytes), format);
+        // Anything after the gzip magic: a random header; a valid header (with every
+        // optional field announced, or none) followed by random deflate data.
+        for head in [&b"\x1f\x8b"[..], b"\x1f\x8b\x08\x1e", b"\x1f\x8b\x08\x00\0\0\0\0\0\x03"] {
+            let _ = import(&[head, &bytes].concat(), format);
+        }
+    }
+
+    #[test]
+    fn damaged_gzip_never_panics(at in any::<prop::sample::Index>(), xor in 1u8.., cut in any::<prop::sample::Index>()) {
+        let mut gz = gzip(&export_json());
+        let n = gz.len();
+        gz[at.index(n)] ^= xor;
+        let _ = import(&gz, Format::RavenDump);
+        let _ = import(&gz[..cut.index(n + 1)], Format::RavenDump);
     }
 
     #[test]

@@ -360,6 +360,36 @@ fn compact_json_must_be_a_state() {
 }
 
 #[test]
+fn compact_links_are_the_deflate_of_the_json_at_the_best_level() {
+    // Written by another DEFLATE implementation at its best level (flate2, which the core
+    // used before): the links the core writes have not changed.
+    let documents = (1..=500)
+        .map(|n| Document {
+            id: format!("orders/{n}-A"),
+            size: Some(n * 37),
+            collection: Some("Orders".into()),
+        })
+        .collect();
+    let states = [
+        SharedState::default(),
+        SharedState {
+            database: Some("shop".into()),
+            shards: Some(3),
+            config: Some(r#"{"Orchestrator":{}}"#.into()),
+            documents: vec![Document::new("a\tb")],
+        },
+        SharedState {
+            documents,
+            ..Default::default()
+        },
+    ];
+    for state in states {
+        let json = serde_json::to_vec(&state).unwrap();
+        assert_eq!(encode_compact(&state), compact_of(&json));
+    }
+}
+
+#[test]
 fn oversize_inflate_is_refused() {
     // A deflate bomb: 65 MiB of spaces compresses to about 65 KiB.
     let mut encoder = DeflateEncoder::new(Vec::new(), Compression::best());

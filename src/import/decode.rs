@@ -1,9 +1,8 @@
 //! The compression layer: gzip is recognised by its magic bytes and inflated as chunks
 //! arrive; Zstandard is recognised and refused with a way out; anything else passes through.
 
+use super::gzip::GzipDecoder;
 use super::ImportError;
-use flate2::write::MultiGzDecoder;
-use std::io::Write;
 
 /// Enough bytes to recognise gzip (2) and Zstandard (4).
 const SNIFF_LEN: usize = 4;
@@ -16,11 +15,8 @@ pub(super) enum Decoder {
     Sniffing(Vec<u8>),
     /// Not compressed.
     Plain,
-    /// gzip (every member of a multi-member file), with the compressed bytes consumed.
-    Gzip {
-        decoder: Box<MultiGzDecoder<Vec<u8>>>,
-        consumed: u64,
-    },
+    /// gzip (every member of a multi-member file).
+    Gzip(Box<GzipDecoder>),
 }
 
 impl Decoder {
@@ -37,7 +33,7 @@ impl Decoder {
     ) -> Result<(), ImportError> {
         match self {
             Decoder::Plain => out(chunk),
-            Decoder::Gzip { decoder, consumed } => inflate(decoder, consumed, chunk, out),
+            Decoder::Gzip(decoder) => decoder.push(chunk, out),
             Decoder::Sniffing(head) => {
                 if head.len() + chunk.len() < SNIFF_LEN {
                     head.extend_from_slice(chunk);
@@ -66,10 +62,7 @@ impl Decoder {
     /// Chooses the decoding from the first bytes of the input.
     fn start(&mut self, head: &[u8]) -> Result<(), ImportError> {
         *self = if head.starts_with(&GZIP_MAGIC) {
-            Decoder::Gzip {
-                decoder: Box::new(MultiGzDecoder::new(Vec::new())),
-                consumed: 0,
-            }
+            Decoder::Gzip(Box::new(GzipDecoder::new()))
         } else if head.starts_with(&ZSTD_MAGIC) {
             return Err(ImportError::Zstd);
         } else {
@@ -92,21 +85,7 @@ impl Decoder {
                 self.push(&head, out)?;
                 self.finish(out)
             }
-            Decoder::Gzip { decoder, consumed } => {
-                let finished = decoder.try_finish();
-                let rest = std::mem::take(decoder.get_mut());
-                match finished {
-                    Ok(()) => out(&rest),
-                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                        Err(ImportError::GzipTruncated { offset: *consumed })
-                    }
-                    // A checksum that does not match (or a trailer cut short).
-                    Err(e) => Err(ImportError::Gzip {
-                        offset: *consumed,
-                        message: e.to_string(),
-                    }),
-                }
-            }
+            Decoder::Gzip(decoder) => decoder.finish(),
         }
     }
 }
@@ -116,41 +95,12 @@ fn could_be_magic(head: &[u8]) -> bool {
     (head.len() < GZIP_MAGIC.len() && GZIP_MAGIC.starts_with(head)) || ZSTD_MAGIC.starts_with(head)
 }
 
-fn inflate(
-    decoder: &mut MultiGzDecoder<Vec<u8>>,
-    consumed: &mut u64,
-    mut chunk: &[u8],
-    out: &mut dyn FnMut(&[u8]) -> Result<(), ImportError>,
-) -> Result<(), ImportError> {
-    // Each `write` inflates into a buffer of 32 KiB at most, then stops: hand that on before
-    // writing more.
-    let mut spare = Vec::new();
-    while !chunk.is_empty() {
-        let n = decoder.write(chunk).map_err(|e| ImportError::Gzip {
-            offset: *consumed,
-            message: e.to_string(),
-        })?;
-        if n == 0 {
-            return Err(ImportError::Gzip {
-                offset: *consumed,
-                message: "the decompressor stopped making progress".into(),
-            });
-        }
-        *consumed += n as u64;
-        chunk = &chunk[n..];
-        std::mem::swap(decoder.get_mut(), &mut spare);
-        let result = out(&spare);
-        spare.clear();
-        result?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use flate2::write::GzEncoder;
     use flate2::Compression;
+    use std::io::Write;
 
     fn decode_in(chunks: &[&[u8]]) -> Result<Vec<u8>, ImportError> {
         let mut decoder = Decoder::new();

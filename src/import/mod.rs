@@ -55,6 +55,7 @@ mod decode;
 mod entry;
 mod error;
 mod format;
+mod gzip;
 mod json;
 mod lines;
 
@@ -265,7 +266,7 @@ impl Importer {
     pub fn next_chunk_len(&self) -> usize {
         match self.decoder {
             Decoder::Plain => 1 << 20,
-            Decoder::Sniffing(_) | Decoder::Gzip { .. } => 64 << 10,
+            Decoder::Sniffing(_) | Decoder::Gzip(_) => 64 << 10,
         }
     }
 
