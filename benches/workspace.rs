@@ -31,6 +31,7 @@ fn documents() -> Vec<Document> {
                 id,
                 size: (i % 7 != 0).then_some(200 + (i as u64 * 37) % 4000),
                 collection: Some(collection.to_string()),
+                body: None,
             }
         })
         .collect()

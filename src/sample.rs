@@ -59,6 +59,8 @@ pub fn chapter_examples() -> Vec<Document> {
             id: id.to_string(),
             size: Some(size),
             collection: Some(collection.to_string()),
+            // The chapter's orders belong to customers/1-A (its content-based examples).
+            body: (collection == "Orders").then(|| r#"{"Customer":"customers/1-A"}"#.to_string()),
         })
         .collect()
 }
@@ -211,20 +213,21 @@ impl Generator {
         let counts = self.counts()?;
         let mut rng = SplitMix64(self.seed);
         let mut documents = Vec::with_capacity(self.documents);
-        let mut add = |id: String, size: u64, collection: &str| {
+        let mut add = |id: String, size: u64, collection: &str, body: Option<String>| {
             documents.push(Document {
                 id,
                 size: Some(size),
                 collection: Some(collection.to_string()),
+                body,
             })
         };
         for n in 1..=counts.companies {
             let size = rng.triangular(500, 1000);
-            add(format!("companies/{n}-A"), size, "Companies");
+            add(format!("companies/{n}-A"), size, "Companies", None);
         }
         for n in 1..=counts.employees {
             let size = rng.triangular(1000, 2000);
-            add(format!("employees/{n}-A"), size, "Employees");
+            add(format!("employees/{n}-A"), size, "Employees", None);
         }
         let companies = CompanyPicker::new(counts.companies, &mut rng);
         let mut to_anchor = counts.anchored;
@@ -239,7 +242,9 @@ impl Generator {
             } else {
                 format!("orders/{n}-A")
             };
-            add(id, rng.triangular(1000, 3000), "Orders");
+            // The order's company, for the chapter's content rules (`Fields: ["Company"]`).
+            let body = format!(r#"{{"Company":"companies/{company}-A"}}"#);
+            add(id, rng.triangular(1000, 3000), "Orders", Some(body));
         }
         Ok(documents)
     }

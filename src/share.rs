@@ -378,8 +378,8 @@ pub fn encode_fragment(state: &SharedState) -> String {
 /// Besides letters, digits and `-._~`, the characters `/ $ : @` are written as they are
 /// (they are legal in a fragment and common in IDs); everything else is percent-encoded.
 ///
-/// Fails when a document cannot be written as a line: an empty ID, or a tab, CR or LF in an
-/// ID or collection.
+/// Fails when a document cannot be written as a line (see
+/// [`Document::line_problem`](crate::workspace::Document::line_problem)).
 ///
 /// # Examples
 ///
@@ -389,7 +389,7 @@ pub fn encode_fragment(state: &SharedState) -> String {
 ///
 /// let state = SharedState {
 ///     database: Some("my db".into()),
-///     documents: vec![Document { id: "a+b&c".into(), size: Some(7), collection: None }],
+///     documents: vec![Document { id: "a+b&c".into(), size: Some(7), collection: None, body: None }],
 ///     ..Default::default()
 /// };
 /// assert_eq!(encode_plain(&state).unwrap(), "db=my%20db&ids=a%2Bb%26c%097");

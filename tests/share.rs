@@ -71,16 +71,20 @@ fn lines_sizes_and_collections() {
             id: "b".into(),
             size: Some(120),
             collection: None,
+            body: None,
         },
         Document {
             id: "c".into(),
             size: None,
             collection: Some("Orders".into()),
+            body: None,
         },
         Document {
             id: "d".into(),
             size: Some(12),
             collection: Some("Users".into()),
+            // The fourth field is the document's body.
+            body: Some("future".into()),
         },
     ];
     assert_eq!(state.documents, expected);
@@ -225,6 +229,7 @@ fn plain_form_refuses_what_it_cannot_carry() {
                     id: id.into(),
                     size: None,
                     collection: collection.map(String::from),
+                    body: None,
                 },
             ],
             ..Default::default()
@@ -264,6 +269,7 @@ fn encode_fragment_picks_the_form_by_length() {
                 id: format!("orders/{n}-A$companies/{}-A", n % 97),
                 size: Some(1000 + n),
                 collection: Some("Orders".into()),
+                body: None,
             })
             .collect(),
         ..small
@@ -368,6 +374,7 @@ fn compact_links_are_the_deflate_of_the_json_at_the_best_level() {
             id: format!("orders/{n}-A"),
             size: Some(n * 37),
             collection: Some("Orders".into()),
+            body: None,
         })
         .collect();
     let states = [
@@ -432,11 +439,13 @@ fn document() -> impl Strategy<Value = Document> {
         text(40),
         proptest::option::of(any::<u64>()),
         proptest::option::of(text(12)),
+        proptest::option::of(r#"\{"[A-Za-z]{1,8}":"[a-z0-9/ $-]{0,12}"\}"#),
     )
-        .prop_map(|(id, size, collection)| Document {
+        .prop_map(|(id, size, collection, body)| Document {
             id,
             size,
             collection,
+            body,
         })
 }
 
@@ -461,11 +470,13 @@ fn any_document() -> impl Strategy<Value = Document> {
         any::<String>(),
         proptest::option::of(any::<u64>()),
         proptest::option::of(any::<String>().prop_filter("non-empty", |s| !s.is_empty())),
+        proptest::option::of(any::<String>()),
     )
-        .prop_map(|(id, size, collection)| Document {
+        .prop_map(|(id, size, collection, body)| Document {
             id,
             size,
             collection,
+            body,
         })
 }
 

@@ -368,6 +368,7 @@ fn document() -> impl Strategy<Value = Document> {
             id,
             size,
             collection,
+            body: None,
         })
 }
 

@@ -69,7 +69,9 @@ impl CsvReader {
             .filter(|c| !c.is_empty())
             .map(str::to_string);
         match fields.into_iter().nth(columns.id) {
-            Some(id) => sink.add(id.into_owned(), size, collection, || Location::Line(line)),
+            Some(id) => sink.add(id.into_owned(), size, collection, None, || {
+                Location::Line(line)
+            }),
             None => sink.skip(|| ImportWarning::MissingId {
                 at: Location::Line(line),
             }),

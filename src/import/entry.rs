@@ -13,7 +13,15 @@ pub(super) struct Sink {
     pub documents: Vec<Document>,
     pub warnings: Vec<ImportWarning>,
     pub skipped: usize,
+    /// Bytes of bodies kept so far.
+    pub body_bytes: usize,
+    /// Documents whose body was not kept (past [`MAX_BODY_BYTES`]).
+    pub bodies_dropped: usize,
 }
+
+/// The most bytes of document bodies an import keeps; later documents keep their ID, size
+/// and collection only.
+pub const MAX_BODY_BYTES: usize = 32 << 20;
 
 impl Sink {
     /// Adds a document, or a warning if its ID cannot be stored. `at` is only called for a
@@ -23,6 +31,7 @@ impl Sink {
         id: String,
         size: Option<u64>,
         collection: Option<String>,
+        body: Option<String>,
         at: impl FnOnce() -> Location,
     ) {
         match check_id(&id) {
@@ -30,6 +39,14 @@ impl Sink {
                 let mut document = Document::new(id);
                 document.size = size;
                 document.collection = collection;
+                if let Some(body) = body {
+                    if self.body_bytes + body.len() <= MAX_BODY_BYTES {
+                        self.body_bytes += body.len();
+                        document.body = Some(body);
+                    } else {
+                        self.bodies_dropped += 1;
+                    }
+                }
                 self.documents.push(document);
             }
             Err(error) => self.skip(|| ImportWarning::InvalidId { at: at(), error }),
@@ -53,6 +70,8 @@ pub(super) enum Entry {
         id: String,
         size: Option<u64>,
         collection: Option<String>,
+        /// The object's JSON on one line (`None` for a bare ID).
+        body: Option<String>,
     },
     /// A document object without an ID.
     MissingId,
@@ -103,6 +122,7 @@ pub(super) fn parse_entry(text: &[u8]) -> Result<Entry, EntryError> {
                 id,
                 size: None,
                 collection: None,
+                body: None,
             })
             .map_err(|e| EntryError::from_json(&e, String::new())),
         Some(b'{') => {
@@ -115,7 +135,10 @@ pub(super) fn parse_entry(text: &[u8]) -> Result<Entry, EntryError> {
             })?;
             de.end()
                 .map_err(|e| EntryError::from_json(&e, String::new()))?;
-            Ok(head.into_entry(compact_len(text)))
+            let body = std::str::from_utf8(text)
+                .ok()
+                .map(|t| crate::workspace::one_line(t).into_owned());
+            Ok(head.into_entry(compact_len(text), body))
         }
         other => {
             let found = match other {
@@ -198,7 +221,7 @@ struct Metadata {
 }
 
 impl Head {
-    fn into_entry(self, size: u64) -> Entry {
+    fn into_entry(self, size: u64, body: Option<String>) -> Entry {
         let (meta_id, collection, export_type) = match self.metadata {
             Some(m) => (m.id, m.collection, m.export_type),
             None => (None, None, None),
@@ -224,6 +247,7 @@ impl Head {
                     Some(Loose::Str(c)) => Some(c),
                     _ => None,
                 },
+                body,
             },
             None => Entry::MissingId,
         }
@@ -292,32 +316,31 @@ impl<'de> Visitor<'de> for LooseVisitor {
 mod tests {
     use super::*;
 
-    fn doc(id: &str, size: u64, collection: Option<&str>) -> Entry {
+    fn doc(text: &[u8], id: &str, collection: Option<&str>) -> Entry {
         Entry::Document {
             id: id.into(),
-            size: Some(size),
+            size: Some(text.len() as u64),
             collection: collection.map(Into::into),
+            body: Some(String::from_utf8(text.to_vec()).unwrap()),
         }
     }
 
     #[test]
     fn ids_come_from_metadata_then_id_fields() {
         let t = br#"{"Id":"b","@metadata":{"@id":"a","@collection":"Orders"}}"#;
-        assert_eq!(
-            parse_entry(t).unwrap(),
-            doc("a", t.len() as u64, Some("Orders"))
-        );
+        assert_eq!(parse_entry(t).unwrap(), doc(t, "a", Some("Orders")));
         let t = br#"{"id":"c","Id":"b"}"#;
-        assert_eq!(parse_entry(t).unwrap(), doc("b", t.len() as u64, None));
+        assert_eq!(parse_entry(t).unwrap(), doc(t, "b", None));
         let t = br#"{"id":"c","Id":5,"@metadata":{"@id":7}}"#;
-        assert_eq!(parse_entry(t).unwrap(), doc("c", t.len() as u64, None));
+        assert_eq!(parse_entry(t).unwrap(), doc(t, "c", None));
         assert_eq!(parse_entry(br#"{"name":"x"}"#).unwrap(), Entry::MissingId);
         assert_eq!(
             parse_entry(br#""orders/1-A""#).unwrap(),
             Entry::Document {
                 id: "orders/1-A".into(),
                 size: None,
-                collection: None
+                collection: None,
+                body: None,
             }
         );
     }
@@ -338,10 +361,7 @@ mod tests {
         assert_eq!(parse_entry(t).unwrap(), Entry::Attachment { size: 3 });
         // A document may have a "Size" of any type.
         let t = br#"{"Size":"XL","@metadata":{"@id":"shirts/1"}}"#;
-        assert_eq!(
-            parse_entry(t).unwrap(),
-            doc("shirts/1", t.len() as u64, None)
-        );
+        assert_eq!(parse_entry(t).unwrap(), doc(t, "shirts/1", None));
     }
 
     #[test]

@@ -398,7 +398,8 @@ impl JsonReader {
                 id,
                 size,
                 collection,
-            } => sink.add(id, size, collection, at),
+                body,
+            } => sink.add(id, size, collection, body, at),
             Entry::MissingId => sink.skip(|| ImportWarning::MissingId { at: at() }),
             Entry::Attachment { size } => return Ok(State::Raw(size)),
         }

@@ -157,7 +157,9 @@ pub(super) fn text_line(record: Record, sink: &mut Sink) -> Result<(), ImportErr
         Some((id, size)) => (id, parse_size(size, record.line)?),
         None => (text, None),
     };
-    sink.add(id.to_string(), size, None, || Location::Line(record.line));
+    sink.add(id.to_string(), size, None, None, || {
+        Location::Line(record.line)
+    });
     Ok(())
 }
 
@@ -187,7 +189,8 @@ pub(super) fn ndjson_line(record: Record, sink: &mut Sink) -> Result<(), ImportE
             id,
             size,
             collection,
-        } => sink.add(id, size, collection, || Location::Line(line)),
+            body,
+        } => sink.add(id, size, collection, body, || Location::Line(line)),
         Entry::MissingId => sink.skip(|| super::ImportWarning::MissingId {
             at: Location::Line(line),
         }),

@@ -65,6 +65,7 @@ pub use format::{Format, UnknownFormat, ACCEPT};
 use crate::workspace::Document;
 use decode::Decoder;
 use entry::Sink;
+pub use entry::MAX_BODY_BYTES;
 use lines::Splitter;
 
 /// At most this many [`ImportWarning`]s are kept; [`Imported::skipped`] counts them all.
@@ -79,6 +80,8 @@ pub struct Imported {
     pub warnings: Vec<ImportWarning>,
     /// How many entries were skipped in all (at least `warnings.len()`).
     pub skipped: usize,
+    /// How many documents kept no body: bodies are kept up to [`MAX_BODY_BYTES`] in all.
+    pub bodies_dropped: usize,
 }
 
 /// How far an import is.
@@ -303,11 +306,14 @@ impl Importer {
             documents,
             warnings,
             skipped,
+            bodies_dropped,
+            ..
         } = self.sink;
         Ok(Imported {
             documents,
             warnings,
             skipped,
+            bodies_dropped,
         })
     }
 }

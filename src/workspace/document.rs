@@ -14,6 +14,10 @@ pub struct Document {
     /// The document's collection (`@metadata.@collection`), when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collection: Option<String>,
+    /// The document's JSON, when known (imported from JSON, NDJSON or an export, or typed
+    /// as the line format's fourth field). The chapter's content rules read its fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
 }
 
 impl Document {
@@ -30,12 +34,14 @@ impl Document {
             id: id.into(),
             size: None,
             collection: None,
+            body: None,
         }
     }
 
     /// Appends the document as one line of text, without the line break: `id`, then
-    /// `<TAB>size` and `<TAB>collection` when known (an empty collection counts as unknown).
-    /// This is the editor's, the share link's and `ravenshard bucket`'s input format.
+    /// `<TAB>size`, `<TAB>collection` and `<TAB>body` as far as they are known (an empty
+    /// collection counts as unknown; the body is JSON on one line, see [`one_line`]). This is
+    /// the editor's, the share link's and `ravenshard bucket`'s input format.
     ///
     /// # Examples
     ///
@@ -45,23 +51,46 @@ impl Document {
     /// let mut text = String::new();
     /// Document::new("users/4").write_line(&mut text);
     /// text.push('\n');
-    /// Document { id: "orders/1-A".into(), size: None, collection: Some("Orders".into()) }
-    ///     .write_line(&mut text);
-    /// assert_eq!(text, "users/4\norders/1-A\t\tOrders");
+    /// let order = Document {
+    ///     id: "orders/1-A".into(),
+    ///     size: None,
+    ///     collection: Some("Orders".into()),
+    ///     body: Some("{\n  \"Customer\": \"customers/1-A\"\n}".into()),
+    /// };
+    /// order.write_line(&mut text);
+    /// assert_eq!(text, "users/4\norders/1-A\t\tOrders\t{\"Customer\":\"customers/1-A\"}");
     /// ```
     pub fn write_line(&self, out: &mut String) {
         out.push_str(&self.id);
         let collection = self.collection.as_deref().filter(|c| !c.is_empty());
-        if self.size.is_some() || collection.is_some() {
+        let body = self.body.as_deref().filter(|b| !b.trim().is_empty());
+        if self.size.is_some() || collection.is_some() || body.is_some() {
             out.push('\t');
             if let Some(size) = self.size {
                 out.push_str(&size.to_string());
             }
         }
-        if let Some(collection) = collection {
+        if collection.is_some() || body.is_some() {
             out.push('\t');
-            out.push_str(collection);
+            out.push_str(collection.unwrap_or_default());
         }
+        if let Some(body) = body {
+            out.push('\t');
+            out.push_str(&one_line(body));
+        }
+    }
+}
+
+/// A JSON body on one line without tabs: as it is when it has no tab or line break, else
+/// re-written compactly (JSON whitespace is insignificant; a body that is not JSON has its
+/// tabs and line breaks turned into spaces).
+pub fn one_line(body: &str) -> std::borrow::Cow<'_, str> {
+    if !body.contains(['\t', '\n', '\r']) {
+        return std::borrow::Cow::Borrowed(body);
+    }
+    match serde_json::from_str::<serde_json::Value>(body) {
+        Ok(value) => std::borrow::Cow::Owned(value.to_string()),
+        Err(_) => std::borrow::Cow::Owned(body.replace(['\t', '\n', '\r'], " ")),
     }
 }
 
@@ -101,6 +130,13 @@ impl Document {
         if let Some(at) = breaks(&self.id) {
             return Some(format!("the ID has a tab or line break at byte {at}"));
         }
+        if let Some(body) = &self.body {
+            if body.trim().is_empty() || body.trim() != body || breaks(body).is_some() {
+                return Some(
+                    "the body is blank, has spaces around it, or has a tab or line break".into(),
+                );
+            }
+        }
         let collection = self.collection.as_deref()?;
         if let Some(at) = breaks(collection) {
             return Some(format!(
@@ -135,13 +171,19 @@ impl Document {
             if line.trim().is_empty() {
                 return None;
             }
-            let mut fields = line.split('\t');
+            let mut fields = line.splitn(4, '\t');
             let id = fields.next().unwrap_or_default();
             let size_field = fields.next().map(str::trim).unwrap_or_default();
             let collection = fields
                 .next()
                 .map(str::trim)
                 .filter(|c| !c.is_empty())
+                .map(str::to_string);
+            // The body is the rest of the line (a tab inside it would be JSON whitespace).
+            let body = fields
+                .next()
+                .map(str::trim)
+                .filter(|b| !b.is_empty())
                 .map(str::to_string);
             let size = if size_field.bytes().all(|b| b.is_ascii_digit()) {
                 size_field.parse::<u64>().ok()
@@ -156,6 +198,7 @@ impl Document {
                     id: id.to_string(),
                     size,
                     collection,
+                    body,
                 },
                 bad_size,
             })

@@ -60,7 +60,7 @@ use std::collections::HashMap;
 use std::fmt;
 use xxhash_rust::xxh64::xxh64;
 
-pub use document::{Document, DocumentLine};
+pub use document::{one_line, Document, DocumentLine};
 
 /// Knobs of a [`Placement`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
