@@ -104,6 +104,7 @@ fn obese_threshold_is_configurable() {
     assert_eq!(p.obese_buckets()[0].documents, 31);
     let relaxed = PlacementOptions {
         obese_threshold: Some(31),
+        ..Default::default()
     };
     let p = Placement::new(&d, &t, &relaxed);
     assert!(!p.groups()[0].obese && p.groups()[0].advice.is_empty());
@@ -124,6 +125,7 @@ fn prefix_splits_an_anchored_group() {
         &t,
         &PlacementOptions {
             obese_threshold: Some(10),
+            ..Default::default()
         },
     );
     let g = &p.groups()[0];
@@ -586,4 +588,56 @@ proptest! {
         let grouped = (0..d.len()).filter(|&i| p.place(i).is_some_and(|x| x.group.is_some())).count();
         prop_assert_eq!(grouped as u64, p.groups().iter().map(|g| g.documents).sum::<u64>());
     }
+}
+
+#[test]
+fn the_chapters_design_places_pinned_generated_and_rejected_documents() {
+    use ravenshard::content::ContentDesign;
+    let topology = Topology::from_json(
+        r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+            "ByContent": {"Orders": {"Fields": ["Customer"], "Range": 1000}}}"#,
+    )
+    .unwrap();
+    let design = ContentDesign::from_topology(&topology).unwrap();
+    let order = |id: &str, customer: &str| Document {
+        id: id.into(),
+        size: None,
+        collection: Some("Orders".into()),
+        body: Some(format!(r#"{{"Customer":"{customer}"}}"#)),
+    };
+    let documents = [
+        order("orders/1-A$", "customers/1-A"),
+        order("orders/2-A$customers/1-A", "customers/1-A"),
+        order("orders/3-A", "customers/1-A"),
+        Document::new("x$@5"),
+        Document::new("y$@1048576"),
+        Document::new("invoices/1$"),
+        order("orders/4-A$@982000", "customers/2-B"),
+    ];
+    let options = PlacementOptions {
+        design,
+        ..Default::default()
+    };
+    let p = Placement::new(&documents, &topology, &options);
+    assert_eq!(p.generated(), [(0, "orders/1-A$@982326".to_string())]);
+    assert_eq!(p.row(0).unwrap().generated, Some("orders/1-A$@982326"));
+    assert_eq!(p.place(0).unwrap().bucket, 982326);
+    assert_eq!(p.place(1).unwrap().bucket, 982173);
+    // orders/3-A is outside customers/1-A's block: the write is rejected.
+    let own = ravenshard::bucket_for("orders/3-A").unwrap();
+    let message = &p.error(2).unwrap().message;
+    assert!(message.starts_with(&format!("Rejected: 'orders/3-A' is in bucket {own}")));
+    assert_eq!(p.place(3).unwrap().bucket, 5);
+    assert!(p.error(4).unwrap().message.contains("from 0 to 1048575"));
+    assert!(p
+        .error(5)
+        .unwrap()
+        .message
+        .contains("need a ByContent rule for collection invoices"));
+    assert!(p.error(6).unwrap().message.contains("has bucket 2423"));
+    assert_eq!(p.totals().placed, 3);
+    // Without the design, the same documents follow RavenDB 6.x.
+    let plain = Placement::new(&documents, &topology, &PlacementOptions::default());
+    assert_eq!(plain.place(2).unwrap().bucket, own);
+    assert!(plain.generated().is_empty());
 }

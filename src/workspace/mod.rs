@@ -38,6 +38,7 @@
 //! assert_eq!(placement.invalid()[0].index, 2);
 //! ```
 
+mod design;
 mod document;
 mod groups;
 mod histogram;
@@ -69,6 +70,10 @@ pub struct PlacementOptions {
     /// of the placed documents (rounded down) or 10,000, whichever is smaller — the same
     /// default as [`ReportOptions::obese_threshold`](crate::ReportOptions::obese_threshold).
     pub obese_threshold: Option<u64>,
+    /// The draft chapter's design (a configuration's `ByContent`): `$@` IDs are pinned,
+    /// IDs ending in `$` get generated IDs, and writes an immutable rule rejects are not
+    /// placed. `None`: RavenDB 6.x's rules only.
+    pub design: Option<crate::content::ContentDesign>,
 }
 
 impl PlacementOptions {
@@ -81,7 +86,7 @@ impl PlacementOptions {
     ///
     /// assert_eq!(PlacementOptions::default().obese_threshold_for(100_000), 1_000);
     /// assert_eq!(PlacementOptions::default().obese_threshold_for(5_000_000), 10_000);
-    /// let custom = PlacementOptions { obese_threshold: Some(7) };
+    /// let custom = PlacementOptions { obese_threshold: Some(7), ..Default::default() };
     /// assert_eq!(custom.obese_threshold_for(100_000), 7);
     /// ```
     pub fn obese_threshold_for(&self, placed: u64) -> u64 {
@@ -102,6 +107,9 @@ pub enum Unplaced {
         /// The bucket nobody owns.
         bucket: u32,
     },
+    /// The chapter's design refuses the document (a rejected write, a bad `$@`, an ID
+    /// ending in `$` without a rule...).
+    Content(crate::content::ContentError),
 }
 
 impl fmt::Display for Unplaced {
@@ -113,6 +121,7 @@ impl fmt::Display for Unplaced {
                 "no bucket range owns bucket {bucket}, so the document has no shard. Add a \
                  range that starts at the beginning of its 2^20 block."
             ),
+            Unplaced::Content(e) => e.fmt(f),
         }
     }
 }
@@ -121,6 +130,7 @@ impl std::error::Error for Unplaced {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Unplaced::InvalidId(e) => Some(e),
+            Unplaced::Content(e) => Some(e),
             Unplaced::NoShard { .. } => None,
         }
     }
@@ -211,6 +221,8 @@ pub struct Placement {
     lower: String,
     lower_offsets: Vec<usize>,
     slots: Vec<Slot>,
+    /// `(index, final ID)` of the documents the design generated an ID for.
+    generated: Vec<(u32, String)>,
     sizes: Vec<Option<u64>>,
     /// Distinct collection names, in order of first appearance.
     collections: Vec<String>,
@@ -270,6 +282,7 @@ impl Placement {
         let mut collections = Collections::default();
         let mut collection_of = Vec::with_capacity(n);
         let mut invalid = Vec::new();
+        let mut generated = Vec::new();
         let locator = Locator::new(topology);
         id_offsets.push(0);
         lower_offsets.push(0);
@@ -316,8 +329,36 @@ impl Placement {
                     } else {
                         xxh64(l.as_bytes(), 0)
                     };
-                    let bucket =
+                    let mut bucket =
                         (hash % u64::from(NUMBER_OF_BUCKETS)) as u32 + locator.offset_of(l);
+                    let mut unanchored = false;
+                    if let Some(design) = &options.design {
+                        match design::step(design, topology, document, bucket) {
+                            Ok(design::DesignStep::Keep) => {}
+                            Ok(design::DesignStep::Bucket {
+                                bucket: b,
+                                generated: g,
+                            }) => {
+                                bucket = b;
+                                if let Some(g) = g {
+                                    // A generated ID is not anchored: it is not grouped.
+                                    unanchored = true;
+                                    generated.push((i, g));
+                                }
+                            }
+                            Err(e) => {
+                                invalid.push(InvalidDocument {
+                                    index: i,
+                                    message: e.to_string(),
+                                    reason: Unplaced::Content(e),
+                                });
+                                slots.push(slot);
+                                hashes.push(0);
+                                fingerprints.push(fingerprint);
+                                continue;
+                            }
+                        }
+                    }
                     slot.bucket = bucket;
                     // IDs are at most 512 bytes, so character counts fit in u32.
                     let (hashed_start, chars) = if l.is_ascii() {
@@ -326,7 +367,7 @@ impl Placement {
                         let before = l[..anchor].chars().count();
                         (before, before + l[anchor..].chars().count())
                     };
-                    slot.hashed_start = hashed_start as u32;
+                    slot.hashed_start = if unanchored { 0 } else { hashed_start as u32 };
                     slot.chars = chars as u32;
                     match locator.shard_position(bucket) {
                         Some(position) => slot.shard = position,
@@ -400,8 +441,24 @@ impl Placement {
             obese_buckets,
             duplicates,
             index,
+            generated,
             orders: rows::SortCache::default(),
         }
+    }
+
+    /// The IDs the chapter's design generated (for IDs ending in `$`): `(document index,
+    /// final ID)`, in input order.
+    pub fn generated(&self) -> &[(u32, String)] {
+        &self.generated
+    }
+
+    /// The generated ID of a document, if the design generated one.
+    pub fn generated_id(&self, index: usize) -> Option<&str> {
+        let i = self
+            .generated
+            .binary_search_by_key(&(index as u32), |(i, _)| *i)
+            .ok()?;
+        Some(&self.generated[i].1)
     }
 
     /// The topology the documents were placed by.

@@ -91,6 +91,8 @@ pub struct Row<'a> {
     pub group: Option<u32>,
     /// Why the document was not placed.
     pub error: Option<&'a str>,
+    /// The ID the chapter's design generated for it (its ID ends in `$`).
+    pub generated: Option<&'a str>,
 }
 
 /// An order of all documents: those with the sort value first, sorted, then the rest in
@@ -117,6 +119,7 @@ pub(super) fn row(p: &Placement, index: usize) -> Option<Row<'_>> {
         shard: place.map(|x| x.shard),
         group: place.and_then(|x| x.group),
         error: p.error(index).map(|e| e.message.as_str()),
+        generated: p.generated_id(index),
     })
 }
 

@@ -1,0 +1,77 @@
+//! The draft chapter's design applied to a workspace's documents: `$@` buckets, generated
+//! IDs and writes an immutable rule rejects (see [`content`](crate::content)).
+
+use super::Document;
+use crate::content::{pinned_bucket, ContentDesign, ContentDocument, ContentError};
+use crate::Topology;
+use serde_json::Value;
+
+/// What the design says of one document whose ID passed the core's checks.
+pub(super) enum DesignStep {
+    /// Nothing: the core's bucket stands.
+    Keep,
+    /// The document is in this bucket (`$@` pinned, or generated with this final ID).
+    Bucket {
+        /// The bucket.
+        bucket: u32,
+        /// The generated ID, for an ID ending in `$`.
+        generated: Option<String>,
+    },
+}
+
+/// Whether the design can change anything for this document: a `$@`, a trailing `$`, or a
+/// collection with a rule (whose fields must then be checked).
+fn concerns(design: &ContentDesign, document: &Document) -> bool {
+    let id = &document.id;
+    id.contains("$@")
+        || (id.len() > 1 && id.ends_with('$'))
+        || (document.body.is_some() && {
+            let collection = document
+                .collection
+                .as_deref()
+                .unwrap_or_else(|| crate::content::collection_of(id));
+            design.rule(collection).is_some_and(|r| !r.mutable)
+        })
+}
+
+/// Applies the design to a document the core put in `bucket`.
+pub(super) fn step(
+    design: &ContentDesign,
+    topology: &Topology,
+    document: &Document,
+    bucket: u32,
+) -> Result<DesignStep, ContentError> {
+    if !concerns(design, document) {
+        return Ok(DesignStep::Keep);
+    }
+    let body: Option<Value> = match document.body.as_deref() {
+        Some(text) => Some(
+            serde_json::from_str(text).map_err(|e| ContentError::BadField {
+                id: document.id.clone(),
+                path: "(body)".into(),
+                problem: format!("is not JSON: {e}"),
+            })?,
+        ),
+        None => None,
+    };
+    let mut doc = ContentDocument::new(&document.id);
+    doc.collection = document.collection.as_deref();
+    doc.body = body.as_ref();
+    let id = &document.id;
+    if id.len() > 1 && id.ends_with('$') {
+        let stored = design.store(topology, &doc)?;
+        return Ok(DesignStep::Bucket {
+            bucket: stored.bucket,
+            generated: Some(stored.id),
+        });
+    }
+    let bucket = match pinned_bucket(id) {
+        Some(pinned) => pinned?,
+        None => bucket,
+    };
+    design.check_write(id, bucket, doc.collection(), doc.body)?;
+    Ok(DesignStep::Bucket {
+        bucket,
+        generated: None,
+    })
+}
