@@ -74,6 +74,8 @@ fn pinned_ids_are_in_their_bucket_exactly() {
     assert_eq!(pinned_bucket("a$@5$customers/1-A"), None);
     // A leading `$@` is not an anchor (the core's rule: the last `$` after the first char).
     assert_eq!(pinned_bucket("$@5"), None);
+    // An ID that starts with a multi-byte character is read the same way.
+    assert_eq!(pinned_bucket("é$@5"), Some(Ok(5)));
 }
 
 #[test]
@@ -291,5 +293,17 @@ proptest! {
         let body = json!({"Customer": id.clone(), "N": body});
         let _ = d.store(&t, &ContentDocument::new(&id).with_body(&body));
         let _ = d.locate(&t, &id);
+    }
+
+    /// Any line, JSON or not, is a document or a DocumentError; storing it never panics.
+    #[test]
+    fn no_json_line_panics(line in any::<String>(), id in any::<String>(), customer in any::<String>()) {
+        let t = orders(1000, false);
+        let d = design(&t);
+        let _ = ravenshard::content::JsonDocument::parse(&line);
+        let text = json!({"Customer": customer, "@metadata": {"@id": id}}).to_string();
+        let document = ravenshard::content::JsonDocument::parse(&text).unwrap();
+        prop_assert_eq!(&document.id, &id);
+        let _ = d.store(&t, &document.as_content());
     }
 }

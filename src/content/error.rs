@@ -70,6 +70,13 @@ pub enum ContentError {
         /// The rule's `Range`.
         range: u32,
     },
+    /// An ID ending with `$` where a final ID is needed (a transaction, a `LoadDocument`):
+    /// with `ByContent` on, the server picks its bucket from the document's fields when it
+    /// is first stored.
+    NotFinal {
+        /// The document ID.
+        id: String,
+    },
     /// An ID convention names a field the document does not have (or not as text).
     BadConvention {
         /// The collection whose convention it is.
@@ -136,6 +143,13 @@ impl fmt::Display for ContentError {
                      falls in the document's block, or set Mutable to true for {rule} first."
                 )
             }
+            ContentError::NotFinal { id } => write!(
+                f,
+                "'{id}' is not a final ID: it ends with '$', so the server picks its bucket from \
+                 the document's fields when it is first stored ('{id}@<bucket>'). Store it first \
+                 to learn its final ID, or name it on the client: anchor it ('{id}customers/1-A') \
+                 or pin a bucket ('{id}@982173')."
+            ),
             ContentError::BadConvention {
                 collection,
                 template,

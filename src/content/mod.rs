@@ -15,7 +15,12 @@
 //!   fields ([`content_value`]) and the final ID is `orders/1-A$@<bucket>`, where the bucket
 //!   is in the content's block of `Range` buckets ([`ranged_bucket`]);
 //! - a write to a collection with an immutable rule must keep the document in its content
-//!   block ([`ContentDesign::check_write`]).
+//!   block ([`ContentDesign::check_write`]);
+//! - a configuration change, old → new, is safe when every valid document stays valid
+//!   ([`diff_designs`]).
+//!
+//! Documents come as NDJSON lines named by `@metadata.@id` ([`JsonDocument`]). Transactions
+//! and `LoadDocument` locality, which honour `$@`, are in [`locality`](crate::locality).
 //!
 //! `Indexes` declares static indexes and their collections (for query routing) and
 //! `IdConventions` names new documents from their fields ([`apply_convention`]).
@@ -36,13 +41,20 @@
 //! ```
 
 mod convention;
+mod diff;
 mod error;
+mod json_document;
 mod rule;
 mod ticks;
 mod value;
 
 pub use convention::apply_convention;
+pub use diff::{
+    diff_designs, ConfigDiff, DiffDocument, Invalidated, RuleChange, RuleSettings, RuleStatus,
+    Verdict, MAX_DIFF_EXAMPLES,
+};
 pub use error::ContentError;
+pub use json_document::{DocumentError, JsonDocument};
 pub use rule::{ContentRule, Field, IdConvention, IndexDefinition};
 pub use ticks::dotnet_ticks;
 pub use value::{content_value, field_value, ranged_bucket, ContentValue};
@@ -161,7 +173,9 @@ pub struct Stored {
 /// assert!(pinned_bucket("orders/1-A$@12a").unwrap().is_err());
 /// ```
 pub fn pinned_bucket(id: &str) -> Option<Result<u32, ContentError>> {
-    let dollar = id.get(1..)?.rfind('$')? + 1;
+    // The last `$` after the first byte (as the core's anchor); a byte search, so an ID
+    // that starts with a multi-byte character is read the same way.
+    let dollar = id.as_bytes().iter().skip(1).rposition(|&b| b == b'$')? + 1;
     let text = id[dollar + 1..].strip_prefix('@')?;
     let bucket = (!text.is_empty() && text.len() <= 7 && text.bytes().all(|b| b.is_ascii_digit()))
         .then(|| text.parse::<u32>().ok())
@@ -225,17 +239,15 @@ impl ContentDesign {
         topology: &Topology,
         id: &str,
     ) -> Result<(u32, u32, Assignment), ContentError> {
-        let bad_id = |message: String| ContentError::BadId {
-            id: id.to_string(),
-            message,
-        };
-        if let Some(pinned) = pinned_bucket(id) {
-            let bucket = pinned?;
-            check_id(id).map_err(|e| bad_id(e.to_string()))?;
+        if pinned_bucket(id).is_some() {
+            let bucket = self.bucket(id)?;
             let shard = shard_of(topology, bucket, id)?;
             return Ok((bucket, shard, Assignment::Pinned));
         }
-        let location = topology.locate(id).map_err(|e| bad_id(e.to_string()))?;
+        let location = topology.locate(id).map_err(|e| ContentError::BadId {
+            id: id.to_string(),
+            message: e.to_string(),
+        })?;
         Ok((location.bucket, location.shard, Assignment::Hashed))
     }
 
@@ -260,33 +272,14 @@ impl ContentDesign {
             })?;
             convention = Some(c.template.clone());
         }
-        let (id, bucket, shard, placement) = if id.len() > 1 && id.ends_with('$') {
-            let rule = self
-                .rule(collection)
-                .ok_or_else(|| ContentError::NoRuleForGeneratedId {
-                    id: id.clone(),
-                    collection: if collection.is_empty() {
-                        "(none)"
-                    } else {
-                        collection
-                    }
-                    .to_string(),
-                })?;
-            let content = content_value(rule, &id, document.body)?;
-            let own = value::own_bucket(&id)?;
-            let bucket = ranged_bucket(own, content.bucket, rule.range);
-            let final_id = format!("{id}@{bucket}");
-            check_id(&final_id).map_err(|e| ContentError::BadId {
-                id: final_id.clone(),
-                message: e.to_string(),
-            })?;
-            let shard = shard_of(topology, bucket, &final_id)?;
-            let placement = Assignment::Generated {
-                rule: rule.name.clone(),
-                content,
-                own,
-                range: rule.range,
+        let (id, bucket, shard, placement) = if asks_for_generated_id(&id) {
+            let document = ContentDocument {
+                id: &id,
+                collection: Some(collection),
+                body: document.body,
             };
+            let (final_id, bucket, placement) = self.generate(&document)?;
+            let shard = shard_of(topology, bucket, &final_id)?;
             (final_id, bucket, shard, placement)
         } else {
             let (bucket, shard, placement) = self.locate(topology, &id)?;
@@ -300,6 +293,91 @@ impl ContentDesign {
             assignment: placement,
             convention,
         })
+    }
+
+    /// The final ID and bucket of a new document whose ID ends with `$`, before any shard is
+    /// chosen: its collection's rule reads the fields, and the bucket is
+    /// [`ranged_bucket`] of the ID's own bucket and the content's. The final ID is the given
+    /// one followed by `@<bucket>`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::content::{ContentDesign, ContentDocument};
+    /// use serde_json::json;
+    ///
+    /// let keys = json!({"ByContent": {"Orders": {"Fields": ["Customer"], "Range": 1000}}});
+    /// let design = ContentDesign::from_configuration(keys.as_object().unwrap()).unwrap().unwrap();
+    /// let body = json!({"Customer": "customers/1-A"});
+    /// let (id, bucket, _) = design.generate(&ContentDocument::new("orders/1-A$").with_body(&body)).unwrap();
+    /// assert_eq!((id.as_str(), bucket), ("orders/1-A$@982326", 982326));
+    /// ```
+    pub fn generate(
+        &self,
+        document: &ContentDocument<'_>,
+    ) -> Result<(String, u32, Assignment), ContentError> {
+        let id = document.id;
+        if !asks_for_generated_id(id) {
+            return Err(ContentError::BadId {
+                id: id.to_string(),
+                message: "only an ID ending with '$' asks for a generated ID".into(),
+            });
+        }
+        let collection = document.collection();
+        let rule = self
+            .rule(collection)
+            .ok_or_else(|| ContentError::NoRuleForGeneratedId {
+                id: id.to_string(),
+                collection: if collection.is_empty() {
+                    "(none)"
+                } else {
+                    collection
+                }
+                .to_string(),
+            })?;
+        let content = content_value(rule, id, document.body)?;
+        let own = value::own_bucket(id)?;
+        let bucket = ranged_bucket(own, content.bucket, rule.range);
+        let final_id = format!("{id}@{bucket}");
+        check_id(&final_id).map_err(|e| ContentError::BadId {
+            id: final_id.clone(),
+            message: e.to_string(),
+        })?;
+        let assignment = Assignment::Generated {
+            rule: rule.name.clone(),
+            content,
+            own,
+            range: rule.range,
+        };
+        Ok((final_id, bucket, assignment))
+    }
+
+    /// The bucket of a final ID under the design, without a prefix's block offset: `$@<n>`
+    /// pins bucket `n`, any other ID follows the core ([`bucket_for`](crate::bucket_for)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::content::ContentDesign;
+    ///
+    /// let design = ContentDesign::default();
+    /// assert_eq!(design.bucket("orders/1-A$@982173"), Ok(982173));
+    /// assert_eq!(design.bucket("orders/1-A$customers/1-A"), Ok(982173));
+    /// assert!(design.bucket("orders/1-A$@x").is_err());
+    /// ```
+    pub fn bucket(&self, id: &str) -> Result<u32, ContentError> {
+        let bad_id = |e: crate::IdError| ContentError::BadId {
+            id: id.to_string(),
+            message: e.to_string(),
+        };
+        match pinned_bucket(id) {
+            Some(pinned) => {
+                let bucket = pinned?;
+                check_id(id).map_err(bad_id)?;
+                Ok(bucket)
+            }
+            None => crate::bucket_for(id).map_err(bad_id),
+        }
     }
 
     /// Checks a write of document `id` (in `bucket`) of `collection`: under an immutable
@@ -331,6 +409,22 @@ impl ContentDesign {
             range: rule.range,
         })
     }
+}
+
+/// Whether an ID asks for a generated ID: it ends with `$` and is longer than `$` itself (a
+/// `$` at index 0 is an ordinary character).
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::content::asks_for_generated_id;
+///
+/// assert!(asks_for_generated_id("orders/1-A$"));
+/// assert!(!asks_for_generated_id("$"));
+/// assert!(!asks_for_generated_id("orders/1-A$@982173"));
+/// ```
+pub fn asks_for_generated_id(id: &str) -> bool {
+    id.len() > 1 && id.ends_with('$')
 }
 
 fn shard_of(topology: &Topology, bucket: u32, id: &str) -> Result<u32, ContentError> {
