@@ -33,6 +33,7 @@ mod error;
 mod explain;
 mod id;
 pub mod import;
+pub mod locality;
 pub mod report;
 pub mod route;
 pub mod rql;
