@@ -32,10 +32,33 @@ pub enum Stop {
 /// Calls `f(line_number, id)` for every line of `input` (1-based). A line is `id` or
 /// `id<TAB>size...`; `\r\n` endings are accepted. The line buffer is reused, so memory stays
 /// flat whatever the input's size.
-pub fn for_each_id<R, F>(mut input: R, mut f: F) -> Result<(), Stop>
+pub fn for_each_id<R, F>(input: R, mut f: F) -> Result<(), Stop>
 where
     R: BufRead,
     F: FnMut(u64, Result<&str, NotUtf8>) -> io::Result<()>,
+{
+    for_each_line(input, |line, text| {
+        let id = match text.iter().position(|&b| b == b'\t') {
+            Some(tab) => &text[..tab],
+            None => text,
+        };
+        f(line, utf8(id))
+    })
+}
+
+/// A line's bytes as text, or where they stop being UTF-8.
+pub fn utf8(bytes: &[u8]) -> Result<&str, NotUtf8> {
+    std::str::from_utf8(bytes).map_err(|e| NotUtf8 {
+        offset: e.valid_up_to(),
+    })
+}
+
+/// Calls `f(line_number, bytes)` for every line of `input` (1-based), without its `\n` or
+/// `\r\n`. The line buffer is reused, so memory holds one line at a time.
+pub fn for_each_line<R, F>(mut input: R, mut f: F) -> Result<(), Stop>
+where
+    R: BufRead,
+    F: FnMut(u64, &[u8]) -> io::Result<()>,
 {
     let mut buffer = Vec::with_capacity(1024);
     let mut line = 0u64;
@@ -52,13 +75,7 @@ where
         if let Some(rest) = text.strip_suffix(b"\r") {
             text = rest;
         }
-        if let Some(tab) = text.iter().position(|&b| b == b'\t') {
-            text = &text[..tab];
-        }
-        let id = std::str::from_utf8(text).map_err(|e| NotUtf8 {
-            offset: e.valid_up_to(),
-        });
-        f(line, id).map_err(Stop::Sink)?;
+        f(line, text).map_err(Stop::Sink)?;
     }
 }
 

@@ -1,13 +1,17 @@
 //! `ravenshard`: RavenDB sharding for lists of document IDs, at native speed.
 
+mod check_tx;
+mod config_diff;
 mod explain;
 mod lines;
 mod report;
+mod store;
 
 use clap::{Args, Parser, Subcommand};
+use ravenshard::content::{ContentDesign, ContentError};
 use ravenshard::{ConfigError, Topology};
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Where documents of a RavenDB sharded database live: bucket, shard, nodes, and why.
@@ -21,6 +25,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Print `id<TAB>bucket[<TAB>shard]` for each ID (arguments, or one per line on stdin).
+    /// With a configuration that has `ByContent` (the draft chapter's design), `...$@<n>`
+    /// is in bucket n.
     Bucket {
         #[command(flatten)]
         topology: TopologyArgs,
@@ -54,6 +60,35 @@ enum Command {
         /// File of IDs, one per line (`id<TAB>size` allowed); stdin when absent.
         file: Option<PathBuf>,
     },
+    /// Store NDJSON documents under the draft chapter's content-based design (`ByContent`):
+    /// print `{"id", "bucket", "shard"}` or `{"id", "line", "error"}` per document.
+    Store {
+        /// The sharding configuration; it must have a `ByContent` section.
+        #[arg(long, value_name = "FILE")]
+        config: PathBuf,
+        /// NDJSON documents with `@metadata.@id` (and optionally `@metadata.@collection`);
+        /// stdin when absent.
+        file: Option<PathBuf>,
+    },
+    /// Compare two configurations' `ByContent` rules (the draft chapter's design): is every
+    /// valid document still valid? Exit status 0 when safe, 1 when it needs attention.
+    ConfigDiff {
+        /// The configuration in use.
+        old: PathBuf,
+        /// The configuration to change to.
+        new: PathBuf,
+        /// The workspace's documents: NDJSON, or `id[<TAB>size[<TAB>collection]]` lines.
+        #[arg(long, value_name = "FILE")]
+        docs: Option<PathBuf>,
+    },
+    /// Can one local transaction write these documents atomically? (JSON)
+    CheckTx {
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// The document IDs the transaction writes.
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
 }
 
 #[derive(Args)]
@@ -74,6 +109,8 @@ struct TopologyArgs {
 enum Fatal {
     Io(String, io::Error),
     Config(String, ConfigError),
+    Content(String, Box<ContentError>),
+    Usage(String),
 }
 
 impl std::fmt::Display for Fatal {
@@ -81,6 +118,8 @@ impl std::fmt::Display for Fatal {
         match self {
             Fatal::Io(what, e) => write!(f, "{what}: {e}"),
             Fatal::Config(what, e) => write!(f, "{what}: {e}"),
+            Fatal::Content(what, e) => write!(f, "{what}: {e}"),
+            Fatal::Usage(message) => f.write_str(message),
         }
     }
 }
@@ -88,32 +127,53 @@ impl std::fmt::Display for Fatal {
 impl TopologyArgs {
     fn load(&self) -> Result<Option<Topology>, Fatal> {
         let mut topology = match (&self.config, self.shards) {
-            (Some(path), _) => {
-                let name = path.display().to_string();
-                let text = std::fs::read_to_string(path).map_err(|e| Fatal::Io(name.clone(), e))?;
-                Some(Topology::from_json(&text).map_err(|e| Fatal::Config(name, e))?)
+            (Some(path), _) => Some(read_topology(path)?),
+            (None, Some(n)) => {
+                let t = Topology::with_shards(n)
+                    .map_err(|e| Fatal::Config(format!("--shards {n}"), e))?;
+                warn(&t);
+                Some(t)
             }
-            (None, Some(n)) => Some(
-                Topology::with_shards(n).map_err(|e| Fatal::Config(format!("--shards {n}"), e))?,
-            ),
             (None, None) => None,
         };
         if let (Some(t), Some(name)) = (topology.as_mut(), &self.database) {
             t.set_database(name);
         }
-        if let Some(t) = &topology {
-            for warning in t.warnings() {
-                eprintln!("warning: {warning}");
-            }
-        }
         Ok(topology)
     }
+}
+
+/// Reads a configuration file; its warnings go to stderr.
+fn read_topology(path: &Path) -> Result<Topology, Fatal> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Fatal::Io(name.clone(), e))?;
+    let topology = Topology::from_json(&text).map_err(|e| Fatal::Config(name, e))?;
+    warn(&topology);
+    Ok(topology)
+}
+
+fn warn(topology: &Topology) {
+    for warning in topology.warnings() {
+        eprintln!("warning: {warning}");
+    }
+}
+
+/// The draft chapter's design in a configuration: `None` when it has no `ByContent`.
+fn read_design(path: &Path, topology: &Topology) -> Result<Option<ContentDesign>, Fatal> {
+    ContentDesign::from_topology(topology)
+        .map_err(|e| Fatal::Content(path.display().to_string(), Box::new(e)))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Bucket { topology, ids } => topology.load().and_then(|t| bucket(t.as_ref(), ids)),
+        Command::Bucket { topology, ids } => topology.load().and_then(|t| {
+            let design = match (&t, &topology.config) {
+                (Some(t), Some(path)) => read_design(path, t)?,
+                _ => None,
+            };
+            bucket(t.as_ref(), design.as_ref(), ids)
+        }),
         Command::Explain { topology, json, id } => topology
             .load()
             .and_then(|t| explain::run(t.as_ref(), &id, json)),
@@ -126,6 +186,9 @@ fn main() -> ExitCode {
         } => topology
             .load()
             .and_then(|t| report::run(t.as_ref(), file.as_deref(), json, top, obese)),
+        Command::Store { config, file } => store::run(&config, file.as_deref()),
+        Command::ConfigDiff { old, new, docs } => config_diff::run(&old, &new, docs.as_deref()),
+        Command::CheckTx { topology, ids } => check_tx::run(&topology, &ids),
     };
     match result {
         Ok(code) => code,
@@ -139,18 +202,32 @@ fn main() -> ExitCode {
 }
 
 /// Streams IDs to `id<TAB>bucket[<TAB>shard]` lines; invalid IDs go to stderr with their
-/// line number and make the exit status 1.
-fn bucket(topology: Option<&Topology>, ids: Vec<String>) -> Result<ExitCode, Fatal> {
+/// line number and make the exit status 1. With the design on, only IDs whose last `$` is
+/// followed by `@` take its path (a pinned bucket); the rest keep the core's fast one.
+fn bucket(
+    topology: Option<&Topology>,
+    design: Option<&ContentDesign>,
+    ids: Vec<String>,
+) -> Result<ExitCode, Fatal> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut failed = false;
     let mut emit = |line: u64, id: Result<&str, lines::NotUtf8>| -> io::Result<()> {
         let located = id.map_err(|e| e.to_string()).and_then(|id| {
-            let found = match topology {
-                Some(t) => t.locate(id).map(|l| (l.bucket, Some(l.shard))),
-                None => ravenshard::bucket_for(id).map(|b| (b, None)),
+            let found = match (topology, design) {
+                (Some(t), Some(d)) if pins_a_bucket(id) => d
+                    .locate(t, id)
+                    .map(|(bucket, shard, _)| (bucket, Some(shard)))
+                    .map_err(|e| e.to_string()),
+                (Some(t), _) => t
+                    .locate(id)
+                    .map(|l| (l.bucket, Some(l.shard)))
+                    .map_err(|e| e.to_string()),
+                (None, _) => ravenshard::bucket_for(id)
+                    .map(|b| (b, None))
+                    .map_err(|e| e.to_string()),
             };
-            found.map(|f| (id, f)).map_err(|e| e.to_string())
+            found.map(|f| (id, f))
         });
         match located {
             Ok((id, (bucket, shard))) => {
@@ -186,6 +263,16 @@ fn bucket(topology: Option<&Topology>, ids: Vec<String>) -> Result<ExitCode, Fat
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Whether the ID's last `$` is followed by `@`: only such IDs can be `$@<n>` (the design
+/// decides the rest). One byte scan from the end, cheaper than a substring search.
+fn pins_a_bucket(id: &str) -> bool {
+    let bytes = id.as_bytes();
+    bytes
+        .iter()
+        .rposition(|&b| b == b'$')
+        .is_some_and(|i| bytes.get(i + 1) == Some(&b'@'))
 }
 
 /// Writes `<TAB>n` without the formatting machinery: this is the CLI's hot loop.
