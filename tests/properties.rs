@@ -172,3 +172,105 @@ proptest! {
         prop_assert_eq!(ours.split('.').nth(1).map_or(0, str::len), decimals as usize);
     }
 }
+
+/// Keys a configuration reader looks for, and some it does not; none holds `.` or `[`, so
+/// a JSON path splits back into them.
+fn config_key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("Shards"),
+        Just("BucketRanges"),
+        Just("Prefixed"),
+        Just("Members"),
+        Just("Prefix"),
+        Just("BucketRangeStart"),
+        Just("ShardNumber"),
+        Just("0"),
+        Just("1"),
+        Just("shards"),
+        Just("Sharding"),
+        Just("DatabaseName"),
+        Just("Other"),
+    ]
+    .prop_map(String::from)
+}
+
+/// Any JSON value, with numbers at the edges of `u32`, floats, and keys from [`config_key`].
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::{json, Value};
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        prop_oneof![
+            Just(-1i64),
+            Just(i64::MIN),
+            Just(4_294_967_296),
+            0i64..4_294_967_296
+        ]
+        .prop_map(|n| json!(n)),
+        Just(json!(u64::MAX)),
+        // Floats with short decimals, which serde_json reads back exactly (any f64 can come
+        // back one unit in the last place off, which the round trip below would see).
+        (-4000i32..4000).prop_map(|n| json!(f64::from(n) / 8.0)),
+        Just(json!(1e300)),
+        "[a-z/-]{0,4}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(6, 96, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            proptest::collection::vec((config_key(), inner), 0..7)
+                .prop_map(|entries| Value::Object(entries.into_iter().collect())),
+        ]
+    })
+}
+
+/// The value at a JSON path as the configuration errors write it (`Sharding.Prefixed[1].Shards`).
+fn value_at<'v>(value: &'v serde_json::Value, path: &str) -> Option<&'v serde_json::Value> {
+    let mut at = value;
+    for part in path
+        .split('.')
+        .filter(|part| !path.is_empty() || !part.is_empty())
+    {
+        let (key, indices) = part.split_at(part.find('[').unwrap_or(part.len()));
+        if !key.is_empty() {
+            at = at.get(key)?;
+        }
+        for index in indices.split('[').skip(1) {
+            at = at.get(index.strip_suffix(']')?.parse::<usize>().ok()?)?;
+        }
+    }
+    Some(at)
+}
+
+proptest! {
+    /// Reading never panics: a JSON value is a configuration, not one, or an error that
+    /// names a path found in the value. What is read writes back to the same configuration.
+    #[test]
+    fn any_json_reads_or_names_a_path_in_it(
+        value in json_value(),
+        shards in json_value(),
+        ranges in proptest::collection::vec(json_value(), 0..4),
+        prefixed in proptest::collection::vec(json_value(), 0..4),
+        record in any::<bool>(),
+    ) {
+        use ravenshard::config::parse_configuration;
+        use ravenshard::ConfigError;
+        use serde_json::json;
+        // Mostly configuration-shaped, so that the walk goes deep; sometimes anything.
+        let config = json!({"Shards": shards, "BucketRanges": ranges, "Prefixed": prefixed, "Other": value});
+        for input in [value.clone(), if record { json!({"DatabaseName": "db", "Sharding": config}) } else { config }] {
+            match parse_configuration(&input.to_string()) {
+                Ok(parsed) => {
+                    if !parsed.sharding.other.contains_key("Sharding") {
+                        let written = serde_json::to_string(&parsed.sharding).unwrap();
+                        prop_assert_eq!(parse_configuration(&written).unwrap().sharding, parsed.sharding);
+                    }
+                }
+                Err(ConfigError::NotAConfiguration) => {}
+                Err(ConfigError::Json { path, line: 0, message, .. }) => {
+                    prop_assert!(value_at(&input, &path).is_some(), "{} not in {}: {}", path, input, message);
+                }
+                Err(other) => prop_assert!(false, "{}: {:?}", input, other),
+            }
+        }
+    }
+}

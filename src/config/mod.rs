@@ -3,24 +3,26 @@
 //! These types mirror the JSON one to one; [`Topology`](crate::Topology) is the validated
 //! form. Keys this crate does not model (`Orchestrator`, `BucketMigrations`, `Promotables`,
 //! ...) are kept, so reading and writing a configuration does not lose them.
+//!
+//! Writing is serde's derived `Serialize`; reading is the `read` module, a walk over a parsed
+//! [`Value`] that gives every error the JSON path of the offending value.
 
 use crate::ConfigError;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
+mod read;
+
 /// `ShardingConfiguration` as RavenDB writes it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ShardingConfiguration {
     /// Shard number (as a string key) to that shard's database topology.
-    #[serde(default, deserialize_with = "null_as_default")]
     pub shards: BTreeMap<String, DatabaseTopology>,
     /// Bucket ranges in ascending order of start; absent or empty at database creation.
-    #[serde(default, deserialize_with = "null_as_default")]
     pub bucket_ranges: Vec<ShardBucketRange>,
     /// Prefixed sharding settings.
-    #[serde(default, deserialize_with = "null_as_default")]
     pub prefixed: Vec<PrefixedShardingSetting>,
     /// Every other key, kept as it was.
     #[serde(flatten)]
@@ -28,11 +30,10 @@ pub struct ShardingConfiguration {
 }
 
 /// One shard's database topology; only `Members` is modelled.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct DatabaseTopology {
     /// Tags of the nodes that hold an up-to-date copy of the shard.
-    #[serde(default, deserialize_with = "null_as_default")]
     pub members: Vec<String>,
     /// Every other key, kept as it was.
     #[serde(flatten)]
@@ -41,7 +42,7 @@ pub struct DatabaseTopology {
 
 /// `{ "BucketRangeStart": n, "ShardNumber": s }`: buckets from `n` up to the next range's
 /// start belong to shard `s`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ShardBucketRange {
     /// First bucket of the range.
@@ -51,28 +52,19 @@ pub struct ShardBucketRange {
 }
 
 /// `{ "Prefix": "eu/", "Shards": [0], "BucketRangeStart": 1048576 }`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct PrefixedShardingSetting {
     /// The ID prefix; must end with `/` or `-`.
     pub prefix: String,
     /// The shards that hold documents with this prefix.
-    #[serde(default, deserialize_with = "null_as_default")]
     pub shards: Vec<u32>,
     /// Start of the prefix's 2^20 block (assigned at creation).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bucket_range_start: Option<u32>,
     /// Every other key, kept as it was.
     #[serde(flatten)]
     pub other: Map<String, Value>,
-}
-
-fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
 }
 
 /// A configuration read from JSON, with where it came from.
@@ -125,14 +117,11 @@ pub fn parse_configuration(text: &str) -> Result<ParsedConfiguration, ConfigErro
         _ if object.contains_key("Shards") => (Value::Object(object), None, String::new()),
         _ => return Err(ConfigError::NotAConfiguration),
     };
-    let sharding = serde_path_to_error::deserialize(sharding).map_err(|e| {
-        let inner = e.path().to_string();
-        ConfigError::Json {
-            path: join_path(&base_path, if inner == "." { "" } else { &inner }),
-            line: 0,
-            column: 0,
-            message: without_position(e.inner()),
-        }
+    let sharding = read::configuration(sharding).map_err(|e| ConfigError::Json {
+        path: join_path(&base_path, &e.path),
+        line: 0,
+        column: 0,
+        message: e.message,
     })?;
     Ok(ParsedConfiguration {
         sharding,
