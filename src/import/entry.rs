@@ -1,11 +1,14 @@
 //! One entry of a list: an ID or a document object, turned into a [`Document`], and the
 //! [`Sink`] that collects documents and skipped entries.
 
+use super::trail::{Segment, Trail};
 use super::{ImportWarning, Location, MAX_WARNINGS};
 use crate::check_id;
 use crate::workspace::Document;
-use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
 use std::fmt;
+use std::marker::PhantomData;
 
 /// Collects documents and skipped entries.
 #[derive(Debug, Default)]
@@ -127,12 +130,10 @@ pub(super) fn parse_entry(text: &[u8]) -> Result<Entry, EntryError> {
             .map_err(|e| EntryError::from_json(&e, String::new())),
         Some(b'{') => {
             let mut de = serde_json::Deserializer::from_slice(text);
-            let head: Head = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-                let path = e.path().to_string();
-                // `?` stands for a key serde_json had not read yet.
-                let path = path.trim_end_matches('?').trim_end_matches('.').to_string();
-                EntryError::from_json(e.inner(), path)
-            })?;
+            let trail = Trail::default();
+            let head = de
+                .deserialize_struct("Head", HEAD_FIELDS, HeadVisitor(&trail))
+                .map_err(|e| EntryError::from_json(&e, trail.path()))?;
             de.end()
                 .map_err(|e| EntryError::from_json(&e, String::new()))?;
             let body = std::str::from_utf8(text)
@@ -196,33 +197,37 @@ pub(super) fn compact_len(text: &[u8]) -> u64 {
     (text.len() - whitespace) as u64
 }
 
-/// The parts of a document object that matter; everything else is skipped unread.
-#[derive(serde::Deserialize)]
+/// The parts of a document object that matter; everything else is skipped unread. Each is
+/// `Some` when its key is present (`null` included), so that a key given twice is an error,
+/// as it is to serde's derive.
+#[derive(Default)]
 struct Head {
-    #[serde(rename = "@metadata", default)]
-    metadata: Option<Metadata>,
-    #[serde(rename = "Id", default)]
+    /// `@metadata`: `Some(None)` when it is `null`.
+    metadata: Option<Option<Metadata>>,
+    /// `Id`.
     id_pascal: Option<Loose>,
-    #[serde(rename = "id", default)]
+    /// `id`.
     id_lower: Option<Loose>,
-    /// The stream length of an attachment header; any type in a document.
-    #[serde(rename = "Size", default)]
+    /// `Size`: the stream length of an attachment header; any type in a document.
     size: Option<Loose>,
 }
 
-#[derive(serde::Deserialize)]
+const HEAD_FIELDS: &[&str] = &["@metadata", "Id", "id", "Size"];
+
+/// `@metadata`'s parts that matter.
+#[derive(Default)]
 struct Metadata {
-    #[serde(rename = "@id", default)]
+    /// `@id`.
     id: Option<Loose>,
-    #[serde(rename = "@collection", default)]
+    /// `@collection`.
     collection: Option<Loose>,
-    #[serde(rename = "@export-type", default)]
+    /// `@export-type`.
     export_type: Option<Loose>,
 }
 
 impl Head {
     fn into_entry(self, size: u64, body: Option<String>) -> Entry {
-        let (meta_id, collection, export_type) = match self.metadata {
+        let (meta_id, collection, export_type) = match self.metadata.flatten() {
             Some(m) => (m.id, m.collection, m.export_type),
             None => (None, None, None),
         };
@@ -254,6 +259,133 @@ impl Head {
     }
 }
 
+/// Reads a document object into a [`Head`], keeping the path of each value on the trail.
+struct HeadVisitor<'t>(&'t Trail);
+
+impl<'de> Visitor<'de> for HeadVisitor<'_> {
+    type Value = Head;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("struct Head")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Head, A::Error> {
+        let trail = self.0;
+        let mut head = Head::default();
+        while let Some(Key(key)) = map.next_key()? {
+            if key == "@metadata" {
+                let seed = trail.at(Segment::Key(&key), MetadataVisitor(trail));
+                once(&mut map, &mut head.metadata, "@metadata", seed)?;
+            } else {
+                let fields = [
+                    ("Id", &mut head.id_pascal),
+                    ("id", &mut head.id_lower),
+                    ("Size", &mut head.size),
+                ];
+                loose_field(&mut map, trail, &key, fields)?;
+            }
+        }
+        Ok(head)
+    }
+}
+
+/// Reads `@metadata`: `null` or an object.
+struct MetadataVisitor<'t>(&'t Trail);
+
+impl<'de> DeserializeSeed<'de> for MetadataVisitor<'_> {
+    type Value = Option<Metadata>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Metadata>, D::Error> {
+        d.deserialize_option(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MetadataVisitor<'_> {
+    type Value = Option<Metadata>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("struct Metadata")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Option<Metadata>, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<Metadata>, D::Error> {
+        d.deserialize_struct("Metadata", &["@id", "@collection", "@export-type"], self)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<Metadata>, A::Error> {
+        let mut metadata = Metadata::default();
+        while let Some(Key(key)) = map.next_key()? {
+            let fields = [
+                ("@id", &mut metadata.id),
+                ("@collection", &mut metadata.collection),
+                ("@export-type", &mut metadata.export_type),
+            ];
+            loose_field(&mut map, self.0, &key, fields)?;
+        }
+        Ok(Some(metadata))
+    }
+}
+
+/// Reads the value of `key` into its slot among `fields` if it names one, else skips it.
+fn loose_field<'de, A: MapAccess<'de>, const N: usize>(
+    map: &mut A,
+    trail: &Trail,
+    key: &str,
+    fields: [(&'static str, &mut Option<Loose>); N],
+) -> Result<(), A::Error> {
+    match fields.into_iter().find(|(name, _)| *name == key) {
+        Some((name, slot)) => once(
+            map,
+            slot,
+            name,
+            trail.at(Segment::Key(key), LooseVisitor(trail)),
+        ),
+        None => map
+            .next_value_seed(trail.at(Segment::Key(key), PhantomData::<IgnoredAny>))
+            .map(drop),
+    }
+}
+
+/// Reads the value of `field` into `slot`, or fails as serde's derive does if the key came
+/// before.
+fn once<'de, A: MapAccess<'de>, S: DeserializeSeed<'de>>(
+    map: &mut A,
+    slot: &mut Option<S::Value>,
+    field: &'static str,
+    seed: S,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(de::Error::duplicate_field(field));
+    }
+    *slot = Some(map.next_value_seed(seed)?);
+    Ok(())
+}
+
+/// An object key, borrowed from the text unless it has escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key<'de>, D::Error> {
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> Visitor<'de> for KeyVisitor {
+    type Value = Key<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Borrowed(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Owned(v.to_string())))
+    }
+}
+
 /// Any JSON value, keeping only a string or an unsigned integer.
 enum Loose {
     Str(String),
@@ -261,15 +393,18 @@ enum Loose {
     Other,
 }
 
-impl<'de> Deserialize<'de> for Loose {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Loose, D::Error> {
-        d.deserialize_any(LooseVisitor)
+/// Reads any value into a [`Loose`], keeping the path inside an array or object on the trail.
+struct LooseVisitor<'t>(&'t Trail);
+
+impl<'de> DeserializeSeed<'de> for LooseVisitor<'_> {
+    type Value = Loose;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Loose, D::Error> {
+        d.deserialize_any(self)
     }
 }
 
-struct LooseVisitor;
-
-impl<'de> Visitor<'de> for LooseVisitor {
+impl<'de> Visitor<'de> for LooseVisitor<'_> {
     type Value = Loose;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -296,18 +431,20 @@ impl<'de> Visitor<'de> for LooseVisitor {
     fn visit_unit<E: de::Error>(self) -> Result<Loose, E> {
         Ok(Loose::Other)
     }
-    fn visit_none<E: de::Error>(self) -> Result<Loose, E> {
-        Ok(Loose::Other)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Loose, D::Error> {
-        Loose::deserialize(d)
-    }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Loose, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        let mut index = 0;
+        while seq
+            .next_element_seed(self.0.at(Segment::Index(index), PhantomData::<IgnoredAny>))?
+            .is_some()
+        {
+            index += 1;
+        }
         Ok(Loose::Other)
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Loose, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        while let Some(Key(key)) = map.next_key()? {
+            map.next_value_seed(self.0.at(Segment::Key(&key), PhantomData::<IgnoredAny>))?;
+        }
         Ok(Loose::Other)
     }
 }
@@ -375,5 +512,65 @@ mod tests {
         assert!(e.message.contains("found a number"), "{}", e.message);
         let e = parse_entry(b"{\"a\":1}x").unwrap_err();
         assert!(e.message.contains("trailing"), "{}", e.message);
+    }
+
+    #[test]
+    fn an_error_names_the_value_it_is_in() {
+        let cases: [(&[u8], &str, usize, &str); 9] = [
+            // Inside a value that is read: down to the element or key.
+            (br#"{"Id": [1, tru]}"#, "Id[1]", 15, "expected ident"),
+            (
+                br#"{"Id": {"a": {"b": tru}}}"#,
+                "Id.a",
+                23,
+                "expected ident",
+            ),
+            (
+                br#"{"@metadata": {"@collection": ["a", {"k": nul}]}}"#,
+                "@metadata.@collection[1]",
+                46,
+                "expected ident",
+            ),
+            // Between values: their container.
+            (br#"{"Id": [1}"#, "Id", 10, "expected `,` or `]`"),
+            (
+                br#"{"@metadata": {"@id" "x"}}"#,
+                "@metadata",
+                22,
+                "expected `:`",
+            ),
+            // A skipped value is skipped whole: the key it belongs to.
+            (br#"{"Lines": [{"a": tru}]}"#, "Lines", 21, "expected ident"),
+            // A key given twice, as serde's derive says it; an escaped key is the same key.
+            (
+                br#"{"I\u0064": "a", "Id": "b"}"#,
+                "",
+                21,
+                "duplicate field `Id`",
+            ),
+            (
+                br#"{"@metadata": {"@id": "x", "@id": null}}"#,
+                "@metadata",
+                32,
+                "duplicate field `@id`",
+            ),
+            (
+                br#"{"@metadata": ["x", "Orders"]}"#,
+                "@metadata",
+                15,
+                "invalid type: sequence, expected struct Metadata",
+            ),
+        ];
+        for (text, path, column, message) in cases {
+            let e = parse_entry(text).unwrap_err();
+            assert_eq!(
+                (e.path.as_str(), e.line, e.column, e.message.as_str()),
+                (path, 1, column, message),
+                "{}",
+                String::from_utf8_lossy(text)
+            );
+        }
+        let t = br#"{"@metadata": null, "Id": "a"}"#;
+        assert_eq!(parse_entry(t).unwrap(), doc("a", compact_len(t), None));
     }
 }

@@ -58,6 +58,7 @@ mod format;
 mod gzip;
 mod json;
 mod lines;
+mod trail;
 
 pub use error::{ImportError, ImportWarning, Location};
 pub use format::{Format, UnknownFormat, ACCEPT};
