@@ -37,7 +37,7 @@ use ravenshard::config::ShardingConfiguration;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use std::rc::Rc;
 use web_sys::Element;
-use yew::NodeRef;
+use yew::{Callback, NodeRef, UseStateHandle};
 
 /// The shard colours, indexed by shard number modulo their count: Tableau-like hues that
 /// stay apart from each other and from [`UNOWNED_COLOUR`] and readable on white.
@@ -103,6 +103,27 @@ pub fn validate(topology: &Topology, config: ShardingConfiguration) -> Result<St
     Topology::from_configuration(config, topology.database(), "")
         .map(|t| t.to_json())
         .map_err(|e| e.to_string())
+}
+
+/// Reports a checked edit as the editors do: a valid configuration (`Ok`, its JSON) is
+/// emitted through `on_change` and clears `error`; an invalid one (`Err`, the core's
+/// message) is shown in `error` and not emitted. `true` when emitted.
+pub(crate) fn emit_checked(
+    checked: Result<String, String>,
+    error: &UseStateHandle<Option<String>>,
+    on_change: &Callback<String>,
+) -> bool {
+    match checked {
+        Ok(json) => {
+            error.set(None);
+            on_change.emit(json);
+            true
+        }
+        Err(message) => {
+            error.set(Some(message));
+            false
+        }
+    }
 }
 
 /// The pointer's x in CSS pixels from the left edge of the element `node` refers to, and the

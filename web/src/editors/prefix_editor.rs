@@ -2,7 +2,7 @@
 
 use super::geometry::group_digits;
 use super::prefixes::{add_prefix, next_prefix_block_start, remove_prefix, set_prefix_shards};
-use super::{shard_colour, validate};
+use super::{emit_checked, shard_colour, validate};
 use crate::components::with_value;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use std::collections::BTreeSet;
@@ -49,17 +49,7 @@ pub fn prefix_editor(props: &PrefixEditorProps) -> Html {
                 let Some(config) = config else {
                     return false;
                 };
-                match validate(&topology, config) {
-                    Ok(json) => {
-                        error.set(None);
-                        on_change.emit(json);
-                        true
-                    }
-                    Err(message) => {
-                        error.set(Some(message));
-                        false
-                    }
-                }
+                emit_checked(validate(&topology, config), &error, &on_change)
             },
         )
     };
