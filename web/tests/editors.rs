@@ -5,11 +5,12 @@
 //! wasm32-unknown-unknown --test editors`.
 #![cfg(target_arch = "wasm32")]
 
+use ravenshard::content::{ContentDesign, ContentRule, Field};
 use ravenshard::workspace::{Document, Placement};
 use ravenshard::Topology;
 use ravenshard_studio::editors::{
-    BucketMap, BucketMapProps, ConfigJson, ConfigJsonProps, PrefixEditor, PrefixEditorProps,
-    RangeEditor, RangeEditorProps,
+    BucketMap, BucketMapProps, ConfigJson, ConfigJsonProps, ContentRulesEditor,
+    ContentRulesEditorProps, PrefixEditor, PrefixEditorProps, RangeEditor, RangeEditorProps,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -20,7 +21,7 @@ use web_sys::{
     DomRect, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlTextAreaElement,
     KeyboardEvent, KeyboardEventInit, PointerEvent, PointerEventInit,
 };
-use yew::{function_component, html, use_state, Callback, Html, Properties};
+use yew::{function_component, html, use_state, BaseComponent, Callback, Html, Properties};
 
 mod common;
 
@@ -104,6 +105,18 @@ fn recorder<T: 'static>() -> (Callback<T>, Rc<RefCell<Vec<T>>>) {
     let seen = Rc::new(RefCell::new(Vec::new()));
     let sink = seen.clone();
     (Callback::from(move |v| sink.borrow_mut().push(v)), seen)
+}
+
+/// The one configuration an editor emitted (else fails, with the editor's error message).
+fn only_emission<C: BaseComponent>(editor: &Mounted<C>, emitted: &RefCell<Vec<String>>) -> String {
+    let emitted = emitted.borrow();
+    assert_eq!(
+        emitted.len(),
+        1,
+        "{:?}",
+        editor.find(".editor-error").map(|e| e.text_content())
+    );
+    emitted[0].clone()
 }
 
 fn three_shards() -> Rc<Topology> {
@@ -583,14 +596,7 @@ async fn adding_a_prefix_gives_it_a_block() {
         .check("input.new-prefix-shard[data-shard=\"0\"]")
         .await;
     editor.click("button.add").await;
-    let emitted = emitted.borrow();
-    assert_eq!(
-        emitted.len(),
-        1,
-        "{:?}",
-        editor.find(".editor-error").map(|e| e.text_content())
-    );
-    let topology = Topology::from_json(&emitted[0]).unwrap();
+    let topology = Topology::from_json(&only_emission(&editor, &emitted)).unwrap();
     let location = topology.locate("eu/1").unwrap();
     assert_eq!(location.shard, 0);
     assert_eq!(location.prefix, Some(0));
@@ -719,4 +725,166 @@ async fn config_json_imports_a_file() {
     assert!(editor
         .text(".config-json-status")
         .contains("Imported imported.json"));
+}
+
+/// A configuration with the chapter's `Orders` rule and keys the rules editor must keep.
+const ORDERS_BY_CUSTOMER: &str = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+    "ByContent": {"Orders": {"Fields": ["Customer"], "Range": 1000, "Mutable": false}},
+    "Indexes": {"Orders/Totals": ["Orders"]},
+    "Orchestrator": {"Members": ["A"]}}"#;
+
+/// A content rules editor over `json`, and what it emits.
+async fn content_rules(json: &str) -> (Mounted<ContentRulesEditor>, Rc<RefCell<Vec<String>>>) {
+    let (on_change, emitted) = recorder::<String>();
+    let editor = Mounted::<ContentRulesEditor>::mount(ContentRulesEditorProps {
+        topology: Rc::new(Topology::from_json(json).unwrap()),
+        on_change,
+    })
+    .await;
+    (editor, emitted)
+}
+
+/// The rules of an emitted configuration (empty when the design is off), and its topology.
+fn emitted_rules(json: &str) -> (Vec<ContentRule>, Topology) {
+    let topology = Topology::from_json(json).unwrap();
+    let design = ContentDesign::from_topology(&topology).unwrap();
+    (design.map(|d| d.rules).unwrap_or_default(), topology)
+}
+
+#[wasm_bindgen_test]
+async fn content_rules_are_labelled_listed_and_added() {
+    let (editor, emitted) = content_rules(ORDERS_BY_CUSTOMER).await;
+    let banner = editor.text(".draft-banner");
+    assert!(banner.contains("draft \"Sharding\" chapter"), "{banner}");
+    assert!(banner.contains("not shipped RavenDB 6.x"), "{banner}");
+    let fields: HtmlInputElement = editor
+        .get("tr[data-rule=\"Orders\"] input.rule-fields")
+        .unchecked_into();
+    assert_eq!(fields.value(), "Customer");
+    let range: HtmlInputElement = editor
+        .get("tr[data-rule=\"Orders\"] input.rule-range")
+        .unchecked_into();
+    assert_eq!(range.value(), "1000");
+    assert!(editor
+        .text(".rules-help")
+        .contains("block of that many buckets"));
+
+    editor.type_into("input.new-rule-name", "Shipments").await;
+    editor
+        .type_into(
+            "input.new-rule-fields",
+            "Address.State, numeric(Address.ZipCode)",
+        )
+        .await;
+    editor.type_into("input.new-rule-range", "16").await;
+    editor.check("input.new-rule-mutable").await;
+    editor.click("button.add").await;
+    let json = only_emission(&editor, &emitted);
+    assert!(json.contains("\"Shipments\""), "{json}");
+    let (rules, topology) = emitted_rules(&json);
+    let shipments = rules.iter().find(|r| r.name == "Shipments").unwrap();
+    assert_eq!(
+        shipments.fields,
+        vec![
+            Field::Path("Address.State".into()),
+            Field::Numeric("Address.ZipCode".into())
+        ]
+    );
+    assert_eq!((shipments.range, shipments.mutable), (16, true));
+    assert!(rules.iter().any(|r| r.name == "Orders" && r.range == 1000));
+    for key in ["Indexes", "Orchestrator"] {
+        assert!(topology.extra_keys().contains_key(key), "{key} is kept");
+    }
+    // The form is emptied for the next rule.
+    let name: HtmlInputElement = editor.get("input.new-rule-name").unchecked_into();
+    assert_eq!(name.value(), "");
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_content_field_is_shown_and_not_emitted() {
+    let (editor, emitted) = content_rules(ORDERS_BY_CUSTOMER).await;
+    let row = "tr[data-rule=\"Orders\"]";
+    editor
+        .set(
+            &format!("{row} input.rule-fields"),
+            "Lines[].Product",
+            "change",
+        )
+        .await;
+    let error = editor.text(&format!("{row} .field-error"));
+    assert!(error.contains("'Lines[].Product' has '['"), "{error}");
+    assert!(error.contains("arrays cannot be sharded on"), "{error}");
+
+    editor.type_into("input.new-rule-name", "Invoices").await;
+    editor
+        .type_into("input.new-rule-fields", "Lines[].Product")
+        .await;
+    editor.click("button.add").await;
+    let error = editor.text(".rules-add .field-error");
+    assert!(error.contains("'Lines[].Product' has '['"), "{error}");
+
+    // A Range the core refuses is shown with its JSON path.
+    editor
+        .set(&format!("{row} input.rule-range"), "0", "change")
+        .await;
+    let error = editor.text(".content-rules-messages .editor-error");
+    assert!(error.starts_with("ByContent.Orders.Range:"), "{error}");
+    assert!(emitted.borrow().is_empty());
+
+    // A good field is emitted, in the core's form.
+    editor
+        .set(
+            &format!("{row} input.rule-fields"),
+            "ticks( OrderedAt ), id()",
+            "change",
+        )
+        .await;
+    let emitted = emitted.borrow();
+    assert_eq!(emitted.len(), 1);
+    let (rules, _) = emitted_rules(&emitted[0]);
+    assert_eq!(
+        rules[0].fields,
+        vec![Field::Ticks("OrderedAt".into()), Field::Id]
+    );
+    assert!(
+        emitted[0].contains("\"ticks(OrderedAt)\""),
+        "{}",
+        emitted[0]
+    );
+}
+
+#[wasm_bindgen_test]
+async fn content_rules_toggle_mutable_remove_and_turn_off() {
+    let (editor, emitted) = content_rules(ORDERS_BY_CUSTOMER).await;
+    let row = "tr[data-rule=\"Orders\"]";
+    editor.click(&format!("{row} input.rule-mutable")).await;
+    editor.click(&format!("{row} button.remove")).await;
+    editor.click("button.design-off").await;
+    let emitted = emitted.borrow();
+    assert_eq!(emitted.len(), 3);
+    let (mutable, _) = emitted_rules(&emitted[0]);
+    assert!(mutable[0].mutable);
+    assert_eq!(mutable[0].range, 1000);
+    let (removed, topology) = emitted_rules(&emitted[1]);
+    assert!(removed.is_empty());
+    assert!(topology.extra_keys().contains_key("ByContent"));
+    let (off, topology) = emitted_rules(&emitted[2]);
+    assert!(off.is_empty());
+    assert!(!topology.extra_keys().contains_key("ByContent"));
+    assert!(topology.extra_keys().contains_key("Indexes"));
+    assert!(topology.extra_keys().contains_key("Orchestrator"));
+}
+
+#[wasm_bindgen_test]
+async fn content_rules_turn_on_with_the_chapters_example() {
+    let (editor, emitted) = content_rules(r#"{"Shards": {"0": {}, "1": {}}}"#).await;
+    assert!(editor.find("table.rules-table").is_none());
+    assert!(editor.text(".rules-head").contains("The design is off"));
+    editor.click("button.design-on").await;
+    let emitted = emitted.borrow();
+    assert_eq!(emitted.len(), 1);
+    let (rules, _) = emitted_rules(&emitted[0]);
+    assert_eq!(rules.len(), 1);
+    assert_eq!(rules[0].name, "Orders");
+    assert_eq!(rules[0].fields, vec![Field::Path("Customer".into())]);
 }

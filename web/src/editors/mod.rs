@@ -12,24 +12,30 @@
 //!   keys) and reassign bucket ranges.
 //! * [`PrefixEditor`]: add, remove and change prefixed sharding settings.
 //! * [`ConfigJson`]: the configuration as editable JSON, with copy, download and import.
+//! * [`ContentRulesEditor`]: the draft "Sharding" chapter's `ByContent` rules (not shipped
+//!   RavenDB): add, change and remove rules, turn the design off and on.
 //!
 //! The editors check every edit with the core before emitting it
 //! ([`Topology::from_configuration`]): an invalid edit is shown with the core's message
 //! (RavenDB's wording, with the JSON path) and is not emitted. The logic they need is in
-//! plain functions, tested natively: [`geometry`], [`ranges`], [`boundaries`], [`prefixes`].
+//! plain functions, tested natively: [`geometry`], [`ranges`], [`boundaries`], [`prefixes`],
+//! [`rules`].
 
 pub mod boundaries;
 mod bucket_map;
 mod config_json;
+mod content_rules;
 pub mod geometry;
 mod prefix_editor;
 pub mod prefixes;
 mod range_bar;
 mod range_editor;
 pub mod ranges;
+pub mod rules;
 
 pub use bucket_map::{BucketMap, BucketMapProps};
 pub use config_json::{ConfigJson, ConfigJsonProps};
+pub use content_rules::{ContentRulesEditor, ContentRulesEditorProps};
 pub use prefix_editor::{PrefixEditor, PrefixEditorProps};
 pub use range_editor::{RangeEditor, RangeEditorProps};
 
