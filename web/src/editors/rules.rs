@@ -72,9 +72,10 @@ fn section(config: &mut ShardingConfiguration) -> Option<&mut Map<String, Value>
     entry.as_object_mut()
 }
 
-/// Adds a rule named `name` (trimmed) at the end of `ByContent`, turning the design on when
-/// it is off. Refused when a rule of that name exists (names are matched ignoring case, as
-/// the core matches them) or when `ByContent` is not an object.
+/// Adds a rule named `name` (trimmed) to `ByContent` (kept in name order, as serde_json
+/// keeps objects), turning the design on when it is off. Refused when a rule of that name
+/// exists (names are matched ignoring case, as the core matches them) or when `ByContent`
+/// is not an object.
 pub fn add_rule(
     config: &ShardingConfiguration,
     name: &str,
