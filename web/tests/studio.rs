@@ -354,3 +354,50 @@ async fn ranges_tab_applies_a_configuration_and_the_map_lists_a_bucket() {
     assert!(studio.find("canvas.map-canvas").is_some());
     assert!(studio.find(".bucket-documents").is_none());
 }
+
+#[wasm_bindgen_test]
+async fn the_chapters_design_rules_routing_and_transactions() {
+    let studio = Studio::fresh().await;
+    // Queries: without ByContent only id() narrows a query.
+    studio.click("#tab-queries").await;
+    assert!(studio.text(".design-note").contains("shipped RavenDB 6.x"));
+    assert_eq!(studio.text(".route-count"), "3 of 3 shards");
+    studio
+        .type_into("#rql", "from Orders where id() = 'orders/1-A'")
+        .await;
+    assert_eq!(studio.text(".route-count"), "1 of 3 shards");
+    assert_eq!(studio.count(".route-shard.dim"), 2);
+    studio.type_into("#rql", "from Orders where").await;
+    assert!(studio.text(".rql-error").contains("line 1"));
+    // The transaction check opens on the chapter's anchored order and its customer.
+    assert!(studio.find(".tx-verdict.one-bucket").is_some());
+    studio
+        .type_into("#tx-ids", "orders/1-A\ncustomers/1-A")
+        .await;
+    assert!(studio.find(".tx-verdict.several-shards").is_some());
+
+    // Content rules: turn the design on (Orders by Customer).
+    studio.click("#tab-content").await;
+    studio.click(".design-on").await;
+    // orders/1-A is outside customers/1-A's bucket: its write is rejected.
+    assert!(studio
+        .text(".rejected-list")
+        .contains("Rejected: 'orders/1-A'"));
+    assert!(studio.text(".count-invalid strong").contains('1'));
+    // Now the router follows the rule.
+    studio.click("#tab-queries").await;
+    studio
+        .type_into("#rql", "from Orders where Customer = 'customers/1-A'")
+        .await;
+    assert_eq!(studio.text(".route-count"), "1 of 3 shards");
+    assert!(studio.text(".design-note").contains("draft"));
+    // A generated ID, typed with its body.
+    studio
+        .type_into(
+            "#ids",
+            "orders/9-A$\t\tOrders\t{\"Customer\":\"customers/1-A\"}",
+        )
+        .await;
+    studio.click("#tab-content").await;
+    assert!(studio.text(".final-id").starts_with("orders/9-A$@982"));
+}

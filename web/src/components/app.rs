@@ -4,8 +4,9 @@
 use super::browser;
 use super::import::CancelToken;
 use super::{
-    count, plural, ByPtr, ConfigPanel, DocumentsView, ExplainView, GroupsView, MapView, MatrixView,
-    Notices, RangesView, ShardsView, WorkspacePanel,
+    count, plural, ByPtr, ConfigPanel, ContentView, DocumentsView, ExplainView, GroupsView,
+    LocalityView, MapView, MatrixView, Notices, QueriesView, RangesView, ShardsView,
+    WorkspacePanel,
 };
 use crate::state::{Action, Level, Tab};
 use gloo::timers::callback::Timeout;
@@ -108,6 +109,36 @@ pub fn app() -> Html {
                 placement={placement.clone()}
                 rows={ByPtr(state.rows())}
                 query={state.query().clone()}
+                on_action={on_action.clone()}
+            />
+        },
+        Tab::Queries => {
+            let design = state.design();
+            let (document, related) = design.load();
+            html! {
+                <>
+                <QueriesView
+                    query={AttrValue::from(design.query().to_string())}
+                    route={ByPtr(design.route())}
+                    topology={ByPtr(state.topology())}
+                    design_on={design.design().is_some()}
+                    on_action={on_action.clone()}
+                />
+                <LocalityView
+                    transaction_ids={AttrValue::from(design.transaction_ids().to_string())}
+                    transaction={ByPtr(design.transaction())}
+                    load={(AttrValue::from(document.to_string()), AttrValue::from(related.to_string()))}
+                    load_check={ByPtr(design.load_check())}
+                    on_action={on_action.clone()}
+                />
+                </>
+            }
+        }
+        Tab::Content => html! {
+            <ContentView
+                topology={ByPtr(state.topology())}
+                placement={placement.clone()}
+                design_on={state.design().design().is_some()}
                 on_action={on_action.clone()}
             />
         },

@@ -126,6 +126,9 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                                         } else {
                                             <code class="id-text">{ row.id.to_string() }</code>
                                         }
+                                        if let Some(generated) = row.generated {
+                                            <span class="generated-id" title="The ID the chapter's design generates">{ "→ " }<code>{ generated.to_string() }</code></span>
+                                        }
                                     </span>
                                     if let Some(error) = row.error {
                                         <span class="td c-error" title={error.to_string()}>{ error.to_string() }</span>

@@ -5,27 +5,33 @@
 mod app;
 pub mod browser;
 mod config;
+mod content;
 mod documents;
 mod explain;
 mod groups;
 pub mod import;
+mod locality;
 mod map;
 mod matrix;
 mod notices;
+mod queries;
 mod ranges;
 mod shards;
 mod workspace;
 
 pub use app::App;
 pub use config::{ConfigPanel, ConfigPanelProps};
+pub use content::{ContentView, ContentViewProps};
 pub use documents::{
     DocumentsView, DocumentsViewProps, HighlightedId, HighlightedIdProps, ROW_HEIGHT,
 };
 pub use explain::{ExplainView, ExplainViewProps};
 pub use groups::{GroupsView, GroupsViewProps};
+pub use locality::{LocalityView, LocalityViewProps};
 pub use map::{MapView, MapViewProps};
 pub use matrix::{MatrixView, MatrixViewProps};
 pub use notices::{Notices, NoticesProps};
+pub use queries::{QueriesView, QueriesViewProps, EXAMPLE_QUERIES};
 pub use ranges::{RangesView, RangesViewProps};
 pub use shards::{ShardsView, ShardsViewProps};
 pub use workspace::{WorkspacePanel, WorkspacePanelProps};

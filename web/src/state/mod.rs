@@ -10,6 +10,7 @@
 //! One concept per file: [`inputs`] (reading the fields), [`documents`] (editor text and
 //! CSV), [`persist`] (what survives a reload). The reducer is pure and tested natively.
 
+pub mod design;
 pub mod documents;
 pub mod editor;
 pub mod inputs;
@@ -17,6 +18,7 @@ pub mod persist;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
+pub use design::{DesignState, DEFAULT_QUERY};
 pub use documents::{documents_csv, documents_text, parse_documents, parse_documents_at};
 pub use editor::{Page, PageMove, MAX_PAGE_LINES, PAGE_LINES};
 pub use inputs::{
@@ -25,6 +27,7 @@ pub use inputs::{
 };
 pub use persist::{read_saved, Saved, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY};
 
+use ravenshard::content::ContentDesign;
 use ravenshard::decimal::parse_decimal;
 use ravenshard::import::Imported;
 use ravenshard::sample::{chapter_examples, Generator};
@@ -69,11 +72,15 @@ pub enum Tab {
     Map,
     /// Bucket ranges, prefixes and the configuration's JSON.
     Ranges,
+    /// The draft chapter's content rules: generated IDs and rejected writes.
+    Content,
+    /// The query router and the transaction check.
+    Queries,
 }
 
 impl Tab {
     /// Every tab, in display order.
-    pub const ALL: [Tab; 7] = [
+    pub const ALL: [Tab; 9] = [
         Tab::Documents,
         Tab::Map,
         Tab::Shards,
@@ -81,6 +88,8 @@ impl Tab {
         Tab::Groups,
         Tab::Explain,
         Tab::Ranges,
+        Tab::Content,
+        Tab::Queries,
     ];
 
     /// The tab's label.
@@ -93,6 +102,8 @@ impl Tab {
             Tab::Explain => "Explain",
             Tab::Map => "Bucket map",
             Tab::Ranges => "Ranges & prefixes",
+            Tab::Content => "Content rules",
+            Tab::Queries => "Queries",
         }
     }
 
@@ -106,6 +117,8 @@ impl Tab {
             Tab::Explain => "explain",
             Tab::Map => "map",
             Tab::Ranges => "ranges",
+            Tab::Content => "content",
+            Tab::Queries => "queries",
         }
     }
 }
@@ -199,6 +212,20 @@ pub enum Action {
     SetConfigJson(String),
     /// Show a view.
     SelectTab(Tab),
+    /// The query router's RQL.
+    SetRouterQuery(String),
+    /// The transaction check's IDs, one per line.
+    SetTransactionIds(String),
+    /// Check a transaction over the documents the documents view shows (the first
+    /// [`MAX_TRANSACTION_IDS`](design::MAX_TRANSACTION_IDS)).
+    TransactionOfShownDocuments,
+    /// The LoadDocument check: a document, and the document its index loads.
+    SetLoadCheck {
+        /// The indexed document's ID.
+        document: String,
+        /// The loaded document's ID.
+        related: String,
+    },
     /// What the shard chart measures.
     SetMetric(Metric),
     /// Keep documents whose ID contains this text.
@@ -278,6 +305,7 @@ pub struct State {
     custom: bool,
     config_problem: Option<ConfigProblem>,
     topology: Rc<Topology>,
+    design: DesignState,
     placement: Rc<Placement>,
     /// The placement `rows` was computed from (compared by pointer).
     rows: Rc<RowView>,
@@ -301,6 +329,7 @@ impl PartialEq for State {
         Rc::ptr_eq(&self.placement, &other.placement)
             && Rc::ptr_eq(&self.rows, &other.rows)
             && Rc::ptr_eq(&self.topology, &other.topology)
+            && self.design == other.design
             && self.page == other.page
             && self.tab == other.tab
             && self.metric == other.metric
@@ -346,6 +375,19 @@ fn unreachable_topology() -> Topology {
     Topology::from_json(r#"{"Shards": {"0": {}}}"#).unwrap_or_else(|_| unreachable_topology())
 }
 
+/// A configuration JSON read as a topology whose content rules (if any) are valid too.
+fn read_configuration(json: &str) -> Result<Topology, ConfigProblem> {
+    let topology = Topology::from_json(json).map_err(|e| ConfigProblem {
+        message: e.to_string(),
+        path: e.path().filter(|p| !p.is_empty()).map(str::to_string),
+    })?;
+    ContentDesign::from_topology(&topology).map_err(|e| ConfigProblem {
+        message: e.to_string(),
+        path: e.path().map(str::to_string),
+    })?;
+    Ok(topology)
+}
+
 /// Distinct members of a topology, in order of first appearance, and the largest member
 /// count of a shard.
 fn nodes_of(topology: &Topology) -> (Vec<String>, usize) {
@@ -389,6 +431,7 @@ impl State {
             members_edited: false,
             custom: false,
             config_problem: None,
+            design: DesignState::new(&topology, None),
             topology: Rc::new(topology),
             placement: Rc::new(placement),
             rows: Rc::default(),
@@ -459,6 +502,8 @@ impl State {
     pub fn from_saved(saved: Saved) -> Result<State, String> {
         let mut topology = Topology::from_json(&saved.config)
             .map_err(|e| format!("its sharding configuration is invalid ({e})"))?;
+        ContentDesign::from_topology(&topology)
+            .map_err(|e| format!("its content rules are invalid ({e})"))?;
         let database = parse_database(&saved.database)
             .map_err(|e| format!("its database name is invalid ({e})"))?;
         topology.set_database(&database);
@@ -635,6 +680,10 @@ impl State {
     pub fn topology(&self) -> Rc<Topology> {
         Rc::clone(&self.topology)
     }
+    /// The draft chapter's design in force, the router's query and route.
+    pub fn design(&self) -> &DesignState {
+        &self.design
+    }
     /// The documents placed by the topology.
     pub fn placement(&self) -> Rc<Placement> {
         Rc::clone(&self.placement)
@@ -785,7 +834,7 @@ impl State {
                     Err(e) => self.member_error = Some(e),
                 }
             }
-            Action::SetConfigJson(json) => match Topology::from_json(&json) {
+            Action::SetConfigJson(json) => match read_configuration(&json) {
                 Ok(mut topology) => {
                     self.config_problem = None;
                     if topology.database() == ravenshard::DEFAULT_DATABASE {
@@ -797,13 +846,25 @@ impl State {
                     }
                     self.install_topology(topology, true, true);
                 }
-                Err(e) => {
-                    self.config_problem = Some(ConfigProblem {
-                        message: e.to_string(),
-                        path: e.path().filter(|p| !p.is_empty()).map(str::to_string),
-                    })
-                }
+                Err(problem) => self.config_problem = Some(problem),
             },
+            Action::SetRouterQuery(query) => self.design.set_query(&self.topology, query),
+            Action::SetTransactionIds(text) => {
+                self.design.set_transaction_ids(&self.topology, text)
+            }
+            Action::TransactionOfShownDocuments => {
+                let mut text = String::new();
+                for &i in self.rows.slice(0, design::MAX_TRANSACTION_IDS) {
+                    if let Some(id) = self.placement.id(i as usize) {
+                        text.push_str(id);
+                        text.push('\n');
+                    }
+                }
+                self.design.set_transaction_ids(&self.topology, text);
+            }
+            Action::SetLoadCheck { document, related } => {
+                self.design.set_load(&self.topology, document, related)
+            }
             Action::SelectTab(tab) => self.tab = tab,
             Action::SelectBucket(bucket) => {
                 self.selected_bucket =
@@ -1032,6 +1093,9 @@ impl State {
         self.shard_input = topology.shards().len().to_string();
         self.shard_error = None;
         let (nodes, most) = nodes_of(&topology);
+        // Checked by read_configuration and from_saved; a default topology has no design.
+        let design = ContentDesign::from_topology(&topology).unwrap_or_default();
+        self.design.set_design(&topology, design);
         self.topology = Rc::new(topology);
         self.place();
         if nodes.is_empty() {
@@ -1051,11 +1115,11 @@ impl State {
 
     /// Places the documents by the topology; everything derived follows.
     fn place(&mut self) {
-        self.placement = Rc::new(Placement::new(
-            &self.documents,
-            &self.topology,
-            &PlacementOptions::default(),
-        ));
+        let options = PlacementOptions {
+            design: self.design.design().map(|d| ContentDesign::clone(d)),
+            ..PlacementOptions::default()
+        };
+        self.placement = Rc::new(Placement::new(&self.documents, &self.topology, &options));
         // Group numbers and shards may mean something else now.
         self.selected_group = None;
         self.query.group = None;

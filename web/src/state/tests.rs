@@ -548,3 +548,93 @@ fn a_huge_paste_is_cut_back_to_a_page() {
     assert_eq!((state.page().start(), state.page().len()), (0, 0));
     assert!(state.page().is_whole(0));
 }
+
+const DESIGN: &str = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+    "ByContent": {"Orders": {"Fields": ["Customer"], "Range": 1000}}}"#;
+
+#[test]
+fn the_chapters_design_places_routes_and_rejects() {
+    let state = reduce(State::default(), Action::SetConfigJson(DESIGN.into()));
+    assert!(state.config_problem().is_none());
+    assert!(state.design().design().is_some());
+    // The chapter's orders have Customer customers/1-A: orders/1-A (bucket 151326) is
+    // outside its block, so the write is rejected; the anchored order is accepted.
+    let p = state.placement();
+    assert!(p
+        .error(0)
+        .unwrap()
+        .message
+        .starts_with("Rejected: 'orders/1-A'"));
+    assert!(p.error(2).is_none());
+    // A generated ID, typed with its body as the line's fourth field.
+    let state = reduce(
+        state,
+        Action::SetIds("orders/9-A$\t\tOrders\t{\"Customer\":\"customers/1-A\"}".into()),
+    );
+    let own = ravenshard::bucket_for("orders/9-A").unwrap();
+    let expected = format!("orders/9-A$@{}", 982_000 + own % 1000);
+    assert_eq!(state.placement().generated()[0].1, expected);
+    // The router follows the rule.
+    let route = state.design().route();
+    let route = route.as_ref().as_ref().unwrap();
+    assert_eq!(
+        (route.shards.clone(), route.buckets.clone()),
+        (vec![2], vec![(982000, 983000)])
+    );
+    let state = reduce(
+        state,
+        Action::SetRouterQuery("from Orders where Total > 5".into()),
+    );
+    assert!(state.design().route().as_ref().as_ref().unwrap().all_shards);
+    let state = reduce(state, Action::SetRouterQuery("select".into()));
+    assert!(state.design().route().is_err());
+    // A shard-count change installs a default configuration: the design is off again.
+    let state = reduce(state, Action::SetShardCount("4".into()));
+    assert!(state.design().design().is_none());
+    assert!(state.placement().generated().is_empty());
+}
+
+#[test]
+fn a_broken_rule_is_shown_and_not_applied() {
+    let bad = DESIGN.replace("\"Range\": 1000", "\"Range\": 0");
+    let state = reduce(State::default(), Action::SetConfigJson(bad));
+    let problem = state.config_problem().unwrap();
+    assert_eq!(problem.path.as_deref(), Some("ByContent.Orders.Range"));
+    assert!(state.design().design().is_none());
+    assert_eq!(state.shards(), 3);
+}
+
+#[test]
+fn transaction_and_load_checks() {
+    let state = State::default();
+    // The chapter's anchored order and its customer share a bucket.
+    let tx = state.design().transaction();
+    assert_eq!(tx.buckets, vec![982173]);
+    let state = reduce(
+        state,
+        Action::SetTransactionIds("orders/1-A\ncustomers/1-A\n\n".into()),
+    );
+    assert_eq!(state.design().transaction().shards, vec![0, 2]);
+    // The documents the view shows: filter to Users/ and take them.
+    let state = reduce(state, Action::SetFilterText("users/".into()));
+    let state = reduce(state, Action::TransactionOfShownDocuments);
+    assert_eq!(state.design().transaction_ids().lines().count(), 6);
+    let load = state.design().load_check();
+    assert!(!load.as_ref().as_ref().unwrap().same_bucket);
+    let state = reduce(
+        state,
+        Action::SetLoadCheck {
+            document: "Users/70$Users/4".into(),
+            related: "Users/4".into(),
+        },
+    );
+    assert!(
+        state
+            .design()
+            .load_check()
+            .as_ref()
+            .as_ref()
+            .unwrap()
+            .same_bucket
+    );
+}

@@ -1,0 +1,102 @@
+//! Transactions and LoadDocument: whether documents change together atomically, and whether
+//! an index can load one document from another (the core's `locality` checks).
+
+use super::{shard_style, ByPtr};
+use crate::state::Action;
+use ravenshard::locality::{LoadCheck, TransactionCheck, TransactionVerdict};
+use yew::prelude::*;
+
+/// Properties of [`LocalityView`].
+#[derive(Properties, PartialEq)]
+pub struct LocalityViewProps {
+    /// The transaction's IDs, one per line.
+    pub transaction_ids: AttrValue,
+    /// What a transaction over them would be.
+    pub transaction: ByPtr<TransactionCheck>,
+    /// The LoadDocument check's document and related IDs.
+    pub load: (AttrValue, AttrValue),
+    /// Its answer, or why there is none (empty: a field is empty).
+    pub load_check: ByPtr<Result<LoadCheck, String>>,
+    /// Where changes go.
+    pub on_action: Callback<Action>,
+}
+
+/// The transaction check and the LoadDocument check.
+#[function_component(LocalityView)]
+pub fn locality_view(props: &LocalityViewProps) -> Html {
+    let on = &props.on_action;
+    let tx = &props.transaction;
+    let verdict = match tx.verdict {
+        TransactionVerdict::OneBucket => "one-bucket",
+        TransactionVerdict::OneShard => "one-shard",
+        TransactionVerdict::SeveralShards => "several-shards",
+        TransactionVerdict::NoDocuments => "none",
+    };
+    let on_ids = super::on_value::<InputEvent>(on, Action::SetTransactionIds);
+    let on_shown = {
+        let on = on.clone();
+        Callback::from(move |_: MouseEvent| on.emit(Action::TransactionOfShownDocuments))
+    };
+    let (document, related) = props.load.clone();
+    let on_document = {
+        let related = related.clone();
+        super::on_value::<InputEvent>(on, move |d| Action::SetLoadCheck {
+            document: d,
+            related: related.to_string(),
+        })
+    };
+    let on_related = {
+        let document = document.clone();
+        super::on_value::<InputEvent>(on, move |r| Action::SetLoadCheck {
+            document: document.to_string(),
+            related: r,
+        })
+    };
+    html! {
+        <div class="locality">
+            <section class="transaction" aria-label="Transaction check">
+                <h3>{ "Transaction check" }</h3>
+                <p class="hint">{ "Documents written in one local transaction, one ID per line." }</p>
+                <textarea id="tx-ids" rows="4" spellcheck="false" value={props.transaction_ids.clone()} oninput={on_ids} />
+                <button type="button" class="tx-shown" onclick={on_shown}
+                    title="The documents the Documents view shows (its filters apply)">{ "Use the documents shown" }</button>
+                <p class={classes!("tx-verdict", verdict)} role="status">{ tx.message.clone() }</p>
+                if !tx.documents.is_empty() {
+                    <table class="design-list">
+                        <thead><tr><th>{ "ID" }</th><th class="num">{ "Bucket" }</th><th>{ "Shard" }</th></tr></thead>
+                        <tbody>
+                            { for tx.documents.iter().take(100).map(|d| html! {
+                                <tr><td><code>{ d.id.clone() }</code></td><td class="num">{ d.bucket }</td>
+                                <td><span class="shard-badge" style={shard_style(d.shard)}>{ d.shard }</span></td></tr>
+                            }) }
+                        </tbody>
+                    </table>
+                }
+                { for tx.invalid.iter().take(20).map(|i| html! { <p class="field-error">{ format!("{}: {}", i.id, i.error) }</p> }) }
+            </section>
+            <section class="load" aria-label="LoadDocument check">
+                <h3>{ "LoadDocument check" }</h3>
+                <p class="hint">{ "An index can load a related document only from the same bucket (the same shard is not enough; Range does not help)." }</p>
+                <div class="load-fields">
+                    <label for="load-document">{ "Indexed document" }</label>
+                    <input id="load-document" type="text" value={document} oninput={on_document} spellcheck="false" />
+                    <label for="load-related">{ "loads" }</label>
+                    <input id="load-related" type="text" value={related} oninput={on_related} spellcheck="false" />
+                </div>
+                { match &*props.load_check.0 {
+                    Err(message) if message.is_empty() => html! {},
+                    Err(message) => html! { <p class="field-error">{ message.clone() }</p> },
+                    Ok(check) => html! {
+                        <div class={classes!("load-answer", check.same_bucket.then_some("ok"))}>
+                            <p class="load-message">{ check.message.clone() }</p>
+                            if let Some(s) = &check.suggestion {
+                                <p class="load-suggestion">{ "Anchor it: " }<code>{ s.id.clone() }</code>{ format!(" (bucket {}, shard {})", s.bucket, s.shard) }</p>
+                            }
+                            { for check.notes.iter().map(|n| html! { <p class="hint">{ n.clone() }</p> }) }
+                        </div>
+                    },
+                } }
+            </section>
+        </div>
+    }
+}

@@ -1,0 +1,144 @@
+//! The draft chapter's design in the studio: the content rules of the configuration in
+//! force, the query router's query and route, and the transaction check's IDs.
+//!
+//! Everything here is computed by the core (`ravenshard::content`, `ravenshard::route`)
+//! when its inputs change, and kept behind `Rc` for the views.
+
+use ravenshard::content::ContentDesign;
+use ravenshard::locality::{check_load, check_transaction, LoadCheck, TransactionCheck};
+use ravenshard::route::{route_text, Route};
+use ravenshard::Topology;
+use std::rc::Rc;
+
+/// The query the router opens with (the chapter's).
+pub const DEFAULT_QUERY: &str = "from Orders where Customer = 'customers/1-A'";
+
+/// The IDs the transaction check opens with (the chapter's anchored order and customer).
+pub const DEFAULT_TRANSACTION: &str = "orders/2-A$customers/1-A\ncustomers/1-A";
+
+/// The most IDs a transaction check takes.
+pub const MAX_TRANSACTION_IDS: usize = 1_000;
+
+/// The design's part of the studio's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DesignState {
+    design: Option<Rc<ContentDesign>>,
+    query: String,
+    route: Rc<Result<Route, String>>,
+    transaction_ids: String,
+    transaction: Rc<TransactionCheck>,
+    load: (String, String),
+    load_check: Rc<Result<LoadCheck, String>>,
+}
+
+impl DesignState {
+    /// The state for a topology whose design was read (`None`: the design is off).
+    pub fn new(topology: &Topology, design: Option<ContentDesign>) -> DesignState {
+        let mut state = DesignState {
+            design: design.map(Rc::new),
+            query: DEFAULT_QUERY.to_string(),
+            route: Rc::new(Err(String::new())),
+            transaction_ids: DEFAULT_TRANSACTION.to_string(),
+            transaction: Rc::new(check_transaction::<&str>(&[], topology, None)),
+            load: ("Users/70".to_string(), "Users/4".to_string()),
+            load_check: Rc::new(Err(String::new())),
+        };
+        state.refresh_route(topology);
+        state
+    }
+
+    /// The design in force, `None` when the configuration has no `ByContent`.
+    pub fn design(&self) -> Option<&Rc<ContentDesign>> {
+        self.design.as_ref()
+    }
+
+    /// Puts a topology's design in force.
+    pub fn set_design(&mut self, topology: &Topology, design: Option<ContentDesign>) {
+        self.design = design.map(Rc::new);
+        self.refresh_route(topology);
+    }
+
+    /// The router's query.
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+
+    /// Sets the router's query and routes it.
+    pub fn set_query(&mut self, topology: &Topology, query: String) {
+        if query != self.query {
+            self.query = query;
+            self.refresh_route(topology);
+        }
+    }
+
+    /// Where the query goes, or why it cannot be read.
+    pub fn route(&self) -> Rc<Result<Route, String>> {
+        Rc::clone(&self.route)
+    }
+
+    /// Routes the query and checks the transaction and the load again (the topology or
+    /// the design changed).
+    pub fn refresh_route(&mut self, topology: &Topology) {
+        self.route = Rc::new(
+            route_text(&self.query, topology, self.design.as_deref()).map_err(|e| e.to_string()),
+        );
+        self.refresh_transaction(topology);
+        self.refresh_load(topology);
+    }
+
+    /// The transaction check's IDs, one per line.
+    pub fn transaction_ids(&self) -> &str {
+        &self.transaction_ids
+    }
+
+    /// Sets the transaction check's IDs (one per line; blank lines skipped; at most
+    /// [`MAX_TRANSACTION_IDS`]) and checks them.
+    pub fn set_transaction_ids(&mut self, topology: &Topology, text: String) {
+        if text != self.transaction_ids {
+            self.transaction_ids = text;
+            self.refresh_transaction(topology);
+        }
+    }
+
+    /// What a transaction over those documents would be.
+    pub fn transaction(&self) -> Rc<TransactionCheck> {
+        Rc::clone(&self.transaction)
+    }
+
+    fn refresh_transaction(&mut self, topology: &Topology) {
+        let ids: Vec<&str> = self
+            .transaction_ids
+            .lines()
+            .map(|l| l.trim_end_matches('\r'))
+            .filter(|l| !l.trim().is_empty())
+            .take(MAX_TRANSACTION_IDS)
+            .collect();
+        self.transaction = Rc::new(check_transaction(&ids, topology, self.design.as_deref()));
+    }
+
+    /// The LoadDocument check's document and related document IDs.
+    pub fn load(&self) -> (&str, &str) {
+        (&self.load.0, &self.load.1)
+    }
+
+    /// Sets the LoadDocument check's IDs and checks them.
+    pub fn set_load(&mut self, topology: &Topology, document: String, related: String) {
+        self.load = (document, related);
+        self.refresh_load(topology);
+    }
+
+    /// Whether an index of the document can load the related one, or why it cannot be said.
+    pub fn load_check(&self) -> Rc<Result<LoadCheck, String>> {
+        Rc::clone(&self.load_check)
+    }
+
+    fn refresh_load(&mut self, topology: &Topology) {
+        let (document, related) = (self.load.0.trim(), self.load.1.trim());
+        self.load_check = Rc::new(if document.is_empty() || related.is_empty() {
+            Err(String::new())
+        } else {
+            check_load(document, related, topology, self.design.as_deref())
+                .map_err(|e| e.to_string())
+        });
+    }
+}
