@@ -43,6 +43,27 @@ pub fn fixed(value: f64, decimals: u32) -> String {
     }
 }
 
+/// `value` with at most `decimals` digits after the point (at most 9), without trailing
+/// zeros: `1.5`, `0.25`, `3`.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::decimal::trimmed;
+///
+/// assert_eq!(trimmed(1.5, 6), "1.5");
+/// assert_eq!(trimmed(2.0, 3), "2");
+/// assert_eq!(trimmed(-0.125, 2), "-0.13");
+/// ```
+pub fn trimmed(value: f64, decimals: u32) -> String {
+    let text = fixed(value, decimals);
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
 /// Reads a plain decimal number: an optional sign, digits with at most one `.`, and an
 /// optional exponent (`e` or `E`, optional sign, digits); at least one digit before the
 /// exponent. Surrounding spaces are not accepted. Exact to about 15 significant digits,

@@ -103,8 +103,9 @@ impl fmt::Display for SampleError {
             ),
             SampleError::BadAnchoredShare { value } => write!(
                 f,
-                "anchored share: {value} is not a share from 0 to 1. Give the fraction of \
-                 orders to anchor to their company, e.g. 0.3 for 30%."
+                "anchored share: {} is not a share from 0 to 1. Give the fraction of \
+                 orders to anchor to their company, e.g. 0.3 for 30%.",
+                crate::decimal::trimmed(*value, 6)
             ),
         }
     }

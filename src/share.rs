@@ -358,18 +358,75 @@ pub fn decode_fragment(fragment: &str) -> Result<SharedState, ShareError> {
 /// assert_eq!(decode_fragment(&fragment).unwrap(), large);
 /// ```
 pub fn encode_fragment(state: &SharedState) -> String {
-    match encode_plain(state) {
-        Ok(plain) if plain.len() <= PLAIN_LIMIT => plain,
-        Ok(plain) => {
-            let compact = encode_compact(state);
-            if plain.len() <= compact.len() {
-                plain
-            } else {
-                compact
-            }
+    match plan_fragment(state) {
+        FragmentPlan::Plain(plain) => plain,
+        FragmentPlan::Compress { plain, json } => {
+            finish_fragment(plain, &compress_to_vec(&json, LEVEL))
         }
-        Err(_) => encode_compact(state),
     }
+}
+
+/// What [`encode_fragment`] does, in two steps, for a caller with its own raw-deflate
+/// compressor (the studio uses the browser's `CompressionStream("deflate-raw")`, and so
+/// leaves the core's compressor out of its WebAssembly).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FragmentPlan {
+    /// The plain form, short enough to use as it is.
+    Plain(String),
+    /// Deflate `json` (raw DEFLATE, RFC 1951) and give the result to [`finish_fragment`].
+    Compress {
+        /// The plain form, when the state has one (the shorter form wins).
+        plain: Option<String>,
+        /// The compact form's JSON.
+        json: Vec<u8>,
+    },
+}
+
+/// The first step of [`encode_fragment`]: the plain form if it is short enough, else the
+/// JSON to compress.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::share::{decode_fragment, finish_fragment, plan_fragment, FragmentPlan, SharedState};
+///
+/// let small = SharedState { shards: Some(3), ..Default::default() };
+/// assert_eq!(plan_fragment(&small), FragmentPlan::Plain("shards=3".into()));
+///
+/// let mut large = small.clone();
+/// large.config = Some("{}".repeat(2000));
+/// let FragmentPlan::Compress { plain, json } = plan_fragment(&large) else { panic!() };
+/// // Any raw DEFLATE will do; stored blocks (no compression) are the simplest.
+/// let stored = miniz_oxide::deflate::compress_to_vec(&json, 0);
+/// let fragment = finish_fragment(plain, &stored);
+/// assert_eq!(decode_fragment(&fragment).unwrap(), large);
+/// ```
+pub fn plan_fragment(state: &SharedState) -> FragmentPlan {
+    match encode_plain(state) {
+        Ok(plain) if plain.len() <= PLAIN_LIMIT => FragmentPlan::Plain(plain),
+        plain => FragmentPlan::Compress {
+            plain: plain.ok(),
+            json: compact_json(state),
+        },
+    }
+}
+
+/// The second step of [`encode_fragment`]: the compact form of the deflated JSON, or the
+/// plain form when that is not longer.
+pub fn finish_fragment(plain: Option<String>, deflated: &[u8]) -> String {
+    let mut compact = String::from("z=");
+    BASE64.encode_string(deflated, &mut compact);
+    match plain {
+        Some(plain) if plain.len() <= compact.len() => plain,
+        _ => compact,
+    }
+}
+
+/// The JSON of the compact form.
+fn compact_json(state: &SharedState) -> Vec<u8> {
+    let state = normalize(state.clone());
+    // Serializing plain structs with string keys, and writing to a Vec, cannot fail.
+    serde_json::to_vec(&state).unwrap_or_default()
 }
 
 /// Writes a state in the plain form (without the leading `#`), keys in the order `db`,
@@ -437,13 +494,7 @@ pub fn encode_plain(state: &SharedState) -> Result<String, ShareError> {
 /// assert_eq!(decode_fragment(&fragment).unwrap(), state);
 /// ```
 pub fn encode_compact(state: &SharedState) -> String {
-    let state = normalize(state.clone());
-    // Serializing plain structs with string keys, and writing to a Vec, cannot fail.
-    let json = serde_json::to_vec(&state).expect("a SharedState always serializes");
-    let compressed = compress_to_vec(&json, LEVEL);
-    let mut out = String::from("z=");
-    BASE64.encode_string(compressed, &mut out);
-    out
+    finish_fragment(None, &compress_to_vec(&compact_json(state), LEVEL))
 }
 
 /// The keys of the plain form (and `z`).

@@ -215,6 +215,31 @@ async fn a_share_link_opens_its_workspace() {
 }
 
 #[wasm_bindgen_test]
+async fn a_large_share_link_is_compressed_by_the_browser_and_opens() {
+    let studio = Studio::fresh().await;
+    studio.type_into("#gen-count", "3000").await;
+    studio.click("button.generate").await;
+    studio.click(".share-link").await;
+    let location = web_sys::window().unwrap().location();
+    for _ in 0..250 {
+        if location.hash().unwrap().starts_with("#z=") {
+            break;
+        }
+        gloo::timers::future::TimeoutFuture::new(20).await;
+    }
+    let hash = location.hash().unwrap();
+    assert!(hash.starts_with("#z="), "{}", &hash[..hash.len().min(40)]);
+    let shared = ravenshard::share::decode_fragment(&hash).unwrap();
+    assert_eq!(shared.documents.len(), 3000);
+    drop(studio);
+    // Opening the link shows its documents.
+    let studio = Studio::mount(()).await;
+    assert_eq!(studio.text(".count-documents strong"), "3,000");
+    drop(studio);
+    location.set_hash("").unwrap();
+}
+
+#[wasm_bindgen_test]
 async fn the_studio_survives_a_reload() {
     let studio = Studio::fresh().await;
     studio.type_into("#ids", "customers/1-A").await;

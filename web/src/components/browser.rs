@@ -4,6 +4,8 @@
 
 use crate::state::{read_saved, Action, Level, State, SET_ASIDE_KEY, STORAGE_KEY};
 use ravenshard::share::decode_fragment;
+use ravenshard::share::{finish_fragment, plan_fragment, FragmentPlan};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsCast;
 use yew::Callback;
 
@@ -71,15 +73,31 @@ pub fn save(state: &State) -> Result<(), String> {
 
 /// Writes a share link for the state into the address bar and copies it.
 pub fn share(state: &State, on_action: Callback<Action>) {
-    let fragment = ravenshard::share::encode_fragment(&state.shared());
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let _ = window.location().set_hash(&fragment);
-    let url = window.location().href().unwrap_or_default();
-    let clipboard = window.navigator().clipboard();
-    let promise = clipboard.write_text(&url);
+    let plan = plan_fragment(&state.shared());
     wasm_bindgen_futures::spawn_local(async move {
+        let fragment = match plan {
+            FragmentPlan::Plain(plain) => plain,
+            FragmentPlan::Compress { plain, json } => match deflate_raw(&json).await {
+                Ok(deflated) => {
+                    finish_fragment(plain, &js_sys::Uint8Array::new(&deflated).to_vec())
+                }
+                Err(_) => {
+                    on_action.emit(Action::Notify(
+                        Level::Error,
+                        "The browser could not compress the share link (CompressionStream \
+                         is missing or failed); use Export CSV to share the workspace."
+                            .into(),
+                    ));
+                    return;
+                }
+            },
+        };
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let _ = window.location().set_hash(&fragment);
+        let url = window.location().href().unwrap_or_default();
+        let promise = window.navigator().clipboard().write_text(&url);
         let copied = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
         let text = if copied {
             format!(
@@ -94,6 +112,17 @@ pub fn share(state: &State, on_action: Callback<Action>) {
         };
         on_action.emit(Action::Notify(Level::Info, text));
     });
+}
+
+#[wasm_bindgen(inline_js = "export async function deflate_raw(bytes) {
+    const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+}")]
+extern "C" {
+    /// Raw DEFLATE by the browser (`CompressionStream("deflate-raw")`), so the page does
+    /// not carry a compressor of its own: a `Uint8Array`.
+    #[wasm_bindgen(catch)]
+    async fn deflate_raw(bytes: &[u8]) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>;
 }
 
 /// Offers `text` as a file download.
