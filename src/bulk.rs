@@ -1,24 +1,26 @@
 //! Many IDs at once: newline-separated text in, one bucket (or shard) per line out.
 
+use crate::content::{locate_id, pinned_bucket, ContentDesign, LocateError};
 use crate::{bucket_for, bucket_of_lower, check_id, IdError, Topology};
 use std::fmt;
 
-/// An invalid ID in newline-separated text, with its 1-based line number.
+/// An invalid line of newline-separated text, with its 1-based line number: an invalid ID
+/// (`E` is [`IdError`]), or what else the line's reader refuses.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineError {
+pub struct LineError<E = IdError> {
     /// 1-based line number.
     pub line: usize,
-    /// What is wrong with the ID on that line.
-    pub error: IdError,
+    /// What is wrong with that line.
+    pub error: E,
 }
 
-impl fmt::Display for LineError {
+impl<E: fmt::Display> fmt::Display for LineError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}: {}", self.line, self.error)
     }
 }
 
-impl std::error::Error for LineError {}
+impl<E: fmt::Debug + fmt::Display> std::error::Error for LineError<E> {}
 
 /// The IDs of newline-separated text: one per line, `\r\n` accepted, text after a tab on a
 /// line (`id<TAB>size`) ignored, no entry for a final newline.
@@ -62,26 +64,73 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> {
 /// assert_eq!(err.line, 2);
 /// ```
 pub fn buckets_for_lines(text: &str, topology: Option<&Topology>) -> Result<Vec<u32>, LineError> {
+    buckets(text, topology, |_| None)
+}
+
+/// [`buckets_for_lines`] under the draft chapter's design when `design` is given (a
+/// configuration with `ByContent`): a line whose last `$` is followed by `@` is read by
+/// [`ContentDesign::bucket`] (`…$@<n>` is in bucket `n`, no prefix offset; `$@` and anything
+/// else is an error); every other line takes the same fast path, with the same errors.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::bulk::buckets_for_lines_under;
+/// use ravenshard::content::ContentDesign;
+///
+/// let design = ContentDesign::default();
+/// let text = "orders/1-A$@982326\ncustomers/1-A";
+/// assert_eq!(buckets_for_lines_under(text, None, Some(&design)), Ok(vec![982326, 982173]));
+/// assert_ne!(buckets_for_lines_under(text, None, None).unwrap()[0], 982326);
+/// let err = buckets_for_lines_under("a\norders/1-A$@x", None, Some(&design)).unwrap_err();
+/// assert_eq!(err.line, 2);
+/// assert!(err.to_string().starts_with("line 2: 'orders/1-A$@x': '$@' must be followed"));
+/// ```
+pub fn buckets_for_lines_under(
+    text: &str,
+    topology: Option<&Topology>,
+    design: Option<&ContentDesign>,
+) -> Result<Vec<u32>, LineError<LocateError>> {
+    match design {
+        Some(design) => buckets(text, topology, |id| {
+            pinned_bucket(id).map(|_| design.bucket(id).map_err(LocateError::from))
+        }),
+        None => buckets(text, topology, |_| None),
+    }
+}
+
+/// The buckets of the lines of `text`; `pinned(id)` answers for the IDs it knows (the
+/// design's `$@<n>`), the core's pipeline for the rest.
+fn buckets<E: From<IdError>>(
+    text: &str,
+    topology: Option<&Topology>,
+    pinned: impl Fn(&str) -> Option<Result<u32, E>>,
+) -> Result<Vec<u32>, LineError<E>> {
     // Lower-case all ASCII letters of the text in one vectorised pass; ASCII lines then need
     // only their anchor found and hashed. Byte offsets are the same in both texts.
     let lower_text = text.to_ascii_lowercase();
     let mut out = Vec::with_capacity(text.len() / 16 + 1);
     for (i, lower) in lines(&lower_text).enumerate() {
         let start = lower.as_ptr() as usize - lower_text.as_ptr() as usize;
-        let bucket = if lower.is_ascii() {
-            check_id(lower).map(|()| {
-                let offset = topology.map_or(0, |t| {
-                    t.prefix_of_lower(lower)
-                        .map_or(0, |p| t.prefixes()[p].bucket_range_start)
-                });
-                bucket_of_lower(lower.as_bytes()) + offset
-            })
+        let id = &text[start..start + lower.len()];
+        let bucket = if let Some(bucket) = pinned(id) {
+            bucket
+        } else if lower.is_ascii() {
+            check_id(lower)
+                .map(|()| {
+                    let offset = topology.map_or(0, |t| {
+                        t.prefix_of_lower(lower)
+                            .map_or(0, |p| t.prefixes()[p].bucket_range_start)
+                    });
+                    bucket_of_lower(lower.as_bytes()) + offset
+                })
+                .map_err(E::from)
         } else {
-            let id = &text[start..start + lower.len()];
             match topology {
                 Some(t) => t.bucket_for(id),
                 None => bucket_for(id),
             }
+            .map_err(E::from)
         };
         out.push(bucket.map_err(|error| LineError { line: i + 1, error })?);
     }
@@ -102,10 +151,30 @@ pub fn shards_for_lines(text: &str, topology: &Topology) -> Result<Vec<u32>, Lin
     map_lines(text, |id| topology.locate(id).map(|l| l.shard))
 }
 
-fn map_lines(
+/// [`shards_for_lines`] under the draft chapter's design when `design` is given: each line
+/// is placed by [`locate_id`], so `…$@<n>` is on the shard of bucket `n`.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::{bulk::shards_for_lines_under, content::ContentDesign, Topology};
+///
+/// let t = Topology::with_shards(3).unwrap();
+/// let design = ContentDesign::default();
+/// assert_eq!(shards_for_lines_under("orders/1-A$@5\ncustomers/1-A", &t, Some(&design)), Ok(vec![0, 2]));
+/// ```
+pub fn shards_for_lines_under(
     text: &str,
-    mut f: impl FnMut(&str) -> Result<u32, IdError>,
-) -> Result<Vec<u32>, LineError> {
+    topology: &Topology,
+    design: Option<&ContentDesign>,
+) -> Result<Vec<u32>, LineError<LocateError>> {
+    map_lines(text, |id| locate_id(topology, design, id).map(|l| l.shard))
+}
+
+fn map_lines<E>(
+    text: &str,
+    mut f: impl FnMut(&str) -> Result<u32, E>,
+) -> Result<Vec<u32>, LineError<E>> {
     let mut out = Vec::with_capacity(text.len() / 16 + 1);
     for (i, id) in lines(text).enumerate() {
         out.push(f(id).map_err(|error| LineError { line: i + 1, error })?);

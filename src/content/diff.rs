@@ -7,18 +7,21 @@
 
 use super::{
     asks_for_generated_id, pinned_bucket, ContentDesign, ContentDocument, ContentError,
-    ContentRule, JsonDocument,
+    ContentRule, DocumentError, JsonDocument,
 };
+use crate::bulk::LineError;
 use crate::{bucket_for, workspace::Document, NUMBER_OF_BUCKETS};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// At most this many documents that become invalid are listed in a [`ConfigDiff`]; all are
 /// counted.
 pub const MAX_DIFF_EXAMPLES: usize = 10;
 
-/// A document of the workspace, as a configuration diff checks it.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// A document of the workspace, as a configuration diff checks it. As JSON it is
+/// `{"id", "collection"?, "body"?, "bucket"?}` (no other keys).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DiffDocument {
     /// Its ID.
     pub id: String,
@@ -50,6 +53,44 @@ impl DiffDocument {
             id: id.into(),
             ..DiffDocument::default()
         }
+    }
+
+    /// Reads the documents of a configuration diff from text: NDJSON documents (as
+    /// [`JsonDocument::parse`] reads them) when the first non-blank character is `{`, else
+    /// `id[<TAB>size[<TAB>collection]]` lines (sizes are not needed and not checked). Blank
+    /// lines are skipped; a leading byte-order mark is ignored.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::content::DiffDocument;
+    ///
+    /// let ids = DiffDocument::read_all("orders/1-A$@982173\t120\tOrders\n\nusers/4\n").unwrap();
+    /// assert_eq!((ids.len(), ids[0].collection.as_deref()), (2, Some("Orders")));
+    /// let ndjson = DiffDocument::read_all("\n{\"Customer\": \"customers/1-A\", \"@metadata\": {\"@id\": \"orders/1-A\"}}").unwrap();
+    /// assert_eq!(ndjson[0].body.as_ref().unwrap()["Customer"], "customers/1-A");
+    /// let bad = DiffDocument::read_all("{\"@metadata\": {\"@id\": \"a\"}}\n{oops").unwrap_err();
+    /// assert!(bad.to_string().starts_with("line 2: not JSON"));
+    /// ```
+    pub fn read_all(text: &str) -> Result<Vec<DiffDocument>, LineError<DocumentError>> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if !text.trim_start().starts_with('{') {
+            return Ok(Document::parse_lines(text)
+                .map(|line| DiffDocument::from(line.document))
+                .collect());
+        }
+        text.lines()
+            .enumerate()
+            .filter(|(_, line)| !line.trim().is_empty())
+            .map(|(index, line)| {
+                JsonDocument::parse(line)
+                    .map(DiffDocument::from)
+                    .map_err(|error| LineError {
+                        line: index + 1,
+                        error,
+                    })
+            })
+            .collect()
     }
 
     fn content(&self) -> ContentDocument<'_> {

@@ -77,6 +77,9 @@ pub enum ContentError {
         /// The document ID.
         id: String,
     },
+    /// A document is to be stored by content, but the configuration has no `ByContent`
+    /// section: the design is off.
+    DesignOff,
     /// An ID convention names a field the document does not have (or not as text).
     BadConvention {
         /// The collection whose convention it is.
@@ -149,6 +152,11 @@ impl fmt::Display for ContentError {
                  the document's fields when it is first stored ('{id}@<bucket>'). Store it first \
                  to learn its final ID, or name it on the client: anchor it ('{id}customers/1-A') \
                  or pin a bucket ('{id}@982173')."
+            ),
+            ContentError::DesignOff => f.write_str(
+                "the configuration has no ByContent section, so the draft chapter's \
+                 content-based design is off and there is nothing to store by content. Add one, \
+                 for example \"ByContent\": {\"Orders\": {\"Fields\": [\"Customer\"]}}.",
             ),
             ContentError::BadConvention {
                 collection,

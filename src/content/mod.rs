@@ -19,7 +19,9 @@
 //! - a configuration change, old → new, is safe when every valid document stays valid
 //!   ([`diff_designs`]).
 //!
-//! Documents come as NDJSON lines named by `@metadata.@id` ([`JsonDocument`]). Transactions
+//! Documents come as NDJSON lines named by `@metadata.@id` ([`JsonDocument`],
+//! [`ContentDesign::store_lines`]). [`locate_id`] places a final ID with or without the
+//! design. Transactions
 //! and `LoadDocument` locality, which honour `$@`, are in [`locality`](crate::locality).
 //!
 //! `Indexes` declares static indexes and their collections (for query routing) and
@@ -40,14 +42,17 @@
 //! assert_eq!((stored.id.as_str(), stored.bucket, stored.shard), ("orders/1-A$@982326", 982326, 2));
 //! ```
 
+mod batch;
 mod convention;
 mod diff;
 mod error;
 mod json_document;
+mod locate;
 mod rule;
 mod ticks;
 mod value;
 
+pub use batch::StoreAnswer;
 pub use convention::apply_convention;
 pub use diff::{
     diff_designs, ConfigDiff, DiffDocument, Invalidated, RuleChange, RuleSettings, RuleStatus,
@@ -55,6 +60,7 @@ pub use diff::{
 };
 pub use error::ContentError;
 pub use json_document::{DocumentError, JsonDocument};
+pub use locate::{locate_id, LocateError};
 pub use rule::{ContentRule, Field, IdConvention, IndexDefinition};
 pub use ticks::dotnet_ticks;
 pub use value::{content_value, field_value, ranged_bucket, ContentValue};

@@ -2,6 +2,7 @@
 //! configuration.
 
 use super::ContentError;
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -78,6 +79,13 @@ impl fmt::Display for Field {
     }
 }
 
+/// A field serializes as it is configured: `"Customer"`, `"numeric(Zip)"`, `"id()"`.
+impl Serialize for Field {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 /// A path of property names separated by dots; no arrays, no empty names.
 fn check_path(path: &str) -> Result<&str, String> {
     if path.is_empty() {
@@ -98,7 +106,17 @@ fn check_path(path: &str) -> Result<&str, String> {
 }
 
 /// One `ByContent` rule: a collection's (or an index's) documents are placed by these fields.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// It serializes with its fields as configured:
+///
+/// ```
+/// use ravenshard::content::{ContentRule, Field};
+///
+/// let rule = ContentRule { name: "Orders".into(), fields: vec![Field::Path("Customer".into()), Field::Id], range: 1000, mutable: false };
+/// assert_eq!(serde_json::to_string(&rule).unwrap(),
+///     r#"{"name":"Orders","fields":["Customer","id()"],"range":1000,"mutable":false}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ContentRule {
     /// The collection or index name, as configured (matched ignoring case).
     pub name: String,

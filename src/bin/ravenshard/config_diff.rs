@@ -2,8 +2,7 @@
 //! Exit status 0 when it is, 1 when it needs attention, 2 on errors.
 
 use crate::{read_design, read_topology, Fatal};
-use ravenshard::content::{diff_designs, DiffDocument, JsonDocument};
-use ravenshard::workspace::Document;
+use ravenshard::content::{diff_designs, DiffDocument};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -26,29 +25,13 @@ pub fn run(old: &Path, new: &Path, docs: Option<&Path>) -> Result<ExitCode, Fata
     })
 }
 
-/// NDJSON documents when the first non-blank character is `{`, else
-/// `id[<TAB>size[<TAB>collection]]` lines (sizes are not needed and not checked).
+/// NDJSON documents or `id[<TAB>size[<TAB>collection]]` lines ([`DiffDocument::read_all`]).
 fn read_documents(path: &Path) -> Result<Vec<DiffDocument>, Fatal> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Fatal::Io(name.clone(), e))?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    if !text.trim_start().starts_with('{') {
-        return Ok(Document::parse_lines(text)
-            .map(|line| DiffDocument::from(line.document))
-            .collect());
-    }
-    let mut documents = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let document = JsonDocument::parse(line).map_err(|e| {
-            Fatal::Usage(format!(
-                "{name} line {}: {e}. Fix the line, or give `id<TAB>size` lines instead.",
-                index + 1
-            ))
-        })?;
-        documents.push(DiffDocument::from(document));
-    }
-    Ok(documents)
+    DiffDocument::read_all(&text).map_err(|e| {
+        Fatal::Usage(format!(
+            "{name} {e}. Fix the line, or give `id<TAB>size` lines instead."
+        ))
+    })
 }

@@ -8,7 +8,7 @@ mod report;
 mod store;
 
 use clap::{Args, Parser, Subcommand};
-use ravenshard::content::{ContentDesign, ContentError};
+use ravenshard::content::{locate_id, ContentDesign, ContentError};
 use ravenshard::{ConfigError, Topology};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -203,7 +203,8 @@ fn main() -> ExitCode {
 
 /// Streams IDs to `id<TAB>bucket[<TAB>shard]` lines; invalid IDs go to stderr with their
 /// line number and make the exit status 1. With the design on, only IDs whose last `$` is
-/// followed by `@` take its path (a pinned bucket); the rest keep the core's fast one.
+/// followed by `@` take its path (a pinned bucket, [`locate_id`]); the rest keep the core's
+/// fast one.
 fn bucket(
     topology: Option<&Topology>,
     design: Option<&ContentDesign>,
@@ -214,16 +215,11 @@ fn bucket(
     let mut failed = false;
     let mut emit = |line: u64, id: Result<&str, lines::NotUtf8>| -> io::Result<()> {
         let located = id.map_err(|e| e.to_string()).and_then(|id| {
-            let found = match (topology, design) {
-                (Some(t), Some(d)) if pins_a_bucket(id) => d
-                    .locate(t, id)
-                    .map(|(bucket, shard, _)| (bucket, Some(shard)))
-                    .map_err(|e| e.to_string()),
-                (Some(t), _) => t
-                    .locate(id)
+            let found = match topology {
+                Some(t) => locate_id(t, design, id)
                     .map(|l| (l.bucket, Some(l.shard)))
                     .map_err(|e| e.to_string()),
-                (None, _) => ravenshard::bucket_for(id)
+                None => ravenshard::bucket_for(id)
                     .map(|b| (b, None))
                     .map_err(|e| e.to_string()),
             };
@@ -263,16 +259,6 @@ fn bucket(
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Whether the ID's last `$` is followed by `@`: only such IDs can be `$@<n>` (the design
-/// decides the rest). One byte scan from the end, cheaper than a substring search.
-fn pins_a_bucket(id: &str) -> bool {
-    let bytes = id.as_bytes();
-    bytes
-        .iter()
-        .rposition(|&b| b == b'$')
-        .is_some_and(|i| bytes.get(i + 1) == Some(&b'@'))
 }
 
 /// Writes `<TAB>n` without the formatting machinery: this is the CLI's hot loop.

@@ -3,40 +3,20 @@
 
 use crate::lines::{for_each_line, utf8, Stop};
 use crate::{read_design, read_topology, Fatal};
-use ravenshard::content::{ContentDesign, JsonDocument};
+use ravenshard::content::{ContentDesign, ContentError, StoreAnswer};
 use ravenshard::Topology;
-use serde::Serialize;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-/// Where a document went.
-#[derive(Serialize)]
-struct Placed<'a> {
-    id: &'a str,
-    bucket: u32,
-    shard: u32,
-}
-
-/// Why a line could not be stored.
-#[derive(Serialize)]
-struct Refused<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<&'a str>,
-    line: u64,
-    error: String,
-}
-
 pub fn run(config: &Path, file: Option<&Path>) -> Result<ExitCode, Fatal> {
     let topology = read_topology(config)?;
     let design = read_design(config, &topology)?.ok_or_else(|| {
-        Fatal::Usage(format!(
-            "{}: the configuration has no ByContent section, so the draft chapter's \
-             content-based design is off and there is nothing for `store` to apply. Add one, \
-             for example \"ByContent\": {{\"Orders\": {{\"Fields\": [\"Customer\"]}}}}.",
-            config.display()
-        ))
+        Fatal::Content(
+            config.display().to_string(),
+            Box::new(ContentError::DesignOff),
+        )
     })?;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -80,41 +60,11 @@ fn store_line(
     bytes: &[u8],
     out: &mut impl Write,
 ) -> io::Result<bool> {
-    let document = utf8(bytes)
-        .map_err(|e| e.to_string())
-        .and_then(|text| JsonDocument::parse(text).map_err(|e| e.to_string()));
-    let document = match document {
-        Ok(document) => document,
-        Err(message) => {
-            let refused = Refused {
-                id: None,
-                line,
-                error: format!("line {line}: {message}"),
-            };
-            return write_line(out, &refused).map(|()| false);
-        }
+    let answer = match utf8(bytes) {
+        Ok(text) => design.store_line(topology, line, text),
+        Err(e) => StoreAnswer::unreadable(line, e),
     };
-    match design.store(topology, &document.as_content()) {
-        Ok(stored) => {
-            let placed = Placed {
-                id: &stored.id,
-                bucket: stored.bucket,
-                shard: stored.shard,
-            };
-            write_line(out, &placed).map(|()| true)
-        }
-        Err(e) => {
-            let refused = Refused {
-                id: Some(&document.id),
-                line,
-                error: e.to_string(),
-            };
-            write_line(out, &refused).map(|()| false)
-        }
-    }
-}
-
-fn write_line(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
-    out.write_all(b"\n")
+    serde_json::to_writer(&mut *out, &answer).map_err(io::Error::from)?;
+    out.write_all(b"\n")?;
+    Ok(answer.is_stored())
 }
