@@ -1,6 +1,6 @@
 // The JS API as a JS user calls it: assertions, then (with ?bench) a benchmark.
 // Loaded by index.html next to the `wasm-bindgen --target web` output in ./pkg (see run.sh).
-import { initSync, bucketFor, bucketsFor, explain, Topology } from "./pkg/ravenshard_js.js";
+import { initSync, bucketFor, bucketsFor, configDiff, explain, Topology } from "./pkg/ravenshard_js.js";
 
 const log = document.getElementById("log");
 const write = (kind, text) => {
@@ -79,6 +79,45 @@ function assertions() {
   throws("withShards(-1)", () => Topology.withShards(-1), "shard count must be a whole number");
 }
 
+/** The draft chapter's configuration: 3 shards, Orders placed by Customer in blocks of `range`. */
+const chapter = (range, mutable = false) => JSON.stringify({
+  Shards: { 0: {}, 1: {}, 2: {} },
+  ByContent: { Orders: { Fields: ["Customer"], Range: range, Mutable: mutable } },
+});
+
+function designAssertions() {
+  const t = new Topology(chapter(1000));
+  check("designOn", () => [t.designOn, Topology.withShards(3).designOn], [true, false]);
+  check("contentRules", () => t.contentRules(),
+    [{ name: "Orders", fields: ["Customer"], range: 1000, mutable: false }]);
+  check("store generates the chapter's ID",
+    () => t.store({ Customer: "customers/1-A", "@metadata": { "@id": "orders/1-A$", "@collection": "Orders" } }),
+    { id: "orders/1-A$@982326", bucket: 982326, shard: 2 });
+  throws("store rejects a write outside the block",
+    () => t.store({ Customer: "customers/2-B", "@metadata": { "@id": "orders/1-A$@982326" } }), "Rejected:");
+  check("storeMany", () => t.storeMany('{"Customer": "customers/1-A", "@metadata": {"@id": "orders/1-A$"}}\n\nnot json\n')
+    .map((a) => a.error ? [a.line, a.error.slice(0, 16)] : a.id), ["orders/1-A$@982326", [3, "line 3: not JSON"]]);
+  check("route", () => {
+    const r = t.route("from Orders where Customer = 'customers/1-A'");
+    return [r.shards, r.all_shards, r.buckets, r.fetched];
+  }, [[2], false, [[982000, 983000]], null]);
+  throws("route names the position", () => t.route("from Orders where"), "at line 1, column 18");
+  check("locate $@", () => [t.locate("orders/1-A$@982326").bucket, [...t.bucketsFor("orders/1-A$@5")]], [982326, [5]]);
+  check("checkTransaction", () => [
+    t.checkTransaction(["customers/1-A", "orders/1-A$@982173"]).verdict,
+    t.checkTransaction(["customers/6-A", "orders/1-A"]).verdict,
+    t.checkTransaction(["customers/1-A", "orders/1-A"]).verdict,
+  ], ["one_bucket", "one_shard", "several_shards"]);
+  check("checkLoad", () => t.checkLoad("employees/1-A", "employees/2-A").suggestion.id, "employees/1-A$employees/2-A");
+  check("configDiff safe", () => configDiff(chapter(1), chapter(1000), "orders/1-A$@982173\n").verdict, "safe");
+  check("configDiff needs attention", () => {
+    const d = configDiff(chapter(1000), chapter(1500),
+      [{ id: "orders/9$@982999", body: { Customer: "customers/1-A" } }]);
+    return [d.verdict, d.rules[0].status, d.invalidated];
+  }, ["needs_attention", "needs_mutable_first", 1]);
+  t.free();
+}
+
 /** Milliseconds of the fastest of `runs` calls of `f`, after one warm-up call. */
 function best(runs, f) {
   f();
@@ -128,6 +167,7 @@ function loadWasm() {
 try {
   loadWasm();
   assertions();
+  designAssertions();
   if (new URLSearchParams(location.search).has("bench")) benchmark();
 } catch (e) {
   write("FAIL", `page: ${e}`);

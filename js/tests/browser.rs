@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, JsString, Reflect, Uint32Array, JSON};
-use ravenshard_js::{bucket_for, buckets_for, explain, Topology};
+use ravenshard_js::{bucket_for, buckets_for, config_diff, explain, Topology};
 use std::fmt::Debug;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -376,4 +376,372 @@ fn warnings_are_kind_and_message() {
     let first = Reflect::get_u32(&warnings, 0).unwrap();
     assert_eq!(string(&first, "kind"), "shard_without_buckets");
     assert!(string(&first, "message").starts_with("Shards.1: "));
+}
+
+/// The chapter's configuration: 3 shards, `Orders` placed by `Customer` with `Range` R.
+fn chapter(range: u32, mutable: bool) -> String {
+    format!(
+        r#"{{"Shards": {{"0": {{}}, "1": {{}}, "2": {{}}}},
+            "ByContent": {{"Orders": {{"Fields": ["Customer"], "Range": {range}, "Mutable": {mutable}}}}}}}"#
+    )
+}
+
+/// A JS object from its JSON.
+fn object(json: &str) -> JsValue {
+    JSON::parse(json).unwrap()
+}
+
+fn order(id: &str, customer: &str) -> JsValue {
+    object(&format!(
+        r#"{{"Customer": "{customer}", "@metadata": {{"@id": "{id}", "@collection": "Orders"}}}}"#
+    ))
+}
+
+#[wasm_bindgen_test]
+fn the_design_is_off_without_by_content() {
+    let plain = Topology::with_shards(3.0).unwrap();
+    assert!(!plain.design_is_on());
+    assert_eq!(json(&plain.content_rules().unwrap()), "[]");
+    let message = thrown(plain.store(order("orders/1-A$", "customers/1-A")));
+    assert!(
+        message.starts_with("the configuration has no ByContent section"),
+        "{message}"
+    );
+    assert!(thrown(plain.store_many(&js(""))).contains("no ByContent section"));
+    // Without the design, '$@' is an ordinary anchor.
+    let location = plain.locate("orders/1-A$@982326").unwrap();
+    assert_ne!(number(&location, "bucket"), 982326.0);
+
+    let on = Topology::new(&chapter(1000, false), None).unwrap();
+    assert!(on.design_is_on());
+    assert_eq!(
+        json(&on.content_rules().unwrap()),
+        r#"[{"name":"Orders","fields":["Customer"],"range":1000,"mutable":false}]"#
+    );
+    let bad =
+        r#"{"Shards": {"0": {}}, "ByContent": {"Orders": {"Fields": ["Customer"], "Range": 0}}}"#;
+    let message = thrown(Topology::new(bad, None));
+    assert!(message.starts_with("ByContent.Orders.Range"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn store_gives_the_chapters_generated_ids() {
+    for (range, id, bucket) in [
+        (1000, "orders/1-A$@982326", 982326.0),
+        (10000, "orders/1-A$@981326", 981326.0),
+        (1, "orders/1-A$@982173", 982173.0),
+    ] {
+        let topology = Topology::new(&chapter(range, false), None).unwrap();
+        let stored = topology
+            .store(order("orders/1-A$", "customers/1-A"))
+            .unwrap();
+        // The keys of the `PlacedId` interface in the .d.ts (src/design.rs).
+        assert_eq!(keys(&stored), "id,bucket,shard");
+        assert_eq!(string(&stored, "id"), id, "Range {range}");
+        assert_eq!(number(&stored, "bucket"), bucket, "Range {range}");
+        assert_eq!(number(&stored, "shard"), 2.0);
+    }
+    // JSON text works as well as an object, and the collection defaults to the ID's prefix.
+    let topology = Topology::new(&chapter(1000, false), None).unwrap();
+    let text = r#"{"Customer": "customers/1-A", "@metadata": {"@id": "orders/1-A$"}}"#;
+    let stored = topology.store(JsValue::from_str(text)).unwrap();
+    assert_eq!(string(&stored, "id"), "orders/1-A$@982326");
+}
+
+#[wasm_bindgen_test]
+fn store_throws_the_cores_message_for_refused_writes() {
+    let topology = Topology::new(&chapter(1, false), None).unwrap();
+    // The chapter: customers/2-B (bucket 2423) is rejected, customers/741135-C (982173) not.
+    let message = thrown(topology.store(order("orders/1-A$@982173", "customers/2-B")));
+    assert!(message.starts_with("Rejected:"), "{message}");
+    assert!(message.contains("2423"), "{message}");
+    let accepted = topology
+        .store(order("orders/1-A$@982173", "customers/741135-C"))
+        .unwrap();
+    assert_eq!(number(&accepted, "bucket"), 982173.0);
+    let anchored = topology.store(order("orders/1-A$customers/1-A", "customers/2-B"));
+    assert!(thrown(anchored).starts_with("Rejected:"));
+
+    let invoice = object(r#"{"@metadata": {"@id": "invoices/1-A$"}}"#);
+    let message = thrown(topology.store(invoice));
+    assert!(
+        message.contains("IDs ending with '$' need a ByContent rule for collection invoices"),
+        "{message}"
+    );
+    let message = thrown(topology.store(object(r#"{"Customer": "customers/1-A"}"#)));
+    assert!(message.starts_with("the document has no ID"), "{message}");
+    let message = thrown(topology.store(JsValue::UNDEFINED));
+    assert!(message.contains("not undefined"), "{message}");
+    let message = thrown(topology.store(JsValue::from_str("{oops")));
+    assert!(message.starts_with("not JSON at column 2"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn store_sends_dates_as_json_does() {
+    let config = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+        "ByContent": {"Orders": {"Fields": ["ticks(OrderedAt)"], "Range": 1}}}"#;
+    let topology = Topology::new(config, None).unwrap();
+    let text = r#"{"OrderedAt": "2024-01-02T03:04:05.000Z", "@metadata": {"@id": "orders/1-A$"}}"#;
+    let from_text = topology.store(JsValue::from_str(text)).unwrap();
+    let document = object(r#"{"@metadata": {"@id": "orders/1-A$"}}"#);
+    let date = js_sys::Date::new(&JsValue::from_str("2024-01-02T03:04:05Z"));
+    Reflect::set(&document, &"OrderedAt".into(), &date).unwrap();
+    let from_date = topology.store(document).unwrap();
+    assert_eq!(json(&from_date), json(&from_text));
+}
+
+#[wasm_bindgen_test]
+fn store_many_answers_like_the_cli() {
+    let topology = Topology::new(&chapter(1000, false), None).unwrap();
+    let text = concat!(
+        r#"{"Customer": "customers/1-A", "@metadata": {"@id": "orders/1-A$", "@collection": "Orders"}}"#,
+        "\n\n",
+        "not json\n",
+        r#"{"Customer": "customers/2-B", "@metadata": {"@id": "orders/1-A$@982326"}}"#,
+        "\r\n",
+    );
+    let answers = topology.store_many(&js(text)).unwrap();
+    assert_eq!(Array::from(&answers).length(), 3);
+    let first = Reflect::get_u32(&answers, 0).unwrap();
+    assert_eq!(
+        json(&first),
+        r#"{"id":"orders/1-A$@982326","bucket":982326,"shard":2}"#
+    );
+    let second = Reflect::get_u32(&answers, 1).unwrap();
+    assert_eq!(keys(&second), "line,error");
+    assert_eq!(number(&second, "line"), 3.0);
+    assert!(string(&second, "error").starts_with("line 3: not JSON"));
+    let third = Reflect::get_u32(&answers, 2).unwrap();
+    assert_eq!(keys(&third), "id,line,error");
+    assert_eq!(string(&third, "id"), "orders/1-A$@982326");
+    assert!(string(&third, "error").starts_with("Rejected:"));
+}
+
+#[wasm_bindgen_test]
+fn route_follows_the_content_rule() {
+    let topology = Topology::new(&chapter(1000, false), None).unwrap();
+    let route = topology
+        .route("from Orders where Customer = 'customers/1-A'")
+        .unwrap();
+    // The keys of the `Route` interface in the .d.ts (src/design.rs).
+    assert_eq!(
+        keys(&route),
+        "shards,all_shards,buckets,reason,fetched,warnings"
+    );
+    assert_eq!(json(&get(&route, "shards")), "[2]");
+    assert_eq!(get(&route, "all_shards"), JsValue::FALSE);
+    assert_eq!(json(&get(&route, "buckets")), "[[982000,983000]]");
+    assert!(get(&route, "fetched").is_null());
+
+    let paged = topology
+        .route("from Orders where Total > 100 limit 10 offset 5000")
+        .unwrap();
+    assert_eq!(json(&get(&paged, "shards")), "[0,1,2]");
+    assert_eq!(get(&paged, "all_shards"), JsValue::TRUE);
+    assert_eq!(number(&paged, "fetched"), 15030.0);
+    let warning = Reflect::get_u32(&get(&paged, "warnings"), 0).unwrap();
+    assert!(warning.as_string().unwrap().starts_with("Deep paging"));
+
+    // Without the design only id() narrows a query.
+    let plain = Topology::with_shards(3.0).unwrap();
+    let route = plain
+        .route("from Orders where id() = 'customers/1-A'")
+        .unwrap();
+    assert_eq!(json(&get(&route, "shards")), "[2]");
+    let route = plain
+        .route("from Orders where Customer = 'customers/1-A'")
+        .unwrap();
+    assert!(string(&route, "reason").contains("no ByContent section"));
+}
+
+#[wasm_bindgen_test]
+fn route_throws_the_parsers_message_with_its_position() {
+    let topology = Topology::new(&chapter(1000, false), None).unwrap();
+    for rql in [
+        "from Orders where",
+        "from Orders\nwhere Customer = 'customers/1-A",
+        "select * from Orders",
+    ] {
+        let message = thrown(topology.route(rql));
+        let core = ravenshard::rql::parse(rql).unwrap_err().to_string();
+        assert_eq!(message, core);
+        assert!(message.contains("line "), "{message}");
+        assert!(message.contains("column "), "{message}");
+    }
+    assert!(thrown(topology.route("from Orders\nwhere Customer = 'x")).contains("line 2"));
+}
+
+#[wasm_bindgen_test]
+fn check_transaction_verdicts() {
+    let topology = Topology::new(&chapter(1000, false), None).unwrap();
+    let check = |ids: &[&str]| {
+        let array: Array = ids.iter().map(|id| JsValue::from_str(id)).collect();
+        topology.check_transaction(array.into()).unwrap()
+    };
+    let one_bucket = check(&["customers/1-A", "orders/1-A$customers/1-A"]);
+    // The keys of the `TransactionCheck` interface in the .d.ts (src/design.rs).
+    assert_eq!(
+        keys(&one_bucket),
+        "verdict,message,documents,invalid,buckets,shards"
+    );
+    assert_eq!(string(&one_bucket, "verdict"), "one_bucket");
+    assert_eq!(json(&get(&one_bucket, "buckets")), "[982173]");
+    assert_eq!(
+        string(&check(&["customers/6-A", "orders/1-A"]), "verdict"),
+        "one_shard"
+    );
+    assert_eq!(
+        string(&check(&["customers/1-A", "orders/1-A"]), "verdict"),
+        "several_shards"
+    );
+    // '$@' pins the bucket when the design is on; an ID still ending in '$' has none yet.
+    let pinned = check(&["customers/1-A", "orders/1-A$@982173", "orders/2-A$"]);
+    assert_eq!(string(&pinned, "verdict"), "one_bucket");
+    let invalid = Reflect::get_u32(&get(&pinned, "invalid"), 0).unwrap();
+    assert_eq!(string(&invalid, "id"), "orders/2-A$");
+    assert!(string(&invalid, "error").contains("is not a final ID"));
+    assert_eq!(string(&check(&[]), "verdict"), "no_documents");
+    let message = thrown(topology.check_transaction(JsValue::from_str("customers/1-A")));
+    assert!(message.starts_with("ids: "), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn check_load_suggests_an_anchor() {
+    let topology = Topology::with_shards(3.0).unwrap();
+    let check = topology
+        .check_load("employees/1-A", "employees/2-A")
+        .unwrap();
+    // The keys of the `LoadCheck` interface in the .d.ts (src/design.rs).
+    assert_eq!(
+        keys(&check),
+        "document,related,same_bucket,same_shard,message,suggestion,notes"
+    );
+    assert_eq!(get(&check, "same_bucket"), JsValue::FALSE);
+    let suggestion = get(&check, "suggestion");
+    assert_eq!(string(&suggestion, "id"), "employees/1-A$employees/2-A");
+    assert_eq!(
+        number(&suggestion, "bucket"),
+        number(&get(&check, "related"), "bucket")
+    );
+    let same = topology
+        .check_load("orders/1-A$customers/1-A", "customers/1-A")
+        .unwrap();
+    assert_eq!(get(&same, "same_bucket"), JsValue::TRUE);
+    assert!(get(&same, "suggestion").is_null());
+    assert_eq!(
+        thrown(topology.check_load("", "customers/1-A")),
+        format!("'': {}", ravenshard::IdError::Empty)
+    );
+}
+
+#[wasm_bindgen_test]
+fn pinned_ids_locate_only_with_the_design() {
+    let topology = Topology::new(&chapter(1000, false), None).unwrap();
+    let location = topology.locate("orders/1-A$@982326").unwrap();
+    assert_eq!(
+        json(&location),
+        r#"{"bucket":982326,"shard":2,"prefix":null,"fragment":"db$2","nodes":[]}"#
+    );
+    let message = thrown(topology.locate("orders/1-A$@1048576"));
+    assert!(
+        message.contains("'$@' must be followed by a bucket number"),
+        "{message}"
+    );
+    // Plain IDs keep the core's answers and messages.
+    assert_eq!(
+        number(&topology.locate("customers/1-A").unwrap(), "bucket"),
+        982173.0
+    );
+    assert_eq!(
+        thrown(topology.locate("")),
+        ravenshard::IdError::Empty.to_string()
+    );
+    let text = js("orders/1-A$@5\ncustomers/1-A\norders/1-A$@982326\n");
+    assert_eq!(
+        topology.buckets_for(&text).unwrap().to_vec(),
+        [5, 982173, 982326]
+    );
+    assert_eq!(topology.shards_for(&text).unwrap().to_vec(), [0, 2, 2]);
+    let message = thrown(topology.buckets_for(&js("a\norders/1-A$@x")));
+    assert!(
+        message.starts_with("line 2: 'orders/1-A$@x': '$@'"),
+        "{message}"
+    );
+    assert!(
+        thrown(topology.shards_for(&js("\n"))).starts_with("line 1: Document ID cannot be empty")
+    );
+}
+
+#[wasm_bindgen_test]
+fn config_diff_safe_and_needs_attention() {
+    let (r1, r1000, r1500) = (
+        chapter(1, false),
+        chapter(1000, false),
+        chapter(1500, false),
+    );
+    let ids = JsValue::from_str("orders/1-A$@982173\t120\tOrders\norders/2-A$customers/1-A\n");
+    let safe = config_diff(&r1, &r1000, ids).unwrap();
+    // The keys of the `ConfigDiff` interface in the .d.ts (src/design.rs).
+    assert_eq!(
+        keys(&safe),
+        "verdict,rules,notes,documents,valid_before,invalidated,unchecked,examples"
+    );
+    assert_eq!(string(&safe, "verdict"), "safe");
+    let rule = Reflect::get_u32(&get(&safe, "rules"), 0).unwrap();
+    assert_eq!(string(&rule, "status"), "safe");
+    assert_eq!(number(&safe, "documents"), 2.0);
+
+    let ndjson = JsValue::from_str(
+        "\n{\"Customer\": \"customers/1-A\", \"@metadata\": {\"@id\": \"orders/9$@982999\"}}\n",
+    );
+    let attention = config_diff(&r1000, &r1500, ndjson).unwrap();
+    assert_eq!(string(&attention, "verdict"), "needs_attention");
+    let rule = Reflect::get_u32(&get(&attention, "rules"), 0).unwrap();
+    assert_eq!(string(&rule, "status"), "needs_mutable_first");
+    assert_eq!(number(&attention, "invalidated"), 1.0);
+    let example = Reflect::get_u32(&get(&attention, "examples"), 0).unwrap();
+    assert_eq!(string(&example, "id"), "orders/9$@982999");
+
+    // The same document as an object gives the same answer.
+    let array = object(
+        r#"[{"id": "orders/9$@982999", "collection": "Orders", "body": {"Customer": "customers/1-A"}}]"#,
+    );
+    let from_array = config_diff(&r1000, &r1500, array).unwrap();
+    assert_eq!(json(&from_array), json(&attention));
+
+    let turned_off = config_diff(&chapter(1000, true), &r1000, JsValue::UNDEFINED).unwrap();
+    let rule = Reflect::get_u32(&get(&turned_off, "rules"), 0).unwrap();
+    assert_eq!(string(&rule, "status"), "mutable_turned_off");
+    assert!(string(&rule, "warning").contains("the operator must have migrated them first"));
+    // No warning, no key.
+    let unchanged = config_diff(&r1000, &r1000, JsValue::NULL).unwrap();
+    let rule = Reflect::get_u32(&get(&unchanged, "rules"), 0).unwrap();
+    assert!(get(&rule, "warning").is_undefined());
+}
+
+#[wasm_bindgen_test]
+fn config_diff_names_what_it_cannot_read() {
+    let r1 = chapter(1, false);
+    let message = thrown(config_diff(&r1, r#"{"Shards": "#, JsValue::UNDEFINED));
+    assert!(message.starts_with("newConfigJson: "), "{message}");
+    let bad_rule = r#"{"Shards": {"0": {}}, "ByContent": {"Orders": {"Fields": []}}}"#;
+    let message = thrown(config_diff(bad_rule, &r1, JsValue::UNDEFINED));
+    assert!(
+        message.starts_with("oldConfigJson: ByContent.Orders.Fields"),
+        "{message}"
+    );
+    let bad_line = JsValue::from_str("{\"@metadata\": {\"@id\": \"a\"}}\n{oops\n");
+    let message = thrown(config_diff(&r1, &r1, bad_line));
+    assert!(
+        message.starts_with("documents: line 2: not JSON"),
+        "{message}"
+    );
+    let typo = object(r#"[{"id": "a"}, {"id": "b", "Body": {}}]"#);
+    let message = thrown(config_diff(&r1, &r1, typo));
+    assert!(
+        message.starts_with("documents[1]: unknown field `Body`"),
+        "{message}"
+    );
+    let message = thrown(config_diff(&r1, &r1, JsValue::from_f64(3.0)));
+    assert!(message.starts_with("documents: "), "{message}");
 }
