@@ -68,12 +68,36 @@ pub fn lower_char(c: char) -> char {
     // For every BMP character except U+0130, Unicode's full lower-case mapping
     // (SpecialCasing.txt, unconditional part) is a single character equal to the simple
     // mapping (UnicodeData.txt field 13). Rust's `char::to_lowercase` applies no
-    // conditional (Final_Sigma, language-specific) rules.
-    let mut lower = c.to_lowercase();
-    match (lower.next(), lower.next()) {
-        (Some(single), None) => single,
-        _ => c,
+    // conditional (Final_Sigma, language-specific) rules. build.rs writes that mapping as
+    // runs (tests below compare it with `char::to_lowercase` for every code point).
+    mapped(&LOWER, c)
+}
+
+/// A run of a case mapping: code point `start + k × stride` (`k < count`) maps to itself
+/// plus `delta`.
+struct Run {
+    start: u32,
+    count: u32,
+    stride: u32,
+    delta: i32,
+}
+
+include!(concat!(env!("OUT_DIR"), "/case_tables.rs"));
+
+/// `c` mapped by a table of runs (sorted by start), or `c` when no run holds it.
+fn mapped(table: &[Run], c: char) -> char {
+    let code = u32::from(c);
+    let after = table.partition_point(|r| r.start <= code);
+    let Some(run) = after.checked_sub(1).and_then(|i| table.get(i)) else {
+        return c;
+    };
+    let offset = code - run.start;
+    if offset % run.stride != 0 || offset / run.stride >= run.count {
+        return c;
     }
+    code.checked_add_signed(run.delta)
+        .and_then(char::from_u32)
+        .unwrap_or(c)
 }
 
 /// .NET's `StringComparer.OrdinalIgnoreCase`, which RavenDB uses to order and compare
@@ -96,10 +120,10 @@ pub fn ordinal_ignore_case(a: &str, b: &str) -> std::cmp::Ordering {
         let mut out = Vec::with_capacity(s.len());
         let mut buf = [0u16; 2];
         for c in s.chars() {
-            let mut up = c.to_uppercase();
-            let c = match (up.next(), up.next()) {
-                (Some(u), None) if u32::from(c) <= 0xFFFF => u,
-                _ => c,
+            let c = if u32::from(c) <= 0xFFFF {
+                mapped(&UPPER, c)
+            } else {
+                c
             };
             out.extend_from_slice(c.encode_utf16(&mut buf));
         }
@@ -116,6 +140,37 @@ pub const UNICODE_VERSION: (u8, u8, u8) = char::UNICODE_VERSION;
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_generated_tables_equal_the_toolchains_mappings() {
+        for code in 0..=0xFFFFu32 {
+            let Some(c) = char::from_u32(code) else {
+                continue;
+            };
+            let mut lower = c.to_lowercase();
+            let expected = match (lower.next(), lower.next()) {
+                _ if c == '\u{0130}' => c,
+                (Some(single), None) => single,
+                _ => c,
+            };
+            assert_eq!(super::lower_char(c), expected, "lower U+{code:04X}");
+            let mut upper = c.to_uppercase();
+            let expected = match (upper.next(), upper.next()) {
+                (Some(u), None) if u32::from(u) <= 0xFFFF => u,
+                _ => c,
+            };
+            assert_eq!(
+                super::mapped(&super::UPPER, c),
+                expected,
+                "upper U+{code:04X}"
+            );
+        }
+        assert!(
+            super::LOWER.len() + super::UPPER.len() < 1000,
+            "{} runs",
+            super::LOWER.len() + super::UPPER.len()
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -36,7 +36,7 @@ import threading
 import time
 import urllib.request
 
-TABS = ["documents", "map", "shards", "nodes", "groups", "explain", "ranges"]
+TABS = ["documents", "map", "shards", "nodes", "groups", "explain", "ranges", "content", "queries"]
 EDIT_TARGET_MS = 100
 TASK_TARGET_MS = 200
 SIZE_TARGET = 350 * 1024
@@ -181,11 +181,11 @@ class Driver:
 
 
 def dist_size(dist):
+    """Every file under dist/ (snippets/ too), each gzipped at level 9."""
     total = 0
-    for name in sorted(os.listdir(dist)):
-        path = os.path.join(dist, name)
-        if os.path.isfile(path):
-            with open(path, "rb") as f:
+    for root, _, files in os.walk(dist):
+        for name in sorted(files):
+            with open(os.path.join(root, name), "rb") as f:
                 total += len(gzip.compress(f.read(), 9))
     return total
 

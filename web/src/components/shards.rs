@@ -58,7 +58,7 @@ pub fn shards_view(props: &ShardsViewProps) -> Html {
     let toggle = |m: Metric, label: &str| {
         let on = props.on_action.clone();
         html! {
-            <button type="button" class={classes!("seg", (m == metric).then_some("active"), format!("metric-{}", label.to_lowercase()))}
+            <button type="button" class={classes!("seg", (m == metric).then_some("active"), format!("metric-{}", label.to_ascii_lowercase()))}
                 aria-pressed={(m == metric).to_string()}
                 onclick={Callback::from(move |_: MouseEvent| on.emit(Action::SetMetric(m)))}>{ label.to_string() }</button>
         }
