@@ -154,6 +154,11 @@ pub fn route(query: &Query, topology: &Topology, design: Option<&ContentDesign>)
             reason = format!("{reason}; {why}");
         }
     }
+    // A sentence: its first letter upper-cased (reasons are built from lower-case parts).
+    if let Some(first) = reason.chars().next() {
+        let upper: String = first.to_ascii_uppercase().to_string();
+        reason.replace_range(..first.len_utf8(), &upper);
+    }
     let all_shards = shards.len() == every.len();
     let n = shards.len() as u64;
     let number = |c: &Option<Count>| match c {

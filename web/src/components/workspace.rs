@@ -157,8 +157,8 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
             />
             { for props.parse_notes.iter().map(|n| html! { <p class="field-error">{ n.clone() }</p> }) }
             <p id="ids-help" class="hint">
-                { "One ID per line, optionally " }<code>{ "id⇥size⇥collection" }</code>
-                { ". Or drop a file here." }
+                { "One ID per line, optionally " }<code>{ "id⇥size⇥collection⇥body" }</code>
+                { " (body: the document's JSON). Or drop a file here." }
             </p>
         </section>
     }
