@@ -527,3 +527,49 @@ fn check_tx_reports_buckets_shards_and_invalid_ids() {
     assert!(text(&out.stderr).contains("--config FILE"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn route_prints_the_shards_the_reason_and_the_cost() {
+    let dir = files("route", &[("on.json", &orders_config(1000, false))]);
+    let on = dir.join("on.json");
+    let route = |args: &[&str]| {
+        let out = ravenshard(args, "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let line = text(&out.stdout);
+        assert_eq!(line.lines().count(), 1, "{line}");
+        serde_json::from_str::<serde_json::Value>(&line).unwrap()
+    };
+    // The chapter: equality on the rule's field goes to the content block's shard.
+    let r = route(&[
+        "route",
+        "--config",
+        on.to_str().unwrap(),
+        "from Orders where Customer = 'customers/1-A'",
+    ]);
+    assert_eq!(r["shards"], serde_json::json!([2]));
+    assert!(r["reason"].as_str().unwrap().contains("982000–982999"));
+    assert_eq!(r["fetched"], serde_json::Value::Null);
+    assert_eq!(r["warnings"], serde_json::json!([]));
+    // Without ByContent: every shard, and the chapter's deep-paging cost.
+    let r = route(&[
+        "route",
+        "--shards",
+        "13",
+        "from Orders where OrderedAt > $today limit 10 offset 5000",
+    ]);
+    assert_eq!(r["shards"].as_array().unwrap().len(), 13);
+    assert_eq!(r["fetched"], 65130);
+    assert!(r["warnings"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("Deep paging"));
+    // A query that is not RQL: exit 2 with the parser's position.
+    let out = ravenshard(&["route", "--shards", "3", "select * from Orders"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 1, column 1"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

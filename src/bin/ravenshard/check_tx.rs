@@ -1,23 +1,13 @@
 //! `ravenshard check-tx [--config FILE | --shards N] ID...`: can one local transaction
 //! write these documents atomically? JSON; exit status 1 when an ID cannot be placed.
 
-use crate::{read_design, Fatal, TopologyArgs};
+use crate::{topology_and_design, Fatal, TopologyArgs};
 use ravenshard::locality::check_transaction;
 use std::io::Write;
 use std::process::ExitCode;
 
 pub fn run(args: &TopologyArgs, ids: &[String]) -> Result<ExitCode, Fatal> {
-    let topology = args.load()?.ok_or_else(|| {
-        Fatal::Usage(
-            "check-tx needs the shards: give --config FILE (a sharding configuration) or \
-             --shards N."
-                .into(),
-        )
-    })?;
-    let design = match &args.config {
-        Some(path) => read_design(path, &topology)?,
-        None => None,
-    };
+    let (topology, design) = topology_and_design(args, "check-tx")?;
     let check = check_transaction(ids, &topology, design.as_ref());
     let text =
         serde_json::to_string_pretty(&check).map_err(|e| Fatal::Io("stdout".into(), e.into()))?;

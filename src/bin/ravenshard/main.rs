@@ -5,6 +5,7 @@ mod config_diff;
 mod explain;
 mod lines;
 mod report;
+mod route;
 mod store;
 
 use clap::{Args, Parser, Subcommand};
@@ -80,6 +81,14 @@ enum Command {
         /// The workspace's documents: NDJSON, or `id[<TAB>size[<TAB>collection]]` lines.
         #[arg(long, value_name = "FILE")]
         docs: Option<PathBuf>,
+    },
+    /// Which shards a query (RQL) goes to, and why (JSON). Routing by content follows the
+    /// draft chapter's design and needs a configuration with ByContent.
+    Route {
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// The query, e.g. "from Orders where Customer = 'customers/1-A'".
+        query: String,
     },
     /// Can one local transaction write these documents atomically? (JSON)
     CheckTx {
@@ -164,6 +173,25 @@ fn read_design(path: &Path, topology: &Topology) -> Result<Option<ContentDesign>
         .map_err(|e| Fatal::Content(path.display().to_string(), Box::new(e)))
 }
 
+/// The topology `command` needs (from `--config` or `--shards`) and, with `--config`, the
+/// chapter's design when the configuration has `ByContent`.
+fn topology_and_design(
+    args: &TopologyArgs,
+    command: &str,
+) -> Result<(Topology, Option<ContentDesign>), Fatal> {
+    let topology = args.load()?.ok_or_else(|| {
+        Fatal::Usage(format!(
+            "{command} needs the shards: give --config FILE (a sharding configuration) or \
+             --shards N."
+        ))
+    })?;
+    let design = match &args.config {
+        Some(path) => read_design(path, &topology)?,
+        None => None,
+    };
+    Ok((topology, design))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -189,6 +217,7 @@ fn main() -> ExitCode {
         Command::Store { config, file } => store::run(&config, file.as_deref()),
         Command::ConfigDiff { old, new, docs } => config_diff::run(&old, &new, docs.as_deref()),
         Command::CheckTx { topology, ids } => check_tx::run(&topology, &ids),
+        Command::Route { topology, query } => route::run(&topology, &query),
     };
     match result {
         Ok(code) => code,
