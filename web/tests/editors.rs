@@ -146,6 +146,7 @@ async fn bucket_map_draws_zooms_hovers_and_selects() {
         topology,
         placement,
         highlight: Some(Rc::new(vec![982173])),
+        lit_shards: None,
         on_select_bucket,
     })
     .await;
@@ -224,6 +225,7 @@ async fn bucket_map_shows_each_prefix_block() {
         topology,
         placement,
         highlight: None,
+        lit_shards: None,
         on_select_bucket: Callback::noop(),
     })
     .await;
@@ -250,6 +252,7 @@ async fn bucket_map_pans_by_dragging_without_selecting() {
         topology,
         placement,
         highlight: None,
+        lit_shards: None,
         on_select_bucket,
     })
     .await;
@@ -275,6 +278,7 @@ async fn bucket_map_zooms_down_to_a_single_bucket() {
         topology,
         placement,
         highlight: None,
+        lit_shards: None,
         on_select_bucket: Callback::noop(),
     })
     .await;
@@ -887,4 +891,41 @@ async fn content_rules_turn_on_with_the_chapters_example() {
     assert_eq!(rules.len(), 1);
     assert_eq!(rules[0].name, "Orders");
     assert_eq!(rules[0].fields, vec![Field::Path("Customer".into())]);
+}
+
+/// The colour of one pixel of a canvas, as `#rrggbb` (CSS pixels, scaled to the canvas).
+fn pixel(canvas: &HtmlCanvasElement, x: f64, y: f64) -> String {
+    let ratio = f64::from(canvas.width()) / canvas.get_bounding_client_rect().width();
+    let ctx: web_sys::CanvasRenderingContext2d =
+        canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    let data = ctx
+        .get_image_data(x * ratio, y * ratio, 1.0, 1.0)
+        .unwrap()
+        .data();
+    format!("#{:02x}{:02x}{:02x}", data[0], data[1], data[2])
+}
+
+#[wasm_bindgen_test]
+async fn the_map_colours_only_the_lit_shards() {
+    let topology = Rc::new(Topology::with_shards(3).unwrap());
+    let placement = Rc::new(Placement::new(&[], &topology, &Default::default()));
+    let map = Mounted::<BucketMap>::mount(BucketMapProps {
+        topology,
+        placement,
+        highlight: None,
+        lit_shards: Some(Rc::new(vec![2])),
+        on_select_bucket: Callback::noop(),
+    })
+    .await;
+    let canvas: HtmlCanvasElement = map.get("canvas.map-canvas").unchecked_into();
+    let width = canvas.get_bounding_client_rect().width();
+    // Shard 0 (the first third of the block) is grey; shard 2 (the last third) has its colour.
+    assert_eq!(
+        pixel(&canvas, width * 0.1, 90.0),
+        ravenshard_studio::editors::UNOWNED_COLOUR
+    );
+    assert_eq!(
+        pixel(&canvas, width * 0.9, 90.0),
+        ravenshard_studio::editors::shard_colour(2)
+    );
 }

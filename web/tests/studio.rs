@@ -392,6 +392,11 @@ async fn the_chapters_design_rules_routing_and_transactions() {
         .await;
     assert_eq!(studio.text(".route-count"), "1 of 3 shards");
     assert_eq!(studio.count(".route-shard.dim"), 2);
+    // The bucket map shows the routed shard in colour and marks the ID's bucket.
+    assert!(studio.find(".route-map canvas.map-canvas").is_some());
+    assert!(studio
+        .text(".route-map .axis-highlight")
+        .contains("1 highlighted"));
     studio.type_into("#rql", "from Orders where").await;
     assert!(studio.text(".rql-error").contains("line 1"));
     // The transaction check opens on the chapter's anchored order and its customer.

@@ -121,6 +121,8 @@ pub fn app() -> Html {
                     query={AttrValue::from(design.query().to_string())}
                     route={ByPtr(design.route())}
                     topology={ByPtr(state.topology())}
+                    placement={placement.clone()}
+                    marked={ByPtr(design.marked())}
                     design_on={design.design().is_some()}
                     on_action={on_action.clone()}
                 />

@@ -2,11 +2,12 @@
 //! why (the core's `route`).
 
 use super::{count, shard_style, ByPtr};
-use crate::editors::{shard_colour, UNOWNED_COLOUR};
+use crate::editors::BucketMap;
 use crate::state::Action;
-use ravenshard::decimal::fixed;
 use ravenshard::route::Route;
-use ravenshard::{Topology, NUMBER_OF_BUCKETS};
+use ravenshard::workspace::Placement;
+use ravenshard::Topology;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The chapter's queries, offered as examples.
@@ -27,6 +28,10 @@ pub struct QueriesViewProps {
     pub route: ByPtr<Result<Route, String>>,
     /// The topology in force.
     pub topology: ByPtr<Topology>,
+    /// The placed documents (drawn on the bucket map).
+    pub placement: ByPtr<Placement>,
+    /// The buckets the route can reach, marked on the map.
+    pub marked: ByPtr<Vec<u32>>,
     /// Whether the configuration has `ByContent` (the chapter's design is on).
     pub design_on: bool,
     /// Where the query goes.
@@ -63,7 +68,8 @@ pub fn queries_view(props: &QueriesViewProps) -> Html {
             if !props.query.trim().is_empty() {
                 { match &*props.route.0 {
                     Err(message) => html! { <p class="rql-error" role="alert">{ message.clone() }</p> },
-                    Ok(_) => html! { <RouteResult route={props.route.clone()} topology={props.topology.clone()} /> },
+                    Ok(_) => html! { <RouteResult route={props.route.clone()} topology={props.topology.clone()}
+                        placement={props.placement.clone()} marked={props.marked.clone()} /> },
                 } }
             }
         </div>
@@ -74,6 +80,8 @@ pub fn queries_view(props: &QueriesViewProps) -> Html {
 struct RouteResultProps {
     route: ByPtr<Result<Route, String>>,
     topology: ByPtr<Topology>,
+    placement: ByPtr<Placement>,
+    marked: ByPtr<Vec<u32>>,
 }
 
 /// The shards a route reaches, the default block's bar with them lit, the reason and costs.
@@ -84,60 +92,22 @@ fn route_result(props: &RouteResultProps) -> Html {
     };
     let topology = &props.topology;
     let total = topology.shards().len();
-    let lit = |shard: u32| route.shards.contains(&shard);
-    // The bar: the ranges of the block the query's buckets are in (the default block when
-    // it can match anywhere).
-    let block = route
-        .buckets
-        .first()
-        .map_or(0, |&(start, _)| start / NUMBER_OF_BUCKETS);
-    let block_start = block * NUMBER_OF_BUCKETS;
-    let percent = |bucket: u32| {
-        f64::from(bucket.saturating_sub(block_start).min(NUMBER_OF_BUCKETS)) * 100.0
-            / f64::from(NUMBER_OF_BUCKETS)
-    };
-    let segments = topology
-        .ranges()
-        .iter()
-        .filter(|r| r.start / NUMBER_OF_BUCKETS == block)
-        .map(|r| {
-            let colour = if lit(r.shard) { shard_colour(r.shard) } else { UNOWNED_COLOUR };
-            let style = format!(
-                "left: {}%; width: {}%; background: {colour}",
-                fixed(percent(r.start), 4),
-                fixed(percent(r.end) - percent(r.start), 4)
-            );
-            html! {
-                <div class={classes!("route-segment", lit(r.shard).then_some("lit"))} {style}
-                    title={format!("buckets {}–{}: shard {}", r.start, r.end.saturating_sub(1), r.shard)} />
-            }
-        });
-    let marks = route
-        .buckets
-        .iter()
-        .filter(|&&(start, _)| start / NUMBER_OF_BUCKETS == block)
-        .take(200)
-        .map(|&(start, end)| {
-            let style = format!(
-                "left: {}%; width: max(2px, {}%)",
-                fixed(percent(start), 4),
-                fixed(percent(end) - percent(start), 4)
-            );
-            html! { <div class="route-mark" {style} title={format!("buckets {start}–{}", end.saturating_sub(1))} /> }
-        });
+    let is_lit = |shard: u32| route.shards.contains(&shard);
+    let lit = Rc::new(route.shards.clone());
     html! {
         <div class="route-result">
             <p class="route-shards">
                 <strong class="route-count">{ format!("{} of {} shard{}", route.shards.len(), total, super::plural(total as u64)) }</strong>
                 { for topology.shards().map(|s| html! {
-                    <span class={classes!("shard-badge", "route-shard", (!lit(s.number)).then_some("dim"))}
+                    <span class={classes!("shard-badge", "route-shard", (!is_lit(s.number)).then_some("dim"))}
                         data-shard={s.number.to_string()} style={shard_style(s.number)}
                         title={topology.fragment(s.number)}>{ s.number }</span>
                 }) }
             </p>
-            <div class="route-bar" aria-label="Bucket ranges of the block, the shards that get the query lit">
-                { for segments }
-                { for marks }
+            <div class="route-map" aria-label="The bucket map: the shards that get the query in colour, the buckets it can match marked">
+                <BucketMap topology={Rc::clone(&topology.0)} placement={Rc::clone(&props.placement.0)}
+                    highlight={Some(Rc::clone(&props.marked.0))} lit_shards={Some(lit)}
+                    on_select_bucket={Callback::noop()} />
             </div>
             <p class="route-reason">{ route.reason.clone() }</p>
             if let Some(fetched) = route.fetched {

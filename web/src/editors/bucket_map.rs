@@ -2,8 +2,9 @@
 //! documents above them.
 
 use super::geometry::{bin_at, bin_bounds, bin_count, group_digits, wheel_factor, View};
-use super::{blocks, pointer_x, shard_colour, ByAddress, UNOWNED_COLOUR};
+use super::{blocks, pointer_x, shard_colour, UNOWNED_COLOUR};
 use crate::components::with_value;
+use crate::components::ByPtr;
 use gloo::events::{EventListener, EventListenerOptions};
 use ravenshard::decimal::fixed;
 use ravenshard::workspace::{Bin, Placement};
@@ -42,6 +43,10 @@ pub struct BucketMapProps {
     /// Buckets to mark (for example the bucket of a selected anchored group).
     #[prop_or_default]
     pub highlight: Option<Rc<Vec<u32>>>,
+    /// When given, only these shards' ranges are coloured; the others are grey (for example
+    /// the shards a query is routed to).
+    #[prop_or_default]
+    pub lit_shards: Option<Rc<Vec<u32>>>,
     /// Called with a bucket when the map is clicked: the first bucket with documents in the
     /// clicked bin, else the bucket under the pointer.
     pub on_select_bucket: Callback<u32>,
@@ -57,6 +62,7 @@ impl PartialEq for BucketMapProps {
         (Rc::ptr_eq(&self.topology, &other.topology) || self.topology == other.topology)
             && Rc::ptr_eq(&self.placement, &other.placement)
             && same_highlight
+            && self.lit_shards == other.lit_shards
             && self.on_select_bucket == other.on_select_bucket
     }
 }
@@ -138,9 +144,10 @@ fn css_width(canvas: &NodeRef) -> f64 {
 /// What the draw effect needs; redrawn whenever it changes.
 #[derive(Clone, PartialEq)]
 struct Scene {
-    topology: ByAddress<Topology>,
-    placement: ByAddress<Placement>,
-    highlight: Option<ByAddress<Vec<u32>>>,
+    topology: ByPtr<Topology>,
+    placement: ByPtr<Placement>,
+    highlight: Option<ByPtr<Vec<u32>>>,
+    lit_shards: Option<ByPtr<Vec<u32>>>,
     view: View,
     mode: Mode,
     width: u64,
@@ -175,7 +182,15 @@ fn draw(canvas: &NodeRef, scene: &Scene) {
     {
         let x0 = view.x_of(u64::from(range.start).max(view.start), width);
         let x1 = view.x_of(u64::from(range.end).min(view.end), width);
-        ctx.set_fill_style_str(shard_colour(range.shard));
+        let lit = scene
+            .lit_shards
+            .as_ref()
+            .is_none_or(|lit| lit.0.contains(&range.shard));
+        ctx.set_fill_style_str(if lit {
+            shard_colour(range.shard)
+        } else {
+            UNOWNED_COLOUR
+        });
         ctx.fill_rect(x0, BAR_TOP, (x1 - x0).max(1.0), BAR_HEIGHT);
         if u64::from(range.start) > view.start {
             ctx.set_fill_style_str("#ffffff");
@@ -325,9 +340,10 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
     // Redraw whenever anything drawn changes.
     {
         let scene = Scene {
-            topology: ByAddress(props.topology.clone()),
-            placement: ByAddress(props.placement.clone()),
-            highlight: props.highlight.clone().map(ByAddress),
+            topology: ByPtr(props.topology.clone()),
+            placement: ByPtr(props.placement.clone()),
+            highlight: props.highlight.clone().map(ByPtr),
+            lit_shards: props.lit_shards.clone().map(ByPtr),
             view: current,
             mode: *mode,
             width: width.round().max(1.0) as u64,

@@ -41,7 +41,6 @@ pub use range_editor::{RangeEditor, RangeEditorProps};
 
 use ravenshard::config::ShardingConfiguration;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
-use std::rc::Rc;
 use web_sys::Element;
 use yew::{Callback, NodeRef, UseStateHandle};
 
@@ -138,23 +137,6 @@ pub(crate) fn pointer_x(node: &NodeRef, client_x: i32) -> Option<(f64, f64)> {
     let rect = node.cast::<Element>()?.get_bounding_client_rect();
     let width = rect.width();
     (width > 0.0).then(|| (f64::from(client_x) - rect.left(), width))
-}
-
-/// An `Rc` compared by address: props and effect dependencies that must not compare large
-/// values (a placement has no `PartialEq`).
-#[derive(Debug)]
-pub(crate) struct ByAddress<T>(pub Rc<T>);
-
-impl<T> Clone for ByAddress<T> {
-    fn clone(&self) -> Self {
-        ByAddress(self.0.clone())
-    }
-}
-
-impl<T> PartialEq for ByAddress<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
 }
 
 #[cfg(test)]

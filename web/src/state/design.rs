@@ -19,12 +19,29 @@ pub const DEFAULT_TRANSACTION: &str = "orders/2-A$customers/1-A\ncustomers/1-A";
 /// The most IDs a transaction check takes.
 pub const MAX_TRANSACTION_IDS: usize = 1_000;
 
+/// The most buckets of a route the bucket map marks.
+pub const MAX_MARKED: usize = 10_000;
+
+/// The buckets of a route's intervals for the bucket map to mark: all of them up to
+/// [`MAX_MARKED`], else evenly spread samples (every interval's first bucket included).
+pub fn marked_buckets(route: &Route) -> Vec<u32> {
+    let total: u64 = route.buckets.iter().map(|&(s, e)| u64::from(e - s)).sum();
+    let step = total.div_ceil(MAX_MARKED as u64).max(1) as u32;
+    route
+        .buckets
+        .iter()
+        .flat_map(|&(start, end)| (start..end).step_by(step as usize))
+        .take(MAX_MARKED + route.buckets.len())
+        .collect()
+}
+
 /// The design's part of the studio's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DesignState {
     design: Option<Rc<ContentDesign>>,
     query: String,
     route: Rc<Result<Route, String>>,
+    marked: Rc<Vec<u32>>,
     transaction_ids: String,
     transaction: Rc<TransactionCheck>,
     load: (String, String),
@@ -38,6 +55,7 @@ impl DesignState {
             design: design.map(Rc::new),
             query: DEFAULT_QUERY.to_string(),
             route: Rc::new(Err(String::new())),
+            marked: Rc::default(),
             transaction_ids: DEFAULT_TRANSACTION.to_string(),
             transaction: Rc::new(check_transaction::<&str>(&[], topology, None)),
             load: ("Users/70".to_string(), "Users/4".to_string()),
@@ -82,8 +100,17 @@ impl DesignState {
         self.route = Rc::new(
             route_text(&self.query, topology, self.design.as_deref()).map_err(|e| e.to_string()),
         );
+        self.marked = Rc::new(match &*self.route {
+            Ok(route) => marked_buckets(route),
+            Err(_) => Vec::new(),
+        });
         self.refresh_transaction(topology);
         self.refresh_load(topology);
+    }
+
+    /// The buckets the route can reach, for the bucket map to mark (see [`marked_buckets`]).
+    pub fn marked(&self) -> Rc<Vec<u32>> {
+        Rc::clone(&self.marked)
     }
 
     /// The transaction check's IDs, one per line.

@@ -638,3 +638,24 @@ fn transaction_and_load_checks() {
             .same_bucket
     );
 }
+
+#[test]
+fn a_routes_buckets_are_marked_on_the_map_within_a_cap() {
+    use super::design::{marked_buckets, MAX_MARKED};
+    let route = |buckets: Vec<(u32, u32)>| ravenshard::route::Route {
+        shards: vec![0],
+        all_shards: false,
+        buckets,
+        reason: String::new(),
+        fetched: None,
+        warnings: Vec::new(),
+    };
+    assert_eq!(
+        marked_buckets(&route(vec![(5, 8), (20, 21)])),
+        vec![5, 6, 7, 20]
+    );
+    let wide = marked_buckets(&route(vec![(0, 1 << 20)]));
+    assert!(wide.len() <= MAX_MARKED + 1 && wide.len() > MAX_MARKED / 2);
+    assert_eq!(wide[0], 0);
+    assert!(marked_buckets(&route(Vec::new())).is_empty());
+}
