@@ -641,3 +641,31 @@ fn the_chapters_design_places_pinned_generated_and_rejected_documents() {
     assert_eq!(plain.place(2).unwrap().bucket, own);
     assert!(plain.generated().is_empty());
 }
+
+#[test]
+fn id_conventions_name_the_workspaces_documents() {
+    use ravenshard::content::ContentDesign;
+    let topology = Topology::from_json(
+        r#"{"Shards": {"0": {}, "1": {}, "2": {}}, "ByContent": {},
+            "IdConventions": {"Invoices": "{Id}${OrderId}"}}"#,
+    )
+    .unwrap();
+    let invoice = Document {
+        id: "invoices/1-A".into(),
+        size: None,
+        collection: Some("Invoices".into()),
+        body: Some(r#"{"OrderId":"orders/1-A"}"#.into()),
+    };
+    let options = PlacementOptions {
+        design: ContentDesign::from_topology(&topology).unwrap(),
+        ..Default::default()
+    };
+    let p = Placement::new(
+        &[invoice, Document::new("invoices/2-A")],
+        &topology,
+        &options,
+    );
+    assert_eq!(p.generated_id(0), Some("invoices/1-A$orders/1-A"));
+    assert_eq!(p.place(0).unwrap().bucket, 151326);
+    assert!(p.error(1).unwrap().message.contains("has no field OrderId"));
+}

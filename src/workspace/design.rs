@@ -19,19 +19,30 @@ pub(super) enum DesignStep {
     },
 }
 
-/// Whether the design can change anything for this document: a `$@`, a trailing `$`, or a
-/// collection with a rule (whose fields must then be checked).
+/// The document's collection: `@metadata.@collection`, else its ID's text before `/`.
+fn collection(document: &Document) -> &str {
+    document
+        .collection
+        .as_deref()
+        .unwrap_or_else(|| crate::content::collection_of(&document.id))
+}
+
+/// Whether an ID convention names this document (its collection has one, its ID no `$`).
+fn named_by_convention(design: &ContentDesign, document: &Document) -> bool {
+    !document.id.contains('$') && design.convention(collection(document)).is_some()
+}
+
+/// Whether the design can change anything for this document: a `$@`, a trailing `$`, an ID
+/// convention, or a collection with a rule (whose fields must then be checked).
 fn concerns(design: &ContentDesign, document: &Document) -> bool {
     let id = &document.id;
     id.contains("$@")
         || (id.len() > 1 && id.ends_with('$'))
-        || (document.body.is_some() && {
-            let collection = document
-                .collection
-                .as_deref()
-                .unwrap_or_else(|| crate::content::collection_of(id));
-            design.rule(collection).is_some_and(|r| !r.mutable)
-        })
+        || named_by_convention(design, document)
+        || (document.body.is_some()
+            && design
+                .rule(collection(document))
+                .is_some_and(|r| !r.mutable))
 }
 
 /// Applies the design to a document the core put in `bucket`.
@@ -58,7 +69,7 @@ pub(super) fn step(
     doc.collection = document.collection.as_deref();
     doc.body = body.as_ref();
     let id = &document.id;
-    if id.len() > 1 && id.ends_with('$') {
+    if (id.len() > 1 && id.ends_with('$')) || named_by_convention(design, document) {
         let stored = design.store(topology, &doc)?;
         return Ok(DesignStep::Bucket {
             bucket: stored.bucket,
