@@ -85,16 +85,6 @@ fn literal(value: &Value) -> Result<Json, String> {
     }
 }
 
-fn shown(value: &Value) -> String {
-    match value {
-        Value::String(s) => format!("'{s}'"),
-        Value::Number(n) => n.clone(),
-        Value::Bool(b) => b.to_string(),
-        Value::Null => "null".into(),
-        Value::Parameter(p) => format!("${p}"),
-    }
-}
-
 /// Sets `path` (`Address.ZipCode`) in a JSON object.
 fn set_path(body: &mut Map<String, Json>, path: &str, value: Json) {
     match path.split_once('.') {
@@ -163,7 +153,7 @@ impl Evaluator<'_> {
                 other => {
                     return Target::All(format!(
                         "id() is compared with {}, whose buckets are not known",
-                        shown(other)
+                        other
                     ))
                 }
             };
@@ -318,7 +308,7 @@ impl Evaluator<'_> {
             let mut text = Vec::new();
             for ((field, values), &k) in rule.fields.iter().zip(&choices).zip(&index) {
                 let value = values[k];
-                text.push(format!("{field} = {}", shown(value)));
+                text.push(format!("{field} = {value}"));
                 match field.path() {
                     None => {
                         id = literal(value)
