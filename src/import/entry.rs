@@ -56,6 +56,23 @@ impl Sink {
         }
     }
 
+    /// Takes one entry of a list: a document is added, a document without an ID is skipped
+    /// with a warning at `at`; an attachment header gives the byte count of the raw stream
+    /// that follows it (which the caller skips).
+    pub fn take(&mut self, entry: Entry, at: impl Fn() -> Location) -> Option<u64> {
+        match entry {
+            Entry::Document {
+                id,
+                size,
+                collection,
+                body,
+            } => self.add(id, size, collection, body, at),
+            Entry::MissingId => self.skip(|| ImportWarning::MissingId { at: at() }),
+            Entry::Attachment { size } => return Some(size),
+        }
+        None
+    }
+
     /// Counts a skipped entry; keeps its warning while fewer than [`MAX_WARNINGS`] are kept.
     pub fn skip(&mut self, warning: impl FnOnce() -> ImportWarning) {
         self.skipped += 1;

@@ -10,8 +10,8 @@
 //! header (`{"@metadata": {"@export-type": "Attachment"}, "Size": n, ...}`) is followed by
 //! `n` raw bytes of attachment content, which are skipped.
 
-use super::entry::{parse_entry, Entry, EntryError, Sink};
-use super::{ImportError, ImportWarning, Location};
+use super::entry::{parse_entry, EntryError, Sink};
+use super::{ImportError, Location};
 use crate::config::join_path;
 
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -393,17 +393,10 @@ impl JsonReader {
             path: self.element_path(index),
             line: self.line_column(start).0,
         };
-        match entry {
-            Entry::Document {
-                id,
-                size,
-                collection,
-                body,
-            } => sink.add(id, size, collection, body, at),
-            Entry::MissingId => sink.skip(|| ImportWarning::MissingId { at: at() }),
-            Entry::Attachment { size } => return Ok(State::Raw(size)),
-        }
-        Ok(State::ListNext)
+        Ok(match sink.take(entry, at) {
+            Some(size) => State::Raw(size),
+            None => State::ListNext,
+        })
     }
 
     /// 1-based line and column of `buf[p]`.

@@ -1,7 +1,7 @@
 //! Line-based formats: splitting a stream of chunks into lines (or CSV records), and the
 //! plain-text (`id` or `id<TAB>size`) and NDJSON line readers.
 
-use super::entry::{parse_entry, Entry, Sink};
+use super::entry::{parse_entry, Sink};
 use super::{ImportError, Location};
 
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -184,18 +184,8 @@ pub(super) fn ndjson_line(record: Record, sink: &mut Sink) -> Result<(), ImportE
         column: e.column + if e.line == 1 { indent } else { 0 },
         message: e.message,
     })?;
-    match entry {
-        Entry::Document {
-            id,
-            size,
-            collection,
-            body,
-        } => sink.add(id, size, collection, body, || Location::Line(line)),
-        Entry::MissingId => sink.skip(|| super::ImportWarning::MissingId {
-            at: Location::Line(line),
-        }),
-        Entry::Attachment { .. } => {}
-    }
+    // An attachment header means nothing in NDJSON: no raw stream follows it.
+    let _ = sink.take(entry, || Location::Line(line));
     Ok(())
 }
 
