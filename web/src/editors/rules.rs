@@ -8,8 +8,7 @@
 //! (which carry the JSON path, `ByContent.Orders.Range: ...`).
 
 use ravenshard::config::ShardingConfiguration;
-use ravenshard::content::{ContentDesign, Field};
-use ravenshard::Topology;
+use ravenshard::content::Field;
 use serde_json::{json, Map, Value};
 
 /// The configuration key of the design's rules.
@@ -173,21 +172,20 @@ pub fn design_on(config: &ShardingConfiguration) -> ShardingConfiguration {
     add_rule(config, "Orders", &example, Value::from(1), false).unwrap_or_else(|_| config.clone())
 }
 
-/// Checks an edited configuration as the studio will read it: its JSON must make a
-/// [`Topology`] ([`Topology::from_json`]) whose design reads
-/// ([`ContentDesign::from_topology`]). The JSON to emit, or the core's message (with the
-/// JSON path).
+/// Checks an edited configuration as the studio will read it
+/// ([`read_configuration`](crate::state::read_configuration): a topology whose design
+/// reads). The JSON to emit, or the core's message (with the JSON path).
 pub fn check(config: &ShardingConfiguration) -> Result<String, String> {
     let json = serde_json::to_string(config).map_err(|e| e.to_string())?;
-    let topology = Topology::from_json(&json).map_err(|e| e.to_string())?;
-    ContentDesign::from_topology(&topology).map_err(|e| e.to_string())?;
+    crate::state::read_configuration(&json).map_err(|problem| problem.message)?;
     Ok(json)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ravenshard::content::ContentRule;
+    use ravenshard::content::{ContentDesign, ContentRule};
+    use ravenshard::Topology;
 
     fn config(json: &str) -> ShardingConfiguration {
         Topology::from_json(json).unwrap().to_configuration()

@@ -375,8 +375,9 @@ fn unreachable_topology() -> Topology {
     Topology::from_json(r#"{"Shards": {"0": {}}}"#).unwrap_or_else(|_| unreachable_topology())
 }
 
-/// A configuration JSON read as a topology whose content rules (if any) are valid too.
-fn read_configuration(json: &str) -> Result<Topology, ConfigProblem> {
+/// A configuration JSON read as the studio applies it: a topology whose content rules (if
+/// any) are valid too; else the core's message and JSON path.
+pub fn read_configuration(json: &str) -> Result<Topology, ConfigProblem> {
     let topology = Topology::from_json(json).map_err(|e| ConfigProblem {
         message: e.to_string(),
         path: e.path().filter(|p| !p.is_empty()).map(str::to_string),
