@@ -61,7 +61,7 @@ impl DesignState {
             load: ("Users/70".to_string(), "Users/4".to_string()),
             load_check: Rc::new(Err(String::new())),
         };
-        state.refresh_route(topology);
+        state.refresh(topology);
         state
     }
 
@@ -73,7 +73,7 @@ impl DesignState {
     /// Puts a topology's design in force.
     pub fn set_design(&mut self, topology: &Topology, design: Option<ContentDesign>) {
         self.design = design.map(Rc::new);
-        self.refresh_route(topology);
+        self.refresh(topology);
     }
 
     /// The router's query.
@@ -94,9 +94,16 @@ impl DesignState {
         Rc::clone(&self.route)
     }
 
-    /// Routes the query and checks the transaction and the load again (the topology or
-    /// the design changed).
-    pub fn refresh_route(&mut self, topology: &Topology) {
+    /// Routes the query and checks the transaction and the load again: the topology or the
+    /// design changed.
+    fn refresh(&mut self, topology: &Topology) {
+        self.refresh_route(topology);
+        self.refresh_transaction(topology);
+        self.refresh_load(topology);
+    }
+
+    /// Routes the query (and marks its buckets) again.
+    fn refresh_route(&mut self, topology: &Topology) {
         self.route = Rc::new(
             route_text(&self.query, topology, self.design.as_deref()).map_err(|e| e.to_string()),
         );
@@ -104,8 +111,6 @@ impl DesignState {
             Ok(route) => marked_buckets(route),
             Err(_) => Vec::new(),
         });
-        self.refresh_transaction(topology);
-        self.refresh_load(topology);
     }
 
     /// The buckets the route can reach, for the bucket map to mark (see [`marked_buckets`]).
