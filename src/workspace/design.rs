@@ -2,7 +2,9 @@
 //! IDs and writes an immutable rule rejects (see [`content`](crate::content)).
 
 use super::Document;
-use crate::content::{pinned_bucket, ContentDesign, ContentDocument, ContentError};
+use crate::content::{
+    asks_for_generated_id, pinned_bucket, ContentDesign, ContentDocument, ContentError,
+};
 use crate::Topology;
 use serde_json::Value;
 
@@ -19,29 +21,29 @@ pub(super) enum DesignStep {
     },
 }
 
-/// The document's collection: `@metadata.@collection`, else its ID's text before `/`.
-fn collection(document: &Document) -> &str {
-    document
-        .collection
-        .as_deref()
-        .unwrap_or_else(|| crate::content::collection_of(&document.id))
+/// The document as the design sees it, without its body (parsed only when needed).
+fn head(document: &Document) -> ContentDocument<'_> {
+    ContentDocument {
+        id: &document.id,
+        collection: document.collection.as_deref(),
+        body: None,
+    }
 }
 
 /// Whether an ID convention names this document (its collection has one, its ID no `$`).
 fn named_by_convention(design: &ContentDesign, document: &Document) -> bool {
-    !document.id.contains('$') && design.convention(collection(document)).is_some()
+    !document.id.contains('$') && design.convention(head(document).collection()).is_some()
 }
 
 /// Whether the design can change anything for this document: a `$@`, a trailing `$`, an ID
 /// convention, or a collection with a rule (whose fields must then be checked).
 fn concerns(design: &ContentDesign, document: &Document) -> bool {
-    let id = &document.id;
-    id.contains("$@")
-        || (id.len() > 1 && id.ends_with('$'))
+    document.id.contains("$@")
+        || asks_for_generated_id(&document.id)
         || named_by_convention(design, document)
         || (document.body.is_some()
             && design
-                .rule(collection(document))
+                .rule(head(document).collection())
                 .is_some_and(|r| !r.mutable))
 }
 
@@ -65,11 +67,12 @@ pub(super) fn step(
         ),
         None => None,
     };
-    let mut doc = ContentDocument::new(&document.id);
-    doc.collection = document.collection.as_deref();
-    doc.body = body.as_ref();
+    let doc = ContentDocument {
+        body: body.as_ref(),
+        ..head(document)
+    };
     let id = &document.id;
-    if (id.len() > 1 && id.ends_with('$')) || named_by_convention(design, document) {
+    if asks_for_generated_id(id) || named_by_convention(design, document) {
         let stored = design.store(topology, &doc)?;
         return Ok(DesignStep::Bucket {
             bucket: stored.bucket,
