@@ -123,6 +123,19 @@ fn three_shards() -> Rc<Topology> {
     Rc::new(Topology::with_shards(3).unwrap())
 }
 
+/// A prefix editor over `topology`, and what it emits.
+async fn prefix_editor(
+    topology: Rc<Topology>,
+) -> (Mounted<PrefixEditor>, Rc<RefCell<Vec<String>>>) {
+    let (on_change, emitted) = recorder::<String>();
+    let editor = Mounted::<PrefixEditor>::mount(PrefixEditorProps {
+        topology,
+        on_change,
+    })
+    .await;
+    (editor, emitted)
+}
+
 /// A range editor over three shards, and what it emits.
 async fn range_editor() -> (Mounted<RangeEditor>, Rc<RefCell<Vec<String>>>) {
     let (on_change, emitted) = recorder::<String>();
@@ -589,12 +602,7 @@ async fn a_drop_in_an_invalid_draft_is_shown_not_emitted() {
 
 #[wasm_bindgen_test]
 async fn adding_a_prefix_gives_it_a_block() {
-    let (on_change, emitted) = recorder::<String>();
-    let editor = Mounted::<PrefixEditor>::mount(PrefixEditorProps {
-        topology: three_shards(),
-        on_change,
-    })
-    .await;
+    let (editor, emitted) = prefix_editor(three_shards()).await;
     editor.set("input.new-prefix", "eu/", "input").await;
     editor
         .check("input.new-prefix-shard[data-shard=\"0\"]")
@@ -609,12 +617,7 @@ async fn adding_a_prefix_gives_it_a_block() {
 
 #[wasm_bindgen_test]
 async fn a_prefix_without_separator_shows_ravendbs_message() {
-    let (on_change, emitted) = recorder::<String>();
-    let editor = Mounted::<PrefixEditor>::mount(PrefixEditorProps {
-        topology: three_shards(),
-        on_change,
-    })
-    .await;
+    let (editor, emitted) = prefix_editor(three_shards()).await;
     editor.set("input.new-prefix", "asia", "input").await;
     editor
         .check("input.new-prefix-shard[data-shard=\"1\"]")
@@ -632,12 +635,7 @@ async fn a_prefix_without_separator_shows_ravendbs_message() {
 #[wasm_bindgen_test]
 async fn prefixes_are_listed_edited_and_removed() {
     let json = r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [0]}]}"#;
-    let (on_change, emitted) = recorder::<String>();
-    let editor = Mounted::<PrefixEditor>::mount(PrefixEditorProps {
-        topology: Rc::new(Topology::from_json(json).unwrap()),
-        on_change,
-    })
-    .await;
+    let (editor, emitted) = prefix_editor(Rc::new(Topology::from_json(json).unwrap())).await;
     assert!(editor.text("li[data-prefix=\"eu/\"]").contains("block 1"));
     // Taking its only shard away is refused with RavenDB's message, and the box is
     // checked again.
