@@ -35,6 +35,7 @@ mod id;
 pub mod import;
 pub mod locality;
 pub mod report;
+pub mod reshard;
 pub mod route;
 pub mod rql;
 pub mod sample;

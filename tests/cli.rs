@@ -1,25 +1,12 @@
 //! The `ravenshard` binary: the same known answers, through stdin, arguments and files.
 
+mod common;
+
+use common::ravenshard;
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 const VECTORS: &str = include_str!("data/buckets-3-shards.tsv");
-
-fn ravenshard(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ravenshard"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the ravenshard binary runs");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    input
-        .write_all(stdin.as_bytes())
-        .expect("stdin accepts input");
-    drop(input);
-    child.wait_with_output().expect("ravenshard finishes")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("output is UTF-8")

@@ -5,6 +5,7 @@ mod config_diff;
 mod explain;
 mod lines;
 mod report;
+mod reshard;
 mod route;
 mod store;
 
@@ -90,6 +91,36 @@ enum Command {
         /// The query, e.g. "from Orders where Customer = 'customers/1-A'".
         query: String,
     },
+    /// The bucket moves from one configuration to another: runs of buckets that change
+    /// shard, documents and bytes moved, per-shard totals before and after, skew (JSON).
+    Plan {
+        /// The configuration in use.
+        #[arg(long, value_name = "FILE")]
+        config: PathBuf,
+        /// The configuration to reach.
+        #[arg(long, value_name = "FILE")]
+        target: PathBuf,
+        #[command(flatten)]
+        common: ReshardArgs,
+    },
+    /// Propose a balanced configuration and the moves to reach it (JSON).
+    Balance {
+        /// The configuration in use.
+        #[arg(long, value_name = "FILE")]
+        config: PathBuf,
+        /// Per-shard weights, `shard=weight` pairs: `0=1,1=2` gives shard 1 twice the share
+        /// of shard 0; 0 empties a shard. Shards not listed weigh 1.
+        #[arg(long, value_name = "LIST")]
+        weights: Option<String>,
+        /// Leave shards within this percentage of their fair share alone.
+        #[arg(long, value_name = "PCT", default_value_t = 5.0)]
+        threshold: f64,
+        /// The most buckets to move.
+        #[arg(long, value_name = "N")]
+        max_buckets: Option<u64>,
+        #[command(flatten)]
+        common: ReshardArgs,
+    },
     /// Can one local transaction write these documents atomically? (JSON)
     CheckTx {
         #[command(flatten)]
@@ -111,6 +142,41 @@ struct TopologyArgs {
     /// The database name, for fragment names (`<database>$<shard>`).
     #[arg(long, value_name = "NAME")]
     database: Option<String>,
+}
+
+#[derive(Args)]
+struct ReshardArgs {
+    /// Even out and count documents or bytes (sizes come from `id<TAB>size` lines).
+    #[arg(long, value_enum, default_value = "docs")]
+    by: By,
+    /// Migration speed for a time estimate: `50MB/s`, `800KB/s` or `20000docs/s`.
+    #[arg(long, value_name = "RATE", value_parser = parse_throughput)]
+    throughput: Option<ravenshard::reshard::Throughput>,
+    /// The documents, one per line (`id<TAB>size` allowed); stdin when absent.
+    file: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum By {
+    Docs,
+    Bytes,
+}
+
+fn parse_throughput(text: &str) -> Result<ravenshard::reshard::Throughput, String> {
+    ravenshard::reshard::Throughput::parse(text).map_err(|e| e.to_string())
+}
+
+impl ReshardArgs {
+    fn common(&self) -> reshard::Common<'_> {
+        reshard::Common {
+            by: match self.by {
+                By::Docs => ravenshard::reshard::Measure::Docs,
+                By::Bytes => ravenshard::reshard::Measure::Bytes,
+            },
+            throughput: self.throughput,
+            file: self.file.as_deref(),
+        }
+    }
 }
 
 /// What stops a command: said once on stderr, with exit status 2.
@@ -218,6 +284,28 @@ fn main() -> ExitCode {
         Command::ConfigDiff { old, new, docs } => config_diff::run(&old, &new, docs.as_deref()),
         Command::CheckTx { topology, ids } => check_tx::run(&topology, &ids),
         Command::Route { topology, query } => route::run(&topology, &query),
+        Command::Plan {
+            config,
+            target,
+            common,
+        } => reshard::run_plan(&config, &target, common.common()),
+        Command::Balance {
+            config,
+            weights,
+            threshold,
+            max_buckets,
+            common,
+        } => ravenshard::reshard::BalanceOptions::parse_weights(weights.as_deref().unwrap_or(""))
+            .map_err(|e| Fatal::Usage(format!("--weights: {e}")))
+            .and_then(|weights| {
+                let options = ravenshard::reshard::BalanceOptions {
+                    weights,
+                    threshold,
+                    max_buckets,
+                    ..Default::default()
+                };
+                reshard::run_balance(&config, options, common.common())
+            }),
     };
     match result {
         Ok(code) => code,

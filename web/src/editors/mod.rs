@@ -27,7 +27,6 @@ mod config_json;
 mod content_rules;
 pub mod geometry;
 mod prefix_editor;
-pub mod prefixes;
 mod range_bar;
 mod range_editor;
 pub mod ranges;

@@ -1,9 +1,11 @@
 //! The prefix editor: prefixed sharding settings and their shards.
 
 use super::geometry::group_digits;
-use super::prefixes::{add_prefix, next_prefix_block_start, remove_prefix, set_prefix_shards};
 use super::{emit_checked, shard_colour, validate};
 use crate::components::with_value;
+use ravenshard::reshard::prefixes::{
+    add_prefix, next_prefix_block_start, remove_prefix, set_prefix_shards,
+};
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use std::collections::BTreeSet;
 use std::rc::Rc;

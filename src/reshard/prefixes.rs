@@ -1,12 +1,12 @@
-//! Editing `Prefixed`, free of the DOM: add a prefix as RavenDB does, remove one, change
+//! Editing `Prefixed` in a configuration as RavenDB does: add a prefix, remove one, change
 //! its shards.
 //!
 //! The functions do not validate (a prefix must end with `/` or `-`, its shards must exist
 //! and not be empty, no duplicate in another casing): the core does, with RavenDB's messages
-//! ([`Topology::from_configuration`](ravenshard::Topology::from_configuration)).
+//! ([`Topology::from_configuration`](crate::Topology::from_configuration)).
 
-use ravenshard::config::{PrefixedShardingSetting, ShardBucketRange, ShardingConfiguration};
-use ravenshard::NUMBER_OF_BUCKETS;
+use crate::config::{PrefixedShardingSetting, ShardBucketRange, ShardingConfiguration};
+use crate::NUMBER_OF_BUCKETS;
 use std::cmp::Ordering;
 
 /// The `BucketRangeStart` RavenDB gives a prefix added to an existing configuration
@@ -16,7 +16,7 @@ use std::cmp::Ordering;
 ///
 /// ```
 /// use ravenshard::config::PrefixedShardingSetting as P;
-/// use ravenshard_studio::editors::prefixes::next_prefix_block_start;
+/// use ravenshard::reshard::prefixes::next_prefix_block_start;
 ///
 /// let at = |s: u32| P { bucket_range_start: Some(s << 20), ..Default::default() };
 /// assert_eq!(next_prefix_block_start(&[]), 1 << 20);
@@ -42,8 +42,7 @@ pub fn next_prefix_block_start(prefixed: &[PrefixedShardingSetting]) -> u32 {
     u32::try_from(next).unwrap_or(u32::MAX)
 }
 
-/// .NET's `OrdinalIgnoreCase` comparison, as the core orders prefixes.
-pub use ravenshard::casing::ordinal_ignore_case;
+use crate::casing::ordinal_ignore_case;
 
 /// Adds a prefix as RavenDB's `AddPrefixedShardingSettingCommand` does: it gets
 /// [`next_prefix_block_start`], its block is split evenly over its shards in ascending order
@@ -127,7 +126,7 @@ pub fn set_prefix_shards(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ravenshard::{ConfigError, Topology};
+    use crate::{ConfigError, Topology};
 
     const B: u32 = NUMBER_OF_BUCKETS;
 

@@ -1,0 +1,21 @@
+//! What the CLI tests share: running the binary.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `ravenshard` with `args` and `stdin`, and waits for it.
+pub fn ravenshard(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ravenshard"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the ravenshard binary runs");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    input
+        .write_all(stdin.as_bytes())
+        .expect("stdin accepts input");
+    drop(input);
+    child.wait_with_output().expect("ravenshard finishes")
+}
