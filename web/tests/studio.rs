@@ -431,3 +431,69 @@ async fn the_chapters_design_rules_routing_and_transactions() {
     studio.click("#tab-content").await;
     assert!(studio.text(".final-id").starts_with("orders/9-A$@982"));
 }
+
+#[wasm_bindgen_test]
+async fn resharding_adds_a_shard_balances_and_steps_through_the_migration() {
+    let studio = Studio::fresh().await;
+    studio.set("#gen-count", "3000", "input").await;
+    studio.click("button.generate").await;
+    studio.click("#tab-reshard").await;
+    assert!(studio
+        .text(".plan-notes")
+        .contains("No bucket changes shard"));
+    assert_eq!(studio.text(".buckets-moved strong"), "0");
+    studio.click("button.add-shard").await;
+    assert!(studio
+        .text(".plan-notes")
+        .contains("Shard 3 is new and owns no buckets"));
+    assert_eq!(studio.count(".reshard-bars .bar-row"), 4);
+    studio.set("input.threshold", "0", "input").await;
+    studio.click("button.balance").await;
+    assert!(studio.find(".option-error").is_none());
+    let moved = studio.text(".docs-moved strong");
+    assert!(moved.ends_with("of 3,000"), "{moved}");
+    assert!(studio.count(".moves tbody tr") >= 1);
+    assert!(studio
+        .text(".reshard-bars .bar-row[data-shard=\"3\"] .bar-value")
+        .starts_with("0 → 7"));
+    // Two bucket maps: before and after.
+    assert_eq!(studio.count(".reshard-compare canvas"), 2);
+    // The walk-through: Moving, then Moved, with the configuration as RavenDB holds it.
+    assert_eq!(studio.text(".step-head .phase"), "Moving");
+    let head = studio.text(".step-head");
+    let (source, destination) = head
+        .split_once(": shard ")
+        .and_then(|(_, rest)| rest.split_once(" → shard "))
+        .map(|(from, rest)| {
+            (
+                from.to_string(),
+                rest.split(' ').next().unwrap_or("").to_string(),
+            )
+        })
+        .expect("the step names its shards");
+    assert!(studio
+        .text(".routes")
+        .contains(&format!("Writes → {source} ")));
+    assert!(studio
+        .text(".step-config")
+        .contains("\"Status\": \"Moving\""));
+    studio.click(".step-control .next").await;
+    assert_eq!(studio.text(".step-head .phase"), "Moved");
+    studio.click(".step-control .next").await;
+    assert_eq!(studio.text(".step-head .phase"), "OwnershipTransferred");
+    let routes = studio.text(".routes");
+    assert!(
+        routes.contains(&format!("Writes → {destination} Orders${destination}")),
+        "{routes}"
+    );
+    // Removing a shard that owns buckets gives RavenDB's message.
+    studio.set("select.shard-pick", "0", "change").await;
+    studio.click("button.remove-shard").await;
+    assert!(studio
+        .text(".target-problem")
+        .contains("first you need to migrate all its buckets to another shard"));
+    // Using the target makes it the configuration in force.
+    studio.click("button.apply-target").await;
+    studio.click("#tab-shards").await;
+    assert_eq!(studio.count("li.shard-card"), 4);
+}

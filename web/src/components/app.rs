@@ -5,7 +5,7 @@ use super::browser;
 use super::import::CancelToken;
 use super::{
     count, plural, ByPtr, ConfigPanel, ContentView, DocumentsView, ExplainView, GroupsView,
-    LocalityView, MapView, MatrixView, Notices, QueriesView, RangesView, ShardsView,
+    LocalityView, MapView, MatrixView, Notices, QueriesView, RangesView, ReshardView, ShardsView,
     WorkspacePanel,
 };
 use crate::state::{Action, Level, Tab};
@@ -141,6 +141,14 @@ pub fn app() -> Html {
                 topology={ByPtr(state.topology())}
                 placement={placement.clone()}
                 design_on={state.design().design().is_some()}
+                on_action={on_action.clone()}
+            />
+        },
+        Tab::Reshard => html! {
+            <ReshardView
+                current={ByPtr(state.topology())}
+                placement={placement.clone()}
+                reshard={state.reshard().clone()}
                 on_action={on_action.clone()}
             />
         },

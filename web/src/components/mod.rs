@@ -16,6 +16,7 @@ mod matrix;
 mod notices;
 mod queries;
 mod ranges;
+mod reshard;
 mod shards;
 mod workspace;
 
@@ -33,6 +34,7 @@ pub use matrix::{MatrixView, MatrixViewProps};
 pub use notices::{Notices, NoticesProps};
 pub use queries::{QueriesView, QueriesViewProps, EXAMPLE_QUERIES};
 pub use ranges::{RangesView, RangesViewProps};
+pub use reshard::{duration, ReshardView, ReshardViewProps, MOVES_SHOWN};
 pub use shards::{ShardsView, ShardsViewProps};
 pub use workspace::{WorkspacePanel, WorkspacePanelProps};
 

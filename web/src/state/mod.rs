@@ -15,6 +15,9 @@ pub mod documents;
 pub mod editor;
 pub mod inputs;
 pub mod persist;
+pub mod reshard;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod reshard_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
@@ -26,6 +29,7 @@ pub use inputs::{
     parse_tags, preview, split_chars, MAX_NODES, MAX_SHARDS, PREVIEW_CHARS,
 };
 pub use persist::{read_saved, Saved, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY};
+pub use reshard::{ReshardAction, ReshardState, ReshardView};
 
 use ravenshard::content::ContentDesign;
 use ravenshard::decimal::parse_decimal;
@@ -76,11 +80,13 @@ pub enum Tab {
     Content,
     /// The query router and the transaction check.
     Queries,
+    /// Plans of bucket moves to a target configuration, balancing and the migration.
+    Reshard,
 }
 
 impl Tab {
     /// Every tab, in display order.
-    pub const ALL: [Tab; 9] = [
+    pub const ALL: [Tab; 10] = [
         Tab::Documents,
         Tab::Map,
         Tab::Shards,
@@ -90,6 +96,7 @@ impl Tab {
         Tab::Ranges,
         Tab::Content,
         Tab::Queries,
+        Tab::Reshard,
     ];
 
     /// The tab's label.
@@ -104,6 +111,7 @@ impl Tab {
             Tab::Ranges => "Ranges & prefixes",
             Tab::Content => "Content rules",
             Tab::Queries => "Queries",
+            Tab::Reshard => "Resharding",
         }
     }
 
@@ -119,6 +127,7 @@ impl Tab {
             Tab::Ranges => "ranges",
             Tab::Content => "content",
             Tab::Queries => "queries",
+            Tab::Reshard => "reshard",
         }
     }
 }
@@ -278,6 +287,8 @@ pub enum Action {
     Notify(Level, String),
     /// Dismiss the notice at this position.
     DismissNotice(usize),
+    /// Something in the Resharding view.
+    Reshard(ReshardAction),
 }
 
 /// The studio's whole state.
@@ -306,6 +317,7 @@ pub struct State {
     config_problem: Option<ConfigProblem>,
     topology: Rc<Topology>,
     design: DesignState,
+    reshard: ReshardState,
     placement: Rc<Placement>,
     /// The placement `rows` was computed from (compared by pointer).
     rows: Rc<RowView>,
@@ -330,6 +342,7 @@ impl PartialEq for State {
             && Rc::ptr_eq(&self.rows, &other.rows)
             && Rc::ptr_eq(&self.topology, &other.topology)
             && self.design == other.design
+            && self.reshard == other.reshard
             && self.page == other.page
             && self.tab == other.tab
             && self.metric == other.metric
@@ -446,6 +459,7 @@ impl State {
             import: None,
             import_error: None,
             notices: Vec::new(),
+            reshard: ReshardState::default(),
         };
         state.assign();
         state.refresh_rows();
@@ -730,6 +744,32 @@ impl State {
 
     /// Applies `action` in place.
     pub fn apply(&mut self, action: Action) {
+        self.apply_action(action);
+        if self.tab == Tab::Reshard {
+            self.with_reshard(|reshard, cx| reshard.refresh(cx));
+        }
+    }
+
+    /// Calls `f` with the Resharding state and what it needs from the rest.
+    fn with_reshard(&mut self, f: impl FnOnce(&mut ReshardState, &reshard::Context)) {
+        let options = self.placement_options();
+        let cx = reshard::Context {
+            current: &self.topology,
+            documents: &self.documents,
+            placement: &self.placement,
+            options: &options,
+            nodes: &self.nodes,
+            replication_factor: self.replication_factor,
+        };
+        f(&mut self.reshard, &cx);
+    }
+
+    /// The Resharding view's state.
+    pub fn reshard(&self) -> &ReshardState {
+        &self.reshard
+    }
+
+    fn apply_action(&mut self, action: Action) {
         match action {
             Action::SetIds(text) => {
                 if text != self.page.text().as_str() {
@@ -993,6 +1033,23 @@ impl State {
                     self.notices.remove(index);
                 }
             }
+            Action::Reshard(ReshardAction::ApplyTarget) => {
+                if self.reshard.has_target() {
+                    let json = self.reshard.target(&self.topology).to_json();
+                    self.apply_action(Action::SetConfigJson(json));
+                    if self.config_problem.is_none() {
+                        self.notify(
+                            Level::Info,
+                            "The target is now the configuration in force: every view shows \
+                             it."
+                            .into(),
+                        );
+                    }
+                }
+            }
+            Action::Reshard(action) => {
+                self.with_reshard(|reshard, cx| reshard.apply(action, cx));
+            }
         }
     }
 
@@ -1084,6 +1141,7 @@ impl State {
             placement.set_members(*shard, members.clone());
             topology.set_members(*shard, members.clone());
         }
+        self.reshard.invalidate();
         self.refresh_explanation();
     }
 
@@ -1097,6 +1155,7 @@ impl State {
         // Checked by read_configuration and from_saved; a default topology has no design.
         let design = ContentDesign::from_topology(&topology).unwrap_or_default();
         self.design.set_design(&topology, design);
+        self.reshard.reset();
         self.topology = Rc::new(topology);
         self.place();
         if nodes.is_empty() {
@@ -1114,13 +1173,19 @@ impl State {
         }
     }
 
-    /// Places the documents by the topology; everything derived follows.
-    fn place(&mut self) {
-        let options = PlacementOptions {
+    /// How the documents are placed: with the design, when on.
+    fn placement_options(&self) -> PlacementOptions {
+        PlacementOptions {
             design: self.design.design().map(|d| ContentDesign::clone(d)),
             ..PlacementOptions::default()
-        };
+        }
+    }
+
+    /// Places the documents by the topology; everything derived follows.
+    fn place(&mut self) {
+        let options = self.placement_options();
         self.placement = Rc::new(Placement::new(&self.documents, &self.topology, &options));
+        self.reshard.invalidate();
         // Group numbers and shards may mean something else now.
         self.selected_group = None;
         self.query.group = None;

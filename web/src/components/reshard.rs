@@ -1,0 +1,368 @@
+//! The Resharding view: shape a target configuration, see the bucket moves and what they
+//! cost, balance, and step through RavenDB's migration.
+
+use super::{browser, bytes, count, on_value, percent, plural, shard_style, ByPtr};
+use crate::editors::{BucketMap, ConfigJson, PrefixEditor, RangeEditor};
+use crate::state::{Action, Level, ReshardAction, ReshardState};
+use ravenshard::decimal::fixed;
+use ravenshard::reshard::{Measure, MigrationStep, Phase, Plan};
+use ravenshard::workspace::Placement;
+use ravenshard::Topology;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The most moves listed.
+pub const MOVES_SHOWN: usize = 100;
+
+/// Properties of [`ReshardView`].
+#[derive(Properties, PartialEq)]
+pub struct ReshardViewProps {
+    /// The configuration in force.
+    pub current: ByPtr<Topology>,
+    /// The documents placed by it.
+    pub placement: ByPtr<Placement>,
+    /// The view's state.
+    pub reshard: ReshardState,
+    /// Where user actions go.
+    pub on_action: Callback<Action>,
+}
+
+fn act(on_action: &Callback<Action>, action: ReshardAction) -> Callback<MouseEvent> {
+    let on_action = on_action.clone();
+    Callback::from(move |_: MouseEvent| on_action.emit(Action::Reshard(action.clone())))
+}
+
+/// A duration for people: `0.4 s`, `3 min 20 s`, `2 h 5 min`.
+pub fn duration(seconds: f64) -> String {
+    if !seconds.is_finite() {
+        return "–".into();
+    }
+    let whole = seconds.round() as u64;
+    match whole {
+        0..=59 => format!("{} s", fixed(seconds, if seconds < 10.0 { 1 } else { 0 })),
+        60..=3599 => format!("{} min {} s", whole / 60, whole % 60),
+        _ => format!("{} h {} min", whole / 3600, whole % 3600 / 60),
+    }
+}
+
+/// The Resharding view.
+#[function_component(ReshardView)]
+pub fn reshard_view(props: &ReshardViewProps) -> Html {
+    let r = &props.reshard;
+    let on = &props.on_action;
+    let current = Rc::clone(&props.current.0);
+    let target = Rc::clone(r.target(&current));
+    let view = r.view();
+    let on_target = on.reform(|json| Action::Reshard(ReshardAction::SetTarget(json)));
+    let shards: Vec<u32> = target.shards().map(|s| s.number).collect();
+    let chosen = use_state(|| None::<u32>);
+    let shard = chosen
+        .filter(|s| shards.contains(s))
+        .or(shards.last().copied());
+    let on_choose = {
+        let chosen = chosen.clone();
+        super::with_value(move |v: String| chosen.set(v.parse().ok()))
+    };
+    let on_download = {
+        let target = Rc::clone(&target);
+        let on = on.clone();
+        Callback::from(move |_: MouseEvent| {
+            let name = format!("{}-target.json", target.database());
+            if let Err(e) = browser::download(&name, "application/json", &target.to_json()) {
+                on.emit(Action::Notify(Level::Error, e));
+            }
+        })
+    };
+    let shard_action = |make: fn(u32) -> ReshardAction| match shard {
+        Some(s) => act(on, make(s)),
+        None => Callback::noop(),
+    };
+    let [weights, threshold, max_buckets, throughput] = r.fields();
+    let by = r.by();
+    let by_button = |m: Measure, label: &str| {
+        html! {
+            <button type="button" class={classes!("seg", (m == by).then_some("active"))}
+                aria-pressed={(m == by).to_string()}
+                onclick={act(on, ReshardAction::SetBy(m))}>{ label.to_string() }</button>
+        }
+    };
+    html! {
+        <div class="reshard-view">
+            <p class="hint">
+                { "RavenDB moves data between shards one whole bucket at a time. Shape a target \
+                   below (add, drain or remove a shard, edit its ranges and prefixes, or \
+                   balance), and see which buckets move, what they hold and how long it takes, \
+                   before touching a server." }
+            </p>
+            <section class="reshard-target" aria-label="Target">
+                <h3>{ "Target" }
+                    if !r.has_target() { <span class="muted">{ " (the configuration in force, unchanged)" }</span> }
+                </h3>
+                <div class="toolbar">
+                    <button type="button" class="add-shard" onclick={act(on, ReshardAction::AddShard)}>{ "Add a shard" }</button>
+                    <label>{ "Shard " }
+                        <select class="shard-pick" onchange={on_choose}>
+                            { for shards.iter().map(|&s| html! { <option value={s.to_string()} selected={Some(s) == shard}>{ s }</option> }) }
+                        </select>
+                    </label>
+                    <button type="button" class="drain-shard" onclick={shard_action(ReshardAction::DrainShard)}
+                        title="Give every bucket of this shard to the others, evenly">{ "Drain" }</button>
+                    <button type="button" class="remove-shard" onclick={shard_action(ReshardAction::RemoveShard)}
+                        title="Remove the shard (it must own no buckets: drain it first)">{ "Remove" }</button>
+                    <button type="button" class="reset-target" disabled={!r.has_target()} onclick={act(on, ReshardAction::ResetTarget)}>{ "Start again" }</button>
+                    <button type="button" class="apply-target" disabled={!r.has_target()} onclick={act(on, ReshardAction::ApplyTarget)}
+                        title="Make the target the configuration in force">{ "Use as configuration" }</button>
+                    <button type="button" class="download-target" onclick={on_download}>{ "Download target JSON" }</button>
+                </div>
+                if let Some(problem) = r.problem() {
+                    <p class="error target-problem" role="alert">{ problem.message.clone() }</p>
+                }
+                <div class="balance-form">
+                    <div class="segmented" role="group" aria-label="Balance by">
+                        { by_button(Measure::Docs, "Documents") }
+                        { by_button(Measure::Bytes, "Bytes") }
+                    </div>
+                    <label>{ "Weights " }<input class="weights" placeholder="0=1,1=2" value={weights.to_string()}
+                        oninput={on_value(on, |v| Action::Reshard(ReshardAction::SetWeights(v)))} /></label>
+                    <label>{ "Threshold % " }<input class="threshold" size="4" value={threshold.to_string()}
+                        oninput={on_value(on, |v| Action::Reshard(ReshardAction::SetThreshold(v)))} /></label>
+                    <label>{ "Max buckets " }<input class="max-buckets" size="8" placeholder="no cap" value={max_buckets.to_string()}
+                        oninput={on_value(on, |v| Action::Reshard(ReshardAction::SetMaxBuckets(v)))} /></label>
+                    <button type="button" class="balance primary" onclick={act(on, ReshardAction::Balance)}>{ "Balance" }</button>
+                </div>
+                if let Some(e) = r.option_error() {
+                    <p class="error option-error" role="alert">{ e.to_string() }</p>
+                }
+                { notes(&r.balance_notes().iter().map(ToString::to_string).collect::<Vec<_>>(), "balance-notes") }
+                { obstacles(r) }
+            </section>
+            {
+                match view.as_ref().map(|v| (&v.plan, Rc::clone(&v.after))) {
+                    None => html! { <p class="muted">{ "Computing…" }</p> },
+                    Some((Err(e), _)) => html! { <p class="error plan-error" role="alert">{ e.clone() }</p> },
+                    Some((Ok(plan), after)) => html! {
+                        <>
+                        { totals(plan, throughput, on) }
+                        { notes(&plan.notes.iter().map(ToString::to_string).collect::<Vec<_>>(), "plan-notes") }
+                        <section class="reshard-compare" aria-label="Before and after">
+                            <div class="side before">
+                                <h3>{ "Before" }</h3>
+                                <BucketMap topology={Rc::clone(&current)} placement={Rc::clone(&props.placement.0)}
+                                    on_select_bucket={on.reform(|b| Action::SelectBucket(Some(b)))} />
+                            </div>
+                            <div class="side after">
+                                <h3>{ "After" }</h3>
+                                <BucketMap topology={Rc::clone(&target)} placement={after}
+                                    on_select_bucket={on.reform(|b| Action::SelectBucket(Some(b)))} />
+                            </div>
+                        </section>
+                        { per_shard(plan) }
+                        { moves(plan) }
+                        { migration(r, plan, on) }
+                        </>
+                    },
+                }
+            }
+            <details class="target-editors">
+                <summary>{ "Edit the target's ranges, prefixes and JSON" }</summary>
+                <RangeEditor topology={Rc::clone(&target)} on_change={on_target.clone()} />
+                <PrefixEditor topology={Rc::clone(&target)} on_change={on_target.clone()} />
+                <ConfigJson topology={target} on_apply={on_target} />
+            </details>
+        </div>
+    }
+}
+
+fn notes(notes: &[String], class: &'static str) -> Html {
+    if notes.is_empty() {
+        return html! {};
+    }
+    html! {
+        <ul class={classes!("notes", class)}>
+            { for notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }
+        </ul>
+    }
+}
+
+fn obstacles(r: &ReshardState) -> Html {
+    let list = r.obstacles();
+    if list.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="obstacles">
+            <p class="warning">{ format!("{} bucket{} hold more than a fair share and cannot be split (obese buckets): balance stops at them.", list.len(), plural(list.len() as u64)) }</p>
+            <ul>
+                { for list.iter().take(10).map(|o| html! {
+                    <li>{ format!("Bucket {} on shard {}: {} docs, {} ({}× a fair share)", o.bucket, o.shard, count(o.docs), bytes(o.bytes), fixed(o.fair_shares, 1)) }</li>
+                }) }
+            </ul>
+        </div>
+    }
+}
+
+fn totals(plan: &Plan, throughput: &str, on: &Callback<Action>) -> Html {
+    let skew = |s: Option<f64>| s.map_or("–".to_string(), |s| fixed(s, 2));
+    let stat = |class: &'static str, label: &str, value: String| {
+        html! { <div class={classes!("stat", class)}><span class="label">{ label.to_string() }</span><strong>{ value }</strong></div> }
+    };
+    html! {
+        <section class="reshard-totals" aria-label="What moves">
+            { stat("buckets-moved", "Buckets moved", count(plan.buckets_moved)) }
+            { stat("docs-moved", "Documents moved", format!("{} of {}", count(plan.docs_moved), count(plan.docs))) }
+            { stat("bytes-moved", "Bytes moved", bytes(plan.bytes_moved)) }
+            { stat("share-moved", "Share of the data", percent(plan.share_moved)) }
+            { stat("skew", "Skew (max/mean)", format!("{} → {}", skew(plan.skew_before), skew(plan.skew_after))) }
+            <div class="stat estimate">
+                <span class="label">{ "Time at " }
+                    <input class="throughput" size="9" value={throughput.to_string()} aria-label="Throughput"
+                        oninput={on_value(on, |v| Action::Reshard(ReshardAction::SetThroughput(v)))} />
+                </span>
+                <strong>{ plan.estimate_seconds.map_or("–".to_string(), duration) }</strong>
+            </div>
+        </section>
+    }
+}
+
+fn per_shard(plan: &Plan) -> Html {
+    let measure = plan.measure;
+    let max = plan
+        .per_shard
+        .iter()
+        .map(|c| c.held(false).by(measure).max(c.held(true).by(measure)))
+        .max()
+        .unwrap_or(0)
+        .max(1) as f64;
+    let show = |v: u64| match measure {
+        Measure::Docs => count(v),
+        Measure::Bytes => bytes(v),
+    };
+    html! {
+        <ol class="bars reshard-bars" aria-label="Per shard, before and after">
+            { for plan.per_shard.iter().map(|c| {
+                let (before, after) = (c.held(false).by(measure), c.held(true).by(measure));
+                html! {
+                    <li class="bar-row" data-shard={c.shard.to_string()} style={shard_style(c.shard)}>
+                        <span class="bar-label">{ format!("Shard {}", c.shard) }</span>
+                        <span class="bar-track">
+                            <span class="bar-fill before" style={format!("width: {}%", fixed(before as f64 / max * 100.0, 2))}></span>
+                            <span class="bar-fill after" style={format!("width: {}%", fixed(after as f64 / max * 100.0, 2))}></span>
+                        </span>
+                        <span class="bar-value">{ format!("{} → {}", show(before), show(after)) }</span>
+                    </li>
+                }
+            }) }
+        </ol>
+    }
+}
+
+fn moves(plan: &Plan) -> Html {
+    if plan.moves.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="moves" aria-label="Moves">
+            <h3>{ format!("{} move{}", count(plan.moves.len() as u64), plural(plan.moves.len() as u64)) }</h3>
+            <table>
+                <thead><tr><th>{ "Buckets" }</th><th>{ "From" }</th><th>{ "To" }</th><th>{ "Docs" }</th><th>{ "Bytes" }</th></tr></thead>
+                <tbody>
+                    { for plan.moves.iter().take(MOVES_SHOWN).map(|m| html! {
+                        <tr>
+                            <td>{ format!("{}–{} ({})", count(m.from_bucket), count(m.to_bucket), count(m.buckets())) }</td>
+                            <td style={shard_style(m.from_shard)}><span class="shard-badge">{ m.from_shard }</span></td>
+                            <td style={shard_style(m.to_shard)}><span class="shard-badge">{ m.to_shard }</span></td>
+                            <td>{ count(m.docs) }</td>
+                            <td>{ bytes(m.bytes) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+            if plan.moves.len() > MOVES_SHOWN {
+                <p class="muted">{ format!("The first {MOVES_SHOWN} are listed; the target JSON has them all.") }</p>
+            }
+        </section>
+    }
+}
+
+fn migration(r: &ReshardState, plan: &Plan, on: &Callback<Action>) -> Html {
+    let Some(step) = r.migration() else {
+        return html! {};
+    };
+    let steps = plan.buckets_moved * 4;
+    let at = r.step();
+    let go = |to: u64| act(on, ReshardAction::SetStep(to));
+    let typed = on_value(on, move |v| {
+        Action::Reshard(ReshardAction::SetStep(
+            v.trim().parse::<u64>().map_or(at, |n| n.saturating_sub(1)),
+        ))
+    });
+    html! {
+        <section class="migration" aria-label="Migration walk-through">
+            <h3>{ "Migration, one bucket at a time" }</h3>
+            <div class="toolbar step-control">
+                <button type="button" class="first" disabled={at == 0} onclick={go(0)}>{ "⏮" }</button>
+                <button type="button" class="prev" disabled={at == 0} onclick={go(at.saturating_sub(1))}>{ "◀ Back" }</button>
+                <label>{ "Step " }<input class="step" type="number" min="1" max={steps.to_string()} value={(at + 1).to_string()} onchange={typed} />{ format!(" of {}", count(steps)) }</label>
+                <button type="button" class="next" disabled={at + 1 >= steps} onclick={go(at + 1)}>{ "Next ▶" }</button>
+                <button type="button" class="next-bucket" disabled={at + 1 >= steps} onclick={go((at / 4 + 1) * 4)}>{ "Next bucket" }</button>
+                <button type="button" class="last" disabled={at + 1 >= steps} onclick={go(steps - 1)}>{ "⏭" }</button>
+            </div>
+            {
+                match step.as_ref() {
+                    Err(e) => html! { <p class="error">{ e.clone() }</p> },
+                    Ok(s) => step_detail(s),
+                }
+            }
+        </section>
+    }
+}
+
+fn step_detail(s: &MigrationStep) -> Html {
+    let phase = match s.phase {
+        Phase::Moving => "Moving",
+        Phase::Moved => "Moved",
+        Phase::OwnershipTransferred => "OwnershipTransferred",
+        Phase::CleanedUp => "Cleaned up",
+    };
+    let route = |what: &str, r: &ravenshard::reshard::Route| {
+        let nodes = if r.nodes.is_empty() {
+            "no nodes".to_string()
+        } else {
+            r.nodes.join(", ")
+        };
+        html! { <li style={shard_style(r.shard)}>{ format!("{what} → ") }<span class="shard-badge">{ r.shard }</span>{ " " }<code>{ r.fragment.clone() }</code>{ format!(" on {nodes}") }</li> }
+    };
+    let mut config = serde_json::Map::new();
+    if let Ok(v) = serde_json::to_value(&s.configuration.bucket_ranges) {
+        config.insert("BucketRanges".into(), v);
+    }
+    if let Some(v) = s.configuration.other.get("BucketMigrations") {
+        config.insert("BucketMigrations".into(), v.clone());
+    }
+    let json = serde_json::to_string_pretty(&config).unwrap_or_default();
+    html! {
+        <div class="step-detail">
+            <p class="step-head">
+                { format!("Bucket {} ({} doc{}, {}): shard {} → shard {} · ", count(s.bucket), count(s.docs), plural(s.docs), bytes(s.bytes), s.source_shard, s.destination_shard) }
+                <strong class={classes!("phase", phase.replace(' ', "-").to_ascii_lowercase())}>{ phase }</strong>
+                { format!(" · {} of {} buckets done", count(s.buckets_done), count(s.steps / 4)) }
+            </p>
+            <p>{ s.description }</p>
+            <ul class="routes">
+                { route("Reads", &s.reads) }
+                { route("Writes", &s.writes) }
+            </ul>
+            <pre class="step-config" aria-label="The configuration as RavenDB holds it">{ json }</pre>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn durations() {
+        assert_eq!(super::duration(0.44), "0.4 s");
+        assert_eq!(super::duration(200.0), "3 min 20 s");
+        assert_eq!(super::duration(7500.0), "2 h 5 min");
+    }
+}
