@@ -36,7 +36,7 @@ import threading
 import time
 import urllib.request
 
-TABS = ["documents", "map", "shards", "nodes", "groups", "explain", "ranges", "content", "queries"]
+TABS = ["documents", "map", "shards", "nodes", "groups", "explain", "ranges", "content", "queries", "reshard"]
 EDIT_TARGET_MS = 100
 TASK_TARGET_MS = 200
 SIZE_TARGET = 350 * 1024
@@ -96,6 +96,27 @@ const [tab, edits, done] = arguments;
     shardTimes.push(performance.now() - t);
   }
   done({times, shardTimes, documents: count()});
+})();
+"""
+
+RESHARD = PRELUDE + """
+const [done] = arguments;
+(async () => {
+  document.getElementById('tab-reshard').click();
+  await frame(); await sleep(50);
+  const time = async (act) => { const t = performance.now(); act(); await frame(); return performance.now() - t; };
+  window.__tasks = [];
+  const add = await time(() => document.querySelector('button.add-shard').click());
+  fire(document.querySelector('input.threshold'), '0');
+  await frame();
+  const balance = await time(() => document.querySelector('button.balance').click());
+  const step = await time(() => document.querySelector('.step-control .next-bucket').click());
+  const moved = document.querySelector('.docs-moved strong').textContent;
+  const skew = document.querySelector('.skew strong').textContent;
+  const longest = Math.max(0, ...window.__tasks);
+  document.querySelector('button.reset-target').click();
+  await frame();
+  done({add, balance, step, moved, skew, longest});
 })();
 """
 
@@ -245,6 +266,10 @@ def main():
             result["views"][tab] = r
             print(f"{tab:<10} {mark(r['median'], EDIT_TARGET_MS):>14} {mark(r['worst'], EDIT_TARGET_MS):>16}"
                   f" {mark(max(r['shardTimes']), EDIT_TARGET_MS):>16}")
+        rs = result["reshard"] = driver.run(RESHARD)
+        print(f"resharding: add a shard {mark(rs['add'], EDIT_TARGET_MS)}, balance "
+              f"{mark(rs['balance'], EDIT_TARGET_MS)} (moves {rs['moved']} documents, skew {rs['skew']}), "
+              f"next bucket {mark(rs['step'], EDIT_TARGET_MS)}; longest task {rs['longest']:.0f} ms")
         result["import"] = driver.run(IMPORT, args.docs)
         if "error" in result["import"]:
             raise SystemExit(f"studio bench: import failed: {result['import']['error']}")
