@@ -95,6 +95,7 @@ impl Assignment {
         gives: BTreeMap<u32, f64>,
         mut takes: BTreeMap<u32, f64>,
         budget: &mut Option<u64>,
+        tolerance: f64,
     ) -> f64 {
         let mut donors: Vec<(u32, f64)> = gives.into_iter().filter(|&(_, g)| g >= 0.5).collect();
         donors.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -120,7 +121,8 @@ impl Assignment {
                     break;
                 };
                 let want = give.min(takes[&receiver]);
-                let moved = self.transfer(load, by, donor, receiver, want, budget) as f64;
+                let moved =
+                    self.transfer(load, by, donor, receiver, want, budget, tolerance) as f64;
                 if moved == 0.0 {
                     tried.insert(receiver);
                     continue;
@@ -142,7 +144,8 @@ impl Assignment {
     }
 
     /// Moves about `amount` (by `by`) from `donor` to `receiver`, in runs at range edges,
-    /// an edge next to one of the receiver's ranges first. Returns what moved.
+    /// an edge next to one of the receiver's ranges first. A run that would start a new
+    /// range is not cut for less than `tolerance`. Returns what moved.
     fn transfer(
         &mut self,
         load: &BucketLoad,
@@ -151,14 +154,19 @@ impl Assignment {
         receiver: u32,
         amount: f64,
         budget: &mut Option<u64>,
+        tolerance: f64,
     ) -> u64 {
         let mut remaining = amount;
         let mut moved = 0u64;
         let mut blocked: BTreeSet<(u32, bool)> = BTreeSet::new();
         while remaining >= 0.5 && *budget != Some(0) {
-            let Some((k, tail)) = self.best_edge(load, by, donor, receiver, &blocked) else {
+            let Some((k, tail, adjacent)) = self.best_edge(load, by, donor, receiver, &blocked)
+            else {
                 break;
             };
+            if !adjacent && remaining < tolerance {
+                break;
+            }
             let range = self.ranges[k];
             let Some((mut start, mut end)) = cut(load, by, range, tail, remaining) else {
                 blocked.insert((range.start, tail));
@@ -193,7 +201,7 @@ impl Assignment {
         donor: u32,
         receiver: u32,
         blocked: &BTreeSet<(u32, bool)>,
-    ) -> Option<(usize, bool)> {
+    ) -> Option<(usize, bool, bool)> {
         let mut best: Option<((bool, bool, u64), usize, bool)> = None;
         for (k, r) in self.ranges.iter().enumerate() {
             if r.shard != donor || !self.eligible(receiver, r.start) {
@@ -222,7 +230,7 @@ impl Assignment {
                 }
             }
         }
-        best.map(|(_, k, tail)| (k, tail))
+        best.map(|((adjacent, _, _), k, tail)| (k, tail, adjacent))
     }
 
     /// The ranges as `BucketRanges` entries.

@@ -123,7 +123,8 @@ pub const MAX_OBSTACLES: usize = 100;
 /// It moves, from the shards above their fair share to those below, just what brings every
 /// shard within the threshold (all the way to the fair share with a threshold of 0), in
 /// whole buckets, taken at the edges of ranges (next to the receiving shard's range when
-/// one is adjacent, so ranges stay few). A prefix's buckets only go to that prefix's
+/// one is adjacent, so ranges stay few; a new range is not cut for less than 0.25% of a
+/// mean fair share). A prefix's buckets only go to that prefix's
 /// shards. The skew never rises: if the moves found would not lower it, none is proposed.
 ///
 /// # Examples
@@ -195,7 +196,9 @@ pub fn balance(
             let gives = level_down(&loads, &fair, amount);
             let takes = level_up(&loads, &fair, amount);
             let mut budget = options.max_buckets;
-            let left = assignment.transfer_all(load, by, gives, takes, &mut budget);
+            // A new range is not worth cutting for less than 0.25% of a mean fair share.
+            let tolerance = 0.0025 * sum / weights.values().filter(|&&w| w > 0.0).count() as f64;
+            let left = assignment.transfer_all(load, by, gives, takes, &mut budget, tolerance);
             if budget == Some(0) {
                 notes.push(PlanNote::Capped {
                     max_buckets: options.max_buckets.unwrap_or(0),

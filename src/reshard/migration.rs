@@ -238,6 +238,40 @@ pub fn migration_step(
     })
 }
 
+/// The first step after `step` that starts the migration of a bucket holding documents
+/// (most buckets of a large run hold none), or `None` when no later bucket does.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::reshard::{next_step_with_documents, plan, BucketLoad, PlanOptions};
+/// use ravenshard::Topology;
+///
+/// let current = Topology::with_shards(2).unwrap();
+/// let target = Topology::with_shards(1).unwrap();
+/// let load = BucketLoad::from_buckets([(524_300, None)]);
+/// let p = plan(&current, &target, &load, &PlanOptions::default()).unwrap();
+/// assert_eq!(next_step_with_documents(&p, &load, 0), Some((524_300 - 524_288) * 4));
+/// assert_eq!(next_step_with_documents(&p, &load, 48), None);
+/// ```
+pub fn next_step_with_documents(plan: &Plan, load: &BucketLoad, step: u64) -> Option<u64> {
+    let after = step / 4 + 1;
+    let mut before = 0u64;
+    for m in &plan.moves {
+        let count = m.buckets();
+        if before + count > after {
+            let first = after.max(before) - before;
+            let start = m.from_bucket + first as u32;
+            let (a, b) = load.entries(start, u64::from(m.to_bucket) + 1);
+            if a < b {
+                return Some((before + u64::from(load.bucket(a) - m.from_bucket)) * 4);
+            }
+        }
+        before += count;
+    }
+    None
+}
+
 /// Gives buckets `start..end` to `shard`, across as many current ranges as they span.
 fn assign_run(assignment: &mut Assignment, mut start: u32, end: u32, shard: u32) {
     while start < end {

@@ -40,7 +40,8 @@ pub use balance::{balance, BalanceOptions, BalancePlan, Obstacle, WeightsError, 
 pub use error::ReshardError;
 pub use load::{Amount, BucketLoad, Measure};
 pub use migration::{
-    migration_step, migration_steps, MigrationStep, Phase, Route, ShardBucketMigration,
+    migration_step, migration_steps, next_step_with_documents, MigrationStep, Phase, Route,
+    ShardBucketMigration,
 };
 pub use note::PlanNote;
 pub use ops::{

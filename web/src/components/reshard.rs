@@ -300,12 +300,14 @@ fn migration(r: &ReshardState, plan: &Plan, on: &Callback<Action>) -> Html {
         <section class="migration" aria-label="Migration walk-through">
             <h3>{ "Migration, one bucket at a time" }</h3>
             <div class="toolbar step-control">
-                <button type="button" class="first" disabled={at == 0} onclick={go(0)}>{ "⏮" }</button>
+                <button type="button" class="first" disabled={at == 0} onclick={go(0)}>{ "First" }</button>
                 <button type="button" class="prev" disabled={at == 0} onclick={go(at.saturating_sub(1))}>{ "◀ Back" }</button>
                 <label>{ "Step " }<input class="step" type="number" min="1" max={steps.to_string()} value={(at + 1).to_string()} onchange={typed} />{ format!(" of {}", count(steps)) }</label>
                 <button type="button" class="next" disabled={at + 1 >= steps} onclick={go(at + 1)}>{ "Next ▶" }</button>
                 <button type="button" class="next-bucket" disabled={at + 1 >= steps} onclick={go((at / 4 + 1) * 4)}>{ "Next bucket" }</button>
-                <button type="button" class="last" disabled={at + 1 >= steps} onclick={go(steps - 1)}>{ "⏭" }</button>
+                <button type="button" class="next-loaded" disabled={at + 1 >= steps} onclick={act(on, ReshardAction::NextStepWithDocuments)}
+                    title="The next bucket that holds documents">{ "Next with documents" }</button>
+                <button type="button" class="last" disabled={at + 1 >= steps} onclick={go(steps - 1)}>{ "Last" }</button>
             </div>
             {
                 match step.as_ref() {
@@ -332,14 +334,7 @@ fn step_detail(s: &MigrationStep) -> Html {
         };
         html! { <li style={shard_style(r.shard)}>{ format!("{what} → ") }<span class="shard-badge">{ r.shard }</span>{ " " }<code>{ r.fragment.clone() }</code>{ format!(" on {nodes}") }</li> }
     };
-    let mut config = serde_json::Map::new();
-    if let Ok(v) = serde_json::to_value(&s.configuration.bucket_ranges) {
-        config.insert("BucketRanges".into(), v);
-    }
-    if let Some(v) = s.configuration.other.get("BucketMigrations") {
-        config.insert("BucketMigrations".into(), v.clone());
-    }
-    let json = serde_json::to_string_pretty(&config).unwrap_or_default();
+    let json = step_json(s);
     html! {
         <div class="step-detail">
             <p class="step-head">
@@ -355,6 +350,29 @@ fn step_detail(s: &MigrationStep) -> Html {
             <pre class="step-config" aria-label="The configuration as RavenDB holds it">{ json }</pre>
         </div>
     }
+}
+
+/// `BucketRanges` (one range a line) and `BucketMigrations` at a step, as JSON.
+fn step_json(s: &MigrationStep) -> String {
+    let ranges = &s.configuration.bucket_ranges;
+    let mut out = String::from("{\n  \"BucketRanges\": [\n");
+    for (i, r) in ranges.iter().enumerate() {
+        let comma = if i + 1 < ranges.len() { "," } else { "" };
+        out.push_str(&format!(
+            "    {{\"BucketRangeStart\": {}, \"ShardNumber\": {}}}{comma}\n",
+            r.bucket_range_start, r.shard_number
+        ));
+    }
+    let migrations = s
+        .configuration
+        .other
+        .get("BucketMigrations")
+        .and_then(|m| serde_json::to_string_pretty(m).ok())
+        .unwrap_or_else(|| "{}".into());
+    out.push_str("  ],\n  \"BucketMigrations\": ");
+    out.push_str(&migrations.replace('\n', "\n  "));
+    out.push_str("\n}");
+    out
 }
 
 #[cfg(test)]

@@ -9,9 +9,9 @@
 use super::{read_configuration, ConfigProblem};
 use ravenshard::decimal::parse_decimal;
 use ravenshard::reshard::{
-    add_shard, balance, check_prefix_changes, drain_shard, migration_step, plan, remove_shard,
-    BalanceOptions, BucketLoad, Measure, MigrationStep, Obstacle, Plan, PlanNote, PlanOptions,
-    ReshardError, Throughput,
+    add_shard, balance, check_prefix_changes, drain_shard, migration_step,
+    next_step_with_documents, plan, remove_shard, BalanceOptions, BucketLoad, Measure,
+    MigrationStep, Obstacle, Plan, PlanNote, PlanOptions, ReshardError, Throughput,
 };
 use ravenshard::workspace::{assign_members, Document, Placement, PlacementOptions};
 use ravenshard::Topology;
@@ -49,6 +49,8 @@ pub enum ReshardAction {
     SetThroughput(String),
     /// Show this step of the migration walk-through.
     SetStep(u64),
+    /// Show the next step that starts moving a bucket holding documents.
+    NextStepWithDocuments,
 }
 
 /// What the view shows, derived from the documents, the configuration and the target.
@@ -283,6 +285,17 @@ impl ReshardState {
             ReshardAction::SetStep(step) => {
                 self.step = step;
                 self.refresh_step(cx.current);
+                false
+            }
+            ReshardAction::NextStepWithDocuments => {
+                let next = self.view.as_ref().and_then(|view| match &view.plan {
+                    Ok(p) => next_step_with_documents(p, &view.load, self.step),
+                    Err(_) => None,
+                });
+                if let Some(step) = next {
+                    self.step = step;
+                    self.refresh_step(cx.current);
+                }
                 false
             }
         };

@@ -74,6 +74,13 @@ fn adding_a_shard_then_balancing() {
     let step = step.as_ref().as_ref().unwrap();
     assert_eq!(step.phase, Phase::OwnershipTransferred);
     assert_eq!(step.writes.shard, p.moves[0].to_shard);
+    // Next with documents skips the empty buckets.
+    let state = reshard(state, ReshardAction::NextStepWithDocuments);
+    let step = state.reshard().migration().unwrap();
+    let step = step.as_ref().as_ref().unwrap();
+    assert_eq!(step.phase, Phase::Moving);
+    assert!(step.docs > 0);
+    assert!(state.reshard().step() > 2);
     // A step past the end is clamped to the last.
     let state = reshard(state, ReshardAction::SetStep(u64::MAX));
     assert_eq!(state.reshard().step(), p.buckets_moved * 4 - 1);
