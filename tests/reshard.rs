@@ -8,7 +8,8 @@ use ravenshard::config::{PrefixedShardingSetting, ShardBucketRange, ShardingConf
 use ravenshard::reshard::{
     add_prefix, add_shard, balance, check_prefix_changes, drain_shard, migration_step,
     migration_steps, plan, remove_prefix, remove_shard, set_prefix_shards, BalanceOptions,
-    BucketLoad, Measure, Phase, Plan, PlanNote, PlanOptions, ReshardError, Throughput,
+    BucketLoad, Measure, Phase, Plan, PlanNote, PlanOptions, ReshardError, Throughput, Workload,
+    MAX_INVALID,
 };
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use std::collections::BTreeMap;
@@ -470,6 +471,81 @@ fn migration_walk_through() {
     assert_eq!(
         err.to_string(),
         "There is no step 8: the walk-through has steps 0 to 7."
+    );
+}
+
+#[test]
+fn a_workload_reads_text_as_the_cli_does() {
+    let current = topology(&[(0, 0), (B / 2, 1), (B, 1)], 2, &[("eu/", &[1], B)]);
+    let ids = [
+        "orders/1-A",
+        "EU/Orders/2",
+        "Straße/É-1",
+        "users/70$Users/4",
+    ];
+    let text = format!(
+        "{}\t10\r\n\n   \n{}\n{}\t 30 \textra\n{}\t20\nbad\t1e3\n\t5\n{}",
+        ids[0],
+        ids[1],
+        ids[2],
+        ids[3],
+        "x".repeat(513)
+    );
+    let w = Workload::read(&text, &current, None);
+    let expected = BucketLoad::from_buckets(
+        ids.iter()
+            .zip([Some(10), None, Some(30), Some(20)])
+            .map(|(id, size)| (current.bucket_for(id).unwrap(), size)),
+    );
+    assert_eq!(w.load, expected);
+    assert!(
+        w.load.in_range(B, u64::from(2 * B)).docs == 1,
+        "eu/ is in its block"
+    );
+    assert_eq!(
+        w.lower_ids().collect::<Vec<_>>(),
+        [
+            "orders/1-a",
+            "eu/orders/2",
+            "straße/é-1",
+            "users/70$users/4"
+        ]
+    );
+    let lines: Vec<(u64, &str)> = w
+        .invalid
+        .iter()
+        .map(|i| (i.line, i.error.as_str()))
+        .collect();
+    assert_eq!(
+        lines[0],
+        (7, "the size '1e3' is not a whole number of bytes")
+    );
+    let empty = ravenshard::IdError::Empty.to_string();
+    assert_eq!(lines[1], (8, empty.as_str()));
+    assert_eq!(lines[2].0, 9);
+    assert_eq!(w.invalid_count, 3);
+    // The prefix check uses the IDs: removing eu/ is refused, with the first such ID.
+    let without = topology(&[(0, 0), (B / 2, 1)], 2, &[]);
+    let err = w
+        .plan(&current, &without, &PlanOptions::default())
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("the first is 'eu/orders/2'"),
+        "{err}"
+    );
+    // Only the first MAX_INVALID lines are listed; all are counted.
+    let bad = "\t1\n".repeat(MAX_INVALID + 5);
+    let w = Workload::read(&bad, &current, None);
+    assert_eq!(
+        (w.invalid.len(), w.invalid_count),
+        (MAX_INVALID, MAX_INVALID as u64 + 5)
+    );
+    // Under the draft design, `…$@<n>` is in bucket n.
+    let design = ravenshard::content::ContentDesign::default();
+    let pinned = Workload::read("orders/1$@77\norders/2$@x\n", &current, Some(&design));
+    assert_eq!(
+        (pinned.load.in_range(77, 78).docs, pinned.invalid_count),
+        (1, 1)
     );
 }
 

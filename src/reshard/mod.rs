@@ -11,7 +11,9 @@
 //! [`set_prefix_shards`].
 //!
 //! A plan never changes a document's bucket: a prefix keeps its block, and a prefix cannot
-//! be added or removed while documents start with it ([`check_prefix_changes`]).
+//! be added or removed while documents start with it ([`check_prefix_changes`]). A
+//! [`Workload`] reads the documents once, from `id[<TAB>size]` text, for any number of
+//! plans.
 //!
 //! ```
 //! use ravenshard::reshard::{add_shard, balance, BalanceOptions, BucketLoad};
@@ -35,6 +37,7 @@ mod note;
 mod ops;
 mod plan;
 pub mod prefixes;
+mod workload;
 
 pub use balance::{balance, BalanceOptions, BalancePlan, Obstacle, WeightsError, MAX_OBSTACLES};
 pub use error::ReshardError;
@@ -49,3 +52,4 @@ pub use ops::{
     set_prefix_shards,
 };
 pub use plan::{plan, Move, Plan, PlanOptions, ShardChange, Throughput, ThroughputError};
+pub use workload::{Workload, MAX_INVALID};
