@@ -3,7 +3,9 @@
 #
 #   js/bench/run.sh           run the JS assertions of main.js; exit 1 on any FAIL
 #   js/bench/run.sh --bench   the same, then time bucketsFor and a bucketFor loop on
-#                             1,000,000 IDs and print IDs/s
+#                             1,000,000 IDs and print IDs/s; then read 1,000,000 documents
+#                             with sizes into a Workload, balance them over 10 shards plus
+#                             an added 11th, plan to the result, and print the milliseconds
 #
 # Builds the crate for wasm32 (release), runs `wasm-bindgen --target web`, serves the page
 # from a temporary directory on 127.0.0.1 and reads the results from Chromium's dumped DOM.

@@ -2,7 +2,7 @@
 //! query routing, transaction and `LoadDocument` checks, configuration diffs.
 
 use crate::topology::Topology;
-use crate::{bulk_text, js_error, to_js};
+use crate::{bulk_text, from_js, js_error, to_js};
 use js_sys::{Array, JsString, JSON};
 use ravenshard::content::{
     diff_designs, ContentDesign, ContentError, DiffDocument, DocumentError, JsonDocument,
@@ -271,8 +271,7 @@ impl Topology {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string[]")] ids: JsValue,
     ) -> Result<JsValue, JsError> {
-        let ids: Vec<String> =
-            serde_wasm_bindgen::from_value(ids).map_err(|e| js_error(format_args!("ids: {e}")))?;
+        let ids: Vec<String> = from_js("ids", ids)?;
         to_js(&check_transaction(&ids, &self.inner, self.design.as_ref()))
     }
 

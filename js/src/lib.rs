@@ -26,6 +26,20 @@
 //! t.route("from Orders where Customer = 'customers/1-A'").shards;             // [2]
 //! ```
 //!
+//! Resharding reads the documents once into a [`Workload`] (`id` or `id<TAB>size` lines),
+//! then plans, balances and walks through RavenDB's bucket migration; the operations with
+//! RavenDB's rules give new topologies.
+//!
+//! ```js
+//! const current = Topology.withShards(10);
+//! const workload = new Workload(current, "orders/1-A\t1200\ncompanies/1-A\t800\n");
+//! const grown = current.addShard(["D"]);                     // shard 10, no buckets yet
+//! const balanced = workload.withTopology(grown).balance({ threshold: 0 });
+//! balanced.moves;                                            // [{from_bucket, to_bucket, from_shard, to_shard, docs, bytes}]
+//! const target = new Topology(JSON.stringify(balanced.target));
+//! workload.withTopology(grown).migrationStep(target, 0).configuration.BucketMigrations;
+//! ```
+//!
 //! Errors are thrown as JS `Error`s whose message is the core's (an invalid ID, a bad
 //! configuration with the JSON path of the offending value). Structured results are plain
 //! objects with the core's JSON field names (`snake_case`, as the CLI's JSON output); absent
@@ -37,16 +51,21 @@
 #![forbid(unsafe_code)]
 
 mod design;
+mod reshard;
 mod topology;
 
 pub use design::config_diff;
+pub use reshard::Workload;
 pub use topology::Topology;
 
 use js_sys::{JsString, Uint32Array};
 use ravenshard::bulk::{self, LineError};
-use serde::Serialize;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt::Display;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -92,11 +111,67 @@ pub(crate) fn js_error(error: impl Display) -> JsError {
     JsError::new(&error.to_string())
 }
 
+/// The text of a serde-wasm-bindgen error: its JS `Error`'s message, without the
+/// `Error: ` that its `Display` starts with.
+fn serde_message(error: serde_wasm_bindgen::Error) -> String {
+    let value = JsValue::from(error);
+    match value.dyn_ref::<js_sys::Error>() {
+        Some(error) => error.message().into(),
+        None => format!("{value:?}"),
+    }
+}
+
 /// Serializes a result as plain JS data: objects, arrays, `null` for absent values.
 pub(crate) fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(js_error)
+        .map_err(|e| js_error(serde_message(e)))
+}
+
+/// Reads a JS argument with serde; an error names the argument: `ids: invalid type: …`.
+pub(crate) fn from_js<T: DeserializeOwned>(name: &str, value: JsValue) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| js_error(format_args!("{name}: {}", serde_message(e))))
+}
+
+/// An `options` argument: the keys of `T` (camelCase, each optional), and any other key,
+/// kept to be refused. serde-wasm-bindgen reads only the named keys of a struct, so
+/// `deny_unknown_fields` would not catch a misspelt key; this does.
+#[derive(Deserialize)]
+struct Options<T> {
+    #[serde(flatten)]
+    known: T,
+    #[serde(flatten)]
+    unknown: BTreeMap<String, IgnoredAny>,
+}
+
+/// Reads an `options` argument: `undefined` or `null` (`None`), or an object with only the
+/// keys of `T`, which `keys` lists for the error message.
+pub(crate) fn read_options<T: DeserializeOwned>(
+    options: JsValue,
+    keys: &str,
+) -> Result<Option<T>, JsError> {
+    let Some(options) = from_js::<Option<Options<T>>>("options", options)? else {
+        return Ok(None);
+    };
+    if let Some(key) = options.unknown.keys().next() {
+        return Err(js_error(format_args!(
+            "options: unknown key `{key}`; the keys are {keys}"
+        )));
+    }
+    Ok(Some(options.known))
+}
+
+/// A JS number that must be a whole number from 0 to `max`, or an `Error` saying what
+/// `what` must be.
+pub(crate) fn whole_number(what: &str, value: f64, max: u64) -> Result<u64, JsError> {
+    if value.fract() == 0.0 && (0.0..=max as f64).contains(&value) {
+        Ok(value as u64)
+    } else {
+        Err(js_error(format_args!(
+            "{what} must be a whole number from 0 to {max}, not {value}"
+        )))
+    }
 }
 
 /// A bulk result as one `Uint32Array`, or the core's error (which names the line).

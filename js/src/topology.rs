@@ -1,13 +1,11 @@
 //! The `Topology` class: a validated configuration, and where IDs land in it.
 
-use crate::{bulk_text, js_error, to_array, to_js};
+use crate::{bulk_text, from_js, js_error, read_options, to_array, to_js};
 use js_sys::{JsString, Uint32Array};
 use ravenshard::bulk;
 use ravenshard::content::{locate_id, ContentDesign};
 use ravenshard::{Notice, ReportOptions};
-use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -92,26 +90,18 @@ struct JsReportOptions {
     members_per_group: Option<usize>,
     obese_threshold: Option<u64>,
     max_invalid: Option<usize>,
-    /// Every other key. serde-wasm-bindgen reads only the named keys of a struct, so
-    /// `deny_unknown_fields` would not catch a misspelt key; this does.
-    #[serde(flatten)]
-    unknown: BTreeMap<String, IgnoredAny>,
 }
 
 /// Reads the `options` of [`Topology::report`]: `undefined`, `null` or a [`JsReportOptions`].
 fn report_options(options: JsValue) -> Result<ReportOptions, JsError> {
-    let options: Option<JsReportOptions> = serde_wasm_bindgen::from_value(options)
-        .map_err(|e| js_error(format_args!("options: {e}")))?;
     let default = ReportOptions::default();
-    let Some(js) = options else {
+    let Some(js) = read_options::<JsReportOptions>(
+        options,
+        "topBuckets, topGroups, membersPerGroup, obeseThreshold and maxInvalid",
+    )?
+    else {
         return Ok(default);
     };
-    if let Some(key) = js.unknown.keys().next() {
-        return Err(js_error(format_args!(
-            "options: unknown key `{key}`; the keys are topBuckets, topGroups, \
-             membersPerGroup, obeseThreshold and maxInvalid"
-        )));
-    }
     Ok(ReportOptions {
         top_buckets: js.top_buckets.unwrap_or(default.top_buckets),
         top_groups: js.top_groups.unwrap_or(default.top_groups),
@@ -119,6 +109,14 @@ fn report_options(options: JsValue) -> Result<ReportOptions, JsError> {
         obese_threshold: js.obese_threshold.or(default.obese_threshold),
         max_invalid: js.max_invalid.unwrap_or(default.max_invalid),
     })
+}
+
+impl Topology {
+    /// A core topology as a JS one, with its design when it has `ByContent`.
+    pub(crate) fn wrap(inner: ravenshard::Topology) -> Result<Topology, JsError> {
+        let design = ContentDesign::from_topology(&inner).map_err(js_error)?;
+        Ok(Topology { inner, design })
+    }
 }
 
 #[wasm_bindgen]
@@ -139,8 +137,7 @@ impl Topology {
         if let Some(name) = database {
             inner.set_database(&name);
         }
-        let design = ContentDesign::from_topology(&inner).map_err(js_error)?;
-        Ok(Topology { inner, design })
+        Topology::wrap(inner)
     }
 
     /// `count` shards numbered from 0 with RavenDB's default bucket ranges and no nodes.
@@ -235,8 +232,7 @@ impl Topology {
         let report = match ids.as_string() {
             Some(text) => ravenshard::report(bulk::lines(&text), Some(&self.inner), &options),
             None => {
-                let ids: Vec<String> = serde_wasm_bindgen::from_value(ids)
-                    .map_err(|e| js_error(format_args!("ids: {e}")))?;
+                let ids: Vec<String> = from_js("ids", ids)?;
                 ravenshard::report(ids.iter().map(String::as_str), Some(&self.inner), &options)
             }
         };

@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, JsString, Reflect, Uint32Array, JSON};
-use ravenshard_js::{bucket_for, buckets_for, config_diff, explain, Topology};
+use ravenshard_js::{bucket_for, buckets_for, config_diff, explain, Topology, Workload};
 use std::fmt::Debug;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -744,4 +744,495 @@ fn config_diff_names_what_it_cannot_read() {
     );
     let message = thrown(config_diff(&r1, &r1, JsValue::from_f64(3.0)));
     assert!(message.starts_with("documents: "), "{message}");
+}
+
+/// Buckets per block: a prefix's block starts at a multiple of it.
+const B: u32 = ravenshard::NUMBER_OF_BUCKETS;
+
+/// `count` documents `orders/<i>-A`, each with a size of 100 + i % 50 bytes.
+fn orders_text(count: usize) -> String {
+    (0..count)
+        .map(|i| format!("orders/{i}-A\t{}\n", 100 + i % 50))
+        .collect()
+}
+
+/// Shards 0 to `shards - 1` with these `(BucketRangeStart, ShardNumber)` ranges.
+fn ranges(shards: u32, ranges: &[(u32, u32)]) -> Topology {
+    let shards: Vec<String> = (0..shards).map(|s| format!(r#""{s}": {{}}"#)).collect();
+    let ranges: Vec<String> = ranges
+        .iter()
+        .map(|(start, shard)| format!(r#"{{"BucketRangeStart": {start}, "ShardNumber": {shard}}}"#))
+        .collect();
+    let json = format!(
+        r#"{{"Shards": {{{}}}, "BucketRanges": [{}]}}"#,
+        shards.join(", "),
+        ranges.join(", ")
+    );
+    Topology::new(&json, None).unwrap()
+}
+
+/// Element `i` of a JS array.
+fn at(array: &JsValue, i: u32) -> JsValue {
+    Reflect::get_u32(array, i).unwrap()
+}
+
+/// The `shard` entry of a plan's `per_shard`.
+fn shard_change(plan: &JsValue, shard: u32) -> JsValue {
+    Array::from(&get(plan, "per_shard"))
+        .iter()
+        .find(|c| number(c, "shard") == f64::from(shard))
+        .unwrap_or_else(|| panic!("no shard {shard} in per_shard"))
+}
+
+/// The `kind` of every note of a plan.
+fn note_kinds(plan: &JsValue) -> Vec<String> {
+    Array::from(&get(plan, "notes"))
+        .iter()
+        .map(|n| string(&n, "kind"))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn a_boundary_moved_is_one_move_with_its_documents() {
+    let current = ranges(2, &[(0, 0), (B / 2, 1)]);
+    let target = ranges(2, &[(0, 0), (B / 2 + 1000, 1)]);
+    let text = orders_text(20_000);
+    let workload = Workload::new(&current, text.clone().into()).unwrap();
+    let moved: Vec<u64> = ravenshard::bulk::lines(&text)
+        .filter(|id| (B / 2..B / 2 + 1000).contains(&ravenshard::bucket_for(id).unwrap()))
+        .map(|id| 100 + id[7..id.len() - 2].parse::<u64>().unwrap() % 50)
+        .collect();
+    assert!(!moved.is_empty());
+    let options = object(r#"{"by": "bytes", "throughput": "0.001MB/s"}"#);
+    let plan = workload.plan(&target, options).unwrap();
+    // The keys of the `Plan` interface in the .d.ts (src/reshard.rs): keep them in step.
+    assert_eq!(
+        keys(&plan),
+        "moves,buckets_moved,docs_moved,bytes_moved,share_moved,measure,per_shard,\
+         skew_before,skew_after,docs,bytes,estimate_seconds,notes,target"
+    );
+    assert_eq!(Array::from(&get(&plan, "moves")).length(), 1);
+    let bytes: u64 = moved.iter().sum();
+    let docs = moved.len();
+    assert_eq!(
+        json(&at(&get(&plan, "moves"), 0)),
+        format!(
+            r#"{{"from_bucket":{},"to_bucket":{},"from_shard":1,"to_shard":0,"docs":{docs},"bytes":{bytes}}}"#,
+            B / 2,
+            B / 2 + 999
+        )
+    );
+    assert_eq!(number(&plan, "buckets_moved"), 1000.0);
+    assert_eq!(number(&plan, "docs_moved"), docs as f64);
+    assert_eq!(string(&plan, "measure"), "bytes");
+    assert_eq!(number(&plan, "estimate_seconds"), bytes as f64 / 1000.0);
+    let shard0 = shard_change(&plan, 0);
+    assert_eq!(
+        number(&shard0, "docs_after"),
+        number(&shard0, "docs_before") + docs as f64
+    );
+    assert_eq!(
+        number(&shard0, "bytes_after"),
+        number(&shard0, "bytes_before") + bytes as f64
+    );
+    let share = number(&plan, "share_moved");
+    assert!((share - bytes as f64 / number(&plan, "bytes")).abs() < 1e-12);
+    let target_json = get(&plan, "target");
+    assert_eq!(
+        number(
+            &at(&get(&target_json, "BucketRanges"), 1),
+            "BucketRangeStart"
+        ),
+        f64::from(B / 2 + 1000)
+    );
+    // The same target again: nothing moves.
+    let same = workload.plan(&current, JsValue::UNDEFINED).unwrap();
+    assert_eq!(note_kinds(&same), ["nothing_moves"]);
+    assert!(get(&same, "estimate_seconds").is_null());
+}
+
+#[wasm_bindgen_test]
+fn a_workload_counts_its_documents_and_lists_the_lines_left_out() {
+    let topology = Topology::with_shards(3.0).unwrap();
+    let long = "x".repeat(513);
+    let text = format!("orders/1-A\t120\r\n\n  \nbad\tten\n{long}\ncustomers/1-A\n");
+    let summary = Workload::new(&topology, text.into())
+        .unwrap()
+        .summary()
+        .unwrap();
+    assert_eq!(
+        keys(&summary),
+        "documents,bytes,without_size,buckets_used,invalid_count,invalid"
+    );
+    assert_eq!(number(&summary, "documents"), 2.0);
+    assert_eq!(number(&summary, "bytes"), 120.0);
+    assert_eq!(number(&summary, "without_size"), 1.0);
+    assert_eq!(number(&summary, "buckets_used"), 2.0);
+    assert_eq!(number(&summary, "invalid_count"), 2.0);
+    let invalid = get(&summary, "invalid");
+    assert_eq!(
+        json(&at(&invalid, 0)),
+        r#"{"line":4,"id":"bad","error":"the size 'ten' is not a whole number of bytes"}"#
+    );
+    assert_eq!(number(&at(&invalid, 1), "line"), 5.0);
+    assert!(string(&at(&invalid, 1), "error").starts_with("Document ID cannot exceed 512 bytes"));
+    let empty = Workload::new(&topology, "".into())
+        .unwrap()
+        .summary()
+        .unwrap();
+    assert_eq!(number(&empty, "documents"), 0.0);
+}
+
+#[wasm_bindgen_test]
+fn adding_a_shard_then_balancing_gives_it_a_quarter() {
+    let current = Topology::with_shards(3.0).unwrap();
+    let grown = current.add_shard(object(r#"["D"]"#)).unwrap();
+    assert_eq!(
+        json(&get(&get(&object(&grown.to_json()), "Shards"), "3")),
+        r#"{"Members":["D"]}"#
+    );
+    assert_eq!(number(&grown.locate("orders/1-A").unwrap(), "shard"), 0.0);
+    let workload = Workload::new(&current, orders_text(3000).into()).unwrap();
+    let plan = workload.plan(&grown, JsValue::UNDEFINED).unwrap();
+    assert_eq!(Array::from(&get(&plan, "moves")).length(), 0);
+    assert_eq!(note_kinds(&plan), ["shard_added_empty", "nothing_moves"]);
+    assert!(number(&plan, "skew_after") > number(&plan, "skew_before"));
+
+    let on_grown = workload.with_topology(&grown).unwrap();
+    let balanced = on_grown.balance(object(r#"{"threshold": 0}"#)).unwrap();
+    // The keys of the `BalancePlan` interface in the .d.ts (src/reshard.rs).
+    assert_eq!(
+        keys(&balanced),
+        "moves,buckets_moved,docs_moved,bytes_moved,share_moved,measure,per_shard,\
+         skew_before,skew_after,docs,bytes,estimate_seconds,notes,target,obstacles,options"
+    );
+    let share = number(&balanced, "share_moved");
+    assert!((share - 0.25).abs() < 0.01, "{share}");
+    assert!(number(&balanced, "skew_after") < 1.01);
+    let new_shard = number(&shard_change(&balanced, 3), "docs_after");
+    assert!((749.0..=751.0).contains(&new_shard), "{new_shard}");
+    assert_eq!(
+        json(&get(&balanced, "options")),
+        r#"{"by":"docs","weights":{},"threshold":0,"max_buckets":null,"throughput":null}"#
+    );
+    // The balanced target, read back, plans to the same moves.
+    let target = Topology::new(&json(&get(&balanced, "target")), None).unwrap();
+    let again = on_grown.plan(&target, JsValue::UNDEFINED).unwrap();
+    assert_eq!(json(&get(&again, "moves")), json(&get(&balanced, "moves")));
+    // Weights as an object or as the CLI's text give the same balance.
+    let object_weights = on_grown
+        .balance(object(
+            r#"{"weights": {"3": 2}, "threshold": 0, "maxBuckets": 1000000}"#,
+        ))
+        .unwrap();
+    let text_weights = on_grown
+        .balance(object(
+            r#"{"weights": "3=2", "threshold": 0, "maxBuckets": 1000000}"#,
+        ))
+        .unwrap();
+    assert_eq!(json(&object_weights), json(&text_weights));
+    let weighted = number(&shard_change(&object_weights, 3), "docs_after");
+    assert!((1180.0..=1220.0).contains(&weighted), "{weighted}");
+    assert_eq!(
+        json(&get(&get(&object_weights, "options"), "weights")),
+        r#"{"3":2}"#
+    );
+}
+
+#[wasm_bindgen_test]
+fn shard_operations_follow_ravendb() {
+    let current = Topology::with_shards(3.0).unwrap();
+    let message = thrown(current.remove_shard(1.0));
+    assert_eq!(
+        message,
+        "Database db cannot be deleted because it is the last copy of shard 1 and it still \
+         contains buckets (349525). Before removing shard 1, first you need to migrate all its \
+         buckets to another shard: drain it and apply the plan."
+    );
+    assert_eq!(
+        thrown(current.remove_shard(9.0)),
+        "There is no shard 9 in the topology. Pick one of the configured shards."
+    );
+    let workload = Workload::new(&current, orders_text(5000).into()).unwrap();
+    let drained = workload.drain_shard(1.0, JsValue::UNDEFINED).unwrap();
+    let plan = workload.plan(&drained, JsValue::UNDEFINED).unwrap();
+    let shard1 = shard_change(&plan, 1);
+    assert_eq!(number(&shard1, "docs_after"), 0.0);
+    assert_eq!(number(&shard1, "buckets_after"), 0.0);
+    let removed = drained.remove_shard(1.0).unwrap();
+    assert!(
+        !removed.to_json().contains(r#""1":"#),
+        "{}",
+        removed.to_json()
+    );
+    let by_bytes = workload.drain_shard(1.0, "bytes".into()).unwrap();
+    assert!(by_bytes.remove_shard(1.0).is_ok());
+    let added = current.add_shard(JsValue::UNDEFINED).unwrap();
+    assert!(
+        added.remove_shard(3.0).is_ok(),
+        "an added shard owns no buckets"
+    );
+}
+
+#[wasm_bindgen_test]
+fn prefix_operations_follow_ravendb() {
+    let current = Topology::with_shards(2.0).unwrap();
+    let workload = Workload::new(&current, "orders/1\neu/orders/7\t300\n".into()).unwrap();
+    let ravendb = "Cannot add prefix 'EU/' to ShardingConfiguration.Prefixed. There are existing \
+                   documents in database 'db' that start with 'EU/'. In order to define sharding \
+                   by prefix, you cannot have any documents in the database that starts with \
+                   this prefix. (1 in the workspace, the first is 'eu/orders/7'.)";
+    assert_eq!(thrown(workload.add_prefix("EU/", object("[1]"))), ravendb);
+    // A target made by hand is checked against the documents the same way.
+    let by_hand = Topology::new(
+        r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "EU/", "Shards": [1]}]}"#,
+        None,
+    )
+    .unwrap();
+    assert_eq!(thrown(workload.plan(&by_hand, JsValue::UNDEFINED)), ravendb);
+    assert_eq!(thrown(workload.migration_steps(&by_hand)), ravendb);
+    assert_eq!(thrown(workload.with_topology(&by_hand)), ravendb);
+
+    let with_asia = workload.add_prefix("asia/", object("[1]")).unwrap();
+    assert_eq!(
+        number(&with_asia.locate("asia/1").unwrap(), "shard"),
+        1.0,
+        "the new prefix's block is on its shard"
+    );
+    let plan = workload.plan(&with_asia, JsValue::UNDEFINED).unwrap();
+    assert_eq!(note_kinds(&plan), ["prefix_added", "nothing_moves"]);
+    // The documents keep their buckets under the new prefix: the workload can move to it.
+    let on_asia = workload.with_topology(&with_asia).unwrap();
+    let wider = on_asia
+        .set_prefix_shards("ASIA/", object("[0, 1]"))
+        .unwrap();
+    let prefixed = get(&object(&wider.to_json()), "Prefixed");
+    assert_eq!(json(&get(&at(&prefixed, 0), "Shards")), "[0,1]");
+    assert_eq!(
+        thrown(on_asia.set_prefix_shards("us/", object("[0]"))),
+        "There is no prefix 'us/' in ShardingConfiguration.Prefixed. Check its spelling."
+    );
+    let without = on_asia.remove_prefix("ASIA/").unwrap();
+    assert!(!without.to_json().contains("asia/"));
+    let asia_documents = Workload::new(&with_asia, "asia/1\n".into()).unwrap();
+    let message = thrown(asia_documents.remove_prefix("asia/"));
+    assert!(
+        message.starts_with(
+            "Cannot remove prefix 'asia/' from ShardingConfiguration.Prefixed. There are \
+             existing documents in database 'db' that start with 'asia/'."
+        ),
+        "{message}"
+    );
+    let message = thrown(workload.add_prefix("asia", object("[1]")));
+    assert!(message.contains("must end with '/' or '-'"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn a_migration_step_is_ravendbs_bucket_migrations() {
+    // orders/1-A is in bucket 151326: moving the boundary two buckets up moves it.
+    let config = |start: u32| {
+        format!(
+            r#"{{"DatabaseName": "Orders", "Sharding": {{"Shards": {{"0": {{"Members": ["A", "B"]}}, "1": {{"Members": ["C"]}}}},
+                "BucketRanges": [{{"BucketRangeStart": 0, "ShardNumber": 0}}, {{"BucketRangeStart": {start}, "ShardNumber": 1}}]}}}}"#
+        )
+    };
+    let current = Topology::new(&config(151326), None).unwrap();
+    let target = Topology::new(&config(151328), None).unwrap();
+    let workload = Workload::new(&current, "orders/1-A\t120\ncustomers/1-A\n".into()).unwrap();
+    assert_eq!(workload.migration_steps(&target).unwrap(), 8.0);
+    let moving = workload.migration_step(&target, 0.0).unwrap();
+    assert_eq!(
+        keys(&moving),
+        "step,steps,buckets_done,bucket,phase,description,source_shard,destination_shard,docs,\
+         bytes,reads,writes,configuration"
+    );
+    assert_eq!(number(&moving, "bucket"), 151326.0);
+    assert_eq!(string(&moving, "phase"), "Moving");
+    assert_eq!(
+        (number(&moving, "docs"), number(&moving, "bytes")),
+        (1.0, 120.0)
+    );
+    assert_eq!(
+        json(&get(&moving, "writes")),
+        r#"{"shard":1,"fragment":"Orders$1","nodes":["C"]}"#
+    );
+    let configuration = get(&moving, "configuration");
+    assert_eq!(
+        json(&get(&configuration, "BucketMigrations")),
+        r#"{"151326":{"Bucket":151326,"ConfirmedDestinations":[],"ConfirmedSourceCleanup":[],"DestinationShard":0,"SourceShard":1,"Status":"Moving"}}"#
+    );
+    assert_eq!(
+        json(&get(&configuration, "BucketRanges")),
+        r#"[{"BucketRangeStart":0,"ShardNumber":0},{"BucketRangeStart":151326,"ShardNumber":1}]"#
+    );
+    let transferred = workload.migration_step(&target, 2.0).unwrap();
+    assert_eq!(string(&transferred, "phase"), "OwnershipTransferred");
+    assert_eq!(number(&get(&transferred, "writes"), "shard"), 0.0);
+    let configuration = get(&transferred, "configuration");
+    assert_eq!(
+        json(&get(
+            &get(&get(&configuration, "BucketMigrations"), "151326"),
+            "ConfirmedDestinations"
+        )),
+        r#"["A","B"]"#
+    );
+    assert_eq!(
+        number(
+            &at(&get(&configuration, "BucketRanges"), 1),
+            "BucketRangeStart"
+        ),
+        151327.0
+    );
+    let cleaned = workload.migration_step(&target, 3.0).unwrap();
+    assert_eq!(
+        json(&get(&get(&cleaned, "configuration"), "BucketMigrations")),
+        "{}"
+    );
+    let last = workload.migration_step(&target, 7.0).unwrap();
+    assert_eq!(
+        (number(&last, "bucket"), number(&last, "buckets_done")),
+        (151327.0, 2.0)
+    );
+    assert_eq!(
+        thrown(workload.migration_step(&target, 8.0)),
+        "There is no step 8: the walk-through has steps 0 to 7."
+    );
+    for bad in [-1.0, 0.5, f64::NAN, f64::INFINITY] {
+        let message = thrown(workload.migration_step(&target, bad));
+        assert!(
+            message.starts_with("the step must be a whole number"),
+            "{message}"
+        );
+    }
+    assert_eq!(
+        thrown(workload.migration_step(&current, 0.0)),
+        "There is no step 0: the plan moves no bucket, so there is nothing to walk through."
+    );
+}
+
+#[wasm_bindgen_test]
+fn bad_reshard_input_is_a_clear_error() {
+    let current = Topology::with_shards(2.0).unwrap();
+    let workload = Workload::new(&current, orders_text(100).into()).unwrap();
+    let plan = |options: &str| thrown(workload.plan(&current, object(options)));
+    let balance = |options: &str| thrown(workload.balance(object(options)));
+    assert_eq!(
+        plan(r#"{"by": "pages"}"#),
+        "options: unknown variant `pages`, expected `docs` or `bytes`"
+    );
+    assert_eq!(
+        plan(r#"{"throughput": "fast"}"#),
+        "options: 'fast' is not a throughput. Write a positive number with a unit: 50MB/s, \
+         800KB/s, 1GB/s or 20000docs/s."
+    );
+    assert!(plan(r#"{"throughput": 50}"#).starts_with("options: invalid type"));
+    assert_eq!(
+        plan(r#"{"maxBuckets": 3}"#),
+        "options: unknown key `maxBuckets`; the keys are by and throughput"
+    );
+    assert_eq!(
+        balance(r#"{"thresold": 5}"#),
+        "options: unknown key `thresold`; the keys are by, weights, threshold, maxBuckets and \
+         throughput"
+    );
+    assert!(balance(r#"{"threshold": 120}"#).starts_with("The threshold is 120%"));
+    assert!(balance(r#"{"threshold": "5"}"#).starts_with("options: invalid type"));
+    assert!(balance(r#"{"maxBuckets": -1}"#).starts_with("options: "));
+    assert!(balance(r#"{"maxBuckets": 1.5}"#).starts_with("options: "));
+    assert_eq!(
+        balance(r#"{"weights": "1:2"}"#),
+        "options: '1:2' is not a weight: write shard=weight pairs separated by commas, such as \
+         0=1,1=2."
+    );
+    assert_eq!(
+        balance(r#"{"weights": {"x": 1}}"#),
+        "options: weights: 'x' is not a shard number; the keys are shard numbers"
+    );
+    assert!(balance(r#"{"weights": {"0": "2"}}"#).starts_with("options: invalid type"));
+    assert!(balance(r#"{"weights": [1, 2]}"#).starts_with("options: invalid type"));
+    assert_eq!(
+        balance(r#"{"weights": {"7": 1}}"#),
+        "A weight is given for shard 7, which the topology does not have. Weight only \
+         configured shards."
+    );
+    assert!(balance(r#"{"weights": {"0": -1}}"#).starts_with("The weight of shard 0 is -1"));
+    let no_sizes = Workload::new(&current, "a\nb\n".into()).unwrap();
+    assert!(thrown(no_sizes.balance(object(r#"{"by": "bytes"}"#)))
+        .starts_with("No document has a size"));
+    assert!(thrown(workload.balance(JsValue::from_str("docs"))).starts_with("options: "));
+    assert!(thrown(workload.plan(&current, JsValue::from_f64(1.0))).starts_with("options: "));
+
+    assert_eq!(
+        thrown(workload.drain_shard(7.0, JsValue::UNDEFINED)),
+        "There is no shard 7 in the topology. Pick one of the configured shards."
+    );
+    assert!(thrown(workload.drain_shard(0.0, "pages".into())).starts_with("by: unknown variant"));
+    for bad in [-1.0, 1.5, f64::NAN, 4294967296.0] {
+        let message = thrown(current.remove_shard(bad));
+        assert!(
+            message.starts_with("a shard must be a whole number"),
+            "{message}"
+        );
+        assert!(thrown(workload.drain_shard(bad, JsValue::UNDEFINED)).starts_with("a shard must"));
+    }
+    assert!(thrown(workload.add_prefix("eu/", "0".into())).starts_with("shards: "));
+    assert!(thrown(workload.add_prefix("eu/", object("[-1]"))).starts_with("shards: "));
+    assert!(thrown(workload.add_prefix("eu/", object("[9]"))).contains("there's no shard '9'"));
+    assert!(thrown(workload.add_prefix("eu/", object("[]"))).contains("Shards cannot be empty"));
+    assert!(thrown(current.add_shard(object(r#"["A", 1]"#))).starts_with("members: "));
+    assert!(thrown(current.add_shard("A".into())).starts_with("members: "));
+    let message = thrown(Workload::new(&current, JsValue::from_f64(3.0)));
+    assert!(message.starts_with("documents: "), "{message}");
+    let message = thrown(Workload::new(&current, object(r#"["orders/1"]"#)));
+    assert!(message.starts_with("documents: "), "{message}");
+    // A prefix never changes block, and the design must be on for both or neither.
+    let eu = |start: u32| {
+        Topology::new(
+            &format!(
+                r#"{{"Shards": {{"0": {{}}, "1": {{}}}},
+                    "BucketRanges": [{{"BucketRangeStart": 0, "ShardNumber": 0}}, {{"BucketRangeStart": {start}, "ShardNumber": 1}}],
+                    "Prefixed": [{{"Prefix": "eu/", "Shards": [1], "BucketRangeStart": {start}}}]}}"#
+            ),
+            None,
+        )
+        .unwrap()
+    };
+    let on_eu = Workload::new(&eu(B), "eu/1\n".into()).unwrap();
+    let message = thrown(on_eu.plan(&eu(2 * B), JsValue::UNDEFINED));
+    assert!(
+        message.starts_with("Prefix 'eu/' starts at bucket 1048576 now"),
+        "{message}"
+    );
+    assert_eq!(thrown(on_eu.with_topology(&eu(2 * B))), message);
+    let designed = Topology::new(&chapter(1000, false), None).unwrap();
+    let message = thrown(
+        Workload::new(&Topology::with_shards(3.0).unwrap(), "".into())
+            .unwrap()
+            .with_topology(&designed),
+    );
+    assert!(message.contains("ByContent"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn a_workload_under_the_design_places_pinned_ids() {
+    let designed = Topology::new(&chapter(1000, false), None).unwrap();
+    let workload =
+        Workload::new(&designed, "orders/1-A$@982326\t10\norders/2-A$@x\n".into()).unwrap();
+    let summary = workload.summary().unwrap();
+    assert_eq!(number(&summary, "documents"), 1.0);
+    assert_eq!(number(&summary, "invalid_count"), 1.0);
+    let plan = workload.plan(&designed, JsValue::UNDEFINED).unwrap();
+    assert_eq!(
+        number(&shard_change(&plan, 2), "docs_before"),
+        1.0,
+        "bucket 982326 is on shard 2"
+    );
+    let grown = designed.add_shard(JsValue::UNDEFINED).unwrap();
+    assert!(
+        grown.design_is_on(),
+        "the topology with a shard added keeps ByContent"
+    );
+    assert!(workload.topology().design_is_on());
+    let on_grown = workload.with_topology(&grown).unwrap();
+    assert_eq!(number(&on_grown.summary().unwrap(), "documents"), 1.0);
 }
