@@ -7,6 +7,15 @@ use crate::config::ShardBucketRange;
 use crate::{BucketRange, ConfigError, Topology, NUMBER_OF_BUCKETS};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// What balancing moves: the load, what counts, and the least worth a new range.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Weighing<'a> {
+    pub(crate) load: &'a BucketLoad,
+    pub(crate) by: Measure,
+    /// A run that would start a new range is not cut for less than this.
+    pub(crate) tolerance: f64,
+}
+
 /// Bucket ranges being edited, with which shards may own each prefix block.
 #[derive(Debug, Clone)]
 pub(crate) struct Assignment {
@@ -90,12 +99,10 @@ impl Assignment {
     /// still move.
     pub(crate) fn transfer_all(
         &mut self,
-        load: &BucketLoad,
-        by: Measure,
+        weighing: &Weighing,
         gives: BTreeMap<u32, f64>,
         mut takes: BTreeMap<u32, f64>,
         budget: &mut Option<u64>,
-        tolerance: f64,
     ) -> f64 {
         let mut donors: Vec<(u32, f64)> = gives.into_iter().filter(|&(_, g)| g >= 0.5).collect();
         donors.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -121,8 +128,7 @@ impl Assignment {
                     break;
                 };
                 let want = give.min(takes[&receiver]);
-                let moved =
-                    self.transfer(load, by, donor, receiver, want, budget, tolerance) as f64;
+                let moved = self.transfer(weighing, (donor, receiver), want, budget) as f64;
                 if moved == 0.0 {
                     tried.insert(receiver);
                     continue;
@@ -148,14 +154,16 @@ impl Assignment {
     /// range is not cut for less than `tolerance`. Returns what moved.
     fn transfer(
         &mut self,
-        load: &BucketLoad,
-        by: Measure,
-        donor: u32,
-        receiver: u32,
+        weighing: &Weighing,
+        (donor, receiver): (u32, u32),
         amount: f64,
         budget: &mut Option<u64>,
-        tolerance: f64,
     ) -> u64 {
+        let Weighing {
+            load,
+            by,
+            tolerance,
+        } = *weighing;
         let mut remaining = amount;
         let mut moved = 0u64;
         let mut blocked: BTreeSet<(u32, bool)> = BTreeSet::new();

@@ -1,7 +1,7 @@
 //! Balancing: a target that evens documents or bytes across shards by moving as little
 //! data as it can, in whole buckets.
 
-use super::assign::Assignment;
+use super::assign::{Assignment, Weighing};
 use super::load::{BucketLoad, Measure};
 use super::note::PlanNote;
 use super::plan::{plan, Plan, PlanOptions, Throughput};
@@ -198,7 +198,12 @@ pub fn balance(
             let mut budget = options.max_buckets;
             // A new range is not worth cutting for less than 0.25% of a mean fair share.
             let tolerance = 0.0025 * sum / weights.values().filter(|&&w| w > 0.0).count() as f64;
-            let left = assignment.transfer_all(load, by, gives, takes, &mut budget, tolerance);
+            let weighing = Weighing {
+                load,
+                by,
+                tolerance,
+            };
+            let left = assignment.transfer_all(&weighing, gives, takes, &mut budget);
             if budget == Some(0) {
                 notes.push(PlanNote::Capped {
                     max_buckets: options.max_buckets.unwrap_or(0),

@@ -52,4 +52,4 @@ pub use ops::{
     set_prefix_shards,
 };
 pub use plan::{plan, Move, Plan, PlanOptions, ShardChange, Throughput, ThroughputError};
-pub use workload::{Workload, MAX_INVALID};
+pub use workload::{Workload, WorkloadReader, MAX_INVALID};

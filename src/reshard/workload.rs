@@ -9,7 +9,6 @@ use super::ReshardError;
 use crate::content::{locate_id, pinned_bucket, ContentDesign};
 use crate::report::InvalidId;
 use crate::{bucket_of_lower, check_id, lower_id, Topology};
-use std::borrow::Cow;
 
 /// How many invalid lines a [`Workload`] lists (it counts them all).
 pub const MAX_INVALID: usize = 100;
@@ -50,54 +49,12 @@ impl Workload {
     /// in bucket `n`). A line whose ID is invalid or whose size is not a whole number of
     /// bytes is left out, counted and listed.
     pub fn read(text: &str, topology: &Topology, design: Option<&ContentDesign>) -> Workload {
-        let mut placed = Vec::with_capacity(text.len() / 24 + 1);
-        let mut workload = Workload {
-            lower_ids: String::with_capacity(text.len()),
-            ..Workload::default()
-        };
-        // Lower-case all ASCII letters in one pass, as `bulk` does: an ASCII ID's lower-cased
-        // form is then the same bytes of this text. Byte offsets are the same in both.
-        let lower_text = text.to_ascii_lowercase();
-        let mut start = 0;
+        let mut reader = WorkloadReader::new(topology, design, true);
         for (index, line) in text.split('\n').enumerate() {
-            let at = start;
-            start += line.len() + 1;
-            let line = line.strip_suffix('\r').unwrap_or(line);
-            if line.bytes().all(|b| b.is_ascii_whitespace()) {
-                continue;
-            }
-            let mut fields = line.split('\t');
-            let id = fields.next().unwrap_or_default();
-            let size = fields.next().map(str::trim_ascii).filter(|s| !s.is_empty());
-            let lower = if id.is_ascii() {
-                Cow::Borrowed(&lower_text[at..at + id.len()])
-            } else {
-                lower_id(id)
-            };
-            let read = size
-                .map(parse_size)
-                .transpose()
-                .and_then(|size| Ok((bucket(topology, design, id, &lower)?, size)));
-            match read {
-                Ok(document) => {
-                    placed.push(document);
-                    workload.lower_ids.push_str(&lower);
-                    workload.lower_ids.push('\n');
-                }
-                Err(error) => {
-                    workload.invalid_count += 1;
-                    if workload.invalid.len() < MAX_INVALID {
-                        workload.invalid.push(InvalidId {
-                            line: index as u64 + 1,
-                            id: id.chars().take(80).collect(),
-                            error,
-                        });
-                    }
-                }
-            }
+            // A rejected line is counted and listed by the reader.
+            let _ = reader.add_line(index as u64 + 1, line);
         }
-        workload.load = BucketLoad::from_buckets(placed);
-        workload
+        reader.finish()
     }
 
     /// The lower-cased IDs of the documents read, in input order.
@@ -116,6 +73,98 @@ impl Workload {
     ) -> Result<Plan, ReshardError> {
         check_prefix_changes(current, target, self.lower_ids())?;
         plan(current, target, &self.load, options)
+    }
+}
+
+/// Reads a [`Workload`] a line at a time, for input that is not all in memory (the CLI
+/// streams a file through it).
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::reshard::WorkloadReader;
+/// use ravenshard::Topology;
+///
+/// let t = Topology::with_shards(2).unwrap();
+/// let mut reader = WorkloadReader::new(&t, None, false);
+/// assert_eq!(reader.add_line(1, "orders/1-A\t120\r"), Ok(()));
+/// assert!(reader.add_line(2, "orders/2-A\tten").unwrap_err().contains("'ten'"));
+/// let w = reader.finish();
+/// assert_eq!((w.load.total().bytes, w.invalid_count), (120, 1));
+/// assert_eq!(w.lower_ids().count(), 0, "IDs are kept only when asked for");
+/// ```
+#[derive(Debug)]
+pub struct WorkloadReader<'a> {
+    topology: &'a Topology,
+    design: Option<&'a ContentDesign>,
+    keep_ids: bool,
+    placed: Vec<(u32, Option<u64>)>,
+    workload: Workload,
+}
+
+impl<'a> WorkloadReader<'a> {
+    /// A reader placing documents by `topology` (and `design`); `keep_ids` keeps their
+    /// lower-cased IDs, which checking prefix changes needs.
+    pub fn new(
+        topology: &'a Topology,
+        design: Option<&'a ContentDesign>,
+        keep_ids: bool,
+    ) -> WorkloadReader<'a> {
+        WorkloadReader {
+            topology,
+            design,
+            keep_ids,
+            placed: Vec::new(),
+            workload: Workload::default(),
+        }
+    }
+
+    /// Reads line `number` (1-based; a trailing `\r` is dropped, a blank line skipped).
+    /// A line that cannot be read is counted, listed (the first [`MAX_INVALID`]) and its
+    /// reason returned.
+    pub fn add_line(&mut self, number: u64, line: &str) -> Result<(), String> {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.bytes().all(|b| b.is_ascii_whitespace()) {
+            return Ok(());
+        }
+        let mut fields = line.split('\t');
+        let id = fields.next().unwrap_or_default();
+        let size = fields.next().map(str::trim_ascii).filter(|s| !s.is_empty());
+        let lower = lower_id(id);
+        let read = size
+            .map(parse_size)
+            .transpose()
+            .and_then(|size| Ok((bucket(self.topology, self.design, id, &lower)?, size)));
+        let w = &mut self.workload;
+        match read {
+            Ok(document) => {
+                self.placed.push(document);
+                if self.keep_ids {
+                    w.lower_ids.push_str(&lower);
+                    w.lower_ids.push('\n');
+                }
+                Ok(())
+            }
+            Err(error) => {
+                w.invalid_count += 1;
+                if w.invalid.len() < MAX_INVALID {
+                    w.invalid.push(InvalidId {
+                        line: number,
+                        id: id.chars().take(80).collect(),
+                        error: error.clone(),
+                    });
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// The documents read.
+    pub fn finish(self) -> Workload {
+        Workload {
+            load: BucketLoad::from_buckets(self.placed),
+            ..self.workload
+        }
     }
 }
 

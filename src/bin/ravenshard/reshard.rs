@@ -4,12 +4,12 @@
 
 use crate::lines::{for_each_line, utf8, Stop};
 use crate::{read_design, read_topology, Fatal};
-use ravenshard::content::{locate_id, ContentDesign};
+use ravenshard::content::ContentDesign;
 use ravenshard::reshard::{
-    balance, check_prefix_changes, plan, BalanceOptions, BucketLoad, Measure, PlanOptions,
-    ReshardError, Throughput,
+    balance, BalanceOptions, Measure, PlanOptions, ReshardError, Throughput, Workload,
+    WorkloadReader,
 };
-use ravenshard::{lower_id, Topology};
+use ravenshard::Topology;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
@@ -28,19 +28,15 @@ pub fn run_plan(config: &Path, target: &Path, common: Common) -> Result<ExitCode
     let target = read_topology(target)?;
     let keep_ids = current.prefixes() != target.prefixes();
     let documents = read_documents(&current, design.as_ref(), common.file, keep_ids)?;
-    check_prefix_changes(
-        &current,
-        &target,
-        documents.lower_ids.iter().map(String::as_str),
-    )
-    .map_err(reshard_error)?;
     let options = PlanOptions {
         measure: common.by,
         throughput: common.throughput,
     };
-    let p = plan(&current, &target, &documents.load, &options).map_err(reshard_error)?;
+    let p = documents
+        .plan(&current, &target, &options)
+        .map_err(reshard_error)?;
     print_json(&p)?;
-    Ok(documents.exit_code())
+    Ok(exit_code(&documents))
 }
 
 pub fn run_balance(
@@ -58,7 +54,7 @@ pub fn run_balance(
     };
     let b = balance(&current, &documents.load, &options).map_err(reshard_error)?;
     print_json(&b)?;
-    Ok(documents.exit_code())
+    Ok(exit_code(&documents))
 }
 
 fn reshard_error(e: ReshardError) -> Fatal {
@@ -71,30 +67,14 @@ fn print_json(value: &impl serde::Serialize) -> Result<(), Fatal> {
     writeln!(io::stdout().lock(), "{text}").map_err(|e| Fatal::Io("stdout".into(), e))
 }
 
-struct Documents {
-    load: BucketLoad,
-    /// Lower-cased IDs, kept only when prefixes change.
-    lower_ids: Vec<String>,
-    skipped: u64,
-}
-
-impl Documents {
-    fn exit_code(&self) -> ExitCode {
-        if self.skipped > 0 {
-            ExitCode::FAILURE
-        } else {
-            ExitCode::SUCCESS
-        }
-    }
-}
-
-/// Reads `id[<TAB>size[<TAB>...]]` lines and sums them per bucket of `topology`.
+/// Reads `id[<TAB>size[<TAB>...]]` lines from FILE or stdin, streaming, and sums them per
+/// bucket of `topology`; a line that cannot be read is reported on stderr.
 fn read_documents(
     topology: &Topology,
     design: Option<&ContentDesign>,
     file: Option<&Path>,
     keep_ids: bool,
-) -> Result<Documents, Fatal> {
+) -> Result<Workload, Fatal> {
     let name = file.map_or("stdin".to_string(), |p| p.display().to_string());
     let input: Box<dyn BufRead> = match file {
         Some(path) => Box::new(BufReader::with_capacity(
@@ -103,60 +83,26 @@ fn read_documents(
         )),
         None => Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock())),
     };
-    let mut placed: Vec<(u32, Option<u64>)> = Vec::new();
-    let mut lower_ids = Vec::new();
-    let mut skipped = 0u64;
+    let mut reader = WorkloadReader::new(topology, design, keep_ids);
     for_each_line(input, |line, bytes| {
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(());
-        }
-        let mut fields = bytes.split(|&b| b == b'\t');
-        let id = fields.next().unwrap_or_default();
-        let size = fields
-            .next()
-            .map(|s| s.trim_ascii())
-            .filter(|s| !s.is_empty());
-        let read = utf8(id).map_err(|e| e.to_string()).and_then(|id| {
-            let size = match size {
-                None => None,
-                Some(text) => Some(parse_size(text)?),
-            };
-            let location = locate_id(topology, design, id).map_err(|e| e.to_string())?;
-            Ok((id, location.bucket, size))
-        });
-        match read {
-            Ok((id, bucket, size)) => {
-                placed.push((bucket, size));
-                if keep_ids {
-                    lower_ids.push(lower_id(id).into_owned());
-                }
-            }
-            Err(message) => {
-                skipped += 1;
-                eprintln!("{name}: line {line}: {message}; the line is left out");
-            }
+        let read = utf8(bytes)
+            .map_err(|e| e.to_string())
+            .and_then(|text| reader.add_line(line, text));
+        if let Err(message) = read {
+            eprintln!("{name}: line {line}: {message}; the line is left out");
         }
         Ok(())
     })
     .map_err(|stop| match stop {
         Stop::Read(e) | Stop::Sink(e) => Fatal::Io(name.clone(), e),
     })?;
-    Ok(Documents {
-        load: BucketLoad::from_buckets(placed),
-        lower_ids,
-        skipped,
-    })
+    Ok(reader.finish())
 }
 
-fn parse_size(text: &[u8]) -> Result<u64, String> {
-    std::str::from_utf8(text)
-        .ok()
-        .filter(|t| t.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|t| t.parse().ok())
-        .ok_or_else(|| {
-            format!(
-                "the size '{}' is not a whole number of bytes",
-                String::from_utf8_lossy(text)
-            )
-        })
+fn exit_code(documents: &Workload) -> ExitCode {
+    if documents.invalid_count > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
