@@ -2,10 +2,10 @@
 //! buckets out of a range and give it to another shard, merging neighbours that end up
 //! on the same shard.
 
+use super::load::PerShard;
 use super::load::{BucketLoad, Measure};
 use crate::config::ShardBucketRange;
 use crate::{BucketRange, ConfigError, Topology, NUMBER_OF_BUCKETS};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// What balancing moves: the load, what counts, and the least worth a new range.
 #[derive(Debug, Clone, Copy)]
@@ -22,7 +22,7 @@ pub(crate) struct Assignment {
     ranges: Vec<BucketRange>,
     /// Block number to the shards of its prefix; the default block (0) is not listed: any
     /// shard may own its buckets.
-    prefix_shards: BTreeMap<u32, Vec<u32>>,
+    prefix_shards: Vec<(u32, Vec<u32>)>,
 }
 
 fn block(bucket: u32) -> u32 {
@@ -47,9 +47,11 @@ impl Assignment {
 
     /// Whether `shard` may own buckets of the block of `bucket`.
     pub(crate) fn eligible(&self, shard: u32, bucket: u32) -> bool {
+        let block = block(bucket);
         self.prefix_shards
-            .get(&block(bucket))
-            .is_none_or(|shards| shards.contains(&shard))
+            .iter()
+            .find(|(b, _)| *b == block)
+            .is_none_or(|(_, shards)| shards.contains(&shard))
     }
 
     /// Gives buckets `start..end` (inside one range) to `shard`.
@@ -100,15 +102,15 @@ impl Assignment {
     pub(crate) fn transfer_all(
         &mut self,
         weighing: &Weighing,
-        gives: BTreeMap<u32, f64>,
-        mut takes: BTreeMap<u32, f64>,
+        gives: PerShard<f64>,
+        mut takes: PerShard<f64>,
         budget: &mut Option<u64>,
     ) -> f64 {
         let mut donors: Vec<(u32, f64)> = gives.into_iter().filter(|&(_, g)| g >= 0.5).collect();
-        donors.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        donors.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut left = 0.0;
         for (donor, mut give) in donors {
-            let mut tried = BTreeSet::new();
+            let mut tried: Vec<u32> = Vec::new();
             while give >= 0.5 && *budget != Some(0) {
                 let receiver = takes
                     .iter()
@@ -130,7 +132,7 @@ impl Assignment {
                 let want = give.min(takes[&receiver]);
                 let moved = self.transfer(weighing, (donor, receiver), want, budget) as f64;
                 if moved == 0.0 {
-                    tried.insert(receiver);
+                    tried.push(receiver);
                     continue;
                 }
                 give -= moved;
@@ -166,7 +168,7 @@ impl Assignment {
         } = *weighing;
         let mut remaining = amount;
         let mut moved = 0u64;
-        let mut blocked: BTreeSet<(u32, bool)> = BTreeSet::new();
+        let mut blocked: Vec<(u32, bool)> = Vec::new();
         while remaining >= 0.5 && *budget != Some(0) {
             let Some((k, tail, adjacent)) = self.best_edge(load, by, donor, receiver, &blocked)
             else {
@@ -177,7 +179,7 @@ impl Assignment {
             }
             let range = self.ranges[k];
             let Some((mut start, mut end)) = cut(load, by, range, tail, remaining) else {
-                blocked.insert((range.start, tail));
+                blocked.push((range.start, tail));
                 continue;
             };
             if let Some(left) = budget {
@@ -208,7 +210,7 @@ impl Assignment {
         by: Measure,
         donor: u32,
         receiver: u32,
-        blocked: &BTreeSet<(u32, bool)>,
+        blocked: &[(u32, bool)],
     ) -> Option<(usize, bool, bool)> {
         let mut best: Option<((bool, bool, u64), usize, bool)> = None;
         for (k, r) in self.ranges.iter().enumerate() {

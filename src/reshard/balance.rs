@@ -2,7 +2,7 @@
 //! data as it can, in whole buckets.
 
 use super::assign::{Assignment, Weighing};
-use super::load::{BucketLoad, Measure};
+use super::load::{BucketLoad, Measure, PerShard};
 use super::note::PlanNote;
 use super::plan::{plan, Plan, PlanOptions, Throughput};
 use super::ReshardError;
@@ -59,7 +59,7 @@ impl BalanceOptions {
             };
             let (shard, weight) = part.split_once('=').ok_or_else(bad)?;
             let shard: u32 = shard.trim().parse().map_err(|_| bad())?;
-            let weight: f64 = weight.trim().parse().map_err(|_| bad())?;
+            let weight = crate::decimal::parse_decimal(weight.trim()).ok_or_else(bad)?;
             weights.insert(shard, weight);
         }
         Ok(weights)
@@ -159,13 +159,13 @@ pub fn balance(
         return Err(ReshardError::NoSizes);
     }
     let held = load.per_shard(current.ranges());
-    let loads: BTreeMap<u32, f64> = weights
+    let loads: PerShard<f64> = weights
         .keys()
         .map(|&s| (s, held.get(&s).map_or(0, |a| a.by(by)) as f64))
         .collect();
     let sum: f64 = loads.values().sum();
     let weight_sum: f64 = weights.values().sum();
-    let fair: BTreeMap<u32, f64> = weights
+    let fair: PerShard<f64> = weights
         .iter()
         .map(|(&s, &w)| (s, sum * w / weight_sum))
         .collect();
@@ -250,10 +250,7 @@ pub fn balance(
 }
 
 /// The weight of every shard of the topology, checked.
-fn weights(
-    current: &Topology,
-    options: &BalanceOptions,
-) -> Result<BTreeMap<u32, f64>, ReshardError> {
+fn weights(current: &Topology, options: &BalanceOptions) -> Result<PerShard<f64>, ReshardError> {
     if let Some(&shard) = options
         .weights
         .keys()
@@ -261,7 +258,7 @@ fn weights(
     {
         return Err(ReshardError::WeightForUnknownShard { shard });
     }
-    let mut out = BTreeMap::new();
+    let mut out = Vec::new();
     for shard in current.shards() {
         let w = options.weights.get(&shard.number).copied().unwrap_or(1.0);
         if !(w.is_finite() && w >= 0.0) {
@@ -270,24 +267,20 @@ fn weights(
                 weight: w,
             });
         }
-        out.insert(shard.number, w);
+        out.push((shard.number, w));
     }
-    if out.values().all(|&w| w == 0.0) {
+    if out.iter().all(|&(_, w)| w == 0.0) {
         return Err(ReshardError::BadWeight {
             shard: None,
             weight: 0.0,
         });
     }
-    Ok(out)
+    Ok(PerShard::from_iter(out))
 }
 
 /// How much each shard above its fair share gives so that `amount` moves in all, lowering
 /// the most loaded (relative to fair share) first. A shard of fair share 0 gives all.
-fn level_down(
-    loads: &BTreeMap<u32, f64>,
-    fair: &BTreeMap<u32, f64>,
-    amount: f64,
-) -> BTreeMap<u32, f64> {
+fn level_down(loads: &PerShard<f64>, fair: &PerShard<f64>, amount: f64) -> PerShard<f64> {
     let top = loads
         .iter()
         .filter(|(s, _)| fair[s] > 0.0)
@@ -303,11 +296,7 @@ fn level_down(
 
 /// How much each shard below its fair share takes so that `amount` moves in all, raising
 /// the least loaded first.
-fn level_up(
-    loads: &BTreeMap<u32, f64>,
-    fair: &BTreeMap<u32, f64>,
-    amount: f64,
-) -> BTreeMap<u32, f64> {
+fn level_up(loads: &PerShard<f64>, fair: &PerShard<f64>, amount: f64) -> PerShard<f64> {
     level(amount, 0.0, 1.0, |y| {
         loads
             .iter()
@@ -322,8 +311,8 @@ fn level(
     amount: f64,
     mut short: f64,
     mut enough: f64,
-    at: impl Fn(f64) -> BTreeMap<u32, f64>,
-) -> BTreeMap<u32, f64> {
+    at: impl Fn(f64) -> PerShard<f64>,
+) -> PerShard<f64> {
     for _ in 0..100 {
         let mid = (short + enough) / 2.0;
         if at(mid).values().sum::<f64>() >= amount {
@@ -336,7 +325,7 @@ fn level(
 }
 
 /// The largest load over fair share among shards with a fair share.
-fn weighted_skew(p: &Plan, fair: &BTreeMap<u32, f64>, after: bool) -> f64 {
+fn weighted_skew(p: &Plan, fair: &PerShard<f64>, after: bool) -> f64 {
     p.per_shard
         .iter()
         .filter_map(|c| {
@@ -351,7 +340,7 @@ fn obstacles(
     current: &Topology,
     load: &BucketLoad,
     by: Measure,
-    fair: &BTreeMap<u32, f64>,
+    fair: &PerShard<f64>,
 ) -> Vec<Obstacle> {
     let largest = fair.values().copied().fold(0.0, f64::max);
     if largest <= 0.0 {
@@ -368,7 +357,7 @@ fn obstacles(
             fair_shares: a.by(by) as f64 / largest,
         })
         .collect();
-    out.sort_by(|a, b| {
+    out.sort_unstable_by(|a, b| {
         b.fair_shares
             .total_cmp(&a.fair_shares)
             .then(a.bucket.cmp(&b.bucket))

@@ -199,16 +199,69 @@ impl BucketLoad {
     }
 
     /// What each bucket range of `ranges` holds, summed per shard, in one pass.
-    pub(crate) fn per_shard(
-        &self,
-        ranges: &[crate::BucketRange],
-    ) -> std::collections::BTreeMap<u32, Amount> {
-        let mut out = std::collections::BTreeMap::new();
+    pub(crate) fn per_shard(&self, ranges: &[crate::BucketRange]) -> PerShard<Amount> {
+        let mut out: PerShard<Amount> = PerShard(Vec::new());
         for r in ranges {
-            out.entry(r.shard)
-                .or_insert_with(Amount::default)
-                .add(self.in_range(r.start, u64::from(r.end)));
+            let held = self.in_range(r.start, u64::from(r.end));
+            match out.get_mut(&r.shard) {
+                Some(amount) => amount.add(held),
+                None => out.0.push((r.shard, held)),
+            }
         }
         out
+    }
+}
+
+/// Values per shard, in the order given (the topology's ascending shard order): a short
+/// list searched linearly, lighter in the studio's wasm than a map.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct PerShard<T>(Vec<(u32, T)>);
+
+impl<T> PerShard<T> {
+    pub(crate) fn get(&self, shard: &u32) -> Option<&T> {
+        self.0.iter().find(|(s, _)| s == shard).map(|(_, v)| v)
+    }
+
+    pub(crate) fn get_mut(&mut self, shard: &u32) -> Option<&mut T> {
+        self.0.iter_mut().find(|(s, _)| s == shard).map(|(_, v)| v)
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&u32, &T)> {
+        self.0.iter().map(|(s, v)| (s, v))
+    }
+
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &u32> {
+        self.0.iter().map(|(s, _)| s)
+    }
+
+    pub(crate) fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter().map(|(_, v)| v)
+    }
+}
+
+impl<T> std::ops::Index<&u32> for PerShard<T> {
+    type Output = T;
+
+    /// The value of a shard that must be listed (the callers index by listed shards).
+    fn index(&self, shard: &u32) -> &T {
+        match self.get(shard) {
+            Some(v) => v,
+            None => unreachable!("shard {shard} is not listed"),
+        }
+    }
+}
+
+impl<T> FromIterator<(u32, T)> for PerShard<T> {
+    fn from_iter<I: IntoIterator<Item = (u32, T)>>(iter: I) -> Self {
+        PerShard(iter.into_iter().collect())
+    }
+}
+
+impl<T> IntoIterator for PerShard<T> {
+    type Item = (u32, T);
+    type IntoIter = std::vec::IntoIter<(u32, T)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
     }
 }

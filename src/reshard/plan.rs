@@ -8,7 +8,6 @@ use crate::casing::ordinal_ignore_case;
 use crate::{BucketRange, Topology, NUMBER_OF_BUCKETS};
 use serde::{Serialize, Serializer};
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
 
 /// A maximal run of consecutive buckets, within one block, that changes from one shard to
 /// another.
@@ -104,7 +103,7 @@ impl Throughput {
         let bad = || ThroughputError {
             text: text.to_string(),
         };
-        let value: f64 = number.parse().map_err(|_| bad())?;
+        let value = crate::decimal::parse_decimal(number).ok_or_else(bad)?;
         let scaled = |factor: f64| Throughput::Bytes(value * factor);
         let throughput = match unit.to_ascii_lowercase().as_str() {
             "docs" | "doc" | "documents" => Throughput::Docs(value),
@@ -341,11 +340,13 @@ fn shard_changes(current: &Topology, target: &Topology, load: &BucketLoad) -> Ve
             .map(|r| u64::from(r.end - r.start))
             .sum()
     };
-    let shards: BTreeSet<u32> = current
+    let mut shards: Vec<u32> = current
         .shards()
         .chain(target.shards())
         .map(|s| s.number)
         .collect();
+    shards.sort_unstable();
+    shards.dedup();
     shards
         .into_iter()
         .map(|shard| {

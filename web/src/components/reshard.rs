@@ -27,6 +27,19 @@ pub struct ReshardViewProps {
     pub on_action: Callback<Action>,
 }
 
+/// A button: one function, so the page's code has one copy of it.
+fn button(
+    class: &'static str,
+    label: &'static str,
+    title: &'static str,
+    disabled: bool,
+    onclick: Callback<MouseEvent>,
+) -> Html {
+    html! {
+        <button type="button" {class} disabled={disabled} title={(!title.is_empty()).then_some(title)} {onclick}>{ label }</button>
+    }
+}
+
 fn act(on_action: &Callback<Action>, action: ReshardAction) -> Callback<MouseEvent> {
     let on_action = on_action.clone();
     Callback::from(move |_: MouseEvent| on_action.emit(Action::Reshard(action.clone())))
@@ -99,20 +112,17 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                     if !r.has_target() { <span class="muted">{ " (the configuration in force, unchanged)" }</span> }
                 </h3>
                 <div class="toolbar">
-                    <button type="button" class="add-shard" onclick={act(on, ReshardAction::AddShard)}>{ "Add a shard" }</button>
+                    { button("add-shard", "Add a shard", "", false, act(on, ReshardAction::AddShard)) }
                     <label>{ "Shard " }
                         <select class="shard-pick" onchange={on_choose}>
                             { for shards.iter().map(|&s| html! { <option value={s.to_string()} selected={Some(s) == shard}>{ s }</option> }) }
                         </select>
                     </label>
-                    <button type="button" class="drain-shard" onclick={shard_action(ReshardAction::DrainShard)}
-                        title="Give every bucket of this shard to the others, evenly">{ "Drain" }</button>
-                    <button type="button" class="remove-shard" onclick={shard_action(ReshardAction::RemoveShard)}
-                        title="Remove the shard (it must own no buckets: drain it first)">{ "Remove" }</button>
-                    <button type="button" class="reset-target" disabled={!r.has_target()} onclick={act(on, ReshardAction::ResetTarget)}>{ "Start again" }</button>
-                    <button type="button" class="apply-target" disabled={!r.has_target()} onclick={act(on, ReshardAction::ApplyTarget)}
-                        title="Make the target the configuration in force">{ "Use as configuration" }</button>
-                    <button type="button" class="download-target" onclick={on_download}>{ "Download target JSON" }</button>
+                    { button("drain-shard", "Drain", "Give every bucket of this shard to the others, evenly", false, shard_action(ReshardAction::DrainShard)) }
+                    { button("remove-shard", "Remove", "Remove the shard (it must own no buckets: drain it first)", false, shard_action(ReshardAction::RemoveShard)) }
+                    { button("reset-target", "Start again", "", !r.has_target(), act(on, ReshardAction::ResetTarget)) }
+                    { button("apply-target", "Use as configuration", "Make the target the configuration in force", !r.has_target(), act(on, ReshardAction::ApplyTarget)) }
+                    { button("download-target", "Download target JSON", "", false, on_download) }
                 </div>
                 if let Some(problem) = r.problem() {
                     <p class="error target-problem" role="alert">{ problem.message.clone() }</p>
@@ -128,7 +138,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                         oninput={on_value(on, |v| Action::Reshard(ReshardAction::SetThreshold(v)))} /></label>
                     <label>{ "Max buckets " }<input class="max-buckets" size="8" placeholder="no cap" value={max_buckets.to_string()}
                         oninput={on_value(on, |v| Action::Reshard(ReshardAction::SetMaxBuckets(v)))} /></label>
-                    <button type="button" class="balance primary" onclick={act(on, ReshardAction::Balance)}>{ "Balance" }</button>
+                    { button("balance primary", "Balance", "", false, act(on, ReshardAction::Balance)) }
                 </div>
                 if let Some(e) = r.option_error() {
                     <p class="error option-error" role="alert">{ e.to_string() }</p>
@@ -300,14 +310,13 @@ fn migration(r: &ReshardState, plan: &Plan, on: &Callback<Action>) -> Html {
         <section class="migration" aria-label="Migration walk-through">
             <h3>{ "Migration, one bucket at a time" }</h3>
             <div class="toolbar step-control">
-                <button type="button" class="first" disabled={at == 0} onclick={go(0)}>{ "First" }</button>
-                <button type="button" class="prev" disabled={at == 0} onclick={go(at.saturating_sub(1))}>{ "◀ Back" }</button>
+                { button("first", "First", "", at == 0, go(0)) }
+                { button("prev", "◀ Back", "", at == 0, go(at.saturating_sub(1))) }
                 <label>{ "Step " }<input class="step" type="number" min="1" max={steps.to_string()} value={(at + 1).to_string()} onchange={typed} />{ format!(" of {}", count(steps)) }</label>
-                <button type="button" class="next" disabled={at + 1 >= steps} onclick={go(at + 1)}>{ "Next ▶" }</button>
-                <button type="button" class="next-bucket" disabled={at + 1 >= steps} onclick={go((at / 4 + 1) * 4)}>{ "Next bucket" }</button>
-                <button type="button" class="next-loaded" disabled={at + 1 >= steps} onclick={act(on, ReshardAction::NextStepWithDocuments)}
-                    title="The next bucket that holds documents">{ "Next with documents" }</button>
-                <button type="button" class="last" disabled={at + 1 >= steps} onclick={go(steps - 1)}>{ "Last" }</button>
+                { button("next", "Next ▶", "", at + 1 >= steps, go(at + 1)) }
+                { button("next-bucket", "Next bucket", "", at + 1 >= steps, go((at / 4 + 1) * 4)) }
+                { button("next-loaded", "Next with documents", "The next bucket that holds documents", at + 1 >= steps, act(on, ReshardAction::NextStepWithDocuments)) }
+                { button("last", "Last", "", at + 1 >= steps, go(steps - 1)) }
             </div>
             {
                 match step.as_ref() {
