@@ -132,12 +132,9 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                         { by_button(Measure::Docs, "Documents") }
                         { by_button(Measure::Bytes, "Bytes") }
                     </div>
-                    <label>{ "Weights " }<input class="weights" placeholder="0=1,1=2" value={weights.to_string()}
-                        oninput={on_value(on, |v| Action::Reshard(ReshardAction::SetWeights(v)))} /></label>
-                    <label>{ "Threshold % " }<input class="threshold" size="4" value={threshold.to_string()}
-                        oninput={on_value(on, |v| Action::Reshard(ReshardAction::SetThreshold(v)))} /></label>
-                    <label>{ "Max buckets " }<input class="max-buckets" size="8" placeholder="no cap" value={max_buckets.to_string()}
-                        oninput={on_value(on, |v| Action::Reshard(ReshardAction::SetMaxBuckets(v)))} /></label>
+                    { field("Weights ", "weights", weights, "0=1,1=2", on, ReshardAction::SetWeights) }
+                    { field("Threshold % ", "threshold", threshold, "", on, ReshardAction::SetThreshold) }
+                    { field("Max buckets ", "max-buckets", max_buckets, "no cap", on, ReshardAction::SetMaxBuckets) }
                     { button("balance primary", "Balance", "", false, act(on, ReshardAction::Balance)) }
                 </div>
                 if let Some(e) = r.option_error() {
@@ -155,16 +152,8 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                         { totals(plan, throughput, on) }
                         { notes(&plan.notes.iter().map(ToString::to_string).collect::<Vec<_>>(), "plan-notes") }
                         <section class="reshard-compare" aria-label="Before and after">
-                            <div class="side before">
-                                <h3>{ "Before" }</h3>
-                                <BucketMap topology={Rc::clone(&current)} placement={Rc::clone(&props.placement.0)}
-                                    on_select_bucket={on.reform(|b| Action::SelectBucket(Some(b)))} />
-                            </div>
-                            <div class="side after">
-                                <h3>{ "After" }</h3>
-                                <BucketMap topology={Rc::clone(&target)} placement={after}
-                                    on_select_bucket={on.reform(|b| Action::SelectBucket(Some(b)))} />
-                            </div>
+                            { side("Before", Rc::clone(&current), Rc::clone(&props.placement.0), on) }
+                            { side("After", Rc::clone(&target), after, on) }
                         </section>
                         { per_shard(plan) }
                         { moves(plan) }
@@ -179,6 +168,36 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                 <PrefixEditor topology={Rc::clone(&target)} on_change={on_target.clone()} />
                 <ConfigJson topology={target} on_apply={on_target} />
             </details>
+        </div>
+    }
+}
+
+/// A labelled text field of the balance form.
+fn field(
+    label: &'static str,
+    class: &'static str,
+    value: &str,
+    placeholder: &'static str,
+    on: &Callback<Action>,
+    to_action: fn(String) -> ReshardAction,
+) -> Html {
+    html! {
+        <label>{ label }<input {class} {placeholder} value={value.to_string()}
+            oninput={on_value(on, move |v| Action::Reshard(to_action(v)))} /></label>
+    }
+}
+
+/// One side of the comparison: a bucket map of `topology` with `placement`'s documents.
+fn side(
+    title: &'static str,
+    topology: Rc<Topology>,
+    placement: Rc<Placement>,
+    on: &Callback<Action>,
+) -> Html {
+    html! {
+        <div class={classes!("side", title.to_ascii_lowercase())}>
+            <h3>{ title }</h3>
+            <BucketMap {topology} {placement} on_select_bucket={on.reform(|b| Action::SelectBucket(Some(b)))} />
         </div>
     }
 }
