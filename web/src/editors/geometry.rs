@@ -78,18 +78,18 @@ impl View {
             1.0
         };
         let at = if at.is_finite() {
-            at.clamp(0.0, 1.0)
+            clamp(at, 0.0, 1.0)
         } else {
             0.5
         };
         let len = self.len() as f64;
         let anchor = self.start as f64 + at * len;
-        let new_len = (len * factor)
-            .round()
-            .clamp(MIN_SPAN as f64, BLOCK_LEN as f64);
-        let start = (anchor - at * new_len)
-            .round()
-            .clamp(self.block_start as f64, (self.block_end() as f64) - new_len);
+        let new_len = clamp((len * factor).round(), MIN_SPAN as f64, BLOCK_LEN as f64);
+        let start = clamp(
+            (anchor - at * new_len).round(),
+            self.block_start as f64,
+            (self.block_end() as f64) - new_len,
+        );
         let (start, new_len) = (start as u64, new_len as u64);
         View {
             block_start: self.block_start,
@@ -123,7 +123,7 @@ impl View {
             return self.start;
         }
         let offset = ((x / width) * self.len() as f64).floor();
-        let offset = offset.clamp(0.0, (self.len() - 1) as f64) as u64;
+        let offset = clamp(offset, 0.0, (self.len() - 1) as f64) as u64;
         self.start + offset
     }
 
@@ -134,9 +134,11 @@ impl View {
         if !(x.is_finite() && width.is_finite() && width > 0.0) {
             return None;
         }
-        let offset = ((x / width) * self.len() as f64)
-            .round()
-            .clamp(0.0, self.len() as f64);
+        let offset = clamp(
+            ((x / width) * self.len() as f64).round(),
+            0.0,
+            self.len() as f64,
+        );
         Some(self.start + offset as u64)
     }
 
@@ -152,7 +154,7 @@ impl View {
     /// The fraction of the view's width at which `x` lies, in `0..=1`.
     pub fn fraction_at(x: f64, width: f64) -> f64 {
         if width > 0.0 && x.is_finite() {
-            (x / width).clamp(0.0, 1.0)
+            clamp(x / width, 0.0, 1.0)
         } else {
             0.5
         }
@@ -200,7 +202,20 @@ pub fn wheel_factor(delta_y: f64, delta_mode: u32) -> f64 {
         2 => delta_y * 400.0,
         _ => delta_y,
     };
-    2f64.powf(pixels / 200.0).clamp(0.25, 4.0)
+    clamp(2f64.powf(pixels / 200.0), 0.25, 4.0)
+}
+
+/// `x` limited to `min..=max` (NaN stays NaN), as `f64::clamp`, whose check of its bounds
+/// panics with a message that formats them: that message alone brings about 10 KB of float
+/// formatting into the page. The bounds here are always in order.
+pub fn clamp(x: f64, min: f64, max: f64) -> f64 {
+    if x < min {
+        min
+    } else if x > max {
+        max
+    } else {
+        x
+    }
 }
 
 /// `1048576` as `1,048,576`.
