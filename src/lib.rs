@@ -40,6 +40,7 @@ pub mod route;
 pub mod rql;
 pub mod sample;
 pub mod share;
+pub mod sort;
 mod topology;
 mod warning;
 pub mod workspace;

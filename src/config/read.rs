@@ -119,13 +119,15 @@ fn sharding(value: Value, at: Path) -> Read<ShardingConfiguration> {
 fn shards(value: Value, at: Path) -> Read<BTreeMap<String, DatabaseTopology>> {
     match value {
         Value::Null => Ok(BTreeMap::new()),
-        Value::Object(entries) => entries
-            .into_iter()
-            .map(|(key, value)| {
+        Value::Object(entries) => {
+            // Inserted one by one: collecting into a map sorts, one more copy of the sort.
+            let mut shards = BTreeMap::new();
+            for (key, value) in entries {
                 let topology = topology(value, at.key(&key))?;
-                Ok((key, topology))
-            })
-            .collect(),
+                shards.insert(key, topology);
+            }
+            Ok(shards)
+        }
         other => Err(at.invalid_type(&other, "a map")),
     }
 }

@@ -2,6 +2,7 @@
 
 use super::{as_message, list, place, PlacedId};
 use crate::content::{ContentDesign, ContentError};
+use crate::sort::sort;
 use crate::Topology;
 use serde::Serialize;
 
@@ -85,7 +86,7 @@ pub fn check_transaction<S: AsRef<str>>(
     }
     let distinct = |of: fn(&PlacedId) -> u32| {
         let mut values: Vec<u32> = documents.iter().map(of).collect();
-        values.sort_unstable();
+        sort(&mut values);
         values.dedup();
         values
     };

@@ -6,6 +6,7 @@
 //! ([`Topology::from_configuration`](crate::Topology::from_configuration)).
 
 use crate::config::{PrefixedShardingSetting, ShardBucketRange, ShardingConfiguration};
+use crate::sort::sort;
 use crate::NUMBER_OF_BUCKETS;
 use std::cmp::Ordering;
 
@@ -29,7 +30,7 @@ pub fn next_prefix_block_start(prefixed: &[PrefixedShardingSetting]) -> u32 {
         .iter()
         .map(|p| u64::from(p.bucket_range_start.unwrap_or(0)))
         .collect();
-    starts.sort_unstable();
+    sort(&mut starts);
     let Some(&last) = starts.last() else {
         return NUMBER_OF_BUCKETS;
     };
@@ -61,7 +62,7 @@ pub fn add_prefix(
     let mut out = config.clone();
     let start = next_prefix_block_start(&config.prefixed);
     let mut sorted = shards.to_vec();
-    sorted.sort_unstable();
+    sort(&mut sorted);
     if !sorted.is_empty() {
         let step = NUMBER_OF_BUCKETS / sorted.len() as u32;
         let new_ranges = sorted

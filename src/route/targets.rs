@@ -3,6 +3,7 @@
 use super::MAX_COMBINATIONS;
 use crate::content::{content_value, ContentDesign, ContentRule, Field};
 use crate::rql::{CompareOp, Expr, Operand, Value};
+use crate::sort::sort;
 use crate::{Topology, NUMBER_OF_BUCKETS};
 use serde_json::{Map, Value as Json};
 
@@ -26,7 +27,7 @@ pub(super) struct Evaluator<'a> {
 
 /// Sorts and merges intervals.
 fn merged(mut intervals: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
-    intervals.sort_unstable();
+    sort(&mut intervals);
     let mut out: Vec<(u32, u32)> = Vec::with_capacity(intervals.len());
     for (start, end) in intervals {
         match out.last_mut() {
@@ -64,7 +65,7 @@ pub(super) fn shards_meeting(topology: &Topology, intervals: &[(u32, u32)]) -> V
         .filter(|r| intervals.iter().any(|&(s, e)| r.start < e && s < r.end))
         .map(|r| r.shard)
         .collect();
-    shards.sort_unstable();
+    sort(&mut shards);
     shards.dedup();
     shards
 }

@@ -6,6 +6,7 @@ use crate::config::{
     join_path, parse_configuration, DatabaseTopology, PrefixedShardingSetting, ShardBucketRange,
     ShardingConfiguration,
 };
+use crate::sort::sort;
 use crate::{bucket_for, bucket_of_lower, check_id, lower_id, ConfigError, IdError};
 use crate::{ConfigWarning, NUMBER_OF_BUCKETS};
 use serde::Serialize;
@@ -117,9 +118,11 @@ impl Topology {
                 count: count as usize,
             });
         }
-        let shards = (0..count)
-            .map(|n| (n.to_string(), DatabaseTopology::default()))
-            .collect();
+        // Inserted one by one: collecting into a map sorts, one more copy of the sort.
+        let mut shards = BTreeMap::new();
+        for n in 0..count {
+            shards.insert(n.to_string(), DatabaseTopology::default());
+        }
         Topology::from_configuration(
             ShardingConfiguration {
                 shards,
@@ -185,7 +188,7 @@ impl Topology {
                 let prefix = &mut prefixes[index];
                 prefix.bucket_range_start = start;
                 let mut prefix_shards = prefix.shards.clone();
-                prefix_shards.sort_unstable();
+                sort(&mut prefix_shards);
                 ranges.extend(split_block(start, prefix_shards.into_iter()));
             }
             prefixes = order.iter().map(|&i| prefixes[i].clone()).collect();
@@ -333,20 +336,16 @@ impl Topology {
 
     /// The configuration in RavenDB's `ShardingConfiguration` form.
     pub fn to_configuration(&self) -> ShardingConfiguration {
+        let mut shards = BTreeMap::new();
+        for s in self.shards.values() {
+            let topology = DatabaseTopology {
+                members: s.members.clone(),
+                other: s.other.clone(),
+            };
+            shards.insert(s.number.to_string(), topology);
+        }
         ShardingConfiguration {
-            shards: self
-                .shards
-                .values()
-                .map(|s| {
-                    (
-                        s.number.to_string(),
-                        DatabaseTopology {
-                            members: s.members.clone(),
-                            other: s.other.clone(),
-                        },
-                    )
-                })
-                .collect(),
+            shards,
             bucket_ranges: self
                 .ranges
                 .iter()

@@ -4,6 +4,7 @@
 use super::{BucketRange, Prefix, Shard, MAX_PREFIXES};
 use crate::casing::ordinal_ignore_case;
 use crate::config::{PrefixedShardingSetting, ShardBucketRange};
+use crate::sort::sort_by;
 use crate::{lower_id, ConfigError, ConfigWarning, NUMBER_OF_BUCKETS};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,7 +34,9 @@ pub(super) fn split_block(
 /// Indices of `prefixes` in creation order: descending by prefix, ordinal ignoring case.
 pub(super) fn creation_order(prefixes: &[Prefix]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..prefixes.len()).collect();
-    order.sort_by(|&a, &b| ordinal_ignore_case(&prefixes[b].prefix, &prefixes[a].prefix));
+    sort_by(&mut order, |&a, &b| {
+        ordinal_ignore_case(&prefixes[b].prefix, &prefixes[a].prefix)
+    });
     order
 }
 
@@ -227,7 +230,11 @@ pub(super) fn collect_warnings(
             });
         }
     }
-    let owning: BTreeSet<u32> = ranges.iter().map(|r| r.shard).collect();
+    // Inserted one by one: collecting into a set sorts, one more copy of the sort.
+    let mut owning = BTreeSet::new();
+    for range in ranges {
+        owning.insert(range.shard);
+    }
     for shard in shards.keys() {
         if !owning.contains(shard) {
             warnings.push(ConfigWarning::ShardWithoutBuckets {

@@ -3,6 +3,7 @@
 use super::histogram::BucketIndex;
 use super::{Locator, Slot, Texts, NONE};
 use crate::anchor_start;
+use crate::sort::{sort_by, sort_by_key};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -173,7 +174,7 @@ pub(super) fn find_groups(slots: &mut [Slot], input: &GroupInput<'_>) -> Vec<Anc
         .enumerate()
         .map(|(b, builder)| (b, finish(builder, input, &slot_of)))
         .collect();
-    groups.sort_by(|(_, a), (_, b)| {
+    sort_by(&mut groups, |(_, a), (_, b)| {
         b.documents
             .cmp(&a.documents)
             .then_with(|| a.anchor.cmp(&b.anchor))
@@ -264,7 +265,9 @@ pub(super) fn obese_buckets(
             }
         })
         .collect();
-    out.sort_by(|a, b| b.documents.cmp(&a.documents).then(a.bucket.cmp(&b.bucket)));
+    sort_by(&mut out, |a, b| {
+        b.documents.cmp(&a.documents).then(a.bucket.cmp(&b.bucket))
+    });
     out
 }
 
@@ -293,6 +296,8 @@ pub(super) fn find_duplicates(
                 .iter()
                 .map(|&i| (fingerprints.get(i as usize).copied().unwrap_or(0), i)),
         );
+        // Called for every bucket with documents in common, so the standard library's
+        // sort, which rows' size order shares (same element type).
         run.sort_unstable();
         for chunk in run.chunk_by(|x, y| x.0 == y.0) {
             if chunk.len() < 2 {
@@ -300,7 +305,9 @@ pub(super) fn find_duplicates(
             }
             same_hash.clear();
             same_hash.extend(chunk.iter().map(|&(_, i)| i));
-            same_hash.sort_by(|&x, &y| texts.get(x).cmp(texts.get(y)).then(x.cmp(&y)));
+            sort_by(&mut same_hash, |&x, &y| {
+                texts.get(x).cmp(texts.get(y)).then(x.cmp(&y))
+            });
             for same in same_hash.chunk_by(|&x, &y| texts.get(x) == texts.get(y)) {
                 if same.len() > 1 {
                     out.push(DuplicateId {
@@ -311,6 +318,6 @@ pub(super) fn find_duplicates(
             }
         }
     }
-    out.sort_by_key(|d| d.indices.first().copied());
+    sort_by_key(&mut out, |d| d.indices.first().copied());
     out
 }

@@ -1,6 +1,7 @@
 //! Nodes × shards: a node that holds a shard holds every document of it.
 
 use super::ShardSummary;
+use crate::sort::sort_by;
 use serde::Serialize;
 use std::cmp::Ordering;
 
@@ -56,7 +57,7 @@ impl NodeMatrix {
             .iter()
             .flat_map(|s| s.nodes.iter().map(String::as_str))
             .collect();
-        nodes.sort_by(|a, b| tag_order(a, b));
+        sort_by(&mut nodes, |a, b| tag_order(a, b));
         nodes.dedup();
         let rows = nodes
             .into_iter()

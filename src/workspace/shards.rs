@@ -3,6 +3,7 @@
 use super::histogram::BucketIndex;
 use super::Slot;
 use crate::report::skew;
+use crate::sort::sort_by_key;
 use crate::{BucketRange, Topology, NUMBER_OF_BUCKETS};
 use serde::Serialize;
 
@@ -186,7 +187,7 @@ pub(super) fn blocks(topology: &Topology, index: &BucketIndex) -> Vec<Block> {
                 .map(|p| (p.bucket_range_start, Some(p.prefix.clone()))),
         )
         .collect();
-    blocks.sort_by_key(|(start, _)| *start);
+    sort_by_key(&mut blocks, |(start, _)| *start);
     blocks
         .into_iter()
         .map(|(start, prefix)| {

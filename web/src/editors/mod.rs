@@ -39,6 +39,7 @@ pub use prefix_editor::{PrefixEditor, PrefixEditorProps};
 pub use range_editor::{RangeEditor, RangeEditorProps};
 
 use ravenshard::config::ShardingConfiguration;
+use ravenshard::sort::sort_by_key;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use web_sys::Element;
 use yew::{Callback, NodeRef, UseStateHandle};
@@ -96,7 +97,7 @@ pub fn blocks(topology: &Topology) -> Vec<BlockInfo> {
         label: p.prefix.clone(),
         shards: Some(p.shards.clone()),
     }));
-    out.sort_by_key(|b| b.start);
+    sort_by_key(&mut out, |b| b.start);
     out
 }
 

@@ -6,6 +6,7 @@ use crate::components::with_value;
 use ravenshard::reshard::prefixes::{
     add_prefix, next_prefix_block_start, remove_prefix, set_prefix_shards,
 };
+use ravenshard::sort::sort;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -96,7 +97,7 @@ pub fn prefix_editor(props: &PrefixEditorProps) -> Html {
                     let mut next: Vec<u32> = current.iter().copied().filter(|&s| s != shard).collect();
                     if !checked {
                         next.push(shard);
-                        next.sort_unstable();
+                        sort(&mut next);
                     }
                     submit(set_prefix_shards(&config, index, next));
                 })

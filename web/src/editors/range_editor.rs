@@ -9,6 +9,7 @@ use super::ranges::{
 use super::{blocks, shard_colour, validate};
 use crate::components::with_value;
 use ravenshard::config::ShardBucketRange;
+use ravenshard::sort::sort;
 use ravenshard::Topology;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -120,7 +121,7 @@ pub fn range_editor(props: &RangeEditorProps) -> Html {
         .shards
         .clone()
         .map(|mut s| {
-            s.sort_unstable();
+            sort(&mut s);
             s.dedup();
             s
         })
