@@ -74,7 +74,8 @@ pub(super) fn shards_meeting(topology: &Topology, intervals: &[(u32, u32)]) -> V
 fn literal(value: &Value) -> Result<Json, String> {
     match value {
         Value::String(s) => Ok(Json::String(s.clone())),
-        Value::Number(n) => serde_json::from_str::<Json>(n)
+        // from_slice, as the importers parse: one copy of serde_json's parser, not two.
+        Value::Number(n) => serde_json::from_slice::<Json>(n.as_bytes())
             .ok()
             .filter(Json::is_number)
             .ok_or_else(|| format!("{n} is not a number a document can hold")),

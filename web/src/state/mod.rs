@@ -607,7 +607,7 @@ impl State {
             "invalid": p.invalid().iter().take(GROUPS).map(|e| serde_json::json!({
                 "index": e.index, "id": p.id(e.index as usize), "error": e.message,
             })).collect::<Vec<_>>(),
-            "configuration": serde_json::from_str::<serde_json::Value>(&self.topology.to_json())
+            "configuration": serde_json::from_slice::<serde_json::Value>(self.topology.to_json().as_bytes())
                 .unwrap_or(serde_json::Value::Null),
         });
         serde_json::to_string_pretty(&report).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
