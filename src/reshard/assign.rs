@@ -107,7 +107,7 @@ impl Assignment {
         budget: &mut Option<u64>,
     ) -> f64 {
         let mut donors: Vec<(u32, f64)> = gives.into_iter().filter(|&(_, g)| g >= 0.5).collect();
-        donors.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        crate::sort::sort_by(&mut donors, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut left = 0.0;
         for (donor, mut give) in donors {
             let mut tried: Vec<u32> = Vec::new();

@@ -357,7 +357,7 @@ fn obstacles(
             fair_shares: a.by(by) as f64 / largest,
         })
         .collect();
-    out.sort_unstable_by(|a, b| {
+    crate::sort::sort_by(&mut out, |a, b| {
         b.fair_shares
             .total_cmp(&a.fair_shares)
             .then(a.bucket.cmp(&b.bucket))

@@ -281,7 +281,7 @@ pub fn set_prefix_shards(
     let p = &current.prefixes()[index];
     let block = p.bucket_range_start / NUMBER_OF_BUCKETS;
     let mut kept: Vec<u32> = shards.to_vec();
-    kept.sort_unstable();
+    crate::sort::sort(&mut kept);
     kept.dedup();
     let mut assignment = Assignment::new(current);
     let orphans: Vec<_> = current

@@ -345,7 +345,7 @@ fn shard_changes(current: &Topology, target: &Topology, load: &BucketLoad) -> Ve
         .chain(target.shards())
         .map(|s| s.number)
         .collect();
-    shards.sort_unstable();
+    crate::sort::sort(&mut shards);
     shards.dedup();
     shards
         .into_iter()
