@@ -193,8 +193,9 @@ impl fmt::Display for ReshardError {
                 weight,
             } => write!(
                 f,
-                "The weight of shard {shard} is {weight}: a weight must be a number of 0 or more \
-                 (2 takes twice the share of 1; 0 empties the shard)."
+                "The weight of shard {shard} is {}: a weight must be a number of 0 or more \
+                 (2 takes twice the share of 1; 0 empties the shard).",
+                crate::decimal::trimmed(*weight, 3)
             ),
             BadWeight { shard: None, .. } => write!(
                 f,
@@ -208,8 +209,9 @@ impl fmt::Display for ReshardError {
             ),
             BadThreshold { threshold } => write!(
                 f,
-                "The threshold is {threshold}%: give a percentage from 0 to 100 (5 leaves shards \
-                 within 5% of their fair share alone)."
+                "The threshold is {}%: give a percentage from 0 to 100 (5 leaves shards \
+                 within 5% of their fair share alone).",
+                crate::decimal::trimmed(*threshold, 3)
             ),
             NoSizes => write!(
                 f,
@@ -228,8 +230,9 @@ impl fmt::Display for ReshardError {
             ),
             BadThroughput { value } => write!(
                 f,
-                "A throughput of {value} cannot be used: give a positive number, such as 50MB/s \
-                 or 20000docs/s."
+                "A throughput of {} cannot be used: give a positive number, such as 50MB/s \
+                 or 20000docs/s.",
+                crate::decimal::trimmed(*value, 3)
             ),
         }
     }

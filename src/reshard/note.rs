@@ -118,8 +118,9 @@ impl fmt::Display for PlanNote {
             ),
             WithinThreshold { threshold } => write!(
                 f,
-                "Every shard is within {threshold}% of its fair share: no move is worth making. \
-                 Lower the threshold to balance further."
+                "Every shard is within {}% of its fair share: no move is worth making. \
+                 Lower the threshold to balance further.",
+                crate::decimal::trimmed(*threshold, 3)
             ),
             Capped { max_buckets } => write!(
                 f,
