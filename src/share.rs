@@ -48,11 +48,10 @@
 //! assert_eq!(decode_fragment(&fragment).unwrap(), state);
 //! ```
 
+mod base64url;
+
 use crate::workspace::Document;
 use crate::{ConfigError, Topology, NUMBER_OF_BUCKETS};
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use base64::engine::DecodePaddingMode;
-use base64::{alphabet, Engine as _};
 use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
 use serde::{Deserialize, Serialize};
@@ -68,14 +67,6 @@ const LEVEL: u8 = 9;
 
 /// [`encode_fragment`] uses the plain form when it is at most this many characters long.
 pub const PLAIN_LIMIT: usize = 2000;
-
-/// base64url without padding when encoding; padding tolerated when decoding.
-const BASE64: GeneralPurpose = GeneralPurpose::new(
-    &alphabet::URL_SAFE,
-    GeneralPurposeConfig::new()
-        .with_encode_padding(false)
-        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
 
 /// What a share link carries: the studio's state.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -415,7 +406,7 @@ pub fn plan_fragment(state: &SharedState) -> FragmentPlan {
 /// plain form when that is not longer.
 pub fn finish_fragment(plain: Option<String>, deflated: &[u8]) -> String {
     let mut compact = String::from("z=");
-    BASE64.encode_string(deflated, &mut compact);
+    base64url::encode(deflated, &mut compact);
     match plain {
         Some(plain) if plain.len() <= compact.len() => plain,
         _ => compact,
@@ -647,9 +638,8 @@ fn ids_text(documents: &[Document]) -> Result<String, ShareError> {
 
 /// The state in a compact `z` value.
 fn decode_compact(data: &str) -> Result<SharedState, ShareError> {
-    let compressed = BASE64
-        .decode(data.trim())
-        .map_err(|e| ShareError::BadBase64 {
+    let compressed =
+        base64url::decode(data.trim().as_bytes()).map_err(|e| ShareError::BadBase64 {
             message: e.to_string(),
         })?;
     let too_large = ShareError::TooLarge {
