@@ -4,9 +4,9 @@
 use super::browser;
 use super::import::CancelToken;
 use super::{
-    count, plural, ByPtr, ConfigPanel, ContentView, DocumentsView, ExplainView, GroupsView,
-    LocalityView, MapView, MatrixView, Notices, QueriesView, RangesView, ReshardView, ShardsView,
-    WorkspacePanel,
+    class_names, count, plural, ByPtr, ConfigPanel, ContentView, DocumentsView, ExplainView,
+    GroupsView, LocalityView, MapView, MatrixView, Notices, QueriesView, RangesView, ReshardView,
+    ShardsView, WorkspacePanel,
 };
 use crate::state::{Action, Level, Tab};
 use gloo::timers::callback::Timeout;
@@ -220,7 +220,7 @@ pub fn app() -> Html {
                     <p class="totals" aria-label="Totals">
                         <span class="count-documents"><strong>{ count(totals.documents) }</strong>{ format!(" document{}", plural(totals.documents)) }</span>
                         <span class="count-placed"><strong>{ count(totals.placed) }</strong>{ " placed" }</span>
-                        <span class={classes!("count-invalid", (totals.invalid > 0).then_some("bad"))}>
+                        <span class={class_names(&[Some("count-invalid"), (totals.invalid > 0).then_some("bad")])}>
                             <strong>{ count(totals.invalid) }</strong>{ " invalid" }
                         </span>
                         <span class="count-shards"><strong>{ state.shards() }</strong>{ format!(" shard{}", plural(state.shards())) }</span>
@@ -228,7 +228,7 @@ pub fn app() -> Html {
                         if totals.bytes > 0 {
                             <span class="count-bytes"><strong>{ super::bytes(totals.bytes) }</strong></span>
                         }
-                        <span class={classes!("verdict", verdict.0)} title="Largest shard over the mean shard, in documents">
+                        <span class={class_names(&[Some("verdict"), Some(verdict.0)])} title="Largest shard over the mean shard, in documents">
                             { verdict.1 }
                             if let Some(skew) = balance.skew {
                                 { format!(" · skew {}", fixed(skew, 2)) }
@@ -241,7 +241,7 @@ pub fn app() -> Html {
                             html! {
                                 <button type="button" role="tab"
                                     id={format!("tab-{}", t.key())}
-                                    class={classes!("tab", (t == tab).then_some("active"))}
+                                    class={class_names(&[Some("tab"), (t == tab).then_some("active")])}
                                     aria-selected={(t == tab).to_string()}
                                     onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::SelectTab(t)))}>
                                     { t.label() }
@@ -249,7 +249,7 @@ pub fn app() -> Html {
                             }
                         }) }
                     </div>
-                    <div class={classes!("view", format!("view-{}", tab.key()))} role="tabpanel">
+                    <div class={format!("view view-{}", tab.key())} role="tabpanel">
                         { view }
                     </div>
                 </section>

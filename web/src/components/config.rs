@@ -1,7 +1,7 @@
 //! The configuration panel: database name, shard count, nodes, replication factor and the
 //! members of each shard; whether a custom configuration JSON is in force.
 
-use super::{on_value, ByPtr};
+use super::{class_names, on_value, ByPtr};
 use crate::state::{Action, ConfigProblem, MAX_SHARDS};
 use ravenshard::Topology;
 use yew::prelude::*;
@@ -42,7 +42,7 @@ pub struct ConfigPanelProps {
 
 fn field(id: &str, label: &str, input: Html, error: &Option<AttrValue>) -> Html {
     html! {
-        <div class={classes!("field", error.is_some().then_some("invalid"))}>
+        <div class={class_names(&[Some("field"), error.is_some().then_some("invalid")])}>
             <label for={id.to_string()}>{ label.to_string() }</label>
             { input }
             if let Some(error) = error {

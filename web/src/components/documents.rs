@@ -1,7 +1,7 @@
 //! The documents view: every document, virtualised — only the rows in sight are in the
 //! DOM, so 100,000 documents scroll smoothly.
 
-use super::{bytes, count, on_value, shard_style, ByPtr};
+use super::{bytes, class_names, count, on_value, shard_style, ByPtr};
 use crate::state::{split_chars, Action};
 use ravenshard::decimal::fixed;
 use ravenshard::workspace::{Placement, RowQuery, RowView, SortKey};
@@ -70,7 +70,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
             _ => "",
         };
         html! {
-            <button type="button" class={classes!("th", class.to_string(), active.then_some("sorted"))}
+            <button type="button" class={class_names(&[Some("th"), Some(class), active.then_some("sorted")])}
                 onclick={Callback::from(move |_: MouseEvent| on.emit(Action::SortBy(key)))}>
                 { format!("{label}{arrow}") }
             </button>
@@ -117,7 +117,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                             };
                             let group = row.group.and_then(|g| groups.get(g as usize).map(|x| (g, x)));
                             html! {
-                                <div class={classes!("dt-row", row.error.is_some().then_some("invalid"))} role="row"
+                                <div class={class_names(&[Some("dt-row"), row.error.is_some().then_some("invalid")])} role="row"
                                     key={index} data-index={index.to_string()} onclick={on_explain} title="Click to explain">
                                     <span class="td c-index">{ index + 1 }</span>
                                     <span class="td c-id">

@@ -1,6 +1,6 @@
 //! Anchored groups: documents that travel together because they share an anchor.
 
-use super::{bytes, count, shard_style, ByPtr};
+use super::{bytes, class_names, count, shard_style, ByPtr};
 use crate::state::Action;
 use ravenshard::workspace::Placement;
 use yew::prelude::*;
@@ -69,7 +69,7 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
                         };
                         html! {
                             <>
-                            <tr class={classes!("group", selected.then_some("selected"), g.obese.then_some("obese"))}
+                            <tr class={class_names(&[Some("group"), selected.then_some("selected"), g.obese.then_some("obese")])}
                                 data-group={i.to_string()} onclick={on_select} aria-selected={selected.to_string()}>
                                 <td><code>{ g.anchor.clone() }</code>
                                     if g.obese { <span class="tag bad">{ "obese" }</span> }

@@ -1,7 +1,7 @@
 //! Transactions and LoadDocument: whether documents change together atomically, and whether
 //! an index can load one document from another (the core's `locality` checks).
 
-use super::{shard_style, ByPtr};
+use super::{class_names, shard_style, ByPtr};
 use crate::state::Action;
 use ravenshard::locality::{LoadCheck, TransactionCheck, TransactionVerdict};
 use yew::prelude::*;
@@ -60,7 +60,7 @@ pub fn locality_view(props: &LocalityViewProps) -> Html {
                 <textarea id="tx-ids" rows="4" spellcheck="false" value={props.transaction_ids.clone()} oninput={on_ids} />
                 <button type="button" class="tx-shown" onclick={on_shown}
                     title="The documents the Documents view shows (its filters apply)">{ "Use the documents shown" }</button>
-                <p class={classes!("tx-verdict", verdict)} role="status">{ tx.message.clone() }</p>
+                <p class={class_names(&[Some("tx-verdict"), Some(verdict)])} role="status">{ tx.message.clone() }</p>
                 if !tx.documents.is_empty() {
                     <table class="design-list">
                         <thead><tr><th>{ "ID" }</th><th class="num">{ "Bucket" }</th><th>{ "Shard" }</th></tr></thead>
@@ -87,7 +87,7 @@ pub fn locality_view(props: &LocalityViewProps) -> Html {
                     Err(message) if message.is_empty() => html! {},
                     Err(message) => html! { <p class="field-error">{ message.clone() }</p> },
                     Ok(check) => html! {
-                        <div class={classes!("load-answer", check.same_bucket.then_some("ok"))}>
+                        <div class={class_names(&[Some("load-answer"), check.same_bucket.then_some("ok")])}>
                             <p class="load-message">{ check.message.clone() }</p>
                             if let Some(s) = &check.suggestion {
                                 <p class="load-suggestion">{ "Anchor it: " }<code>{ s.id.clone() }</code>{ format!(" (bucket {}, shard {})", s.bucket, s.shard) }</p>

@@ -55,7 +55,7 @@ pub fn matrix_view(props: &MatrixViewProps) -> Html {
                                     let holds = row.holds.get(i).copied().unwrap_or(false);
                                     let docs = row.documents.get(i).copied().unwrap_or(0);
                                     html! {
-                                        <td class={classes!("cell", holds.then_some("holds"))}>
+                                        <td class={if holds { "cell holds" } else { "cell" }}>
                                             if holds { { count(docs) } } else { <span class="muted">{ "–" }</span> }
                                         </td>
                                     }

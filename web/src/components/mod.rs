@@ -75,6 +75,20 @@ pub fn shard_style(shard: u32) -> String {
     format!("--shard: {}", crate::editors::shard_colour(shard))
 }
 
+/// The value of a `class` attribute: the names given, leaving out `None`s, separated by
+/// spaces. It is the text `classes!` gives, without yew's `Classes` (an `IndexSet` of shared
+/// strings, a few KB of the page for what is always a handful of fixed names here).
+pub fn class_names(names: &[Option<&str>]) -> String {
+    let mut out = String::new();
+    for name in names.iter().flatten() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(name);
+    }
+    out
+}
+
 /// `"s"` unless there is exactly one.
 pub fn plural(n: impl Into<u64>) -> &'static str {
     if n.into() == 1 {

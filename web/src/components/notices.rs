@@ -1,5 +1,6 @@
 //! Dismissible messages at the top of the studio.
 
+use super::class_names;
 use crate::state::{Action, Level, Notice};
 use yew::prelude::*;
 
@@ -28,7 +29,7 @@ pub fn notices(props: &NoticesProps) -> Html {
                 };
                 let on_action = props.on_action.clone();
                 html! {
-                    <div class={classes!("notice", level)}>
+                    <div class={class_names(&[Some("notice"), Some(level)])}>
                         <span class="notice-text">{ notice.text.clone() }</span>
                         <button type="button" class="dismiss" aria-label="Dismiss"
                             onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::DismissNotice(i)))}>

@@ -1,7 +1,7 @@
 //! The query router: type RQL, see which shards get the query, lit on the block's bar, and
 //! why (the core's `route`).
 
-use super::{count, shard_style, ByPtr};
+use super::{class_names, count, shard_style, ByPtr};
 use crate::editors::BucketMap;
 use crate::state::Action;
 use ravenshard::route::Route;
@@ -49,7 +49,7 @@ pub fn queries_view(props: &QueriesViewProps) -> Html {
     };
     html! {
         <div class="queries-view">
-            <p class={classes!("design-note", props.design_on.then_some("on"))}>
+            <p class={class_names(&[Some("design-note"), props.design_on.then_some("on")])}>
                 if props.design_on {
                     { "Routing by content follows the draft \"Sharding\" chapter's design (ByContent), not shipped RavenDB 6.x. " }
                 } else {
@@ -99,7 +99,7 @@ fn route_result(props: &RouteResultProps) -> Html {
             <p class="route-shards">
                 <strong class="route-count">{ format!("{} of {} shard{}", route.shards.len(), total, super::plural(total as u64)) }</strong>
                 { for topology.shards().map(|s| html! {
-                    <span class={classes!("shard-badge", "route-shard", (!is_lit(s.number)).then_some("dim"))}
+                    <span class={class_names(&[Some("shard-badge route-shard"), (!is_lit(s.number)).then_some("dim")])}
                         data-shard={s.number.to_string()} style={shard_style(s.number)}
                         title={topology.fragment(s.number)}>{ s.number }</span>
                 }) }

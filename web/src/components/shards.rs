@@ -1,7 +1,7 @@
 //! The shards view: a bar chart of documents or bytes per shard with its balance, and one
 //! card per shard (fragment).
 
-use super::{bytes, count, percent, plural, shard_style, ByPtr};
+use super::{bytes, class_names, count, percent, plural, shard_style, ByPtr};
 use crate::state::{Action, Metric};
 use ravenshard::decimal::fixed;
 use ravenshard::sort::sort_by_key;
@@ -59,7 +59,7 @@ pub fn shards_view(props: &ShardsViewProps) -> Html {
     let toggle = |m: Metric, label: &str| {
         let on = props.on_action.clone();
         html! {
-            <button type="button" class={classes!("seg", (m == metric).then_some("active"), format!("metric-{}", label.to_ascii_lowercase()))}
+            <button type="button" class={class_names(&[Some("seg"), (m == metric).then_some("active"), Some(&format!("metric-{}", label.to_ascii_lowercase()))])}
                 aria-pressed={(m == metric).to_string()}
                 onclick={Callback::from(move |_: MouseEvent| on.emit(Action::SetMetric(m)))}>{ label.to_string() }</button>
         }
@@ -72,7 +72,7 @@ pub fn shards_view(props: &ShardsViewProps) -> Html {
                     { toggle(Metric::Documents, "Documents") }
                     { toggle(Metric::Bytes, "Bytes") }
                 </div>
-                <p class={classes!("balance", class)}>{ text }</p>
+                <p class={class_names(&[Some("balance"), Some(class)])}>{ text }</p>
             </div>
             if metric == Metric::Bytes && without > 0 {
                 <p class="hint">{ format!("{} document{} without a known size count as 0 bytes.", count(without), plural(without)) }</p>

@@ -1,7 +1,7 @@
 //! The workspace panel: the documents editor, sample data and import.
 
 use super::import::{import_blob, CancelToken};
-use super::{count, on_value, plural};
+use super::{class_names, count, on_value, plural};
 use crate::state::{Action, ImportStatus, Page, PageMove, PAGE_LINES};
 use ravenshard::import::ACCEPT;
 use wasm_bindgen::JsCast;
@@ -105,7 +105,7 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
         })
     };
     html! {
-        <section class={classes!("panel", "workspace", dragging.then_some("dragging"))} aria-label="Documents"
+        <section class={class_names(&[Some("panel workspace"), dragging.then_some("dragging")])} aria-label="Documents"
             ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>
             <div class="panel-head">
                 <h2><label for="ids">{ "Documents" }</label></h2>

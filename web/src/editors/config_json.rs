@@ -1,6 +1,6 @@
 //! The configuration as JSON: edit, apply, copy, download, import.
 
-use crate::components::with_value;
+use crate::components::{class_names, with_value};
 use gloo::file::callbacks::FileReader;
 use gloo::file::{Blob, File, ObjectUrl};
 use ravenshard::Topology;
@@ -183,7 +183,7 @@ pub fn config_json(props: &ConfigJsonProps) -> Html {
 
     let invalid = props.error.is_some();
     html! {
-        <section class={classes!("config-json", invalid.then_some("invalid"))} aria-label="Configuration JSON">
+        <section class={class_names(&[Some("config-json"), invalid.then_some("invalid")])} aria-label="Configuration JSON">
             <div class="config-json-head">
                 <label for="config-json-text">{ "ShardingConfiguration" }</label>
                 <span class="actions">

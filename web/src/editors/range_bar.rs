@@ -5,6 +5,7 @@ use super::boundaries::{boundaries_in_block, Boundary, KEY_STEP_LARGE};
 use super::geometry::{group_digits, View, BLOCK_LEN};
 use super::ranges::{range_end, ranges_in_block, set_boundary};
 use super::{pointer_x, shard_colour};
+use crate::components::class_names;
 use ravenshard::config::ShardBucketRange;
 use ravenshard::decimal::fixed;
 use std::cell::RefCell;
@@ -211,7 +212,7 @@ pub fn range_bar(props: &RangeBarProps) -> Html {
             html! {
                 <div
                     key={b.index.to_string()}
-                    class={classes!("range-boundary", active.is_some().then_some("dragging"))}
+                    class={class_names(&[Some("range-boundary"), active.is_some().then_some("dragging")])}
                     data-boundary={b.index.to_string()}
                     style={format!("left: {}%", fixed(view.x_of(u64::from(at), 100.0), 4))}
                     role="slider"
