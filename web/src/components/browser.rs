@@ -3,10 +3,11 @@
 //! storage full, no clipboard): the studio reports it and goes on.
 
 use crate::state::{read_saved, Action, Level, State, SET_ASIDE_KEY, STORAGE_KEY};
+use gloo::timers::callback::Timeout;
 use ravenshard::share::decode_fragment;
 use ravenshard::share::{finish_fragment, plan_fragment, FragmentPlan};
 use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use yew::Callback;
 
 fn storage() -> Option<web_sys::Storage> {
@@ -97,8 +98,7 @@ pub fn share(state: &State, on_action: Callback<Action>) {
         };
         let _ = window.location().set_hash(&fragment);
         let url = window.location().href().unwrap_or_default();
-        let promise = window.navigator().clipboard().write_text(&url);
-        let copied = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        let copied = copy_text(&url).await;
         let text = if copied {
             format!(
                 "Share link copied ({} characters); it is also in the address bar.",
@@ -125,9 +125,24 @@ extern "C" {
     async fn deflate_raw(bytes: &[u8]) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>;
 }
 
+/// Writes `text` to the clipboard: `false` when the page has no clipboard (an insecure page)
+/// or the browser refuses.
+pub async fn copy_text(text: &str) -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let navigator = window.navigator();
+    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    has_clipboard
+        && wasm_bindgen_futures::JsFuture::from(navigator.clipboard().write_text(text))
+            .await
+            .is_ok()
+}
+
 /// Offers `text` as a file download.
 pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
@@ -143,6 +158,10 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     anchor.set_href(&url);
     anchor.set_download(name);
     anchor.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
+    // Revoke the URL once the browser has started the download.
+    Timeout::new(10_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
     Ok(())
 }

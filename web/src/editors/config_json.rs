@@ -1,13 +1,12 @@
 //! The configuration as JSON: edit, apply, copy, download, import.
 
+use crate::components::browser::{copy_text, download};
 use crate::components::{class_names, with_value};
-use gloo::file::callbacks::FileReader;
-use gloo::file::{Blob, File, ObjectUrl};
 use ravenshard::Topology;
 use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{HtmlAnchorElement, HtmlInputElement};
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// The name of a downloaded configuration.
@@ -49,47 +48,18 @@ impl Status {
     }
 }
 
-/// Writes `text` to the clipboard; `on_done(true)` once written, `on_done(false)` if the
-/// browser has no clipboard or refuses.
-fn copy_to_clipboard(text: &str, on_done: Callback<bool>) {
-    let navigator = gloo::utils::window().navigator();
-    let has_clipboard = web_sys::js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
-        .map(|c| !c.is_undefined() && !c.is_null())
-        .unwrap_or(false);
-    if !has_clipboard {
-        on_done.emit(false);
-        return;
+/// Why a file could not be read: what the browser's `DOMException` says, in the words of
+/// the `FileReader` errors the studio reported before.
+fn read_error(e: &JsValue) -> String {
+    let (name, message) = match e.dyn_ref::<js_sys::Error>() {
+        Some(error) => (String::from(error.name()), String::from(error.message())),
+        None => (String::new(), e.as_string().unwrap_or_default()),
+    };
+    match name.as_str() {
+        "NotFoundError" => format!("FileReader cannot find blob: {message}"),
+        "SecurityError" => format!("FileReader encountered a security exception: {message}"),
+        _ => format!("FileReader cannot read contents of blob: {message}"),
     }
-    let promise = navigator.clipboard().write_text(text);
-    let ok = {
-        let on_done = on_done.clone();
-        Closure::once(move |_: JsValue| on_done.emit(true))
-    };
-    let failed = Closure::once(move |_: JsValue| on_done.emit(false));
-    let _ = promise.then2(&ok, &failed);
-    // Each runs at most once; they are small and must outlive the promise.
-    ok.forget();
-    failed.forget();
-}
-
-/// Offers `text` as a download named [`DOWNLOAD_NAME`]. `false` if the page refused.
-fn download(text: &str) -> bool {
-    let blob = Blob::new_with_options(text, Some("application/json"));
-    let url = ObjectUrl::from(blob);
-    let document = gloo::utils::document();
-    let Some(anchor) = document
-        .create_element("a")
-        .ok()
-        .and_then(|a| a.dyn_into::<HtmlAnchorElement>().ok())
-    else {
-        return false;
-    };
-    anchor.set_href(&url);
-    anchor.set_download(DOWNLOAD_NAME);
-    anchor.click();
-    // Revoke the URL once the browser has started the download.
-    gloo::timers::callback::Timeout::new(10_000, move || drop(url)).forget();
-    true
 }
 
 /// A textarea with the configuration's JSON (pretty, as [`Topology::to_json`]): edit it and
@@ -100,7 +70,6 @@ fn download(text: &str) -> bool {
 pub fn config_json(props: &ConfigJsonProps) -> Html {
     let text = use_state(|| props.topology.to_json());
     let status = use_state(|| None::<Status>);
-    let reader = use_mut_ref(|| None::<FileReader>);
 
     {
         let text = text.clone();
@@ -127,28 +96,26 @@ pub fn config_json(props: &ConfigJsonProps) -> Html {
         let text = text.clone();
         let status = status.clone();
         Callback::from(move |_: MouseEvent| {
-            let status = status.clone();
-            copy_to_clipboard(
-                &text,
-                Callback::from(move |ok: bool| {
-                    status.set(Some(if ok {
-                        Status::Copied
-                    } else {
-                        Status::CopyFailed
-                    }))
-                }),
-            );
+            let (text, status) = ((*text).clone(), status.clone());
+            spawn_local(async move {
+                status.set(Some(if copy_text(&text).await {
+                    Status::Copied
+                } else {
+                    Status::CopyFailed
+                }));
+            });
         })
     };
     let on_download = {
         let text = text.clone();
         let status = status.clone();
         Callback::from(move |_: MouseEvent| {
-            status.set(Some(if download(&text) {
-                Status::Downloaded
-            } else {
-                Status::Failed("The browser did not allow the download.".to_string())
-            }));
+            status.set(Some(
+                match download(DOWNLOAD_NAME, "application/json", &text) {
+                    Ok(()) => Status::Downloaded,
+                    Err(_) => Status::Failed("The browser did not allow the download.".to_string()),
+                },
+            ));
         })
     };
     let on_import = {
@@ -164,20 +131,22 @@ pub fn config_json(props: &ConfigJsonProps) -> Html {
             };
             // Clear the input so that importing the same file again fires `change`.
             input.set_value("");
-            let file = File::from(file);
             let name = file.name();
-            let text = text.clone();
-            let status = status.clone();
-            let on_apply = on_apply.clone();
-            let task = gloo::file::callbacks::read_as_text(&file, move |result| match result {
-                Ok(content) => {
-                    text.set(content.clone());
-                    status.set(Some(Status::Imported(name)));
-                    on_apply.emit(content);
+            let (text, status, on_apply) = (text.clone(), status.clone(), on_apply.clone());
+            spawn_local(async move {
+                match JsFuture::from(file.text()).await {
+                    Ok(content) => {
+                        let content = content.as_string().unwrap_or_default();
+                        text.set(content.clone());
+                        status.set(Some(Status::Imported(name)));
+                        on_apply.emit(content);
+                    }
+                    Err(e) => status.set(Some(Status::Failed(format!(
+                        "Could not read {name}: {}",
+                        read_error(&e)
+                    )))),
                 }
-                Err(e) => status.set(Some(Status::Failed(format!("Could not read {name}: {e}")))),
             });
-            *reader.borrow_mut() = Some(task);
         })
     };
 
