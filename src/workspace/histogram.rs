@@ -148,10 +148,12 @@ pub(super) fn histogram(
     if start >= end || bins == 0 {
         return Vec::new();
     }
-    let len = u128::from(end - start);
-    let bins = (bins.min(MAX_BINS) as u128).min(len);
+    // u64, not u128 (whose division is 1 KB of the studio's wasm): len < 2^32 and
+    // k <= bins <= 2^16, so len * k < 2^48.
+    let len = u64::from(end - start);
+    let bins = (bins.min(MAX_BINS) as u64).min(len);
     // Bin k covers [edge(k), edge(k + 1)): equal widths, the remainder spread evenly.
-    let edge = |k: u128| (u128::from(start) + len * k / bins) as u64;
+    let edge = |k: u64| u64::from(start) + len * k / bins;
     let owner = |bucket: u64| {
         let bucket = u32::try_from(bucket).ok()?;
         topology.range_of(bucket).copied()
