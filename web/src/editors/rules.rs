@@ -9,7 +9,7 @@
 
 use ravenshard::config::ShardingConfiguration;
 use ravenshard::content::Field;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// The configuration key of the design's rules.
 pub const BY_CONTENT: &str = "ByContent";
@@ -54,8 +54,12 @@ pub fn range_value(text: &str) -> Value {
 
 /// The JSON body of a rule: `{"Fields": [...], "Range": .., "Mutable": ..}`.
 pub fn rule_body(fields: &[Field], range: Value, mutable: bool) -> Value {
-    let names: Vec<String> = fields.iter().map(Field::to_string).collect();
-    json!({ "Fields": names, "Range": range, "Mutable": mutable })
+    let names = fields.iter().map(|f| Value::from(f.to_string())).collect();
+    let mut body = Map::new();
+    body.insert("Fields".into(), Value::Array(names));
+    body.insert("Range".into(), range);
+    body.insert("Mutable".into(), Value::Bool(mutable));
+    Value::Object(body)
 }
 
 /// The `ByContent` section of a configuration, created (empty) when it is absent or null;
@@ -186,6 +190,7 @@ mod tests {
     use super::*;
     use ravenshard::content::{ContentDesign, ContentRule};
     use ravenshard::Topology;
+    use serde_json::json;
 
     fn config(json: &str) -> ShardingConfiguration {
         Topology::from_json(json).unwrap().to_configuration()
