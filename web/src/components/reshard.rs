@@ -1,7 +1,7 @@
 //! The Resharding view: shape a target configuration, see the bucket moves and what they
 //! cost, balance, and step through RavenDB's migration.
 
-use super::{browser, bytes, count, on_value, percent, plural, shard_style, ByPtr};
+use super::{browser, bytes, class_names, count, on_value, percent, plural, shard_style, ByPtr};
 use crate::editors::{BucketMap, ConfigJson, PrefixEditor, RangeEditor};
 use crate::state::{Action, Level, ReshardAction, ReshardState};
 use ravenshard::decimal::fixed;
@@ -94,7 +94,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
     let by = r.by();
     let by_button = |m: Measure, label: &str| {
         html! {
-            <button type="button" class={classes!("seg", (m == by).then_some("active"))}
+            <button type="button" class={class_names(&[Some("seg"), (m == by).then_some("active")])}
                 aria-pressed={(m == by).to_string()}
                 onclick={act(on, ReshardAction::SetBy(m))}>{ label.to_string() }</button>
         }
@@ -195,7 +195,7 @@ fn side(
     on: &Callback<Action>,
 ) -> Html {
     html! {
-        <div class={classes!("side", title.to_ascii_lowercase())}>
+        <div class={format!("side {}", title.to_ascii_lowercase())}>
             <h3>{ title }</h3>
             <BucketMap {topology} {placement} on_select_bucket={on.reform(|b| Action::SelectBucket(Some(b)))} />
         </div>
@@ -207,7 +207,7 @@ fn notes(notes: &[String], class: &'static str) -> Html {
         return html! {};
     }
     html! {
-        <ul class={classes!("notes", class)}>
+        <ul class={format!("notes {class}")}>
             { for notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }
         </ul>
     }
@@ -233,7 +233,7 @@ fn obstacles(r: &ReshardState) -> Html {
 fn totals(plan: &Plan, throughput: &str, on: &Callback<Action>) -> Html {
     let skew = |s: Option<f64>| s.map_or("–".to_string(), |s| fixed(s, 2));
     let stat = |class: &'static str, label: &str, value: String| {
-        html! { <div class={classes!("stat", class)}><span class="label">{ label.to_string() }</span><strong>{ value }</strong></div> }
+        html! { <div class={format!("stat {class}")}><span class="label">{ label.to_string() }</span><strong>{ value }</strong></div> }
     };
     html! {
         <section class="reshard-totals" aria-label="What moves">
@@ -367,7 +367,7 @@ fn step_detail(s: &MigrationStep) -> Html {
         <div class="step-detail">
             <p class="step-head">
                 { format!("Bucket {} ({} doc{}, {}): shard {} → shard {} · ", count(s.bucket), count(s.docs), plural(s.docs), bytes(s.bytes), s.source_shard, s.destination_shard) }
-                <strong class={classes!("phase", phase.replace(' ', "-").to_ascii_lowercase())}>{ phase }</strong>
+                <strong class={format!("phase {}", phase.replace(' ', "-").to_ascii_lowercase())}>{ phase }</strong>
                 { format!(" · {} of {} buckets done", count(s.buckets_done), count(s.steps / 4)) }
             </p>
             <p>{ s.description }</p>
