@@ -98,17 +98,10 @@ pub fn plural(n: impl Into<u64>) -> &'static str {
     }
 }
 
-/// A count with thousands separators: `12,345`.
+/// A count with thousands separators: `12,345` (the bucket map's
+/// [`group_digits`](crate::editors::geometry::group_digits), for any unsigned count).
 pub fn count(n: impl Into<u64>) -> String {
-    let digits = n.into().to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::editors::geometry::group_digits(n.into())
 }
 
 /// A byte size for people: `760 B`, `9.4 KB`, `1.2 MB`.
