@@ -4,10 +4,10 @@
 use super::{BucketRange, Prefix, Shard, MAX_PREFIXES};
 use crate::casing::ordinal_ignore_case;
 use crate::config::{PrefixedShardingSetting, ShardBucketRange};
-use crate::sort::sort_by;
+use crate::sort::{sort, sort_by};
 use crate::{lower_id, ConfigError, ConfigWarning, NUMBER_OF_BUCKETS};
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 pub(super) fn parse_shard_number(key: &str) -> Option<u32> {
     if key.is_empty() || !key.bytes().all(|b| b.is_ascii_digit()) {
@@ -230,13 +230,11 @@ pub(super) fn collect_warnings(
             });
         }
     }
-    // Inserted one by one: collecting into a set sorts, one more copy of the sort.
-    let mut owning = BTreeSet::new();
-    for range in ranges {
-        owning.insert(range.shard);
-    }
+    // A sorted list, not a BTreeSet: one more set type is another copy of the B-tree code.
+    let mut owning: Vec<u32> = ranges.iter().map(|r| r.shard).collect();
+    sort(&mut owning);
     for shard in shards.keys() {
-        if !owning.contains(shard) {
+        if owning.binary_search(shard).is_err() {
             warnings.push(ConfigWarning::ShardWithoutBuckets {
                 path: at(&format!("Shards.{shard}")),
                 shard: *shard,

@@ -8,7 +8,6 @@ use ravenshard::reshard::prefixes::{
 };
 use ravenshard::sort::sort;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
-use std::collections::BTreeSet;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -30,7 +29,8 @@ pub struct PrefixEditorProps {
 #[function_component(PrefixEditor)]
 pub fn prefix_editor(props: &PrefixEditorProps) -> Html {
     let new_prefix = use_state(String::new);
-    let new_shards = use_state(BTreeSet::<u32>::new);
+    // Kept sorted, as a prefix's shards are.
+    let new_shards = use_state(Vec::<u32>::new);
     let error = use_state(|| None::<String>);
     // Bumped on every edit so that checkboxes are rebuilt from the topology.
     let revision = use_state(|| 0u32);
@@ -74,7 +74,7 @@ pub fn prefix_editor(props: &PrefixEditorProps) -> Html {
             let shards: Vec<u32> = new_shards.iter().copied().collect();
             if submit(Some(add_prefix(&config, &new_prefix, &shards))) {
                 new_prefix.set(String::new());
-                new_shards.set(BTreeSet::new());
+                new_shards.set(Vec::new());
             }
         })
     };
@@ -135,11 +135,11 @@ pub fn prefix_editor(props: &PrefixEditorProps) -> Html {
                 let on = e
                     .target_dyn_into::<HtmlInputElement>()
                     .map_or(!checked, |input| input.checked());
-                let mut next = (*new_shards).clone();
+                let mut next: Vec<u32> =
+                    new_shards.iter().copied().filter(|&s| s != shard).collect();
                 if on {
-                    next.insert(shard);
-                } else {
-                    next.remove(&shard);
+                    next.push(shard);
+                    sort(&mut next);
                 }
                 new_shards.set(next);
             })
