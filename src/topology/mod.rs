@@ -6,7 +6,7 @@ use crate::config::{
     join_path, parse_configuration, DatabaseTopology, PrefixedShardingSetting, ShardBucketRange,
     ShardingConfiguration,
 };
-use crate::sort::sort;
+use crate::sort::{sort, sort_by_key};
 use crate::{bucket_for, bucket_of_lower, check_id, lower_id, ConfigError, IdError};
 use crate::{ConfigWarning, NUMBER_OF_BUCKETS};
 use serde::Serialize;
@@ -44,6 +44,59 @@ pub struct Shard {
     pub members: Vec<String>,
     #[serde(skip)]
     other: Map<String, Value>,
+}
+
+/// The shards of a topology, in ascending order of number, each number once. A sorted list
+/// rather than a `BTreeMap<u32, Shard>`: one more B-tree key and value type is another copy
+/// of the B-tree code in the studio's wasm (about 2 KB gzipped).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Shards(Vec<Shard>);
+
+impl Shards {
+    /// The shards given, in any order; of two with the same number the later one stays (as
+    /// inserting them into a map one by one would keep it).
+    fn new(mut shards: Vec<Shard>) -> Shards {
+        sort_by_key(&mut shards, |s| s.number);
+        let mut unique: Vec<Shard> = Vec::with_capacity(shards.len());
+        for shard in shards {
+            match unique.last_mut() {
+                Some(last) if last.number == shard.number => *last = shard,
+                _ => unique.push(shard),
+            }
+        }
+        Shards(unique)
+    }
+
+    fn position(&self, number: u32) -> Option<usize> {
+        self.0.binary_search_by_key(&number, |s| s.number).ok()
+    }
+
+    fn get(&self, number: u32) -> Option<&Shard> {
+        self.0.get(self.position(number)?)
+    }
+
+    fn get_mut(&mut self, number: u32) -> Option<&mut Shard> {
+        let position = self.position(number)?;
+        self.0.get_mut(position)
+    }
+
+    /// Whether there is a shard with this number.
+    pub(crate) fn contains(&self, number: u32) -> bool {
+        self.position(number).is_some()
+    }
+
+    /// The shard numbers, ascending.
+    pub(crate) fn numbers(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.0.iter().map(|s| s.number)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// A prefixed sharding setting, with its block of buckets assigned.
@@ -102,7 +155,7 @@ pub struct Location {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Topology {
     database: String,
-    shards: BTreeMap<u32, Shard>,
+    shards: Shards,
     ranges: Vec<BucketRange>,
     prefixes: Vec<Prefix>,
     warnings: Vec<ConfigWarning>,
@@ -153,21 +206,19 @@ impl Topology {
         base_path: &str,
     ) -> Result<Topology, ConfigError> {
         let at = |rest: &str| join_path(base_path, rest);
-        let mut shards = BTreeMap::new();
+        let mut numbered = Vec::with_capacity(config.shards.len());
         for (key, topology) in config.shards {
             let number = parse_shard_number(&key).ok_or_else(|| ConfigError::BadShardNumber {
                 path: at(&format!("Shards.{key}")),
                 key: key.clone(),
             })?;
-            shards.insert(
+            numbered.push(Shard {
                 number,
-                Shard {
-                    number,
-                    members: topology.members,
-                    other: topology.other,
-                },
-            );
+                members: topology.members,
+                other: topology.other,
+            });
         }
+        let shards = Shards::new(numbered);
         if shards.is_empty() {
             return Err(ConfigError::NoShards { path: at("Shards") });
         }
@@ -181,7 +232,7 @@ impl Topology {
         let mut prefixes = validate_prefixes(&config.prefixed, &shards, creating, &at)?;
         let raw_ranges = if creating {
             let order = creation_order(&prefixes);
-            let mut ranges = split_block(0, shards.keys().copied());
+            let mut ranges = split_block(0, shards.numbers());
             for (block, &index) in (1u32..).zip(order.iter()) {
                 // validate_prefixes bounds the count, so this cannot overflow.
                 let start = block * NUMBER_OF_BUCKETS;
@@ -226,12 +277,12 @@ impl Topology {
 
     /// The shards, in ascending order of number.
     pub fn shards(&self) -> impl ExactSizeIterator<Item = &Shard> {
-        self.shards.values()
+        self.shards.0.iter()
     }
 
     /// One shard by number.
     pub fn shard(&self, number: u32) -> Option<&Shard> {
-        self.shards.get(&number)
+        self.shards.get(number)
     }
 
     /// The bucket ranges in ascending order, with their ends.
@@ -269,14 +320,14 @@ impl Topology {
     /// The member nodes of a shard (empty for an unknown shard).
     pub fn members(&self, shard: u32) -> &[String] {
         self.shards
-            .get(&shard)
+            .get(shard)
             .map(|s| s.members.as_slice())
             .unwrap_or(&[])
     }
 
     /// Sets the member nodes of a shard. Returns `false` if there is no such shard.
     pub fn set_members(&mut self, shard: u32, members: Vec<String>) -> bool {
-        match self.shards.get_mut(&shard) {
+        match self.shards.get_mut(shard) {
             Some(s) => {
                 s.members = members;
                 true
@@ -337,7 +388,7 @@ impl Topology {
     /// The configuration in RavenDB's `ShardingConfiguration` form.
     pub fn to_configuration(&self) -> ShardingConfiguration {
         let mut shards = BTreeMap::new();
-        for s in self.shards.values() {
+        for s in self.shards.0.iter() {
             let topology = DatabaseTopology {
                 members: s.members.clone(),
                 other: s.other.clone(),

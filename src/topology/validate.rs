@@ -1,13 +1,12 @@
 //! Validation of a sharding configuration, with RavenDB's rules and messages, and the
 //! bucket ranges RavenDB creates for a new database.
 
-use super::{BucketRange, Prefix, Shard, MAX_PREFIXES};
+use super::{BucketRange, Prefix, Shards, MAX_PREFIXES};
 use crate::casing::ordinal_ignore_case;
 use crate::config::{PrefixedShardingSetting, ShardBucketRange};
 use crate::sort::{sort, sort_by};
 use crate::{lower_id, ConfigError, ConfigWarning, NUMBER_OF_BUCKETS};
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 
 pub(super) fn parse_shard_number(key: &str) -> Option<u32> {
     if key.is_empty() || !key.bytes().all(|b| b.is_ascii_digit()) {
@@ -42,7 +41,7 @@ pub(super) fn creation_order(prefixes: &[Prefix]) -> Vec<usize> {
 
 pub(super) fn validate_prefixes(
     settings: &[PrefixedShardingSetting],
-    shards: &BTreeMap<u32, Shard>,
+    shards: &Shards,
     creating: bool,
     at: &dyn Fn(&str) -> String,
 ) -> Result<Vec<Prefix>, ConfigError> {
@@ -72,7 +71,7 @@ pub(super) fn validate_prefixes(
             .shards
             .iter()
             .enumerate()
-            .find(|(_, s)| !shards.contains_key(s))
+            .find(|(_, &s)| !shards.contains(s))
         {
             return Err(ConfigError::PrefixUnknownShard {
                 path: path(&format!(".Shards[{j}]")),
@@ -123,7 +122,7 @@ pub(super) fn validate_prefixes(
 
 pub(super) fn validate_ranges(
     raw: &[ShardBucketRange],
-    shards: &BTreeMap<u32, Shard>,
+    shards: &Shards,
     prefixes: &[Prefix],
     at: &dyn Fn(&str) -> String,
 ) -> Result<Vec<BucketRange>, ConfigError> {
@@ -141,7 +140,7 @@ pub(super) fn validate_ranges(
     for (i, range) in raw.iter().enumerate() {
         let path = |rest: &str| at(&format!("BucketRanges[{i}]{rest}"));
         let (start, shard) = (range.bucket_range_start, range.shard_number);
-        if !shards.contains_key(&shard) {
+        if !shards.contains(shard) {
             return Err(ConfigError::RangeUnknownShard {
                 path: path(".ShardNumber"),
                 shard,
@@ -212,7 +211,7 @@ fn owner_name(owner: Option<&Prefix>) -> String {
 }
 
 pub(super) fn collect_warnings(
-    shards: &BTreeMap<u32, Shard>,
+    shards: &Shards,
     ranges: &[BucketRange],
     prefixes: &[Prefix],
     at: &dyn Fn(&str) -> String,
@@ -233,11 +232,11 @@ pub(super) fn collect_warnings(
     // A sorted list, not a BTreeSet: one more set type is another copy of the B-tree code.
     let mut owning: Vec<u32> = ranges.iter().map(|r| r.shard).collect();
     sort(&mut owning);
-    for shard in shards.keys() {
-        if owning.binary_search(shard).is_err() {
+    for shard in shards.numbers() {
+        if owning.binary_search(&shard).is_err() {
             warnings.push(ConfigWarning::ShardWithoutBuckets {
                 path: at(&format!("Shards.{shard}")),
-                shard: *shard,
+                shard,
             });
         }
     }
