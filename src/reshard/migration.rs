@@ -296,8 +296,14 @@ fn assign_run(assignment: &mut Assignment, mut start: u32, end: u32, shard: u32)
 fn during(current: &Topology, target: &Topology) -> ShardingConfiguration {
     let mut config = current.to_configuration();
     let wanted = target.to_configuration();
-    for (number, shard) in wanted.shards {
-        config.shards.entry(number).or_insert(shard);
+    // Inserted, not through entry(): the studio's wasm has no other use of entry's code.
+    let missing: Vec<_> = wanted
+        .shards
+        .into_iter()
+        .filter(|(number, _)| !config.shards.contains_key(number))
+        .collect();
+    for (number, shard) in missing {
+        config.shards.insert(number, shard);
     }
     for setting in &mut config.prefixed {
         let same = |q: &&crate::config::PrefixedShardingSetting| {

@@ -88,7 +88,15 @@ pub fn remove_shard(current: &Topology, shard: u32) -> Result<Topology, ReshardE
         });
     }
     let mut config = current.to_configuration();
-    config.shards.remove(&shard.to_string());
+    // Rebuilt by insert rather than BTreeMap::remove, whose code the studio has nowhere else.
+    let key = shard.to_string();
+    let mut kept = std::collections::BTreeMap::new();
+    for (number, topology) in std::mem::take(&mut config.shards) {
+        if number != key {
+            kept.insert(number, topology);
+        }
+    }
+    config.shards = kept;
     rebuild(current, config)
 }
 
@@ -143,7 +151,12 @@ pub fn drain_shard(
     };
     let options = BalanceOptions {
         by,
-        weights: [(shard, 0.0)].into_iter().collect(),
+        // Filled by insert: collect() would sort, more code in the studio's wasm.
+        weights: {
+            let mut weights = std::collections::BTreeMap::new();
+            weights.insert(shard, 0.0);
+            weights
+        },
         threshold: 0.0,
         ..BalanceOptions::default()
     };
