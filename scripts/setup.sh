@@ -5,6 +5,7 @@
 #   - trunk 0.21.14 (0.22 needs a newer rustc)
 #   - wasm-opt v132 from the npm package binaryen, in .tools/ (Debian's v108 cannot read
 #     today's wasm)
+#   - terser, from npm into .tools/, which minifies the studio's JS in release builds
 #   - with --browser: Debian's Chromium and ChromeDriver, for the browser tests
 # Usage: scripts/setup.sh [--browser]
 set -euo pipefail
@@ -13,6 +14,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132.0.0
+TERSER_VERSION=5.51.2
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -37,6 +39,12 @@ if [ "$(.tools/node_modules/.bin/wasm-opt --version 2>/dev/null | awk '{print $3
   say "installing wasm-opt ${BINARYEN_VERSION%%.*} (npm binaryen) into .tools/"
   mkdir -p .tools
   npm install --silent --no-audit --no-fund --prefix .tools "binaryen@$BINARYEN_VERSION"
+fi
+
+if [ "$(.tools/node_modules/.bin/terser --version 2>/dev/null | awk '{print $2}')" != "$TERSER_VERSION" ]; then
+  say "installing terser $TERSER_VERSION (npm) into .tools/, to minify the studio's JS"
+  mkdir -p .tools
+  npm install --silent --no-audit --no-fund --prefix .tools "terser@$TERSER_VERSION"
 fi
 
 if [ "${1:-}" = "--browser" ] && ! { command -v chromium && command -v chromedriver; } >/dev/null; then
