@@ -34,6 +34,7 @@ mod explain;
 mod id;
 pub mod import;
 pub mod locality;
+pub mod read;
 pub mod report;
 pub mod reshard;
 pub mod route;

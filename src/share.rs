@@ -50,11 +50,15 @@
 
 mod base64url;
 
+use crate::read::{
+    deserialize_through_the_reader, list, number, object, optional, string, Path, Read,
+};
 use crate::workspace::Document;
 use crate::{ConfigError, Topology, NUMBER_OF_BUCKETS};
 use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
 use std::fmt;
 
 /// The most bytes a compact link may inflate to (64 MiB). Larger links are refused with
@@ -69,7 +73,10 @@ const LEVEL: u8 = 9;
 pub const PLAIN_LIMIT: usize = 2000;
 
 /// What a share link carries: the studio's state.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// It deserializes by hand, as the compact form is read: every field may be missing (or
+/// `null`), and other keys are ignored.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SharedState {
     /// The database name, when it is not the default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -84,6 +91,24 @@ pub struct SharedState {
     /// The documents, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub documents: Vec<Document>,
+}
+
+deserialize_through_the_reader! { SharedState => shared_state }
+
+/// A [`SharedState`] from its JSON (the compact form's).
+fn shared_state(value: Value, at: Path) -> Read<SharedState> {
+    let mut state = SharedState::default();
+    for (key, value) in object(value, at, "struct SharedState")? {
+        let at = at.key(&key);
+        match key.as_str() {
+            "database" => state.database = optional(value, at, string)?,
+            "shards" => state.shards = optional(value, at, number)?,
+            "config" => state.config = optional(value, at, string)?,
+            "documents" => state.documents = list(value, at, Document::read)?,
+            _ => {}
+        }
+    }
+    Ok(state)
 }
 
 impl SharedState {
@@ -657,7 +682,8 @@ fn decode_compact(data: &str) -> Result<SharedState, ShareError> {
     if json.len() > MAX_INFLATED_BYTES {
         return Err(too_large);
     }
-    serde_json::from_slice(&json).map_err(|e| ShareError::BadJson {
-        message: e.to_string(),
-    })
+    let bad_json = |message: String| ShareError::BadJson { message };
+    // from_slice, as the core parses: one copy of serde_json's parser, not two.
+    let value = serde_json::from_slice::<Value>(&json).map_err(|e| bad_json(e.to_string()))?;
+    shared_state(value, Path::Root).map_err(|e| bad_json(e.to_string()))
 }

@@ -366,6 +366,55 @@ fn compact_json_must_be_a_state() {
 }
 
 #[test]
+fn compact_json_errors_name_the_path() {
+    let cases: [(&[u8], &str); 6] = [
+        (
+            br#"{"shards":"x"}"#,
+            "shards: invalid type: string \"x\", expected u32",
+        ),
+        (
+            br#"[1,2]"#,
+            "invalid type: sequence, expected struct SharedState",
+        ),
+        (
+            br#"{"documents":[{"id":"a"},{"id":"b","size":-3}]}"#,
+            "documents[1].size: invalid value: integer `-3`, expected u64",
+        ),
+        (
+            br#"{"documents":[{"id":"a"},{"size":3}]}"#,
+            "documents[1]: missing field `id`",
+        ),
+        (
+            br#"{"documents":{"id":"a"}}"#,
+            "documents: invalid type: map, expected a sequence",
+        ),
+        (
+            br#"{"database":"x","config":["{}"]}"#,
+            "config: invalid type: sequence, expected a string",
+        ),
+    ];
+    for (json, message) in cases {
+        match decode_fragment(&compact_of(json)) {
+            Err(ShareError::BadJson { message: got }) => assert_eq!(got, message),
+            other => panic!("{}: {other:?}", String::from_utf8_lossy(json)),
+        }
+    }
+    // Missing and null fields are the defaults; the derived-style `Deserialize` reads alike.
+    let json = r#"{"database":null,"shards":null,"config":null,"documents":[{"id":"a","size":null,"body":"{}"}]}"#;
+    let state: SharedState = serde_json::from_str(json).unwrap();
+    assert_eq!(state.documents[0].body.as_deref(), Some("{}"));
+    assert_eq!(
+        decode_fragment(&compact_of(json.as_bytes())).unwrap(),
+        state
+    );
+    let e = serde_json::from_str::<SharedState>(r#"{"documents":[{"id":1}]}"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "documents[0].id: invalid type: integer `1`, expected a string"
+    );
+}
+
+#[test]
 fn compact_links_are_the_deflate_of_the_json_at_the_best_level() {
     // Written by another DEFLATE implementation at its best level (flate2, which the core
     // used before): the links the core writes have not changed.

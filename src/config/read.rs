@@ -11,92 +11,17 @@
 //! buffering and a path-tracking deserializer.
 
 use super::{DatabaseTopology, PrefixedShardingSetting, ShardBucketRange, ShardingConfiguration};
-use serde::de::{Deserialize, Deserializer, Error as _, Unexpected};
-use serde_json::{Map, Value};
+#[cfg(test)]
+use crate::read::ReadError;
+use crate::read::{
+    deserialize_through_the_reader, list, number, object, required, string, Path, Read,
+};
+use serde_json::Value;
 use std::collections::BTreeMap;
-use std::fmt;
-
-/// Why a value cannot be read, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ReadError {
-    /// The JSON path of the offending value, relative to the value read (empty for that
-    /// value itself): `BucketRanges[0].ShardNumber`, `Shards.0.Members`.
-    pub(crate) path: String,
-    /// What is wrong, in serde's words.
-    pub(crate) message: String,
-}
-
-impl fmt::Display for ReadError {
-    /// `path: message`, or the message alone for the value itself.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.path.is_empty() {
-            write!(f, "{}: ", self.path)?;
-        }
-        f.write_str(&self.message)
-    }
-}
-
-type Read<T> = Result<T, ReadError>;
 
 /// Reads a `ShardingConfiguration` (the value of `Sharding` in a database record).
 pub(crate) fn configuration(value: Value) -> Read<ShardingConfiguration> {
     sharding(value, Path::Root)
-}
-
-/// A JSON path, kept on the stack while the walk descends and written out only for an error.
-#[derive(Clone, Copy)]
-enum Path<'a> {
-    /// The value being read.
-    Root,
-    /// The value of a key of an object.
-    Key(&'a Path<'a>, &'a str),
-    /// An element of an array.
-    Index(&'a Path<'a>, usize),
-}
-
-impl<'a> Path<'a> {
-    fn key(&'a self, key: &'a str) -> Path<'a> {
-        Path::Key(self, key)
-    }
-
-    fn index(&'a self, index: usize) -> Path<'a> {
-        Path::Index(self, index)
-    }
-
-    fn error(&self, message: serde_json::Error) -> ReadError {
-        ReadError {
-            path: self.to_string(),
-            message: message.to_string(),
-        }
-    }
-
-    /// `invalid type: <what the value is>, expected <expected>`.
-    fn invalid_type(&self, value: &Value, expected: &str) -> ReadError {
-        self.error(serde_json::Error::invalid_type(
-            unexpected(value),
-            &expected,
-        ))
-    }
-}
-
-impl fmt::Display for Path<'_> {
-    /// As `serde_path_to_error` wrote paths: keys joined by `.`, indices as `[i]`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Path::Root => Ok(()),
-            Path::Key(parent, key) => {
-                parent.fmt(f)?;
-                if !matches!(parent, Path::Root) {
-                    f.write_str(".")?;
-                }
-                f.write_str(key)
-            }
-            Path::Index(parent, index) => {
-                parent.fmt(f)?;
-                write!(f, "[{index}]")
-            }
-        }
-    }
 }
 
 fn sharding(value: Value, at: Path) -> Read<ShardingConfiguration> {
@@ -179,84 +104,6 @@ fn prefix(value: Value, at: Path) -> Read<PrefixedShardingSetting> {
     }
     setting.prefix = required(prefix, at, "Prefix")?;
     Ok(setting)
-}
-
-/// The entries of an object; `expected` names the struct it should have been.
-fn object(value: Value, at: Path, expected: &str) -> Read<Map<String, Value>> {
-    match value {
-        Value::Object(entries) => Ok(entries),
-        other => Err(at.invalid_type(&other, expected)),
-    }
-}
-
-/// An array read item by item; `null` is the empty list.
-fn list<T>(value: Value, at: Path, item: fn(Value, Path) -> Read<T>) -> Read<Vec<T>> {
-    match value {
-        Value::Null => Ok(Vec::new()),
-        Value::Array(items) => items
-            .into_iter()
-            .enumerate()
-            .map(|(i, value)| item(value, at.index(i)))
-            .collect(),
-        other => Err(at.invalid_type(&other, "a sequence")),
-    }
-}
-
-fn string(value: Value, at: Path) -> Read<String> {
-    match value {
-        Value::String(text) => Ok(text),
-        other => Err(at.invalid_type(&other, "a string")),
-    }
-}
-
-/// A `u32`: a non-negative integer (`1.0` is a float, and refused as serde does).
-fn number(value: Value, at: Path) -> Read<u32> {
-    const EXPECTED: &str = "u32";
-    match unexpected(&value) {
-        Unexpected::Unsigned(n) => u32::try_from(n).map_err(|_| {
-            at.error(serde_json::Error::invalid_value(
-                Unexpected::Unsigned(n),
-                &EXPECTED,
-            ))
-        }),
-        signed @ Unexpected::Signed(_) => {
-            Err(at.error(serde_json::Error::invalid_value(signed, &EXPECTED)))
-        }
-        _ => Err(at.invalid_type(&value, EXPECTED)),
-    }
-}
-
-fn required<T>(value: Option<T>, at: Path, field: &'static str) -> Read<T> {
-    value.ok_or_else(|| at.error(serde_json::Error::missing_field(field)))
-}
-
-/// What a value is, in the terms of serde's messages (as `serde_json` describes its values).
-fn unexpected(value: &Value) -> Unexpected<'_> {
-    match value {
-        Value::Null => Unexpected::Unit,
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
-            (Some(n), _, _) => Unexpected::Unsigned(n),
-            (None, Some(n), _) => Unexpected::Signed(n),
-            (None, None, Some(n)) => Unexpected::Float(n),
-            (None, None, None) => Unexpected::Other("number"),
-        },
-        Value::String(text) => Unexpected::Str(text),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
-    }
-}
-
-/// `Deserialize` for each type goes through the walk: a [`Value`] first, then the reader,
-/// so there is one reader. An error is `path: message` with the path inside the value.
-macro_rules! deserialize_through_the_reader {
-    ($($type:ty => $read:ident),* $(,)?) => {$(
-        impl<'de> Deserialize<'de> for $type {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                $read(Value::deserialize(deserializer)?, Path::Root).map_err(D::Error::custom)
-            }
-        }
-    )*};
 }
 
 deserialize_through_the_reader! {

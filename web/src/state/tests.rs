@@ -373,6 +373,64 @@ fn saved_state_round_trips_and_bad_ones_are_refused() {
 }
 
 #[test]
+fn a_damaged_saved_studio_is_named_by_its_path() {
+    let mut value = serde_json::to_value(State::default().saved()).unwrap();
+    let good = value.to_string();
+    let plain = read_saved(&good).unwrap();
+    assert!(!plain.custom);
+    // `custom` may be missing; unknown keys are ignored.
+    value.as_object_mut().unwrap().remove("custom");
+    value["theme"] = "dark".into();
+    assert_eq!(read_saved(&value.to_string()), Ok(plain));
+
+    let damaged = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut value: serde_json::Value = serde_json::from_str(&good).unwrap();
+        edit(&mut value);
+        read_saved(&value.to_string()).unwrap_err()
+    };
+    assert_eq!(
+        damaged(&|v| v["documents"][3]["id"] = 5.into()),
+        "the saved studio is damaged (documents[3].id: invalid type: integer `5`, expected a \
+         string)"
+    );
+    assert_eq!(
+        damaged(&|v| v["documents"][0]["size"] = "12".into()),
+        "the saved studio is damaged (documents[0].size: invalid type: string \"12\", expected \
+         u64)"
+    );
+    assert_eq!(
+        damaged(&|v| {
+            v.as_object_mut().unwrap().remove("nodes");
+        }),
+        "the saved studio is damaged (missing field `nodes`)"
+    );
+    assert_eq!(
+        damaged(&|v| v["documents"][1].as_object_mut().unwrap().clear()),
+        "the saved studio is damaged (documents[1]: missing field `id`)"
+    );
+    assert_eq!(
+        damaged(&|v| v["custom"] = "yes".into()),
+        "the saved studio is damaged (custom: invalid type: string \"yes\", expected a boolean)"
+    );
+    assert_eq!(
+        damaged(&|v| v["version"] = (-1).into()),
+        "the saved studio is damaged (version: invalid value: integer `-1`, expected u32)"
+    );
+    assert_eq!(
+        damaged(&|v| v["version"] = 0.into()),
+        "the saved studio has format version 0, this studio reads version 1"
+    );
+    assert_eq!(
+        damaged(&|v| v["version"] = serde_json::Value::Null),
+        "the saved studio has no format version (an older studio wrote it)"
+    );
+    assert_eq!(
+        read_saved("[1]").unwrap_err(),
+        "the saved studio is damaged (invalid type: sequence, expected struct Saved)"
+    );
+}
+
+#[test]
 fn exports() {
     let state = State::default();
     let csv = state.csv();
