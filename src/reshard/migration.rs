@@ -35,6 +35,17 @@ impl Phase {
         Phase::CleanedUp,
     ];
 
+    /// The phase's name: RavenDB's status (`Moving`, `Moved`, `OwnershipTransferred`), or
+    /// `CleanedUp`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Moving => "Moving",
+            Phase::Moved => "Moved",
+            Phase::OwnershipTransferred => "OwnershipTransferred",
+            Phase::CleanedUp => "CleanedUp",
+        }
+    }
+
     /// What happens in this phase, for a user.
     pub fn describe(self) -> &'static str {
         match self {

@@ -349,10 +349,8 @@ fn migration(r: &ReshardState, plan: &Plan, on: &Callback<Action>) -> Html {
 
 fn step_detail(s: &MigrationStep) -> Html {
     let phase = match s.phase {
-        Phase::Moving => "Moving",
-        Phase::Moved => "Moved",
-        Phase::OwnershipTransferred => "OwnershipTransferred",
         Phase::CleanedUp => "Cleaned up",
+        other => other.name(),
     };
     let route = |what: &str, r: &ravenshard::reshard::Route| {
         let nodes = if r.nodes.is_empty() {
@@ -367,7 +365,7 @@ fn step_detail(s: &MigrationStep) -> Html {
         <div class="step-detail">
             <p class="step-head">
                 { format!("Bucket {} ({} doc{}, {}): shard {} → shard {} · ", count(s.bucket), count(s.docs), plural(s.docs), bytes(s.bytes), s.source_shard, s.destination_shard) }
-                <strong class={format!("phase {}", phase.replace(' ', "-").to_ascii_lowercase())}>{ phase }</strong>
+                <strong class={format!("phase {}", s.phase.name().to_ascii_lowercase())}>{ phase }</strong>
                 { format!(" · {} of {} buckets done", count(s.buckets_done), count(s.steps / 4)) }
             </p>
             <p>{ s.description }</p>
