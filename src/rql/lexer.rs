@@ -49,12 +49,21 @@ const SYMBOLS: [&str; 16] = [
 
 /// Whether `c` can start a word.
 pub(crate) fn is_word_start(c: char) -> bool {
-    c.is_alphabetic() || c == '_' || c == '@'
+    c.is_ascii_alphabetic() || c == '_' || c == '@' || other_letter(c)
 }
 
 /// Whether `c` can continue a word (or a parameter name).
 pub(crate) fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    c.is_ascii_alphanumeric() || c == '_' || other_letter(c)
+}
+
+/// A character beyond ASCII that may be part of a name: any that is not white space.
+/// RavenDB's scanner takes Unicode letters and digits; telling those apart from other
+/// characters needs Unicode's letter tables, which this lexer does without (they would be
+/// a few KB of the studio's download). So a name may hold a non-ASCII symbol that RavenDB
+/// would refuse; no name RavenDB accepts is refused.
+fn other_letter(c: char) -> bool {
+    !c.is_ascii() && !c.is_whitespace()
 }
 
 /// The tokens of `source`, ending with one [`Kind::End`].
@@ -248,6 +257,23 @@ mod tests {
             }
         );
         assert!(lex("'\\").is_err());
+    }
+
+    #[test]
+    fn names_may_hold_letters_beyond_ascii() {
+        assert_eq!(
+            kinds("Bücher.Straße1 $préfixe"),
+            [
+                Kind::Ident,
+                Kind::Symbol("."),
+                Kind::Ident,
+                Kind::Parameter("préfixe".into()),
+                Kind::End
+            ]
+        );
+        // Without Unicode's letter tables, a non-ASCII symbol is taken as part of a name
+        // (RavenDB would refuse it); non-ASCII white space still separates.
+        assert_eq!(kinds("a€b\u{a0}c"), [Kind::Ident, Kind::Ident, Kind::End]);
     }
 
     #[test]

@@ -110,7 +110,7 @@ const [done] = arguments;
   fire(document.querySelector('input.threshold'), '0');
   await frame();
   const balance = await time(() => document.querySelector('button.balance').click());
-  const step = await time(() => document.querySelector('.step-control .next-bucket').click());
+  const step = await time(() => document.querySelector('.step-control .next-loaded').click());
   const moved = document.querySelector('.docs-moved strong').textContent;
   const skew = document.querySelector('.skew strong').textContent;
   const longest = Math.max(0, ...window.__tasks);
@@ -269,7 +269,7 @@ def main():
         rs = result["reshard"] = driver.run(RESHARD)
         print(f"resharding: add a shard {mark(rs['add'], EDIT_TARGET_MS)}, balance "
               f"{mark(rs['balance'], EDIT_TARGET_MS)} (moves {rs['moved']} documents, skew {rs['skew']}), "
-              f"next bucket {mark(rs['step'], EDIT_TARGET_MS)}; longest task {rs['longest']:.0f} ms")
+              f"next bucket with documents {mark(rs['step'], EDIT_TARGET_MS)}; longest task {rs['longest']:.0f} ms")
         result["import"] = driver.run(IMPORT, args.docs)
         if "error" in result["import"]:
             raise SystemExit(f"studio bench: import failed: {result['import']['error']}")

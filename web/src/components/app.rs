@@ -12,6 +12,7 @@ use crate::state::{Action, Level, Tab};
 use gloo::timers::callback::Timeout;
 use ravenshard::decimal::fixed;
 use ravenshard::workspace::BalanceVerdict;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// How long the studio waits after the last change before saving.
@@ -148,7 +149,7 @@ pub fn app() -> Html {
             <ReshardView
                 current={ByPtr(state.topology())}
                 placement={placement.clone()}
-                reshard={state.reshard().clone()}
+                reshard={ByPtr(Rc::clone(state.reshard()))}
                 on_action={on_action.clone()}
             />
         },

@@ -1,9 +1,9 @@
 //! The Resharding view: shape a target configuration, see the bucket moves and what they
 //! cost, balance, and step through RavenDB's migration.
 
-use super::{browser, bytes, class_names, count, on_value, percent, plural, shard_style, ByPtr};
+use super::{bytes, class_names, count, on_value, percent, plural, shard_style, ByPtr};
 use crate::editors::{BucketMap, ConfigJson, PrefixEditor, RangeEditor};
-use crate::state::{Action, Level, ReshardAction, ReshardState};
+use crate::state::{Action, ReshardAction, ReshardState};
 use ravenshard::decimal::fixed;
 use ravenshard::reshard::{Measure, MigrationStep, Phase, Plan};
 use ravenshard::workspace::Placement;
@@ -21,8 +21,8 @@ pub struct ReshardViewProps {
     pub current: ByPtr<Topology>,
     /// The documents placed by it.
     pub placement: ByPtr<Placement>,
-    /// The view's state.
-    pub reshard: ReshardState,
+    /// The view's state (compared by pointer: the state replaces it when it changes).
+    pub reshard: ByPtr<ReshardState>,
     /// Where user actions go.
     pub on_action: Callback<Action>,
 }
@@ -61,7 +61,7 @@ pub fn duration(seconds: f64) -> String {
 /// The Resharding view.
 #[function_component(ReshardView)]
 pub fn reshard_view(props: &ReshardViewProps) -> Html {
-    let r = &props.reshard;
+    let r: &ReshardState = &props.reshard;
     let on = &props.on_action;
     let current = Rc::clone(&props.current.0);
     let target = Rc::clone(r.target(&current));
@@ -75,16 +75,6 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
     let on_choose = {
         let chosen = chosen.clone();
         super::with_value(move |v: String| chosen.set(v.parse().ok()))
-    };
-    let on_download = {
-        let target = Rc::clone(&target);
-        let on = on.clone();
-        Callback::from(move |_: MouseEvent| {
-            let name = format!("{}-target.json", target.database());
-            if let Err(e) = browser::download(&name, "application/json", &target.to_json()) {
-                on.emit(Action::Notify(Level::Error, e));
-            }
-        })
     };
     let shard_action = |make: fn(u32) -> ReshardAction| match shard {
         Some(s) => act(on, make(s)),
@@ -122,7 +112,6 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                     { button("remove-shard", "Remove", "Remove the shard (it must own no buckets: drain it first)", false, shard_action(ReshardAction::RemoveShard)) }
                     { button("reset-target", "Start again", "", !r.has_target(), act(on, ReshardAction::ResetTarget)) }
                     { button("apply-target", "Use as configuration", "Make the target the configuration in force", !r.has_target(), act(on, ReshardAction::ApplyTarget)) }
-                    { button("download-target", "Download target JSON", "", false, on_download) }
                 </div>
                 if let Some(problem) = r.problem() {
                     <p class="error target-problem" role="alert">{ problem.message.clone() }</p>
@@ -220,12 +209,8 @@ fn obstacles(r: &ReshardState) -> Html {
     }
     html! {
         <div class="obstacles">
-            <p class="warning">{ format!("{} bucket{} hold more than a fair share and cannot be split (obese buckets): balance stops at them.", list.len(), plural(list.len() as u64)) }</p>
-            <ul>
-                { for list.iter().take(10).map(|o| html! {
-                    <li>{ format!("Bucket {} on shard {}: {} docs, {} ({}× a fair share)", o.bucket, o.shard, count(o.docs), bytes(o.bytes), fixed(o.fair_shares, 1)) }</li>
-                }) }
-            </ul>
+            <p class="warning">{ format!("{} bucket{} hold more than a fair share and cannot be split (obese buckets): balance stops at them. ", list.len(), plural(list.len() as u64)) }
+                { list.iter().take(10).map(|o| format!("Bucket {} on shard {}: {} docs, {} ({}× a fair share)", o.bucket, o.shard, count(o.docs), bytes(o.bytes), fixed(o.fair_shares, 1))).collect::<Vec<_>>().join("; ") }</p>
         </div>
     }
 }
@@ -298,8 +283,8 @@ fn moves(plan: &Plan) -> Html {
                     { for plan.moves.iter().take(MOVES_SHOWN).map(|m| html! {
                         <tr>
                             <td>{ format!("{}–{} ({})", count(m.from_bucket), count(m.to_bucket), count(m.buckets())) }</td>
-                            <td style={shard_style(m.from_shard)}><span class="shard-badge">{ m.from_shard }</span></td>
-                            <td style={shard_style(m.to_shard)}><span class="shard-badge">{ m.to_shard }</span></td>
+                            <td>{ m.from_shard }</td>
+                            <td>{ m.to_shard }</td>
                             <td>{ count(m.docs) }</td>
                             <td>{ bytes(m.bytes) }</td>
                         </tr>
@@ -329,13 +314,10 @@ fn migration(r: &ReshardState, plan: &Plan, on: &Callback<Action>) -> Html {
         <section class="migration" aria-label="Migration walk-through">
             <h3>{ "Migration, one bucket at a time" }</h3>
             <div class="toolbar step-control">
-                { button("first", "First", "", at == 0, go(0)) }
                 { button("prev", "◀ Back", "", at == 0, go(at.saturating_sub(1))) }
                 <label>{ "Step " }<input class="step" type="number" min="1" max={steps.to_string()} value={(at + 1).to_string()} onchange={typed} />{ format!(" of {}", count(steps)) }</label>
                 { button("next", "Next ▶", "", at + 1 >= steps, go(at + 1)) }
-                { button("next-bucket", "Next bucket", "", at + 1 >= steps, go((at / 4 + 1) * 4)) }
                 { button("next-loaded", "Next with documents", "The next bucket that holds documents", at + 1 >= steps, act(on, ReshardAction::NextStepWithDocuments)) }
-                { button("last", "Last", "", at + 1 >= steps, go(steps - 1)) }
             </div>
             {
                 match step.as_ref() {

@@ -317,7 +317,7 @@ pub struct State {
     config_problem: Option<ConfigProblem>,
     topology: Rc<Topology>,
     design: DesignState,
-    reshard: ReshardState,
+    reshard: Rc<ReshardState>,
     placement: Rc<Placement>,
     /// The placement `rows` was computed from (compared by pointer).
     rows: Rc<RowView>,
@@ -342,7 +342,7 @@ impl PartialEq for State {
             && Rc::ptr_eq(&self.rows, &other.rows)
             && Rc::ptr_eq(&self.topology, &other.topology)
             && self.design == other.design
-            && self.reshard == other.reshard
+            && Rc::ptr_eq(&self.reshard, &other.reshard)
             && self.page == other.page
             && self.tab == other.tab
             && self.metric == other.metric
@@ -459,7 +459,7 @@ impl State {
             import: None,
             import_error: None,
             notices: Vec::new(),
-            reshard: ReshardState::default(),
+            reshard: Rc::default(),
         };
         state.assign();
         state.refresh_rows();
@@ -745,7 +745,7 @@ impl State {
     /// Applies `action` in place.
     pub fn apply(&mut self, action: Action) {
         self.apply_action(action);
-        if self.tab == Tab::Reshard {
+        if self.tab == Tab::Reshard && self.reshard.view().is_none() {
             self.with_reshard(|reshard, cx| reshard.refresh(cx));
         }
     }
@@ -761,11 +761,11 @@ impl State {
             nodes: &self.nodes,
             replication_factor: self.replication_factor,
         };
-        f(&mut self.reshard, &cx);
+        f(Rc::make_mut(&mut self.reshard), &cx);
     }
 
     /// The Resharding view's state.
-    pub fn reshard(&self) -> &ReshardState {
+    pub fn reshard(&self) -> &Rc<ReshardState> {
         &self.reshard
     }
 
@@ -1141,7 +1141,7 @@ impl State {
             placement.set_members(*shard, members.clone());
             topology.set_members(*shard, members.clone());
         }
-        self.reshard.invalidate();
+        Rc::make_mut(&mut self.reshard).invalidate();
         self.refresh_explanation();
     }
 
@@ -1155,7 +1155,7 @@ impl State {
         // Checked by read_configuration and from_saved; a default topology has no design.
         let design = ContentDesign::from_topology(&topology).unwrap_or_default();
         self.design.set_design(&topology, design);
-        self.reshard.reset();
+        Rc::make_mut(&mut self.reshard).reset();
         self.topology = Rc::new(topology);
         self.place();
         if nodes.is_empty() {
@@ -1185,7 +1185,7 @@ impl State {
     fn place(&mut self) {
         let options = self.placement_options();
         self.placement = Rc::new(Placement::new(&self.documents, &self.topology, &options));
-        self.reshard.invalidate();
+        Rc::make_mut(&mut self.reshard).invalidate();
         // Group numbers and shards may mean something else now.
         self.selected_group = None;
         self.query.group = None;

@@ -82,27 +82,6 @@ pub struct ReshardState {
     migration: Option<Rc<Result<MigrationStep, String>>>,
 }
 
-impl PartialEq for ReshardState {
-    fn eq(&self, other: &Self) -> bool {
-        let same_view = match (&self.view, &other.view) {
-            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        same_view
-            && self.target == other.target
-            && self.problem == other.problem
-            && self.by == other.by
-            && self.weights == other.weights
-            && self.threshold == other.threshold
-            && self.max_buckets == other.max_buckets
-            && self.throughput == other.throughput
-            && self.option_error == other.option_error
-            && self.step == other.step
-            && self.migration == other.migration
-    }
-}
-
 impl Default for ReshardState {
     fn default() -> Self {
         ReshardState {
