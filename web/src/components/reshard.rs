@@ -152,7 +152,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                 }
             }
             <details class="target-editors">
-                <summary>{ "Edit the target's ranges, prefixes and JSON" }</summary>
+                <summary>{ "Edit the target's ranges, prefixes and JSON; copy or download it" }</summary>
                 <RangeEditor topology={Rc::clone(&target)} on_change={on_target.clone()} />
                 <PrefixEditor topology={Rc::clone(&target)} on_change={on_target.clone()} />
                 <ConfigJson topology={target} on_apply={on_target} />
