@@ -118,10 +118,7 @@ fn buckets<E: From<IdError>>(
         } else if lower.is_ascii() {
             check_id(lower)
                 .map(|()| {
-                    let offset = topology.map_or(0, |t| {
-                        t.prefix_of_lower(lower)
-                            .map_or(0, |p| t.prefixes()[p].bucket_range_start)
-                    });
+                    let offset = topology.map_or(0, |t| t.prefix_block_start(lower));
                     bucket_of_lower(lower.as_bytes()) + offset
                 })
                 .map_err(E::from)

@@ -204,10 +204,7 @@ impl<'t> ReportBuilder<'t> {
         }
         self.lines += 1;
         let lower = lower_id(id);
-        let offset = self.topology.map_or(0, |t| {
-            t.prefix_of_lower(&lower)
-                .map_or(0, |i| t.prefixes()[i].bucket_range_start)
-        });
+        let offset = self.topology.map_or(0, |t| t.prefix_block_start(&lower));
         let bucket = bucket_of_lower(lower.as_bytes()) + offset;
         self.documents += 1;
         *self.counts.entry(bucket).or_default() += 1;

@@ -181,10 +181,7 @@ fn bucket(
             .map_err(|e| e.to_string());
     }
     check_id(id).map_err(|e| e.to_string())?;
-    let offset = topology
-        .prefix_of_lower(lower)
-        .map_or(0, |p| topology.prefixes()[p].bucket_range_start);
-    Ok(bucket_of_lower(lower.as_bytes()) + offset)
+    Ok(bucket_of_lower(lower.as_bytes()) + topology.prefix_block_start(lower))
 }
 
 /// A size field: digits only, at most `u64::MAX`.

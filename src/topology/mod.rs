@@ -357,6 +357,23 @@ impl Topology {
         self.prefixes.iter().position(|p| p.matches_lower(lower_id))
     }
 
+    /// The first bucket of the block a lower-cased ID's bucket is counted from: the
+    /// `BucketRangeStart` of the first prefix it starts with, else 0 (the default block).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::Topology;
+    ///
+    /// let t = Topology::from_json(r#"{"Shards": {"0": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [0]}]}"#).unwrap();
+    /// assert_eq!(t.prefix_block_start("eu/orders/1"), 1 << 20);
+    /// assert_eq!(t.prefix_block_start("orders/1"), 0);
+    /// ```
+    pub fn prefix_block_start(&self, lower_id: &str) -> u32 {
+        self.prefix_of_lower(lower_id)
+            .map_or(0, |i| self.prefixes[i].bucket_range_start)
+    }
+
     /// The final bucket of an ID: its hash bucket plus the `BucketRangeStart` of the first
     /// prefix it starts with. The prefix wins over anchoring: the hash still uses the
     /// anchor, but the block is the prefix's.

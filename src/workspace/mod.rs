@@ -807,10 +807,7 @@ impl<'t> Locator<'t> {
         if self.topology.prefixes().is_empty() {
             return 0;
         }
-        self.topology
-            .prefix_of_lower(lower)
-            .and_then(|i| self.topology.prefixes().get(i))
-            .map_or(0, |p| p.bucket_range_start)
+        self.topology.prefix_block_start(lower)
     }
 
     /// Index in the topology's ranges of the range that owns `bucket`.

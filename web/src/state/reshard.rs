@@ -61,7 +61,7 @@ pub struct ReshardView {
     /// The documents placed by the target (the configuration's placement when there is no
     /// target).
     pub after: Rc<Placement>,
-    load: BucketLoad,
+    load: Rc<BucketLoad>,
 }
 
 /// The Resharding view's state.
@@ -196,12 +196,21 @@ impl ReshardState {
         };
     }
 
+    /// What each bucket of the configuration in force holds: the view's, when it is
+    /// computed (it is dropped whenever the placement changes), else read from the placement.
+    fn load(&self, cx: &Context) -> Rc<BucketLoad> {
+        match &self.view {
+            Some(view) => Rc::clone(&view.load),
+            None => Rc::new(BucketLoad::from_placement(cx.placement)),
+        }
+    }
+
     /// Computes the view if it is stale.
     pub fn refresh(&mut self, cx: &Context) {
         if self.view.is_some() {
             return;
         }
-        let load = BucketLoad::from_placement(cx.placement);
+        let load = self.load(cx);
         let target = Rc::clone(self.target(cx.current));
         let after = if Rc::ptr_eq(&target, cx.current) {
             Rc::clone(cx.placement)
@@ -249,7 +258,7 @@ impl ReshardState {
             }
             ReshardAction::RemoveShard(shard) => self.outcome(remove_shard(&target, shard)),
             ReshardAction::DrainShard(shard) => {
-                let load = BucketLoad::from_placement(cx.placement);
+                let load = self.load(cx);
                 self.outcome(drain_shard(&target, shard, &load, self.by))
             }
             ReshardAction::Balance => self.balance(&target, cx),
@@ -370,7 +379,7 @@ impl ReshardState {
                 return false;
             }
         };
-        let load = BucketLoad::from_placement(cx.placement);
+        let load = self.load(cx);
         match balance(target, &load, &options) {
             Ok(b) => {
                 self.obstacles = Rc::new(b.obstacles);
