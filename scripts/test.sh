@@ -29,7 +29,7 @@ in_dir() { (cd "$1" && shift && "$@"); }
 step "rustfmt" cargo fmt --all --check
 step "clippy (host)" cargo clippy --workspace --all-targets --locked -- -D warnings
 clippy_wasm32() {
-  cargo clippy --locked --target wasm32-unknown-unknown -p ravenshard --lib --no-default-features -- -D warnings &&
+  cargo clippy --locked --target wasm32-unknown-unknown -p ravenshard -p ravenshard-design -p ravenshard-model --lib -- -D warnings &&
     cargo clippy --locked --target wasm32-unknown-unknown -p ravenshard-js -p ravenshard-studio --all-targets -- -D warnings
 }
 step "clippy (wasm32)" clippy_wasm32

@@ -4,12 +4,12 @@
 use crate::topology::Topology;
 use crate::{bulk_text, from_js, js_error, to_js};
 use js_sys::{Array, JsString, JSON};
-use ravenshard::content::{
+use ravenshard_design::content::{
     diff_designs, ContentDesign, ContentError, DiffDocument, DocumentError, JsonDocument,
     StoreAnswer,
 };
-use ravenshard::locality::{check_load, check_transaction, PlacedId};
-use ravenshard::route::route_text;
+use ravenshard_design::locality::{check_load, check_transaction, PlacedId};
+use ravenshard_design::route::route_text;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -6,7 +6,7 @@ use crate::topology::Topology;
 use crate::{bulk_text, from_js, js_error, read_options, to_js, whole_number};
 use js_sys::{JsString, JSON};
 use ravenshard::report::InvalidId;
-use ravenshard::reshard::{self, BalanceOptions, Measure, PlanOptions, Throughput};
+use ravenshard_design::reshard::{self, BalanceOptions, Measure, PlanOptions, Throughput};
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;

@@ -3,8 +3,8 @@
 use crate::{bulk_text, from_js, js_error, read_options, to_array, to_js};
 use js_sys::{JsString, Uint32Array};
 use ravenshard::bulk;
-use ravenshard::content::{locate_id, ContentDesign};
 use ravenshard::{Notice, ReportOptions};
+use ravenshard_design::content::{locate_id, ContentDesign};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -196,7 +196,7 @@ impl Topology {
     /// `…$@<n>` is bucket `n`, as `locate` says.
     #[wasm_bindgen(js_name = bucketsFor)]
     pub fn buckets_for(&self, text: &JsString) -> Result<Uint32Array, JsError> {
-        to_array(bulk::buckets_for_lines_under(
+        to_array(ravenshard_design::content::bulk::buckets_for_lines_under(
             &bulk_text(text)?,
             Some(&self.inner),
             self.design.as_ref(),
@@ -207,7 +207,7 @@ impl Topology {
     /// `bucketsFor`.
     #[wasm_bindgen(js_name = shardsFor)]
     pub fn shards_for(&self, text: &JsString) -> Result<Uint32Array, JsError> {
-        to_array(bulk::shards_for_lines_under(
+        to_array(ravenshard_design::content::bulk::shards_for_lines_under(
             &bulk_text(text)?,
             &self.inner,
             self.design.as_ref(),

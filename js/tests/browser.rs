@@ -12,7 +12,7 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// id, bucket, shard (3 shards, default ranges), from the core's test vectors.
-const VECTORS: &str = include_str!("../../tests/data/buckets-3-shards.tsv");
+const VECTORS: &str = include_str!("../../vectors/buckets-3-shards.tsv");
 
 const PREFIXED: &str = r#"{"Shards":{"0":{},"1":{},"2":{}},"Prefixed":[{"Prefix":"eu/","Shards":[0]},{"Prefix":"asia/","Shards":[1,2]}]}"#;
 
@@ -563,7 +563,7 @@ fn route_throws_the_parsers_message_with_its_position() {
         "select * from Orders",
     ] {
         let message = thrown(topology.route(rql));
-        let core = ravenshard::rql::parse(rql).unwrap_err().to_string();
+        let core = ravenshard_design::rql::parse(rql).unwrap_err().to_string();
         assert_eq!(message, core);
         assert!(message.contains("line "), "{message}");
         assert!(message.contains("column "), "{message}");

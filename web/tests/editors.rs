@@ -5,9 +5,9 @@
 //! wasm32-unknown-unknown --test editors`.
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard::content::{ContentDesign, ContentRule, Field};
-use ravenshard::workspace::{Document, Placement};
 use ravenshard::Topology;
+use ravenshard_design::content::{ContentDesign, ContentRule, Field};
+use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_studio::editors::{
     BucketMap, BucketMapProps, ConfigJson, ConfigJsonProps, ContentRulesEditor,
     ContentRulesEditorProps, PrefixEditor, PrefixEditorProps, RangeEditor, RangeEditorProps,

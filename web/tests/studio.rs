@@ -229,7 +229,7 @@ async fn a_large_share_link_is_compressed_by_the_browser_and_opens() {
     }
     let hash = location.hash().unwrap();
     assert!(hash.starts_with("#z="), "{}", &hash[..hash.len().min(40)]);
-    let shared = ravenshard::share::decode_fragment(&hash).unwrap();
+    let shared = ravenshard_model::share::decode_fragment(&hash).unwrap();
     assert_eq!(shared.documents.len(), 3000);
     drop(studio);
     // Opening the link shows its documents.

@@ -11,7 +11,7 @@ use super::{
 use crate::state::{Action, Level, Tab};
 use gloo::timers::callback::Timeout;
 use ravenshard::decimal::fixed;
-use ravenshard::workspace::BalanceVerdict;
+use ravenshard_model::workspace::BalanceVerdict;
 use std::rc::Rc;
 use yew::prelude::*;
 

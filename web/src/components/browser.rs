@@ -4,8 +4,8 @@
 
 use crate::state::{read_saved, Action, Level, State, SET_ASIDE_KEY, STORAGE_KEY};
 use gloo::timers::callback::Timeout;
-use ravenshard::share::decode_fragment;
-use ravenshard::share::{finish_fragment, plan_fragment, FragmentPlan};
+use ravenshard_model::share::decode_fragment;
+use ravenshard_model::share::{finish_fragment, plan_fragment, FragmentPlan};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::Callback;

@@ -4,8 +4,8 @@
 use super::{count, shard_style, ByPtr};
 use crate::editors::ContentRulesEditor;
 use crate::state::Action;
-use ravenshard::workspace::{Placement, Unplaced};
 use ravenshard::Topology;
+use ravenshard_model::workspace::{Placement, Unplaced};
 use yew::prelude::*;
 
 /// The most generated IDs and rejected writes listed.

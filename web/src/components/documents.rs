@@ -4,7 +4,7 @@
 use super::{bytes, class_names, count, on_value, shard_style, ByPtr};
 use crate::state::{split_chars, Action};
 use ravenshard::decimal::fixed;
-use ravenshard::workspace::{Placement, RowQuery, RowView, SortKey};
+use ravenshard_model::workspace::{Placement, RowQuery, RowView, SortKey};
 use yew::prelude::*;
 
 /// The height of a row, in CSS pixels (the style sheet uses the same).

@@ -2,7 +2,7 @@
 
 use super::{bytes, class_names, count, shard_style, ByPtr};
 use crate::state::Action;
-use ravenshard::workspace::Placement;
+use ravenshard_model::workspace::Placement;
 use yew::prelude::*;
 
 /// How many groups are listed at first, and how many more each "Show more" adds.

@@ -4,7 +4,7 @@
 //! Cancel).
 
 use crate::state::Action;
-use ravenshard::import::{Format, Importer};
+use ravenshard_model::import::{Format, Importer};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen_futures::JsFuture;

@@ -3,7 +3,7 @@
 
 use super::{class_names, shard_style, ByPtr};
 use crate::state::Action;
-use ravenshard::locality::{LoadCheck, TransactionCheck, TransactionVerdict};
+use ravenshard_design::locality::{LoadCheck, TransactionCheck, TransactionVerdict};
 use yew::prelude::*;
 
 /// Properties of [`LocalityView`].

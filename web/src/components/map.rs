@@ -3,8 +3,8 @@
 use super::ByPtr;
 use crate::editors::BucketMap;
 use crate::state::Action;
-use ravenshard::workspace::Placement;
 use ravenshard::Topology;
+use ravenshard_model::workspace::Placement;
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -2,7 +2,7 @@
 //! "Distributing 100 users among 4 nodes and 3 shards").
 
 use super::{count, plural, shard_style, ByPtr};
-use ravenshard::workspace::Placement;
+use ravenshard_model::workspace::Placement;
 use yew::prelude::*;
 
 /// The most shard columns drawn.

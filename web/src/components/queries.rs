@@ -4,9 +4,9 @@
 use super::{class_names, count, shard_style, ByPtr};
 use crate::editors::BucketMap;
 use crate::state::Action;
-use ravenshard::route::Route;
-use ravenshard::workspace::Placement;
 use ravenshard::Topology;
+use ravenshard_design::route::Route;
+use ravenshard_model::workspace::Placement;
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -5,9 +5,9 @@ use super::{bytes, class_names, count, on_value, percent, plural, shard_style, B
 use crate::editors::{BucketMap, ConfigJson, PrefixEditor, RangeEditor};
 use crate::state::{Action, ReshardAction, ReshardState};
 use ravenshard::decimal::fixed;
-use ravenshard::reshard::{Measure, MigrationStep, Phase, Plan};
-use ravenshard::workspace::Placement;
 use ravenshard::Topology;
+use ravenshard_design::reshard::{Measure, MigrationStep, Phase, Plan};
+use ravenshard_model::workspace::Placement;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -334,7 +334,7 @@ fn step_detail(s: &MigrationStep) -> Html {
         Phase::CleanedUp => "Cleaned up",
         other => other.name(),
     };
-    let route = |what: &str, r: &ravenshard::reshard::Route| {
+    let route = |what: &str, r: &ravenshard_design::reshard::Route| {
         let nodes = if r.nodes.is_empty() {
             "no nodes".to_string()
         } else {

@@ -4,8 +4,7 @@
 use super::{bytes, class_names, count, percent, plural, shard_style, ByPtr};
 use crate::state::{Action, Metric};
 use ravenshard::decimal::fixed;
-use ravenshard::sort::sort_by_key;
-use ravenshard::workspace::{BalanceVerdict, Placement, ShardSummary};
+use ravenshard_model::workspace::{BalanceVerdict, Placement, ShardSummary};
 use yew::prelude::*;
 
 /// The most shards drawn (bars and cards); with more, the fullest are drawn.
@@ -46,9 +45,9 @@ pub fn shards_view(props: &ShardsViewProps) -> Html {
     };
     let mut drawn: Vec<&ShardSummary> = p.shards().iter().collect();
     if drawn.len() > SHARDS_DRAWN {
-        sort_by_key(&mut drawn, |s| std::cmp::Reverse(load(s)));
+        drawn.sort_by_key(|s| std::cmp::Reverse(load(s)));
         drawn.truncate(SHARDS_DRAWN);
-        sort_by_key(&mut drawn, |s| s.shard);
+        drawn.sort_by_key(|s| s.shard);
     }
     let max = drawn.iter().map(|s| load(s)).max().unwrap_or(0).max(1);
     let (balance, what) = match metric {

@@ -3,7 +3,7 @@
 use super::import::{import_blob, CancelToken};
 use super::{class_names, count, on_value, plural};
 use crate::state::{Action, ImportStatus, Page, PageMove, PAGE_LINES};
-use ravenshard::import::ACCEPT;
+use ravenshard_model::import::ACCEPT;
 use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, FileList, HtmlInputElement};
 use yew::prelude::*;

@@ -7,8 +7,8 @@ use crate::components::with_value;
 use crate::components::ByPtr;
 use gloo::events::{EventListener, EventListenerOptions};
 use ravenshard::decimal::fixed;
-use ravenshard::workspace::{Bin, Placement};
 use ravenshard::Topology;
+use ravenshard_model::workspace::{Bin, Placement};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
@@ -38,7 +38,7 @@ pub struct BucketMapProps {
     /// The topology: its blocks (default and one per prefix) and its bucket ranges.
     pub topology: Rc<Topology>,
     /// The placed documents, counted per bin with
-    /// [`Placement::histogram`](ravenshard::workspace::Placement::histogram).
+    /// [`Placement::histogram`](ravenshard_model::workspace::Placement::histogram).
     pub placement: Rc<Placement>,
     /// Buckets to mark (for example the bucket of a selected anchored group).
     #[prop_or_default]

@@ -7,8 +7,8 @@ use super::rules::{
 };
 use crate::components::with_value;
 use ravenshard::config::ShardingConfiguration;
-use ravenshard::content::{ContentDesign, ContentRule};
 use ravenshard::Topology;
+use ravenshard_design::content::{ContentDesign, ContentRule};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;

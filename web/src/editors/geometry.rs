@@ -4,8 +4,8 @@
 //! Buckets are `u64` here so that the end of the last block (2^31) and products of spans
 //! never overflow; x coordinates are CSS pixels from the left edge of the map.
 
-use ravenshard::workspace::MAX_BINS;
 use ravenshard::NUMBER_OF_BUCKETS;
+use ravenshard_model::workspace::MAX_BINS;
 
 /// Buckets in one block (2^20).
 pub const BLOCK_LEN: u64 = NUMBER_OF_BUCKETS as u64;
@@ -163,7 +163,7 @@ impl View {
 
 /// How many bins a map `width` pixels wide shows for a view of `len` buckets: one per
 /// [`PX_PER_BIN`] pixels, at least one, at most one per bucket and at most [`MAX_BINS`].
-/// It is the count that [`Placement::histogram`](ravenshard::workspace::Placement::histogram)
+/// It is the count that [`Placement::histogram`](ravenshard_model::workspace::Placement::histogram)
 /// returns for it, so [`bin_bounds`] matches the histogram's bins.
 pub fn bin_count(width: f64, len: u64) -> usize {
     let by_width = if width.is_finite() && width > 0.0 {
@@ -344,8 +344,8 @@ mod tests {
 
     #[test]
     fn bins_match_the_core_histogram() {
-        use ravenshard::workspace::{Document, Placement};
         use ravenshard::Topology;
+        use ravenshard_model::workspace::{Document, Placement};
         let t = Topology::with_shards(3).unwrap();
         let docs = [Document::new("orders/1-A"), Document::new("customers/1-A")];
         let p = Placement::new(&docs, &t, &Default::default());

@@ -1,7 +1,7 @@
 //! Editors of the sharding configuration and the bucket map.
 //!
 //! Standalone components: each takes the validated [`Topology`] (and, for the map, the
-//! [`Placement`](ravenshard::workspace::Placement)) as an `Rc` and reports a change as a
+//! [`Placement`](ravenshard_model::workspace::Placement)) as an `Rc` and reports a change as a
 //! **whole new configuration**, RavenDB `ShardingConfiguration` JSON text, through a
 //! `Callback<String>`. The App validates that text with [`Topology::from_json`] and applies
 //! it or shows the error.
@@ -39,7 +39,6 @@ pub use prefix_editor::{PrefixEditor, PrefixEditorProps};
 pub use range_editor::{RangeEditor, RangeEditorProps};
 
 use ravenshard::config::ShardingConfiguration;
-use ravenshard::sort::sort_by_key;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use web_sys::Element;
 use yew::{Callback, NodeRef, UseStateHandle};
@@ -97,7 +96,7 @@ pub fn blocks(topology: &Topology) -> Vec<BlockInfo> {
         label: p.prefix.clone(),
         shards: Some(p.shards.clone()),
     }));
-    sort_by_key(&mut out, |b| b.start);
+    out.sort_by_key(|b| b.start);
     out
 }
 

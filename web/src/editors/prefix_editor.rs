@@ -3,11 +3,10 @@
 use super::geometry::group_digits;
 use super::{emit_checked, shard_colour, validate};
 use crate::components::with_value;
-use ravenshard::reshard::prefixes::{
+use ravenshard::{Topology, NUMBER_OF_BUCKETS};
+use ravenshard_design::reshard::prefixes::{
     add_prefix, next_prefix_block_start, remove_prefix, set_prefix_shards,
 };
-use ravenshard::sort::sort;
-use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -97,7 +96,7 @@ pub fn prefix_editor(props: &PrefixEditorProps) -> Html {
                     let mut next: Vec<u32> = current.iter().copied().filter(|&s| s != shard).collect();
                     if !checked {
                         next.push(shard);
-                        sort(&mut next);
+                        next.sort();
                     }
                     submit(set_prefix_shards(&config, index, next));
                 })
@@ -139,7 +138,7 @@ pub fn prefix_editor(props: &PrefixEditorProps) -> Html {
                     new_shards.iter().copied().filter(|&s| s != shard).collect();
                 if on {
                     next.push(shard);
-                    sort(&mut next);
+                    next.sort();
                 }
                 new_shards.set(next);
             })

@@ -9,7 +9,6 @@ use super::ranges::{
 use super::{blocks, shard_colour, validate};
 use crate::components::with_value;
 use ravenshard::config::ShardBucketRange;
-use ravenshard::sort::sort;
 use ravenshard::Topology;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -121,7 +120,7 @@ pub fn range_editor(props: &RangeEditorProps) -> Html {
         .shards
         .clone()
         .map(|mut s| {
-            sort(&mut s);
+            s.sort();
             s.dedup();
             s
         })

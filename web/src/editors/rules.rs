@@ -8,7 +8,7 @@
 //! (which carry the JSON path, `ByContent.Orders.Range: ...`).
 
 use ravenshard::config::ShardingConfiguration;
-use ravenshard::content::Field;
+use ravenshard_design::content::Field;
 use serde_json::{Map, Value};
 
 /// The configuration key of the design's rules.
@@ -19,7 +19,7 @@ pub const BY_CONTENT: &str = "ByContent";
 /// field it cannot read is reported with the core's message.
 ///
 /// ```
-/// use ravenshard::content::Field;
+/// use ravenshard_design::content::Field;
 /// use ravenshard_studio::editors::rules::parse_fields;
 ///
 /// assert_eq!(
@@ -188,8 +188,8 @@ pub fn check(config: &ShardingConfiguration) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ravenshard::content::{ContentDesign, ContentRule};
     use ravenshard::Topology;
+    use ravenshard_design::content::{ContentDesign, ContentRule};
     use serde_json::json;
 
     fn config(json: &str) -> ShardingConfiguration {

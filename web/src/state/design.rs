@@ -1,13 +1,13 @@
 //! The draft chapter's design in the studio: the content rules of the configuration in
 //! force, the query router's query and route, and the transaction check's IDs.
 //!
-//! Everything here is computed by the core (`ravenshard::content`, `ravenshard::route`)
+//! Everything here is computed by the core (`ravenshard_design::content`, `ravenshard_design::route`)
 //! when its inputs change, and kept behind `Rc` for the views.
 
-use ravenshard::content::ContentDesign;
-use ravenshard::locality::{check_load, check_transaction, LoadCheck, TransactionCheck};
-use ravenshard::route::{route_text, Route};
 use ravenshard::Topology;
+use ravenshard_design::content::ContentDesign;
+use ravenshard_design::locality::{check_load, check_transaction, LoadCheck, TransactionCheck};
+use ravenshard_design::route::{route_text, Route};
 use std::rc::Rc;
 
 /// The query the router opens with (the chapter's).

@@ -1,6 +1,6 @@
 //! The documents of the workspace as the editor's text, and back; the CSV export.
 
-use ravenshard::workspace::{Document, Placement};
+use ravenshard_model::workspace::{Document, Placement};
 use std::fmt::Write as _;
 
 /// The editor's text read as documents: one per non-blank line, `id`, `id<TAB>size` or

@@ -7,7 +7,7 @@
 //! documents the page held; the rest of the workspace is untouched.
 
 use super::documents::{documents_text, parse_documents_at, Parsed};
-use ravenshard::workspace::Document;
+use ravenshard_model::workspace::Document;
 use std::ops::Range;
 use yew::AttrValue;
 

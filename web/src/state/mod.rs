@@ -31,15 +31,15 @@ pub use inputs::{
 pub use persist::{read_saved, Saved, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY};
 pub use reshard::{ReshardAction, ReshardState, ReshardView};
 
-use ravenshard::content::ContentDesign;
 use ravenshard::decimal::parse_decimal;
-use ravenshard::import::Imported;
-use ravenshard::sample::{chapter_examples, Generator};
-use ravenshard::share::SharedState;
-use ravenshard::workspace::{
+use ravenshard::{explain, Explanation, Topology};
+use ravenshard_design::content::ContentDesign;
+use ravenshard_model::import::Imported;
+use ravenshard_model::sample::{chapter_examples, Generator};
+use ravenshard_model::share::SharedState;
+use ravenshard_model::workspace::{
     assign_members, Document, Placement, PlacementOptions, RowQuery, RowView, SortKey,
 };
-use ravenshard::{explain, Explanation, Topology};
 use std::rc::Rc;
 use yew::Reducible;
 

@@ -3,7 +3,7 @@
 //! and the caller sets it aside (under [`SET_ASIDE_KEY`]) and starts from the sample.
 
 use ravenshard::read::{boolean, list, number, object, optional, required, string, Path, Read};
-use ravenshard::workspace::Document;
+use ravenshard_model::workspace::Document;
 use serde::Serialize;
 use serde_json::Value;
 

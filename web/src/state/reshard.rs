@@ -2,19 +2,19 @@
 //! (edited ranges and prefixes, an added, drained or removed shard, a balance), the plan
 //! from the configuration in force to it, and a step of RavenDB's migration.
 //!
-//! The core computes everything (`ravenshard::reshard`). What is derived from the
+//! The core computes everything (`ravenshard_design::reshard`). What is derived from the
 //! documents (the load per bucket, the plan, the documents placed by the target) is
 //! computed only while the view is shown: [`ReshardState::refresh`].
 
 use super::{read_configuration, ConfigProblem};
 use ravenshard::decimal::parse_decimal;
-use ravenshard::reshard::{
+use ravenshard::Topology;
+use ravenshard_design::reshard::{
     add_shard, balance, check_prefix_changes, drain_shard, migration_step,
     next_step_with_documents, plan, remove_shard, BalanceOptions, BucketLoad, Measure,
     MigrationStep, Obstacle, Plan, PlanNote, PlanOptions, ReshardError, Throughput,
 };
-use ravenshard::workspace::{assign_members, Document, Placement, PlacementOptions};
-use ravenshard::Topology;
+use ravenshard_model::workspace::{assign_members, Document, Placement, PlacementOptions};
 use std::rc::Rc;
 
 /// The throughput the estimate opens with.
@@ -201,7 +201,7 @@ impl ReshardState {
     fn load(&self, cx: &Context) -> Rc<BucketLoad> {
         match &self.view {
             Some(view) => Rc::clone(&view.load),
-            None => Rc::new(BucketLoad::from_placement(cx.placement)),
+            None => Rc::new(cx.placement.bucket_load()),
         }
     }
 

@@ -2,7 +2,7 @@
 //! messages, the plan and the walk-through, computed only while the view is shown.
 
 use super::*;
-use ravenshard::reshard::{Phase, PlanNote};
+use ravenshard_design::reshard::{Phase, PlanNote};
 
 fn reduce(state: State, action: Action) -> State {
     Rc::unwrap_or_clone(Rc::new(state).reduce(action))
@@ -27,7 +27,7 @@ fn plan(state: &State) -> Plan {
     view.plan.clone().expect("a plan")
 }
 
-use ravenshard::reshard::Plan;
+use ravenshard_design::reshard::Plan;
 
 #[test]
 fn the_view_is_computed_only_when_shown() {
@@ -201,7 +201,7 @@ fn option_fields_are_checked() {
     let state = reduce(state, Action::SetIds("orders/1-A\norders/2-A".into()));
     let state = reshard(
         state,
-        ReshardAction::SetBy(ravenshard::reshard::Measure::Bytes),
+        ReshardAction::SetBy(ravenshard_design::reshard::Measure::Bytes),
     );
     let state = reshard(state, ReshardAction::Balance);
     assert!(state

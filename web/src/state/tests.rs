@@ -1,6 +1,6 @@
 use super::*;
-use ravenshard::import::{import, Format};
-use ravenshard::share::{decode_fragment, encode_fragment};
+use ravenshard_model::import::{import, Format};
+use ravenshard_model::share::{decode_fragment, encode_fragment};
 
 fn reduce(state: State, action: Action) -> State {
     Rc::unwrap_or_clone(Rc::new(state).reduce(action))
@@ -700,7 +700,7 @@ fn transaction_and_load_checks() {
 #[test]
 fn a_routes_buckets_are_marked_on_the_map_within_a_cap() {
     use super::design::{marked_buckets, MAX_MARKED};
-    let route = |buckets: Vec<(u32, u32)>| ravenshard::route::Route {
+    let route = |buckets: Vec<(u32, u32)>| ravenshard_design::route::Route {
         shards: vec![0],
         all_shards: false,
         buckets,

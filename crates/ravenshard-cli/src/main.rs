@@ -1,0 +1,398 @@
+//! `ravenshard`: RavenDB sharding for lists of document IDs, at native speed.
+
+mod check_tx;
+mod config_diff;
+mod explain;
+mod lines;
+mod report;
+mod reshard;
+mod route;
+mod store;
+
+use clap::{Args, Parser, Subcommand};
+use ravenshard::{ConfigError, Topology};
+use ravenshard_design::content::{locate_id, ContentDesign, ContentError};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Where documents of a RavenDB sharded database live: bucket, shard, nodes, and why.
+#[derive(Parser)]
+#[command(name = "ravenshard", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print `id<TAB>bucket[<TAB>shard]` for each ID (arguments, or one per line on stdin).
+    /// With a configuration that has `ByContent` (the draft chapter's design), `...$@<n>`
+    /// is in bucket n.
+    Bucket {
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// Document IDs; read from stdin, one per line, when none are given.
+        ids: Vec<String>,
+    },
+    /// Show every step from an ID to its bucket, shard and nodes.
+    Explain {
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// Print the steps as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The document ID.
+        id: String,
+    },
+    /// Documents per shard and bucket, anchored groups and obese buckets.
+    Report {
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// How many of the fullest buckets and largest anchored groups to list.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        /// Flag buckets with more documents than this [default: 1% of the documents or
+        /// 10,000, whichever is smaller].
+        #[arg(long)]
+        obese: Option<u64>,
+        /// File of IDs, one per line (`id<TAB>size` allowed); stdin when absent.
+        file: Option<PathBuf>,
+    },
+    /// Store NDJSON documents under the draft chapter's content-based design (`ByContent`):
+    /// print `{"id", "bucket", "shard"}` or `{"id", "line", "error"}` per document.
+    Store {
+        /// The sharding configuration; it must have a `ByContent` section.
+        #[arg(long, value_name = "FILE")]
+        config: PathBuf,
+        /// NDJSON documents with `@metadata.@id` (and optionally `@metadata.@collection`);
+        /// stdin when absent.
+        file: Option<PathBuf>,
+    },
+    /// Compare two configurations' `ByContent` rules (the draft chapter's design): is every
+    /// valid document still valid? Exit status 0 when safe, 1 when it needs attention.
+    ConfigDiff {
+        /// The configuration in use.
+        old: PathBuf,
+        /// The configuration to change to.
+        new: PathBuf,
+        /// The workspace's documents: NDJSON, or `id[<TAB>size[<TAB>collection]]` lines.
+        #[arg(long, value_name = "FILE")]
+        docs: Option<PathBuf>,
+    },
+    /// Which shards a query (RQL) goes to, and why (JSON). Routing by content follows the
+    /// draft chapter's design and needs a configuration with ByContent.
+    Route {
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// The query, e.g. "from Orders where Customer = 'customers/1-A'".
+        query: String,
+    },
+    /// The bucket moves from one configuration to another: runs of buckets that change
+    /// shard, documents and bytes moved, per-shard totals before and after, skew (JSON).
+    Plan {
+        /// The configuration in use.
+        #[arg(long, value_name = "FILE")]
+        config: PathBuf,
+        /// The configuration to reach.
+        #[arg(long, value_name = "FILE")]
+        target: PathBuf,
+        #[command(flatten)]
+        common: ReshardArgs,
+    },
+    /// Propose a balanced configuration and the moves to reach it (JSON).
+    Balance {
+        /// The configuration in use.
+        #[arg(long, value_name = "FILE")]
+        config: PathBuf,
+        /// Per-shard weights, `shard=weight` pairs: `0=1,1=2` gives shard 1 twice the share
+        /// of shard 0; 0 empties a shard. Shards not listed weigh 1.
+        #[arg(long, value_name = "LIST")]
+        weights: Option<String>,
+        /// Leave shards within this percentage of their fair share alone.
+        #[arg(long, value_name = "PCT", default_value_t = 5.0)]
+        threshold: f64,
+        /// The most buckets to move.
+        #[arg(long, value_name = "N")]
+        max_buckets: Option<u64>,
+        #[command(flatten)]
+        common: ReshardArgs,
+    },
+    /// Can one local transaction write these documents atomically? (JSON)
+    CheckTx {
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// The document IDs the transaction writes.
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+}
+
+#[derive(Args)]
+struct TopologyArgs {
+    /// A ShardingConfiguration JSON, or a database record with "Sharding".
+    #[arg(long, value_name = "FILE", conflicts_with = "shards")]
+    config: Option<PathBuf>,
+    /// N shards with RavenDB's default bucket ranges.
+    #[arg(long, value_name = "N")]
+    shards: Option<u32>,
+    /// The database name, for fragment names (`<database>$<shard>`).
+    #[arg(long, value_name = "NAME")]
+    database: Option<String>,
+}
+
+#[derive(Args)]
+struct ReshardArgs {
+    /// Even out and count documents or bytes (sizes come from `id<TAB>size` lines).
+    #[arg(long, value_enum, default_value = "docs")]
+    by: By,
+    /// Migration speed for a time estimate: `50MB/s`, `800KB/s` or `20000docs/s`.
+    #[arg(long, value_name = "RATE", value_parser = parse_throughput)]
+    throughput: Option<ravenshard_design::reshard::Throughput>,
+    /// The documents, one per line (`id<TAB>size` allowed); stdin when absent.
+    file: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum By {
+    Docs,
+    Bytes,
+}
+
+fn parse_throughput(text: &str) -> Result<ravenshard_design::reshard::Throughput, String> {
+    ravenshard_design::reshard::Throughput::parse(text).map_err(|e| e.to_string())
+}
+
+impl ReshardArgs {
+    fn common(&self) -> reshard::Common<'_> {
+        reshard::Common {
+            by: match self.by {
+                By::Docs => ravenshard_design::reshard::Measure::Docs,
+                By::Bytes => ravenshard_design::reshard::Measure::Bytes,
+            },
+            throughput: self.throughput,
+            file: self.file.as_deref(),
+        }
+    }
+}
+
+/// What stops a command: said once on stderr, with exit status 2.
+#[derive(Debug)]
+enum Fatal {
+    Io(String, io::Error),
+    Config(String, ConfigError),
+    Content(String, Box<ContentError>),
+    Usage(String),
+}
+
+impl std::fmt::Display for Fatal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fatal::Io(what, e) => write!(f, "{what}: {e}"),
+            Fatal::Config(what, e) => write!(f, "{what}: {e}"),
+            Fatal::Content(what, e) => write!(f, "{what}: {e}"),
+            Fatal::Usage(message) => f.write_str(message),
+        }
+    }
+}
+
+impl TopologyArgs {
+    fn load(&self) -> Result<Option<Topology>, Fatal> {
+        let mut topology = match (&self.config, self.shards) {
+            (Some(path), _) => Some(read_topology(path)?),
+            (None, Some(n)) => {
+                let t = Topology::with_shards(n)
+                    .map_err(|e| Fatal::Config(format!("--shards {n}"), e))?;
+                warn(&t);
+                Some(t)
+            }
+            (None, None) => None,
+        };
+        if let (Some(t), Some(name)) = (topology.as_mut(), &self.database) {
+            t.set_database(name);
+        }
+        Ok(topology)
+    }
+}
+
+/// Reads a configuration file; its warnings go to stderr.
+fn read_topology(path: &Path) -> Result<Topology, Fatal> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Fatal::Io(name.clone(), e))?;
+    let topology = Topology::from_json(&text).map_err(|e| Fatal::Config(name, e))?;
+    warn(&topology);
+    Ok(topology)
+}
+
+fn warn(topology: &Topology) {
+    for warning in topology.warnings() {
+        eprintln!("warning: {warning}");
+    }
+}
+
+/// The draft chapter's design in a configuration: `None` when it has no `ByContent`.
+fn read_design(path: &Path, topology: &Topology) -> Result<Option<ContentDesign>, Fatal> {
+    ContentDesign::from_topology(topology)
+        .map_err(|e| Fatal::Content(path.display().to_string(), Box::new(e)))
+}
+
+/// The topology `command` needs (from `--config` or `--shards`) and, with `--config`, the
+/// chapter's design when the configuration has `ByContent`.
+fn topology_and_design(
+    args: &TopologyArgs,
+    command: &str,
+) -> Result<(Topology, Option<ContentDesign>), Fatal> {
+    let topology = args.load()?.ok_or_else(|| {
+        Fatal::Usage(format!(
+            "{command} needs the shards: give --config FILE (a sharding configuration) or \
+             --shards N."
+        ))
+    })?;
+    let design = match &args.config {
+        Some(path) => read_design(path, &topology)?,
+        None => None,
+    };
+    Ok((topology, design))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Bucket { topology, ids } => topology.load().and_then(|t| {
+            let design = match (&t, &topology.config) {
+                (Some(t), Some(path)) => read_design(path, t)?,
+                _ => None,
+            };
+            bucket(t.as_ref(), design.as_ref(), ids)
+        }),
+        Command::Explain { topology, json, id } => topology
+            .load()
+            .and_then(|t| explain::run(t.as_ref(), &id, json)),
+        Command::Report {
+            topology,
+            json,
+            top,
+            obese,
+            file,
+        } => topology
+            .load()
+            .and_then(|t| report::run(t.as_ref(), file.as_deref(), json, top, obese)),
+        Command::Store { config, file } => store::run(&config, file.as_deref()),
+        Command::ConfigDiff { old, new, docs } => config_diff::run(&old, &new, docs.as_deref()),
+        Command::CheckTx { topology, ids } => check_tx::run(&topology, &ids),
+        Command::Route { topology, query } => route::run(&topology, &query),
+        Command::Plan {
+            config,
+            target,
+            common,
+        } => reshard::run_plan(&config, &target, common.common()),
+        Command::Balance {
+            config,
+            weights,
+            threshold,
+            max_buckets,
+            common,
+        } => ravenshard_design::reshard::BalanceOptions::parse_weights(
+            weights.as_deref().unwrap_or(""),
+        )
+        .map_err(|e| Fatal::Usage(format!("--weights: {e}")))
+        .and_then(|weights| {
+            let options = ravenshard_design::reshard::BalanceOptions {
+                weights,
+                threshold,
+                max_buckets,
+                ..Default::default()
+            };
+            reshard::run_balance(&config, options, common.common())
+        }),
+    };
+    match result {
+        Ok(code) => code,
+        // The reader went away (`ravenshard bucket < ids | head`): not an error.
+        Err(Fatal::Io(_, e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Streams IDs to `id<TAB>bucket[<TAB>shard]` lines; invalid IDs go to stderr with their
+/// line number and make the exit status 1. With the design on, only IDs whose last `$` is
+/// followed by `@` take its path (a pinned bucket, [`locate_id`]); the rest keep the core's
+/// fast one.
+fn bucket(
+    topology: Option<&Topology>,
+    design: Option<&ContentDesign>,
+    ids: Vec<String>,
+) -> Result<ExitCode, Fatal> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut failed = false;
+    let mut emit = |line: u64, id: Result<&str, lines::NotUtf8>| -> io::Result<()> {
+        let located = id.map_err(|e| e.to_string()).and_then(|id| {
+            let found = match topology {
+                Some(t) => locate_id(t, design, id)
+                    .map(|l| (l.bucket, Some(l.shard)))
+                    .map_err(|e| e.to_string()),
+                None => ravenshard::bucket_for(id)
+                    .map(|b| (b, None))
+                    .map_err(|e| e.to_string()),
+            };
+            found.map(|f| (id, f))
+        });
+        match located {
+            Ok((id, (bucket, shard))) => {
+                out.write_all(id.as_bytes())?;
+                write_column(&mut out, bucket)?;
+                if let Some(shard) = shard {
+                    write_column(&mut out, shard)?;
+                }
+                out.write_all(b"\n")
+            }
+            Err(message) => {
+                failed = true;
+                eprintln!("line {line}: {message}");
+                Ok(())
+            }
+        }
+    };
+    let stdout_error = |e: io::Error| Fatal::Io("stdout".into(), e);
+    if ids.is_empty() {
+        let stdin = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
+        lines::for_each_id(stdin, &mut emit).map_err(|stop| match stop {
+            lines::Stop::Read(e) => Fatal::Io("stdin".into(), e),
+            lines::Stop::Sink(e) => stdout_error(e),
+        })?;
+    } else {
+        for (i, id) in ids.iter().enumerate() {
+            emit(i as u64 + 1, Ok(id)).map_err(stdout_error)?;
+        }
+    }
+    out.flush().map_err(stdout_error)?;
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Writes `<TAB>n` without the formatting machinery: this is the CLI's hot loop.
+fn write_column(out: &mut impl Write, mut n: u32) -> io::Result<()> {
+    let mut digits = [0u8; 11];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    at -= 1;
+    digits[at] = b'\t';
+    out.write_all(&digits[at..])
+}

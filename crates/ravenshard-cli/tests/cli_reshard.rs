@@ -1,0 +1,231 @@
+//! `ravenshard plan` and `ravenshard balance` on the known-answer vectors: the moves and
+//! totals agree with the vectors' buckets, the JSON has the issue's keys, and RavenDB's
+//! messages come through.
+
+mod common;
+
+use common::ravenshard;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Output;
+
+const VECTORS: &str = include_str!("../../../vectors/buckets-3-shards.tsv");
+
+/// `(id, bucket)` of every vector row.
+fn vectors() -> Vec<(&'static str, u32)> {
+    VECTORS
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|row| {
+            let mut f = row.split('\t');
+            let id = f.next().unwrap();
+            (id, f.next().unwrap().parse().unwrap())
+        })
+        .collect()
+}
+
+fn write(test: &str, name: &str, text: &str) -> String {
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("ravenshard-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "status {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+const THREE: &str =
+    r#"{"Shards": {"0": {"Members": ["A"]}, "1": {"Members": ["B"]}, "2": {"Members": ["C"]}}}"#;
+
+#[test]
+fn plan_counts_the_vectors_in_the_moved_run() {
+    let current = write("plan", "current.json", THREE);
+    // Shard 2 takes buckets 600000..699049 from shard 1.
+    let target = write(
+        "plan",
+        "target.json",
+        r#"{"Shards": {"0": {}, "1": {}, "2": {}}, "BucketRanges": [
+            {"BucketRangeStart": 0, "ShardNumber": 0},
+            {"BucketRangeStart": 349525, "ShardNumber": 1},
+            {"BucketRangeStart": 600000, "ShardNumber": 2}]}"#,
+    );
+    let rows = vectors();
+    let stdin: String = rows.iter().map(|(id, _)| format!("{id}\t100\n")).collect();
+    let p = json(&ravenshard(
+        &[
+            "plan",
+            "--config",
+            &current,
+            "--target",
+            &target,
+            "--throughput",
+            "1KB/s",
+        ],
+        &stdin,
+    ));
+    let expected = rows
+        .iter()
+        .filter(|(_, b)| (600_000..699_050).contains(b))
+        .count() as u64;
+    assert!(expected > 0, "the vectors reach the moved run");
+    assert_eq!(p["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(p["moves"][0]["from_bucket"], 600000);
+    assert_eq!(p["moves"][0]["to_bucket"], 699049);
+    assert_eq!(p["moves"][0]["from_shard"], 1);
+    assert_eq!(p["moves"][0]["to_shard"], 2);
+    assert_eq!(p["docs_moved"], expected);
+    assert_eq!(p["bytes_moved"], expected * 100);
+    assert_eq!(p["buckets_moved"], 99050);
+    assert_eq!(
+        p["estimate_seconds"].as_f64(),
+        Some(expected as f64 * 100.0 / 1000.0)
+    );
+    for key in ["share_moved", "skew_before", "skew_after"] {
+        assert!(p[key].is_number(), "{key}");
+    }
+    let shard1 = &p["per_shard"][1];
+    let on_1 = rows
+        .iter()
+        .filter(|(_, b)| (349_525..699_050).contains(b))
+        .count() as u64;
+    assert_eq!(shard1["docs_before"], on_1);
+    assert_eq!(shard1["docs_after"], on_1 - expected);
+    assert_eq!(shard1["bytes_before"], on_1 * 100);
+    assert_eq!(p["target"]["BucketRanges"][2]["BucketRangeStart"], 600000);
+    assert_eq!(p["target"]["Shards"]["0"]["Members"], serde_json::json!([]));
+}
+
+#[test]
+fn balance_evens_a_new_shard_from_a_file() {
+    let four = write(
+        "balance",
+        "four.json",
+        r#"{"Shards": {"0": {}, "1": {}, "2": {}, "3": {}}, "BucketRanges": [
+            {"BucketRangeStart": 0, "ShardNumber": 0},
+            {"BucketRangeStart": 349525, "ShardNumber": 1},
+            {"BucketRangeStart": 699050, "ShardNumber": 2}]}"#,
+    );
+    let ids: String = (0..4000).map(|i| format!("orders/{i}-A\n")).collect();
+    let file = write("balance", "ids.txt", &ids);
+    let b = json(&ravenshard(
+        &["balance", "--config", &four, "--threshold", "0", &file],
+        "",
+    ));
+    let shard3 = &b["per_shard"][3];
+    assert_eq!(shard3["docs_before"], 0);
+    let after = shard3["docs_after"].as_u64().unwrap();
+    assert!((990..=1010).contains(&after), "{after}");
+    assert!(b["skew_after"].as_f64().unwrap() < 1.02);
+    assert!(b["skew_before"].as_f64().unwrap() > 1.3);
+    assert!(b["obstacles"].as_array().unwrap().is_empty());
+    // Weights and a cap.
+    let weighted = json(&ravenshard(
+        &[
+            "balance",
+            "--config",
+            &four,
+            "--weights",
+            "3=2",
+            "--max-buckets",
+            "5",
+            &file,
+        ],
+        "",
+    ));
+    assert!(weighted["buckets_moved"].as_u64().unwrap() <= 5);
+    assert_eq!(weighted["notes"][0]["kind"], "capped");
+}
+
+#[test]
+fn bad_input_is_reported_not_fatal() {
+    let current = write("bad", "current.json", THREE);
+    let out = ravenshard(
+        &["balance", "--config", &current],
+        "orders/1-A\t12\n\norders/2-A\tlots\n\t5\norders/3-A\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("line 3: the size 'lots' is not a whole number of bytes"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("line 4: Document ID cannot be empty"),
+        "{stderr}"
+    );
+    let b: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        b["plan"].is_null(),
+        "the plan is flattened into the balance"
+    );
+    let total: u64 = b["per_shard"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["docs_before"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 2);
+    let out = ravenshard(&["balance", "--config", &current, "--weights", "0=two"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'0=two' is not a weight"));
+    let out = ravenshard(
+        &["balance", "--config", &current, "--by", "bytes"],
+        "orders/1-A\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("No document has a size"));
+    let out = ravenshard(
+        &[
+            "plan",
+            "--config",
+            &current,
+            "--target",
+            &current,
+            "--throughput",
+            "fast",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'fast' is not a throughput"));
+}
+
+#[test]
+fn plan_refuses_a_prefix_over_existing_documents() {
+    let current = write("prefix", "current.json", THREE);
+    let target = write(
+        "prefix",
+        "target.json",
+        r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+            "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0},
+                {"BucketRangeStart": 349525, "ShardNumber": 1},
+                {"BucketRangeStart": 699050, "ShardNumber": 2},
+                {"BucketRangeStart": 1048576, "ShardNumber": 1}],
+            "Prefixed": [{"Prefix": "eu/", "Shards": [1], "BucketRangeStart": 1048576}]}"#,
+    );
+    let out = ravenshard(
+        &["plan", "--config", &current, "--target", &target],
+        "orders/1\nEU/orders/2\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Cannot add prefix 'eu/' to ShardingConfiguration.Prefixed. There are existing documents in database 'db' that start with 'eu/'"),
+        "{stderr}"
+    );
+    let p = json(&ravenshard(
+        &["plan", "--config", &current, "--target", &target],
+        "orders/1\n",
+    ));
+    assert_eq!(p["notes"][0]["kind"], "prefix_added");
+    assert_eq!(p["moves"], serde_json::json!([]));
+}

@@ -1,0 +1,194 @@
+//! The documents a plan counts, read once from `id[<TAB>size]` text: their load per
+//! bucket, their lower-cased IDs (to check the prefixes a target adds or removes), and the
+//! lines that could not be read.
+
+use super::load::BucketLoad;
+use super::ops::check_prefix_changes;
+use super::plan::{plan, Plan, PlanOptions};
+use super::ReshardError;
+use crate::content::{locate_id, pinned_bucket, ContentDesign};
+use ravenshard::report::InvalidId;
+use ravenshard::{bucket_of_lower, check_id, lower_id, Topology};
+
+/// How many invalid lines a [`Workload`] lists (it counts them all).
+pub const MAX_INVALID: usize = 100;
+
+/// Documents read for plans and balances, as `ravenshard plan` and `ravenshard balance`
+/// read their input.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_design::reshard::{PlanOptions, Workload};
+/// use ravenshard::Topology;
+///
+/// let current = Topology::with_shards(2).unwrap();
+/// let w = Workload::read("orders/1-A\t120\r\n\ncustomers/1-A\nbad\tten\n", &current, None);
+/// assert_eq!((w.load.total().docs, w.load.total().bytes), (2, 120));
+/// assert_eq!((w.invalid_count, w.invalid[0].line), (1, 4));
+/// assert_eq!(w.lower_ids().collect::<Vec<_>>(), ["orders/1-a", "customers/1-a"]);
+/// let p = w.plan(&current, &current, &PlanOptions::default()).unwrap();
+/// assert!(p.moves.is_empty());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Workload {
+    /// The documents and bytes of every bucket.
+    pub load: BucketLoad,
+    /// The lower-cased IDs of the documents read, each followed by `\n`.
+    lower_ids: String,
+    /// How many lines were left out.
+    pub invalid_count: u64,
+    /// The first [`MAX_INVALID`] of them, with their 1-based line numbers.
+    pub invalid: Vec<InvalidId>,
+}
+
+impl Workload {
+    /// Reads one document a line (`\n` or `\r\n`): `id`, or `id<TAB>size` with the size in
+    /// bytes (fields after it are ignored); blank lines are skipped. Each document is placed
+    /// by `topology`, under the draft chapter's design when `design` is given (`…$@<n>` is
+    /// in bucket `n`). A line whose ID is invalid or whose size is not a whole number of
+    /// bytes is left out, counted and listed.
+    pub fn read(text: &str, topology: &Topology, design: Option<&ContentDesign>) -> Workload {
+        let mut reader = WorkloadReader::new(topology, design, true);
+        for (index, line) in text.split('\n').enumerate() {
+            // A rejected line is counted and listed by the reader.
+            let _ = reader.add_line(index as u64 + 1, line);
+        }
+        reader.finish()
+    }
+
+    /// The lower-cased IDs of the documents read, in input order.
+    pub fn lower_ids(&self) -> impl Iterator<Item = &str> {
+        self.lower_ids.split_terminator('\n')
+    }
+
+    /// The plan from `current` (the topology the documents were read with) to `target`,
+    /// after checking the prefixes `target` adds or removes against the IDs
+    /// ([`check_prefix_changes`]), as `ravenshard plan` does.
+    pub fn plan(
+        &self,
+        current: &Topology,
+        target: &Topology,
+        options: &PlanOptions,
+    ) -> Result<Plan, ReshardError> {
+        check_prefix_changes(current, target, self.lower_ids())?;
+        plan(current, target, &self.load, options)
+    }
+}
+
+/// Reads a [`Workload`] a line at a time, for input that is not all in memory (the CLI
+/// streams a file through it).
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_design::reshard::WorkloadReader;
+/// use ravenshard::Topology;
+///
+/// let t = Topology::with_shards(2).unwrap();
+/// let mut reader = WorkloadReader::new(&t, None, false);
+/// assert_eq!(reader.add_line(1, "orders/1-A\t120\r"), Ok(()));
+/// assert!(reader.add_line(2, "orders/2-A\tten").unwrap_err().contains("'ten'"));
+/// let w = reader.finish();
+/// assert_eq!((w.load.total().bytes, w.invalid_count), (120, 1));
+/// assert_eq!(w.lower_ids().count(), 0, "IDs are kept only when asked for");
+/// ```
+#[derive(Debug)]
+pub struct WorkloadReader<'a> {
+    topology: &'a Topology,
+    design: Option<&'a ContentDesign>,
+    keep_ids: bool,
+    placed: Vec<(u32, Option<u64>)>,
+    workload: Workload,
+}
+
+impl<'a> WorkloadReader<'a> {
+    /// A reader placing documents by `topology` (and `design`); `keep_ids` keeps their
+    /// lower-cased IDs, which checking prefix changes needs.
+    pub fn new(
+        topology: &'a Topology,
+        design: Option<&'a ContentDesign>,
+        keep_ids: bool,
+    ) -> WorkloadReader<'a> {
+        WorkloadReader {
+            topology,
+            design,
+            keep_ids,
+            placed: Vec::new(),
+            workload: Workload::default(),
+        }
+    }
+
+    /// Reads line `number` (1-based; a trailing `\r` is dropped, a blank line skipped).
+    /// A line that cannot be read is counted, listed (the first [`MAX_INVALID`]) and its
+    /// reason returned.
+    pub fn add_line(&mut self, number: u64, line: &str) -> Result<(), String> {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.bytes().all(|b| b.is_ascii_whitespace()) {
+            return Ok(());
+        }
+        let mut fields = line.split('\t');
+        let id = fields.next().unwrap_or_default();
+        let size = fields.next().map(str::trim_ascii).filter(|s| !s.is_empty());
+        let lower = lower_id(id);
+        let read = size
+            .map(parse_size)
+            .transpose()
+            .and_then(|size| Ok((bucket(self.topology, self.design, id, &lower)?, size)));
+        let w = &mut self.workload;
+        match read {
+            Ok(document) => {
+                self.placed.push(document);
+                if self.keep_ids {
+                    w.lower_ids.push_str(&lower);
+                    w.lower_ids.push('\n');
+                }
+                Ok(())
+            }
+            Err(error) => {
+                w.invalid_count += 1;
+                if w.invalid.len() < MAX_INVALID {
+                    w.invalid.push(InvalidId {
+                        line: number,
+                        id: id.chars().take(80).collect(),
+                        error: error.clone(),
+                    });
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// The documents read.
+    pub fn finish(self) -> Workload {
+        Workload {
+            load: BucketLoad::from_buckets(self.placed),
+            ..self.workload
+        }
+    }
+}
+
+/// The bucket of `id` (lower-cased: `lower`), as [`locate_id`] places it.
+fn bucket(
+    topology: &Topology,
+    design: Option<&ContentDesign>,
+    id: &str,
+    lower: &str,
+) -> Result<u32, String> {
+    if design.is_some() && pinned_bucket(id).is_some() {
+        return locate_id(topology, design, id)
+            .map(|l| l.bucket)
+            .map_err(|e| e.to_string());
+    }
+    check_id(id).map_err(|e| e.to_string())?;
+    Ok(bucket_of_lower(lower.as_bytes()) + topology.prefix_block_start(lower))
+}
+
+/// A size field: digits only, at most `u64::MAX`.
+fn parse_size(text: &str) -> Result<u64, String> {
+    text.bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| text.parse().ok())
+        .flatten()
+        .ok_or_else(|| format!("the size '{text}' is not a whole number of bytes"))
+}

@@ -1,0 +1,13 @@
+//! # ravenshard-model
+//!
+//! The studio's model, shared by the studio, the CLI and the JS API: a
+//! [`workspace`] of placed documents and the views derived from it, the readers of
+//! RavenDB exports and document files ([`import`]), share links ([`share`]) and generated
+//! samples ([`sample`]).
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod import;
+pub mod sample;
+pub mod share;
+pub mod workspace;

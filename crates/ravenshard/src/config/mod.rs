@@ -1,0 +1,151 @@
+//! RavenDB's `ShardingConfiguration` JSON, as it appears in a database record (PascalCase).
+//!
+//! These types mirror the JSON one to one; [`Topology`](crate::Topology) is the validated
+//! form. Keys this crate does not model (`Orchestrator`, `BucketMigrations`, `Promotables`,
+//! ...) are kept, so reading and writing a configuration does not lose them.
+//!
+//! Writing is serde's derived `Serialize`; reading is the `read` module, a walk over a parsed
+//! [`Value`] that gives every error the JSON path of the offending value.
+
+use crate::ConfigError;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+mod read;
+
+/// `ShardingConfiguration` as RavenDB writes it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ShardingConfiguration {
+    /// Shard number (as a string key) to that shard's database topology.
+    pub shards: BTreeMap<String, DatabaseTopology>,
+    /// Bucket ranges in ascending order of start; absent or empty at database creation.
+    pub bucket_ranges: Vec<ShardBucketRange>,
+    /// Prefixed sharding settings.
+    pub prefixed: Vec<PrefixedShardingSetting>,
+    /// Every other key, kept as it was.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// One shard's database topology; only `Members` is modelled.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DatabaseTopology {
+    /// Tags of the nodes that hold an up-to-date copy of the shard.
+    pub members: Vec<String>,
+    /// Every other key, kept as it was.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// `{ "BucketRangeStart": n, "ShardNumber": s }`: buckets from `n` up to the next range's
+/// start belong to shard `s`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ShardBucketRange {
+    /// First bucket of the range.
+    pub bucket_range_start: u32,
+    /// The shard that owns the range.
+    pub shard_number: u32,
+}
+
+/// `{ "Prefix": "eu/", "Shards": [0], "BucketRangeStart": 1048576 }`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct PrefixedShardingSetting {
+    /// The ID prefix; must end with `/` or `-`.
+    pub prefix: String,
+    /// The shards that hold documents with this prefix.
+    pub shards: Vec<u32>,
+    /// Start of the prefix's 2^20 block (assigned at creation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bucket_range_start: Option<u32>,
+    /// Every other key, kept as it was.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// A configuration read from JSON, with where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedConfiguration {
+    /// The configuration.
+    pub sharding: ShardingConfiguration,
+    /// `DatabaseName` when the JSON was a whole database record.
+    pub database: Option<String>,
+    /// The JSON path of the configuration: `""` for a bare configuration, `"Sharding"` in a
+    /// database record.
+    pub base_path: String,
+}
+
+/// Reads a `ShardingConfiguration`, or a database record that contains `"Sharding"`.
+/// Unknown keys are ignored (and kept).
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::config::parse_configuration;
+///
+/// let record = r#"{"DatabaseName": "Orders", "Sharding": {"Shards": {"0": {"Members": ["A"]}}}}"#;
+/// let parsed = parse_configuration(record).unwrap();
+/// assert_eq!(parsed.database.as_deref(), Some("Orders"));
+/// assert_eq!(parsed.sharding.shards["0"].members, vec!["A"]);
+///
+/// let err = parse_configuration(r#"{"Shards": {"0": {}}, "BucketRanges": [{"BucketRangeStart": -1, "ShardNumber": 0}]}"#)
+///     .unwrap_err();
+/// assert_eq!(err.path(), Some("BucketRanges[0].BucketRangeStart"));
+/// ```
+pub fn parse_configuration(text: &str) -> Result<ParsedConfiguration, ConfigError> {
+    // from_slice, as the importers parse: one copy of serde_json's parser, not two.
+    let value: Value = serde_json::from_slice(text.as_bytes()).map_err(|e| ConfigError::Json {
+        path: "$".into(),
+        line: e.line(),
+        column: e.column(),
+        message: without_position(&e),
+    })?;
+    let Value::Object(mut object) = value else {
+        return Err(ConfigError::NotAConfiguration);
+    };
+    let (sharding, database, base_path) = match object.remove("Sharding") {
+        Some(sharding) if !sharding.is_null() => {
+            let database = match object.get("DatabaseName") {
+                Some(Value::String(name)) => Some(name.clone()),
+                _ => None,
+            };
+            (sharding, database, "Sharding".to_string())
+        }
+        _ if object.contains_key("Shards") => (Value::Object(object), None, String::new()),
+        _ => return Err(ConfigError::NotAConfiguration),
+    };
+    let sharding = read::configuration(sharding).map_err(|e| ConfigError::Json {
+        path: join_path(&base_path, &e.path),
+        line: 0,
+        column: 0,
+        message: e.message,
+    })?;
+    Ok(ParsedConfiguration {
+        sharding,
+        database,
+        base_path,
+    })
+}
+
+/// Joins a base JSON path and a relative one: `("Sharding", "Prefixed[0]")` gives
+/// `Sharding.Prefixed[0]`.
+pub fn join_path(base: &str, rest: &str) -> String {
+    match (base.is_empty(), rest.is_empty()) {
+        (true, _) => rest.to_string(),
+        (false, true) => base.to_string(),
+        (false, false) if rest.starts_with('[') => format!("{base}{rest}"),
+        (false, false) => format!("{base}.{rest}"),
+    }
+}
+
+fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}

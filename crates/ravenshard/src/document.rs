@@ -1,0 +1,252 @@
+//! One document of a workspace, and its line in the editor's, the share link's and the
+//! CLI's text format: `id`, `id<TAB>size` or `id<TAB>size<TAB>collection`.
+
+use crate::read::{
+    big_number, deserialize_through_the_reader, object, optional, required, string, Path, Read,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+/// One document of a workspace: its ID and, when known, its size and collection.
+///
+/// It deserializes through [`Document::read`]: `id` is required, `size`, `collection` and
+/// `body` may be missing or `null`, and other keys are ignored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Document {
+    /// The document ID as stored (`orders/1-A`, `orders/2-A$customers/1-A`).
+    pub id: String,
+    /// The document's size in bytes, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// The document's collection (`@metadata.@collection`), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collection: Option<String>,
+    /// The document's JSON, when known (imported from JSON, NDJSON or an export, or typed
+    /// as the line format's fourth field). The chapter's content rules read its fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+}
+
+impl Document {
+    /// A document known by its ID only.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let d = ravenshard::Document::new("orders/1-A");
+    /// assert_eq!((d.size, d.collection), (None, None));
+    /// ```
+    pub fn new(id: impl Into<String>) -> Document {
+        Document {
+            id: id.into(),
+            size: None,
+            collection: None,
+            body: None,
+        }
+    }
+
+    /// Reads a document from its JSON (as serialized) at path `at`, naming the path of
+    /// what is wrong.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::read::Path;
+    /// use ravenshard::Document;
+    /// use serde_json::json;
+    ///
+    /// let d = Document::read(json!({"id": "a", "size": 12, "collection": null}), Path::Root).unwrap();
+    /// assert_eq!((d.id.as_str(), d.size, d.collection), ("a", Some(12), None));
+    /// let at = Path::Root;
+    /// let e = Document::read(json!({"id": "a", "size": "12"}), at.index(3)).unwrap_err();
+    /// assert_eq!(e.to_string(), "[3].size: invalid type: string \"12\", expected u64");
+    /// let e = Document::read(json!({"size": 1}), at).unwrap_err();
+    /// assert_eq!(e.to_string(), "missing field `id`");
+    /// ```
+    pub fn read(value: Value, at: Path) -> Read<Document> {
+        let mut id = None;
+        let mut document = Document::new("");
+        for (key, value) in object(value, at, "struct Document")? {
+            let at = at.key(&key);
+            match key.as_str() {
+                "id" => id = Some(string(value, at)?),
+                "size" => document.size = optional(value, at, big_number)?,
+                "collection" => document.collection = optional(value, at, string)?,
+                "body" => document.body = optional(value, at, string)?,
+                _ => {}
+            }
+        }
+        document.id = required(id, at, "id")?;
+        Ok(document)
+    }
+
+    /// Appends the document as one line of text, without the line break: `id`, then
+    /// `<TAB>size`, `<TAB>collection` and `<TAB>body` as far as they are known (an empty
+    /// collection counts as unknown; the body is JSON on one line, see [`one_line`]). This is
+    /// the editor's, the share link's and `ravenshard bucket`'s input format.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::Document;
+    ///
+    /// let mut text = String::new();
+    /// Document::new("users/4").write_line(&mut text);
+    /// text.push('\n');
+    /// let order = Document {
+    ///     id: "orders/1-A".into(),
+    ///     size: None,
+    ///     collection: Some("Orders".into()),
+    ///     body: Some("{\n  \"Customer\": \"customers/1-A\"\n}".into()),
+    /// };
+    /// order.write_line(&mut text);
+    /// assert_eq!(text, "users/4\norders/1-A\t\tOrders\t{\"Customer\":\"customers/1-A\"}");
+    /// ```
+    pub fn write_line(&self, out: &mut String) {
+        out.push_str(&self.id);
+        let collection = self.collection.as_deref().filter(|c| !c.is_empty());
+        let body = self.body.as_deref().filter(|b| !b.trim().is_empty());
+        if self.size.is_some() || collection.is_some() || body.is_some() {
+            out.push('\t');
+            if let Some(size) = self.size {
+                out.push_str(&size.to_string());
+            }
+        }
+        if collection.is_some() || body.is_some() {
+            out.push('\t');
+            out.push_str(collection.unwrap_or_default());
+        }
+        if let Some(body) = body {
+            out.push('\t');
+            out.push_str(&one_line(body));
+        }
+    }
+}
+
+/// A JSON body on one line without tabs: as it is when it has no tab or line break, else
+/// re-written compactly (JSON whitespace is insignificant; a body that is not JSON has its
+/// tabs and line breaks turned into spaces).
+pub fn one_line(body: &str) -> std::borrow::Cow<'_, str> {
+    if !body.contains(['\t', '\n', '\r']) {
+        return std::borrow::Cow::Borrowed(body);
+    }
+    // from_slice, as the importers parse: one copy of serde_json's parser, not two.
+    match serde_json::from_slice::<serde_json::Value>(body.as_bytes()) {
+        Ok(value) => std::borrow::Cow::Owned(value.to_string()),
+        Err(_) => std::borrow::Cow::Owned(body.replace(['\t', '\n', '\r'], " ")),
+    }
+}
+
+deserialize_through_the_reader! { Document => Document::read }
+
+/// One line of the text format, read by [`Document::parse_lines`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentLine {
+    /// 1-based line number in the text.
+    pub line: usize,
+    /// The document. A size that could not be read is left unknown.
+    pub document: Document,
+    /// The size field, when it is not a whole number of bytes (digits only, at most
+    /// `u64::MAX`). Each reader decides: the studio notes and ignores it, a share link is
+    /// refused.
+    pub bad_size: Option<String>,
+}
+
+impl Document {
+    /// Why this document's [`write_line`](Document::write_line) would not read back as the
+    /// same document with [`parse_lines`](Document::parse_lines), or `None` when it would:
+    /// an empty or blank ID, a tab or line break in the ID or the collection, or a
+    /// collection that is empty or has spaces around it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::Document;
+    ///
+    /// assert_eq!(Document::new("orders/1-A").line_problem(), None);
+    /// assert_eq!(Document::new("a\tb").line_problem().as_deref(), Some("the ID has a tab or line break at byte 1"));
+    /// assert!(Document::new("  ").line_problem().is_some());
+    /// ```
+    pub fn line_problem(&self) -> Option<String> {
+        let breaks = |s: &str| s.find(['\t', '\r', '\n']);
+        if self.id.trim().is_empty() {
+            return Some("the ID is empty or blank".into());
+        }
+        if let Some(at) = breaks(&self.id) {
+            return Some(format!("the ID has a tab or line break at byte {at}"));
+        }
+        if let Some(body) = &self.body {
+            if body.trim().is_empty() || body.trim() != body || breaks(body).is_some() {
+                return Some(
+                    "the body is blank, has spaces around it, or has a tab or line break".into(),
+                );
+            }
+        }
+        let collection = self.collection.as_deref()?;
+        if let Some(at) = breaks(collection) {
+            return Some(format!(
+                "the collection has a tab or line break at byte {at}"
+            ));
+        }
+        (collection.is_empty() || collection.trim() != collection)
+            .then(|| "the collection is empty or has spaces around it".to_string())
+    }
+
+    /// Reads text in the line format: one document per line (`\n` or `\r\n`), blank lines
+    /// (empty or only spaces) skipped. The ID is taken as it is; the size and the collection
+    /// are trimmed, and an empty collection is unknown. The inverse of
+    /// [`write_line`](Document::write_line) for every document whose ID has no tab or line
+    /// break.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::Document;
+    ///
+    /// let lines: Vec<_> = Document::parse_lines("orders/1-A\t120\tOrders\r\n\n users/4 \tabc").collect();
+    /// assert_eq!(lines.len(), 2);
+    /// assert_eq!(lines[0].document.size, Some(120));
+    /// assert_eq!(lines[0].document.collection.as_deref(), Some("Orders"));
+    /// assert_eq!((lines[1].line, lines[1].document.id.as_str()), (3, " users/4 "));
+    /// assert_eq!(lines[1].bad_size.as_deref(), Some("abc"));
+    /// ```
+    pub fn parse_lines(text: &str) -> impl Iterator<Item = DocumentLine> + '_ {
+        text.split('\n').enumerate().filter_map(|(index, line)| {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            if line.trim().is_empty() {
+                return None;
+            }
+            let mut fields = line.splitn(4, '\t');
+            let id = fields.next().unwrap_or_default();
+            let size_field = fields.next().map(str::trim).unwrap_or_default();
+            let collection = fields
+                .next()
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(str::to_string);
+            // The body is the rest of the line (a tab inside it would be JSON whitespace).
+            let body = fields
+                .next()
+                .map(str::trim)
+                .filter(|b| !b.is_empty())
+                .map(str::to_string);
+            let size = if size_field.bytes().all(|b| b.is_ascii_digit()) {
+                size_field.parse::<u64>().ok()
+            } else {
+                None
+            };
+            let bad_size =
+                (size.is_none() && !size_field.is_empty()).then(|| size_field.to_string());
+            Some(DocumentLine {
+                line: index + 1,
+                document: Document {
+                    id: id.to_string(),
+                    size,
+                    collection,
+                    body,
+                },
+                bad_size,
+            })
+        })
+    }
+}
