@@ -105,7 +105,7 @@ impl fmt::Display for SampleError {
                 f,
                 "anchored share: {} is not a share from 0 to 1. Give the fraction of \
                  orders to anchor to their company, e.g. 0.3 for 30%.",
-                ravenshard::decimal::trimmed(*value, 6)
+                value
             ),
         }
     }

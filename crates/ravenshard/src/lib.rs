@@ -27,7 +27,6 @@ mod bucket;
 pub mod bulk;
 pub mod casing;
 pub mod config;
-pub mod decimal;
 pub mod document;
 mod error;
 mod explain;

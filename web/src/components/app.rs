@@ -10,7 +10,6 @@ use super::{
 };
 use crate::state::{Action, Level, Tab};
 use gloo::timers::callback::Timeout;
-use ravenshard::decimal::fixed;
 use ravenshard_model::workspace::BalanceVerdict;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -232,7 +231,7 @@ pub fn app() -> Html {
                         <span class={class_names(&[Some("verdict"), Some(verdict.0)])} title="Largest shard over the mean shard, in documents">
                             { verdict.1 }
                             if let Some(skew) = balance.skew {
-                                { format!(" · skew {}", fixed(skew, 2)) }
+                                { format!(" · skew {:.2}", skew) }
                             }
                         </span>
                     </p>

@@ -3,7 +3,6 @@
 
 use super::{bytes, class_names, count, on_value, shard_style, ByPtr};
 use crate::state::{split_chars, Action};
-use ravenshard::decimal::fixed;
 use ravenshard_model::workspace::{Placement, RowQuery, RowView, SortKey};
 use yew::prelude::*;
 
@@ -107,8 +106,8 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                 <span class="th c-group">{ "Group" }</span>
             </div>
             <div class="dt-body" onscroll={on_scroll} role="table" aria-rowcount={total.to_string()}>
-                <div class="dt-spacer" style={format!("height: {}px", fixed(total as f64 * ROW_HEIGHT, 0))}>
-                    <div class="dt-rows" style={format!("transform: translateY({}px)", fixed(start as f64 * ROW_HEIGHT, 0))}>
+                <div class="dt-spacer" style={format!("height: {:.0}px", total as f64 * ROW_HEIGHT)}>
+                    <div class="dt-rows" style={format!("transform: translateY({:.0}px)", start as f64 * ROW_HEIGHT)}>
                         { for slice.iter().filter_map(|&i| p.row(i as usize)).map(|row| {
                             let index = row.index;
                             let on_explain = {

@@ -38,7 +38,6 @@ pub use reshard::{duration, ReshardView, ReshardViewProps, MOVES_SHOWN};
 pub use shards::{ShardsView, ShardsViewProps};
 pub use workspace::{WorkspacePanel, WorkspacePanelProps};
 
-use ravenshard::decimal::fixed;
 use std::ops::Deref;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
@@ -116,14 +115,14 @@ pub fn bytes(n: u64) -> String {
     if unit == 0 {
         format!("{n} B")
     } else {
-        format!("{} {}", fixed(value, 1), UNITS[unit])
+        format!("{value:.1} {}", UNITS[unit])
     }
 }
 
 /// A share (0..=1) in percent with one decimal.
 pub fn percent(share: f64) -> String {
     if share.is_finite() {
-        format!("{}%", fixed(share * 100.0, 1))
+        format!("{:.1}%", share * 100.0)
     } else {
         "–".to_string()
     }

@@ -4,7 +4,6 @@
 use super::{bytes, class_names, count, on_value, percent, plural, shard_style, ByPtr};
 use crate::editors::{BucketMap, ConfigJson, PrefixEditor, RangeEditor};
 use crate::state::{Action, ReshardAction, ReshardState};
-use ravenshard::decimal::fixed;
 use ravenshard::Topology;
 use ravenshard_design::reshard::{Measure, MigrationStep, Phase, Plan};
 use ravenshard_model::workspace::Placement;
@@ -52,7 +51,7 @@ pub fn duration(seconds: f64) -> String {
     }
     let whole = seconds.round() as u64;
     match whole {
-        0..=59 => format!("{} s", fixed(seconds, if seconds < 10.0 { 1 } else { 0 })),
+        0..=59 => format!("{seconds:.*} s", if seconds < 10.0 { 1 } else { 0 }),
         60..=3599 => format!("{} min {} s", whole / 60, whole % 60),
         _ => format!("{} h {} min", whole / 3600, whole % 3600 / 60),
     }
@@ -210,13 +209,13 @@ fn obstacles(r: &ReshardState) -> Html {
     html! {
         <div class="obstacles">
             <p class="warning">{ format!("{} bucket{} hold more than a fair share and cannot be split (obese buckets): balance stops at them. ", list.len(), plural(list.len() as u64)) }
-                { list.iter().take(10).map(|o| format!("Bucket {} on shard {}: {} docs, {} ({}× a fair share)", o.bucket, o.shard, count(o.docs), bytes(o.bytes), fixed(o.fair_shares, 1))).collect::<Vec<_>>().join("; ") }</p>
+                { list.iter().take(10).map(|o| format!("Bucket {} on shard {}: {} docs, {} ({:.1}× a fair share)", o.bucket, o.shard, count(o.docs), bytes(o.bytes), o.fair_shares)).collect::<Vec<_>>().join("; ") }</p>
         </div>
     }
 }
 
 fn totals(plan: &Plan, throughput: &str, on: &Callback<Action>) -> Html {
-    let skew = |s: Option<f64>| s.map_or("–".to_string(), |s| fixed(s, 2));
+    let skew = |s: Option<f64>| s.map_or("–".to_string(), |s| format!("{:.2}", s));
     let stat = |class: &'static str, label: &str, value: String| {
         html! { <div class={format!("stat {class}")}><span class="label">{ label.to_string() }</span><strong>{ value }</strong></div> }
     };
@@ -259,8 +258,8 @@ fn per_shard(plan: &Plan) -> Html {
                     <li class="bar-row" data-shard={c.shard.to_string()} style={shard_style(c.shard)}>
                         <span class="bar-label">{ format!("Shard {}", c.shard) }</span>
                         <span class="bar-track">
-                            <span class="bar-fill before" style={format!("width: {}%", fixed(before as f64 / max * 100.0, 2))}></span>
-                            <span class="bar-fill after" style={format!("width: {}%", fixed(after as f64 / max * 100.0, 2))}></span>
+                            <span class="bar-fill before" style={format!("width: {:.2}%", before as f64 / max * 100.0)}></span>
+                            <span class="bar-fill after" style={format!("width: {:.2}%", after as f64 / max * 100.0)}></span>
                         </span>
                         <span class="bar-value">{ format!("{} → {}", show(before), show(after)) }</span>
                     </li>

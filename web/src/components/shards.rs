@@ -3,7 +3,6 @@
 
 use super::{bytes, class_names, count, percent, plural, shard_style, ByPtr};
 use crate::state::{Action, Metric};
-use ravenshard::decimal::fixed;
 use ravenshard_model::workspace::{BalanceVerdict, Placement, ShardSummary};
 use yew::prelude::*;
 
@@ -27,9 +26,9 @@ fn verdict_text(
     what: &str,
 ) -> (&'static str, String) {
     match (verdict, skew) {
-        (Some(BalanceVerdict::Balanced), Some(s)) => ("balanced", format!("Balanced: the largest shard holds {}× the mean {what}.", fixed(s, 2))),
-        (Some(BalanceVerdict::Uneven), Some(s)) => ("uneven", format!("Uneven: the largest shard holds {}× the mean {what}.", fixed(s, 2))),
-        (Some(BalanceVerdict::Lopsided), Some(s)) => ("lopsided", format!("Lopsided: the largest shard holds {}× the mean {what}. Look at the anchored groups and the bucket ranges.", fixed(s, 2))),
+        (Some(BalanceVerdict::Balanced), Some(s)) => ("balanced", format!("Balanced: the largest shard holds {s:.2}× the mean {what}.")),
+        (Some(BalanceVerdict::Uneven), Some(s)) => ("uneven", format!("Uneven: the largest shard holds {s:.2}× the mean {what}.")),
+        (Some(BalanceVerdict::Lopsided), Some(s)) => ("lopsided", format!("Lopsided: the largest shard holds {s:.2}× the mean {what}. Look at the anchored groups and the bucket ranges.")),
         _ => ("none", format!("No {what} to balance yet.")),
     }
 }
@@ -88,7 +87,7 @@ pub fn shards_view(props: &ShardsViewProps) -> Html {
                     html! {
                         <li class="bar-row" data-shard={s.shard.to_string()} style={shard_style(s.shard)}>
                             <span class="bar-label">{ s.fragment.clone() }</span>
-                            <span class="bar-track"><span class="bar-fill" style={format!("width: {}%", fixed(width, 2))}></span></span>
+                            <span class="bar-track"><span class="bar-fill" style={format!("width: {:.2}%", width)}></span></span>
                             <span class="bar-value">{ label }<span class="share">{ percent(share) }</span></span>
                         </li>
                     }

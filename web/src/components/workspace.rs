@@ -137,7 +137,7 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
             if let Some(status) = &props.import {
                 <div class="import-progress" role="status">
                     <span>{ format!("Reading {} — {} documents", status.name, count(status.documents as u64)) }</span>
-                    <progress max="1" value={ravenshard::decimal::fixed(status.fraction.unwrap_or(0.0), 3)}></progress>
+                    <progress max="1" value={format!("{:.3}", status.fraction.unwrap_or(0.0))}></progress>
                     <button type="button" class="cancel-import" onclick={on_cancel}>{ "Cancel" }</button>
                 </div>
             }

@@ -6,7 +6,6 @@ use super::{blocks, pointer_x, shard_colour, UNOWNED_COLOUR};
 use crate::components::with_value;
 use crate::components::ByPtr;
 use gloo::events::{EventListener, EventListenerOptions};
-use ravenshard::decimal::fixed;
 use ravenshard::Topology;
 use ravenshard_model::workspace::{Bin, Placement};
 use std::rc::Rc;
@@ -496,8 +495,8 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
             if bin.documents == 1 { "" } else { "s" }
         );
         let style = format!(
-            "position: absolute; top: 0; pointer-events: none; left: {}px",
-            fixed(clamp(h.x, 0.0, (*width - 200.0).max(0.0)), 0)
+            "position: absolute; top: 0; pointer-events: none; left: {:.0}px",
+            clamp(h.x, 0.0, (*width - 200.0).max(0.0))
         );
         html! {
             <div class="map-tooltip" role="status" style={style}>
@@ -548,7 +547,7 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
                 <canvas
                     ref={canvas}
                     class="map-canvas"
-                    style={format!("display: block; width: 100%; height: {}px", fixed(HEIGHT, 0))}
+                    style={format!("display: block; width: 100%; height: {:.0}px", HEIGHT)}
                     role="img"
                     aria-label={format!("Buckets of the {block_label} block by shard, with documents")}
                     {onmousedown}

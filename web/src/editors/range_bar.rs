@@ -7,7 +7,6 @@ use super::ranges::{range_end, ranges_in_block, set_boundary};
 use super::{pointer_x, shard_colour};
 use crate::components::class_names;
 use ravenshard::config::ShardBucketRange;
-use ravenshard::decimal::fixed;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -108,8 +107,7 @@ pub fn range_bar(props: &RangeBarProps) -> Html {
         let end = range_end(&shown, i).unwrap_or(start);
         let width = end.saturating_sub(start) as f64 / BLOCK_LEN as f64 * 100.0;
         let style = format!(
-            "width: {}%; background: {}",
-            fixed(width, 4),
+            "width: {width:.4}%; background: {}",
             shard_colour(range.shard_number)
         );
         let title = format!(
@@ -214,7 +212,7 @@ pub fn range_bar(props: &RangeBarProps) -> Html {
                     key={b.index.to_string()}
                     class={class_names(&[Some("range-boundary"), active.is_some().then_some("dragging")])}
                     data-boundary={b.index.to_string()}
-                    style={format!("left: {}%", fixed(view.x_of(u64::from(at), 100.0), 4))}
+                    style={format!("left: {:.4}%", view.x_of(u64::from(at), 100.0))}
                     role="slider"
                     tabindex="0"
                     aria-orientation="horizontal"

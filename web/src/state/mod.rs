@@ -31,7 +31,6 @@ pub use inputs::{
 pub use persist::{read_saved, Saved, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY};
 pub use reshard::{ReshardAction, ReshardState, ReshardView};
 
-use ravenshard::decimal::parse_decimal;
 use ravenshard::{explain, Explanation, Topology};
 use ravenshard_design::content::ContentDesign;
 use ravenshard_model::import::Imported;
@@ -1074,7 +1073,10 @@ impl State {
                 )
             })?;
         let share = self.generator_share.trim();
-        let percent = parse_decimal(share)
+        let percent = share
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
             .filter(|p| (0.0..=100.0).contains(p))
             .ok_or_else(|| {
                 format!(

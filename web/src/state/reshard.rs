@@ -7,7 +7,6 @@
 //! computed only while the view is shown: [`ReshardState::refresh`].
 
 use super::{read_configuration, ConfigProblem};
-use ravenshard::decimal::parse_decimal;
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
     add_shard, balance, check_prefix_changes, drain_shard, migration_step,
@@ -348,7 +347,10 @@ impl ReshardState {
             BalanceOptions::parse_weights(&self.weights).map_err(|e| format!("Weights: {e}"))?;
         let threshold = match self.threshold.trim() {
             "" => 0.0,
-            text => parse_decimal(text)
+            text => text
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
                 .filter(|t| (0.0..=100.0).contains(t))
                 .ok_or_else(|| format!("Threshold: '{text}' is not a percentage from 0 to 100."))?,
         };

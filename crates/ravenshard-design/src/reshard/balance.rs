@@ -59,7 +59,12 @@ impl BalanceOptions {
             };
             let (shard, weight) = part.split_once('=').ok_or_else(bad)?;
             let shard: u32 = shard.trim().parse().map_err(|_| bad())?;
-            let weight = ravenshard::decimal::parse_decimal(weight.trim()).ok_or_else(bad)?;
+            let weight = weight
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(bad)?;
             weights.insert(shard, weight);
         }
         Ok(weights)

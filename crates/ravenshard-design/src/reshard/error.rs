@@ -195,7 +195,7 @@ impl fmt::Display for ReshardError {
                 f,
                 "The weight of shard {shard} is {}: a weight must be a number of 0 or more \
                  (2 takes twice the share of 1; 0 empties the shard).",
-                ravenshard::decimal::trimmed(*weight, 3)
+                weight
             ),
             BadWeight { shard: None, .. } => write!(
                 f,
@@ -211,7 +211,7 @@ impl fmt::Display for ReshardError {
                 f,
                 "The threshold is {}%: give a percentage from 0 to 100 (5 leaves shards \
                  within 5% of their fair share alone).",
-                ravenshard::decimal::trimmed(*threshold, 3)
+                threshold
             ),
             NoSizes => write!(
                 f,
@@ -232,7 +232,7 @@ impl fmt::Display for ReshardError {
                 f,
                 "A throughput of {} cannot be used: give a positive number, such as 50MB/s \
                  or 20000docs/s.",
-                ravenshard::decimal::trimmed(*value, 3)
+                value
             ),
         }
     }

@@ -120,7 +120,7 @@ impl fmt::Display for PlanNote {
                 f,
                 "Every shard is within {}% of its fair share: no move is worth making. \
                  Lower the threshold to balance further.",
-                ravenshard::decimal::trimmed(*threshold, 3)
+                threshold
             ),
             Capped { max_buckets } => write!(
                 f,

@@ -103,7 +103,11 @@ impl Throughput {
         let bad = || ThroughputError {
             text: text.to_string(),
         };
-        let value = ravenshard::decimal::parse_decimal(number).ok_or_else(bad)?;
+        let value = number
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(bad)?;
         let scaled = |factor: f64| Throughput::Bytes(value * factor);
         let throughput = match unit.to_ascii_lowercase().as_str() {
             "docs" | "doc" | "documents" => Throughput::Docs(value),

@@ -88,7 +88,8 @@ fn header_columns(fields: &[Cow<str>]) -> Option<Columns> {
     let name = |i: usize| fields.get(i).map(|f| f.trim().to_ascii_lowercase());
     let first_is_id = matches!(name(0).as_deref(), Some("id" | "@id"));
     let is_number = |f: &str| {
-        f.bytes().any(|b| b.is_ascii_digit()) && ravenshard::decimal::parse_decimal(f).is_some()
+        f.bytes().any(|b| b.is_ascii_digit())
+            && f.parse::<f64>().ok().filter(|v| v.is_finite()).is_some()
     };
     let second_is_text = fields.get(1).is_some_and(|f| {
         let f = f.trim();

@@ -212,8 +212,10 @@ fn finish(
     let obese = documents > input.obese_threshold;
     let mut advice = Vec::new();
     if obese {
-        let percent =
-            ravenshard::decimal::fixed(documents as f64 * 100.0 / input.placed.max(1) as f64, 1);
+        let percent = format!(
+            "{:.1}",
+            documents as f64 * 100.0 / input.placed.max(1) as f64
+        );
         advice.push(format!(
             "{documents} documents ({percent}% of all) share anchor '{}', more than the \
              obese threshold of {}: they all live in bucket {bucket} on shard {shard}, and a \
