@@ -2,6 +2,7 @@
 //! any other character becomes a token of its own and the parser decides.
 
 use super::error::{Position, RqlError};
+use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
 /// What a token is.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,23 +48,35 @@ const SYMBOLS: [&str; 16] = [
     "==", "!=", "<>", "<=", ">=", "=", "<", ">", "(", ")", ",", ".", "[", "]", "{", "}",
 ];
 
-/// Whether `c` can start a word.
+/// Whether `c` can start a word: a letter, `_` or `@` (RavenDB's `QueryScanner.Identifier`
+/// takes `char.IsLetter` or `_`; `FromIdentifier` and the parser allow a leading `@`, as in
+/// `@metadata` and `@all_docs`).
 pub(crate) fn is_word_start(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_' || c == '@' || other_letter(c)
+    c == '_' || c == '@' || is_letter(c)
 }
 
-/// Whether `c` can continue a word (or a parameter name).
+/// Whether `c` can continue a word (or a parameter name): a letter, a decimal digit or `_`,
+/// as `char.IsLetterOrDigit` or `_` in RavenDB's scanner.
 pub(crate) fn is_word_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || other_letter(c)
+    c == '_' || is_letter(c) || is_digit(c)
 }
 
-/// A character beyond ASCII that may be part of a name: any that is not white space.
-/// RavenDB's scanner takes Unicode letters and digits; telling those apart from other
-/// characters needs Unicode's letter tables, which this lexer does without (they would be
-/// a few KB of the studio's download). So a name may hold a non-ASCII symbol that RavenDB
-/// would refuse; no name RavenDB accepts is refused.
-fn other_letter(c: char) -> bool {
-    !c.is_ascii() && !c.is_whitespace()
+/// .NET's `char.IsLetter`: the general categories Lu, Ll, Lt, Lm and Lo. .NET tests one
+/// UTF-16 code unit at a time, and a character beyond the BMP is two surrogates, neither a
+/// letter; so only BMP characters count.
+fn is_letter(c: char) -> bool {
+    c.is_ascii_alphabetic()
+        || (!c.is_ascii()
+            && u32::from(c) <= 0xFFFF
+            && c.general_category_group() == GeneralCategoryGroup::Letter)
+}
+
+/// .NET's `char.IsDigit`: the general category Nd, in the BMP.
+fn is_digit(c: char) -> bool {
+    c.is_ascii_digit()
+        || (!c.is_ascii()
+            && u32::from(c) <= 0xFFFF
+            && c.general_category() == GeneralCategory::DecimalNumber)
 }
 
 /// The tokens of `source`, ending with one [`Kind::End`].
@@ -271,9 +284,39 @@ mod tests {
                 Kind::End
             ]
         );
-        // Without Unicode's letter tables, a non-ASCII symbol is taken as part of a name
-        // (RavenDB would refuse it); non-ASCII white space still separates.
-        assert_eq!(kinds("a€b\u{a0}c"), [Kind::Ident, Kind::Ident, Kind::End]);
+        // Letters of any script (Lu, Ll, Lt, Lm, Lo) and decimal digits (Nd) continue a name.
+        assert_eq!(
+            kinds("日本語 Ǆx ʰa Σ٣"),
+            [
+                Kind::Ident,
+                Kind::Ident,
+                Kind::Ident,
+                Kind::Ident,
+                Kind::End
+            ]
+        );
+        // A decimal digit of another script continues a name but does not start one.
+        assert_eq!(kinds("a٣"), [Kind::Ident, Kind::End]);
+        assert_eq!(kinds("٣a")[0], Kind::Other('٣'));
+    }
+
+    #[test]
+    fn names_stop_where_ravendb_stops_them() {
+        // RavenDB's scanner refuses symbols, letter-like numbers (Nl, No), combining marks
+        // and characters beyond the BMP in a name.
+        assert_eq!(
+            kinds("a€b"),
+            [Kind::Ident, Kind::Other('€'), Kind::Ident, Kind::End]
+        );
+        assert_eq!(kinds("aⅫ"), [Kind::Ident, Kind::Other('Ⅻ'), Kind::End]);
+        assert_eq!(kinds("a²"), [Kind::Ident, Kind::Other('²'), Kind::End]);
+        assert_eq!(
+            kinds("e\u{301}"),
+            [Kind::Ident, Kind::Other('\u{301}'), Kind::End]
+        );
+        assert_eq!(kinds("a𝒜"), [Kind::Ident, Kind::Other('𝒜'), Kind::End]);
+        // Non-ASCII white space separates.
+        assert_eq!(kinds("a\u{a0}c"), [Kind::Ident, Kind::Ident, Kind::End]);
     }
 
     #[test]

@@ -22,8 +22,9 @@
 //! assert_eq!(query.to_rql(), "from Orders where id() = 'orders/1-A'");
 //! ```
 //!
-//! Keywords are case-insensitive; names keep their case (ASCII letters, digits and `_`, or
-//! any non-ASCII character but white space: a superset of RavenDB's Unicode letters). Strings take `'…'` or `"…"`, with
+//! Keywords are case-insensitive; names keep their case and follow RavenDB's scanner: a
+//! letter (Unicode categories Lu, Ll, Lt, Lm, Lo, in the BMP) or `_` first, then letters,
+//! decimal digits (Nd) and `_`. Strings take `'…'` or `"…"`, with
 //! `\'`, `\"`, `\\` (and RavenDB's doubled quote, `''`) inside; `--` starts a comment that
 //! runs to the end of the line. `declare`, `with` and `match` queries, filtered sources
 //! (`from Orders(…)`), quoted field names and fields on the right of a comparison are not
