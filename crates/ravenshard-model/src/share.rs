@@ -48,16 +48,16 @@
 //! assert_eq!(decode_fragment(&fragment).unwrap(), state);
 //! ```
 
-mod base64url;
-
 use crate::workspace::Document;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::{alphabet, Engine as _};
 use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
-use ravenshard::read::{
-    deserialize_through_the_reader, list, number, object, optional, string, Path, Read,
-};
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use ravenshard::json::{self, null_as_default};
 use ravenshard::{ConfigError, Topology, NUMBER_OF_BUCKETS};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
@@ -72,11 +72,31 @@ const LEVEL: u8 = 9;
 /// [`encode_fragment`] uses the plain form when it is at most this many characters long.
 pub const PLAIN_LIMIT: usize = 2000;
 
+/// The compact form's base64url (RFC 4648 §5): written without padding, read with or
+/// without it, and strict otherwise (no other alphabet, no stray bits in the last symbol).
+const BASE64URL: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// What the plain form percent-encodes: every byte but letters, digits and `-._~/$:@`.
+const ENCODED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b'/')
+    .remove(b'$')
+    .remove(b':')
+    .remove(b'@');
+
 /// What a share link carries: the studio's state.
 ///
-/// It deserializes by hand, as the compact form is read: every field may be missing (or
-/// `null`), and other keys are ignored.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+/// As JSON (the compact form), every field may be missing or `null`, and other keys are
+/// ignored.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SharedState {
     /// The database name, when it is not the default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -89,26 +109,12 @@ pub struct SharedState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<String>,
     /// The documents, in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "null_as_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub documents: Vec<Document>,
-}
-
-deserialize_through_the_reader! { SharedState => shared_state }
-
-/// A [`SharedState`] from its JSON (the compact form's).
-fn shared_state(value: Value, at: Path) -> Read<SharedState> {
-    let mut state = SharedState::default();
-    for (key, value) in object(value, at, "struct SharedState")? {
-        let at = at.key(&key);
-        match key.as_str() {
-            "database" => state.database = optional(value, at, string)?,
-            "shards" => state.shards = optional(value, at, number)?,
-            "config" => state.config = optional(value, at, string)?,
-            "documents" => state.documents = list(value, at, Document::read)?,
-            _ => {}
-        }
-    }
-    Ok(state)
 }
 
 impl SharedState {
@@ -383,8 +389,8 @@ pub fn encode_fragment(state: &SharedState) -> String {
 }
 
 /// What [`encode_fragment`] does, in two steps, for a caller with its own raw-deflate
-/// compressor (the studio uses the browser's `CompressionStream("deflate-raw")`, and so
-/// leaves the core's compressor out of its WebAssembly).
+/// compressor (the studio uses the browser's `CompressionStream("deflate-raw")`, which
+/// does not hold up the page).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FragmentPlan {
     /// The plain form, short enough to use as it is.
@@ -431,7 +437,7 @@ pub fn plan_fragment(state: &SharedState) -> FragmentPlan {
 /// plain form when that is not longer.
 pub fn finish_fragment(plain: Option<String>, deflated: &[u8]) -> String {
     let mut compact = String::from("z=");
-    base64url::encode(deflated, &mut compact);
+    BASE64URL.encode_string(deflated, &mut compact);
     match plain {
         Some(plain) if plain.len() <= compact.len() => plain,
         _ => compact,
@@ -478,7 +484,7 @@ pub fn encode_plain(state: &SharedState) -> Result<String, ShareError> {
         }
         out.push_str(key);
         out.push('=');
-        percent_encode(value, &mut out);
+        out.extend(utf8_percent_encode(value, ENCODED));
     };
     if let Some(database) = state.database.as_deref().filter(|d| !d.is_empty()) {
         pair("db", database);
@@ -551,61 +557,26 @@ fn normalize(mut state: SharedState) -> SharedState {
     state
 }
 
-fn hex_value(byte: u8) -> Option<u8> {
-    match byte {
-        b'0'..=b'9' => Some(byte - b'0'),
-        b'a'..=b'f' => Some(byte - b'a' + 10),
-        b'A'..=b'F' => Some(byte - b'A' + 10),
-        _ => None,
-    }
-}
-
 /// Percent-decodes `raw` (RFC 3986; `+` stays `+`) into UTF-8 text. `key` names the value in
-/// errors.
+/// errors. A `%` must be followed by two hexadecimal digits.
 fn decode_text(raw: &str, key: &str) -> Result<String, ShareError> {
-    let bytes = raw.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&byte) = bytes.get(i) {
-        if byte == b'%' {
-            let high = bytes.get(i + 1).copied().and_then(hex_value);
-            let low = bytes.get(i + 2).copied().and_then(hex_value);
-            match (high, low) {
-                (Some(high), Some(low)) => out.push(high << 4 | low),
-                _ => {
-                    return Err(ShareError::BadEscape {
-                        key: key.to_string(),
-                        offset: i,
-                    })
-                }
-            }
-            i += 3;
-        } else {
-            out.push(byte);
-            i += 1;
-        }
+    let is_escape = |at: usize| {
+        raw.as_bytes()
+            .get(at + 1..at + 3)
+            .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+    };
+    if let Some((offset, _)) = raw.match_indices('%').find(|&(at, _)| !is_escape(at)) {
+        return Err(ShareError::BadEscape {
+            key: key.to_string(),
+            offset,
+        });
     }
-    String::from_utf8(out).map_err(|e| ShareError::NotUtf8 {
-        key: key.to_string(),
-        offset: e.utf8_error().valid_up_to(),
-    })
-}
-
-/// Whether `byte` is written as it is in the plain form.
-fn is_kept(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || b"-._~/$:@".contains(&byte)
-}
-
-fn percent_encode(text: &str, out: &mut String) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    for &byte in text.as_bytes() {
-        if is_kept(byte) {
-            out.push(char::from(byte));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(byte >> 4)]));
-            out.push(char::from(HEX[usize::from(byte & 0x0F)]));
-        }
+    match percent_decode_str(raw).decode_utf8() {
+        Ok(text) => Ok(text.into_owned()),
+        Err(e) => Err(ShareError::NotUtf8 {
+            key: key.to_string(),
+            offset: e.valid_up_to(),
+        }),
     }
 }
 
@@ -663,8 +634,9 @@ fn ids_text(documents: &[Document]) -> Result<String, ShareError> {
 
 /// The state in a compact `z` value.
 fn decode_compact(data: &str) -> Result<SharedState, ShareError> {
-    let compressed =
-        base64url::decode(data.trim().as_bytes()).map_err(|e| ShareError::BadBase64 {
+    let compressed = BASE64URL
+        .decode(data.trim())
+        .map_err(|e| ShareError::BadBase64 {
             message: e.to_string(),
         })?;
     let too_large = ShareError::TooLarge {
@@ -683,7 +655,6 @@ fn decode_compact(data: &str) -> Result<SharedState, ShareError> {
         return Err(too_large);
     }
     let bad_json = |message: String| ShareError::BadJson { message };
-    // from_slice, as the core parses: one copy of serde_json's parser, not two.
     let value = serde_json::from_slice::<Value>(&json).map_err(|e| bad_json(e.to_string()))?;
-    shared_state(value, Path::Root).map_err(|e| bad_json(e.to_string()))
+    json::from_value(value, "SharedState").map_err(|e| bad_json(e.to_string()))
 }

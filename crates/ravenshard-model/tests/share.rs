@@ -367,10 +367,22 @@ fn compact_json_must_be_a_state() {
 
 #[test]
 fn compact_json_errors_name_the_path() {
-    let cases: [(&[u8], &str); 6] = [
+    let cases: [(&[u8], &str); 9] = [
         (
             br#"{"shards":"x"}"#,
             "shards: invalid type: string \"x\", expected u32",
+        ),
+        (
+            br#"{"shards":-1}"#,
+            "shards: invalid value: integer `-1`, expected u32",
+        ),
+        (
+            br#"{"shards":2.0}"#,
+            "shards: invalid type: floating point `2.0`, expected u32",
+        ),
+        (
+            br#"{"shards":4294967296}"#,
+            "shards: invalid value: integer `4294967296`, expected u32",
         ),
         (
             br#"[1,2]"#,
@@ -399,7 +411,7 @@ fn compact_json_errors_name_the_path() {
             other => panic!("{}: {other:?}", String::from_utf8_lossy(json)),
         }
     }
-    // Missing and null fields are the defaults; the derived-style `Deserialize` reads alike.
+    // Missing and null fields are the defaults; the derived `Deserialize` reads alike.
     let json = r#"{"database":null,"shards":null,"config":null,"documents":[{"id":"a","size":null,"body":"{}"}]}"#;
     let state: SharedState = serde_json::from_str(json).unwrap();
     assert_eq!(state.documents[0].body.as_deref(), Some("{}"));
@@ -410,8 +422,10 @@ fn compact_json_errors_name_the_path() {
     let e = serde_json::from_str::<SharedState>(r#"{"documents":[{"id":1}]}"#).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "documents[0].id: invalid type: integer `1`, expected a string"
+        "invalid type: integer `1`, expected a string at line 1 column 21"
     );
+    let state: SharedState = serde_json::from_str(r#"{"documents":null}"#).unwrap();
+    assert_eq!(state, SharedState::default());
 }
 
 #[test]
@@ -581,5 +595,79 @@ proptest! {
     fn decoding_arbitrary_compact_data_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
         let _ = decode_fragment(&format!("z={}", URL_SAFE_NO_PAD.encode(&bytes)));
         let _ = decode_fragment(&compact_of(&bytes));
+    }
+}
+
+/// Links written, and errors given, before the `base64` and `percent-encoding` crates took
+/// over from hand-written code: the same links still open to the same state, and are
+/// written the same.
+#[test]
+fn links_of_the_hand_written_encoders_are_unchanged() {
+    let state = SharedState {
+        database: Some("shop".into()),
+        shards: Some(3),
+        config: None,
+        documents: vec![
+            Document {
+                id: "orders/1-A".into(),
+                size: Some(120),
+                collection: Some("Orders".into()),
+                body: None,
+            },
+            Document::new("users/é+ü$x\ty"),
+        ],
+    };
+    let compact = "z=LctNCsIwEMXxuzzcGdHqrjtP4AHURcwEDNSOZFLoBzlQ79BdL9Zp6erx4PcfQDbZjxWPEvLlP4yOjSQobwbErvn5Oul7DgikiCP5KOfidF9p6DUsrhcDx1XlXQpcK3psCNnsUSNrM4_HeTq0r9Qhv_MC";
+    assert_eq!(encode_compact(&state), compact);
+    assert_eq!(decode_fragment(compact), Ok(state.clone()));
+
+    let plain = SharedState {
+        documents: vec![Document::new("users/é+ü&%x y#z")],
+        ..state
+    };
+    let fragment = "db=shop&shards=3&ids=users/%C3%A9%2B%C3%BC%26%25x%20y%23z";
+    assert_eq!(encode_plain(&plain).as_deref(), Ok(fragment));
+    assert_eq!(decode_fragment(fragment), Ok(plain));
+    let lower = decode_fragment("db=%e2%82%ac&ids=%2f").unwrap();
+    assert_eq!(
+        (lower.database.as_deref(), ids(&lower)),
+        (Some("€"), vec!["/"])
+    );
+
+    let base64 = |message: &str| {
+        Err(ShareError::BadBase64 {
+            message: message.into(),
+        })
+    };
+    let cases = [
+        ("z=abc$def", base64("Invalid symbol 36, offset 3.")),
+        ("z=a", base64("Invalid input length: 1")),
+        ("z=ab+/", base64("Invalid symbol 43, offset 2.")),
+        ("z=AB", base64("Invalid last symbol 66, offset 1.")),
+        ("z=YWJjZB", base64("Invalid last symbol 66, offset 5.")),
+        ("z=AA=A", base64("Invalid symbol 61, offset 2.")),
+        (
+            "z=YQ=\n",
+            Err(ShareError::BadDeflate {
+                message: "Truncated input stream".into(),
+            }),
+        ),
+        (
+            "ids=%zz",
+            Err(ShareError::BadEscape {
+                key: "ids".into(),
+                offset: 0,
+            }),
+        ),
+        (
+            "ids=a%C3",
+            Err(ShareError::NotUtf8 {
+                key: "ids".into(),
+                offset: 1,
+            }),
+        ),
+    ];
+    for (fragment, expected) in cases {
+        assert_eq!(decode_fragment(fragment), expected, "{fragment:?}");
     }
 }

@@ -1,17 +1,28 @@
 //! One document of a workspace, and its line in the editor's, the share link's and the
 //! CLI's text format: `id`, `id<TAB>size` or `id<TAB>size<TAB>collection`.
 
-use crate::read::{
-    big_number, deserialize_through_the_reader, object, optional, required, string, Path, Read,
-};
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 
 /// One document of a workspace: its ID and, when known, its size and collection.
 ///
-/// It deserializes through [`Document::read`]: `id` is required, `size`, `collection` and
-/// `body` may be missing or `null`, and other keys are ignored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// As JSON (serde's derive): `id` is required, `size`, `collection` and `body` may be
+/// missing or `null`, and other keys are ignored.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::json::from_value;
+/// use ravenshard::Document;
+/// use serde_json::json;
+///
+/// let d: Document = from_value(json!({"id": "a", "size": 12, "collection": null}), "Document").unwrap();
+/// assert_eq!((d.id.as_str(), d.size, d.collection), ("a", Some(12), None));
+/// let e = from_value::<Vec<Document>>(json!([{"id": "a", "size": "12"}]), "").unwrap_err();
+/// assert_eq!(e.to_string(), "[0].size: invalid type: string \"12\", expected u64");
+/// let e = from_value::<Document>(json!({"size": 1}), "Document").unwrap_err();
+/// assert_eq!(e.to_string(), "missing field `id`");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Document {
     /// The document ID as stored (`orders/1-A`, `orders/2-A$customers/1-A`).
     pub id: String,
@@ -43,41 +54,6 @@ impl Document {
             collection: None,
             body: None,
         }
-    }
-
-    /// Reads a document from its JSON (as serialized) at path `at`, naming the path of
-    /// what is wrong.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ravenshard::read::Path;
-    /// use ravenshard::Document;
-    /// use serde_json::json;
-    ///
-    /// let d = Document::read(json!({"id": "a", "size": 12, "collection": null}), Path::Root).unwrap();
-    /// assert_eq!((d.id.as_str(), d.size, d.collection), ("a", Some(12), None));
-    /// let at = Path::Root;
-    /// let e = Document::read(json!({"id": "a", "size": "12"}), at.index(3)).unwrap_err();
-    /// assert_eq!(e.to_string(), "[3].size: invalid type: string \"12\", expected u64");
-    /// let e = Document::read(json!({"size": 1}), at).unwrap_err();
-    /// assert_eq!(e.to_string(), "missing field `id`");
-    /// ```
-    pub fn read(value: Value, at: Path) -> Read<Document> {
-        let mut id = None;
-        let mut document = Document::new("");
-        for (key, value) in object(value, at, "struct Document")? {
-            let at = at.key(&key);
-            match key.as_str() {
-                "id" => id = Some(string(value, at)?),
-                "size" => document.size = optional(value, at, big_number)?,
-                "collection" => document.collection = optional(value, at, string)?,
-                "body" => document.body = optional(value, at, string)?,
-                _ => {}
-            }
-        }
-        document.id = required(id, at, "id")?;
-        Ok(document)
     }
 
     /// Appends the document as one line of text, without the line break: `id`, then
@@ -136,8 +112,6 @@ pub fn one_line(body: &str) -> std::borrow::Cow<'_, str> {
         Err(_) => std::borrow::Cow::Owned(body.replace(['\t', '\n', '\r'], " ")),
     }
 }
-
-deserialize_through_the_reader! { Document => Document::read }
 
 /// One line of the text format, read by [`Document::parse_lines`].
 #[derive(Debug, Clone, PartialEq, Eq)]

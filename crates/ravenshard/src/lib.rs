@@ -31,7 +31,7 @@ pub mod document;
 mod error;
 mod explain;
 mod id;
-pub mod read;
+pub mod json;
 pub mod report;
 mod topology;
 mod warning;

@@ -4,25 +4,31 @@
 //! form. Keys this crate does not model (`Orchestrator`, `BucketMigrations`, `Promotables`,
 //! ...) are kept, so reading and writing a configuration does not lose them.
 //!
-//! Writing is serde's derived `Serialize`; reading is the `read` module, a walk over a parsed
-//! [`Value`] that gives every error the JSON path of the offending value.
+//! Reading and writing are serde's derive. Reading takes a `null` `Shards`, `BucketRanges`,
+//! `Prefixed`, `Members` or prefix `Shards` as empty, and names the JSON path of any value
+//! it cannot use ([`json`](crate::json)); a bucket range keeps its two numbers only.
 
+use crate::json::{self, null_as_default};
 use crate::ConfigError;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-mod read;
+#[cfg(test)]
+mod tests;
 
 /// `ShardingConfiguration` as RavenDB writes it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ShardingConfiguration {
     /// Shard number (as a string key) to that shard's database topology.
+    #[serde(default, deserialize_with = "null_as_default")]
     pub shards: BTreeMap<String, DatabaseTopology>,
     /// Bucket ranges in ascending order of start; absent or empty at database creation.
+    #[serde(default, deserialize_with = "null_as_default")]
     pub bucket_ranges: Vec<ShardBucketRange>,
     /// Prefixed sharding settings.
+    #[serde(default, deserialize_with = "null_as_default")]
     pub prefixed: Vec<PrefixedShardingSetting>,
     /// Every other key, kept as it was.
     #[serde(flatten)]
@@ -30,10 +36,11 @@ pub struct ShardingConfiguration {
 }
 
 /// One shard's database topology; only `Members` is modelled.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct DatabaseTopology {
     /// Tags of the nodes that hold an up-to-date copy of the shard.
+    #[serde(default, deserialize_with = "null_as_default")]
     pub members: Vec<String>,
     /// Every other key, kept as it was.
     #[serde(flatten)]
@@ -41,8 +48,8 @@ pub struct DatabaseTopology {
 }
 
 /// `{ "BucketRangeStart": n, "ShardNumber": s }`: buckets from `n` up to the next range's
-/// start belong to shard `s`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// start belong to shard `s`. Other keys of a range are not kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ShardBucketRange {
     /// First bucket of the range.
@@ -52,15 +59,17 @@ pub struct ShardBucketRange {
 }
 
 /// `{ "Prefix": "eu/", "Shards": [0], "BucketRangeStart": 1048576 }`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct PrefixedShardingSetting {
     /// The ID prefix; must end with `/` or `-`.
     pub prefix: String,
     /// The shards that hold documents with this prefix.
+    #[serde(default, deserialize_with = "null_as_default")]
     pub shards: Vec<u32>,
-    /// Start of the prefix's 2^20 block (assigned at creation).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Start of the prefix's 2^20 block (assigned at creation); missing or `null` when not
+    /// yet assigned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bucket_range_start: Option<u32>,
     /// Every other key, kept as it was.
     #[serde(flatten)]
@@ -97,8 +106,7 @@ pub struct ParsedConfiguration {
 /// assert_eq!(err.path(), Some("BucketRanges[0].BucketRangeStart"));
 /// ```
 pub fn parse_configuration(text: &str) -> Result<ParsedConfiguration, ConfigError> {
-    // from_slice, as the importers parse: one copy of serde_json's parser, not two.
-    let value: Value = serde_json::from_slice(text.as_bytes()).map_err(|e| ConfigError::Json {
+    let value: Value = serde_json::from_str(text).map_err(|e| ConfigError::Json {
         path: "$".into(),
         line: e.line(),
         column: e.column(),
@@ -118,16 +126,21 @@ pub fn parse_configuration(text: &str) -> Result<ParsedConfiguration, ConfigErro
         _ if object.contains_key("Shards") => (Value::Object(object), None, String::new()),
         _ => return Err(ConfigError::NotAConfiguration),
     };
-    let sharding = read::configuration(sharding).map_err(|e| ConfigError::Json {
-        path: join_path(&base_path, &e.path),
-        line: 0,
-        column: 0,
-        message: e.message,
-    })?;
+    let sharding = read_sharding(sharding, &base_path)?;
     Ok(ParsedConfiguration {
         sharding,
         database,
         base_path,
+    })
+}
+
+/// Reads the value of `Sharding` (at JSON path `base_path`) with the derived `Deserialize`.
+fn read_sharding(value: Value, base_path: &str) -> Result<ShardingConfiguration, ConfigError> {
+    json::from_value(value, "ShardingConfiguration").map_err(|e| ConfigError::Json {
+        path: join_path(base_path, &json::path(&e)),
+        line: 0,
+        column: 0,
+        message: e.into_inner().to_string(),
     })
 }
 
