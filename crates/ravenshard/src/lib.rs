@@ -31,20 +31,23 @@ pub mod document;
 mod error;
 mod explain;
 mod id;
+mod lowered;
 pub mod read;
 pub mod report;
 mod topology;
 mod warning;
 
 pub use bucket::{
-    anchor_start, bucket_for, bucket_of_lower, hash_of_lower, EMPTY_ANCHOR_BUCKET,
-    NUMBER_OF_BUCKETS,
+    anchor_start, bucket_for, bucket_for_with, bucket_of_hash, bucket_of_lower, hash_of_key,
+    hash_of_lower, hashed_chars, EMPTY_ANCHOR_BUCKET, NUMBER_OF_BUCKETS,
 };
-pub use casing::lower_id;
 pub use document::{one_line, Document, DocumentLine};
 pub use error::{ConfigError, IdError};
 pub use explain::{explain, Explanation, PrefixStep};
 pub use id::{check_id, validate_id, MAX_ID_BYTES};
+pub use lowered::{
+    escape_controls, is_escaped_control, lower_id, lower_id_with, push_lower_id, ServerVersion,
+};
 pub use report::{report, Report, ReportBuilder, ReportOptions};
 pub use topology::{
     BucketRange, Location, Prefix, Shard, Topology, DEFAULT_DATABASE, MAX_PREFIXES,

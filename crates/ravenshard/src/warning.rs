@@ -10,7 +10,10 @@ use std::fmt;
 pub enum Warning {
     /// The ID ends with `$`: the anchor is the empty string, shared by every such ID.
     EmptyAnchor,
-    /// The ID contains a control character (newer RavenDB versions reject these).
+    /// The ID contains a control character. RavenDB accepts it, but hashes the ones it
+    /// escapes (`0x00`-`0x07`, `0x0B`, `0x0E`-`0x1F`) as the six characters `\u00XX`, and a
+    /// database refuses those when its record's `SupportedFeatures` include
+    /// `ThrowControlCharactersInIdentifier`, the default for databases created by RavenDB 7.x.
     ControlCharacter {
         /// Byte offset of the character in the ID.
         offset: usize,
@@ -34,11 +37,26 @@ impl fmt::Display for Warning {
                  with '$' shares bucket {}. Put the anchor's ID after the '$'.",
                 crate::EMPTY_ANCHOR_BUCKET
             ),
-            Warning::ControlCharacter { offset, code_point } => write!(
-                f,
-                "control character U+{code_point:04X} at byte {offset}: newer RavenDB versions \
-                 reject IDs with control characters for new databases. Remove it."
-            ),
+            Warning::ControlCharacter { offset, code_point } => {
+                let escaped = u8::try_from(*code_point).is_ok_and(crate::is_escaped_control);
+                if escaped {
+                    write!(
+                        f,
+                        "control character U+{code_point:04X} at byte {offset}: RavenDB hashes \
+                         it as the six characters \\u{code_point:04X}, and a database refuses it \
+                         when its record's SupportedFeatures include \
+                         ThrowControlCharactersInIdentifier (the default for databases created by \
+                         RavenDB 7.x; databases from 6.2 or earlier accept it). Remove it."
+                    )
+                } else {
+                    write!(
+                        f,
+                        "control character U+{code_point:04X} at byte {offset}: RavenDB accepts \
+                         and hashes it as it is, but it is invisible in most tools. Remove it \
+                         unless it is meant."
+                    )
+                }
+            }
             Warning::ServerGeneratedId { suffix } => write!(
                 f,
                 "the ID ends with '{suffix}', which asks the server to generate the final ID; \
@@ -123,5 +141,30 @@ impl From<&ConfigWarning> for Notice {
             kind,
             message: w.to_string(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Warning;
+
+    #[test]
+    fn control_character_warning_says_how_ravendb_treats_it() {
+        let escaped = Warning::ControlCharacter {
+            offset: 1,
+            code_point: 0x1B,
+        }
+        .to_string();
+        assert!(escaped.contains("\\u001B"), "{escaped}");
+        assert!(
+            escaped.contains("ThrowControlCharactersInIdentifier"),
+            "{escaped}"
+        );
+        let tab = Warning::ControlCharacter {
+            offset: 1,
+            code_point: 9,
+        }
+        .to_string();
+        assert!(tab.contains("hashes it as it is"), "{tab}");
     }
 }

@@ -6,7 +6,8 @@ use crate::config::{
     join_path, parse_configuration, DatabaseTopology, PrefixedShardingSetting, ShardBucketRange,
     ShardingConfiguration,
 };
-use crate::{bucket_for, bucket_of_lower, check_id, lower_id, ConfigError, IdError};
+use crate::ServerVersion;
+use crate::{bucket_for_with, bucket_of_lower, check_id, lower_id_with, ConfigError, IdError};
 use crate::{ConfigWarning, NUMBER_OF_BUCKETS};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -114,7 +115,9 @@ pub struct Prefix {
 }
 
 impl Prefix {
-    /// Whether a lower-cased ID starts with this prefix (compared lower-cased).
+    /// Whether a lowered ID ([`lower_id`](crate::lower_id)) starts with this prefix,
+    /// lower-cased as a whole string ([`lower_invariant`](crate::casing::lower_invariant)),
+    /// as RavenDB compares them (byte by byte, in UTF-8).
     pub fn matches_lower(&self, lower_id: &str) -> bool {
         lower_id.as_bytes().starts_with(self.lower.as_bytes())
     }
@@ -159,6 +162,7 @@ pub struct Topology {
     prefixes: Vec<Prefix>,
     warnings: Vec<ConfigWarning>,
     other: Map<String, Value>,
+    server_version: ServerVersion,
 }
 
 impl Topology {
@@ -255,7 +259,30 @@ impl Topology {
             prefixes,
             warnings,
             other: config.other,
+            server_version: ServerVersion::default(),
         })
+    }
+
+    /// The server version whose rule for control characters in IDs this topology follows
+    /// (RavenDB 7.x unless set).
+    pub fn server_version(&self) -> ServerVersion {
+        self.server_version
+    }
+
+    /// Follows another server version's rule for control characters in IDs.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::{ServerVersion, Topology};
+    ///
+    /// let mut t = Topology::with_shards(3).unwrap();
+    /// assert_eq!(t.bucket_for("é\u{1}"), Ok(426597));
+    /// t.set_server_version(ServerVersion::V6_2);
+    /// assert_ne!(t.bucket_for("é\u{1}"), Ok(426597));
+    /// ```
+    pub fn set_server_version(&mut self, version: ServerVersion) {
+        self.server_version = version;
     }
 
     /// The configuration's keys this crate does not model as a topology (`ByContent`,
@@ -351,12 +378,13 @@ impl Topology {
         self.range_of(bucket).map(|r| r.shard)
     }
 
-    /// The index of the first prefix a lower-cased ID starts with.
+    /// The index of the first prefix a lowered ID ([`lower_id`](crate::lower_id)) starts
+    /// with.
     pub fn prefix_of_lower(&self, lower_id: &str) -> Option<usize> {
         self.prefixes.iter().position(|p| p.matches_lower(lower_id))
     }
 
-    /// The first bucket of the block a lower-cased ID's bucket is counted from: the
+    /// The first bucket of the block a lowered ID's bucket is counted from: the
     /// `BucketRangeStart` of the first prefix it starts with, else 0 (the default block).
     ///
     /// # Examples
@@ -383,10 +411,10 @@ impl Topology {
     /// The bucket and shard of an ID.
     pub fn locate(&self, id: &str) -> Result<Location, IdError> {
         let (bucket, prefix) = if self.prefixes.is_empty() {
-            (bucket_for(id)?, None)
+            (bucket_for_with(id, self.server_version)?, None)
         } else {
             check_id(id)?;
-            let lower = lower_id(id);
+            let lower = lower_id_with(id, self.server_version);
             let prefix = self.prefix_of_lower(&lower);
             let offset = prefix.map_or(0, |i| self.prefixes[i].bucket_range_start);
             (bucket_of_lower(lower.as_bytes()) + offset, prefix)

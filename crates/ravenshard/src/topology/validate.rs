@@ -2,9 +2,9 @@
 //! bucket ranges RavenDB creates for a new database.
 
 use super::{BucketRange, Prefix, Shards, MAX_PREFIXES};
-use crate::casing::ordinal_ignore_case;
+use crate::casing::{lower_invariant, ordinal_ignore_case};
 use crate::config::{PrefixedShardingSetting, ShardBucketRange};
-use crate::{lower_id, ConfigError, ConfigWarning, NUMBER_OF_BUCKETS};
+use crate::{ConfigError, ConfigWarning, NUMBER_OF_BUCKETS};
 use std::cmp::Ordering;
 
 pub(super) fn parse_shard_number(key: &str) -> Option<u32> {
@@ -107,7 +107,7 @@ pub(super) fn validate_prefixes(
             }
         };
         prefixes.push(Prefix {
-            lower: lower_id(&prefix).into_owned(),
+            lower: lower_invariant(&prefix).into_owned(),
             prefix,
             shards: setting.shards.clone(),
             bucket_range_start,
