@@ -81,6 +81,16 @@ pub enum ConfigWarning {
         /// The earlier prefix that matches first.
         by: String,
     },
+    /// The prefixes' blocks were assigned in an order that may differ from RavenDB's: a
+    /// prefix with non-ASCII characters is compared with the others by the server's ICU
+    /// collation, which this build of the crate has only for ASCII (enable the
+    /// `icu-collation` feature for the rest).
+    PrefixOrderApproximate {
+        /// Path of the prefix.
+        path: String,
+        /// The prefix.
+        prefix: String,
+    },
     /// A shard owns no bucket range, so it holds no documents (a new shard gets buckets
     /// only by resharding).
     ShardWithoutBuckets {
@@ -98,6 +108,13 @@ impl fmt::Display for ConfigWarning {
                 f,
                 "{path}: prefix '{prefix}' never matches because '{by}' comes first and matches \
                  every ID it would. Put the longer prefix first."
+            ),
+            ConfigWarning::PrefixOrderApproximate { path, prefix } => write!(
+                f,
+                "{path}: prefix '{prefix}' has non-ASCII characters, so the order in which the \
+                 prefixes got their bucket blocks may differ from RavenDB's (which sorts them \
+                 with ICU's root collation). Give the BucketRanges of the database RavenDB \
+                 created, or use a build with the icu-collation feature."
             ),
             ConfigWarning::ShardWithoutBuckets { path, shard } => write!(
                 f,
@@ -135,6 +152,7 @@ impl From<&ConfigWarning> for Notice {
     fn from(w: &ConfigWarning) -> Notice {
         let kind = match w {
             ConfigWarning::ShadowedPrefix { .. } => "shadowed_prefix",
+            ConfigWarning::PrefixOrderApproximate { .. } => "prefix_order_approximate",
             ConfigWarning::ShardWithoutBuckets { .. } => "shard_without_buckets",
         };
         Notice {

@@ -1,5 +1,6 @@
 //! The validated sharding topology: shards and their nodes, bucket ranges, prefixes.
 
+mod order;
 mod validate;
 
 use crate::config::{
@@ -13,8 +14,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use validate::{
-    collect_warnings, creation_order, parse_shard_number, split_block, validate_prefixes,
-    validate_ranges,
+    collect_warnings, parse_shard_number, split_block, validate_prefixes, validate_ranges,
 };
 
 /// The most prefixes a configuration can have: RavenDB's buckets are 32-bit signed
@@ -202,7 +202,9 @@ impl Topology {
     ///
     /// When `BucketRanges` is empty the ranges are created as RavenDB does at database
     /// creation: `2^20 / shards` buckets per shard in ascending shard order, then one 2^20
-    /// block per prefix in descending order of prefix (ordinal, ignoring case).
+    /// block per prefix in descending order of prefix in the server's collation (ICU's
+    /// root collation, not ordinal: see the `order` module's notes in the source, and
+    /// [`ConfigWarning::PrefixOrderApproximate`]).
     pub fn from_configuration(
         config: ShardingConfiguration,
         database: &str,
@@ -233,8 +235,11 @@ impl Topology {
         }
         let creating = config.bucket_ranges.is_empty();
         let mut prefixes = validate_prefixes(&config.prefixed, &shards, creating, &at)?;
+        let mut approximate = None;
         let raw_ranges = if creating {
-            let order = creation_order(&prefixes);
+            let names: Vec<&str> = prefixes.iter().map(|p| p.prefix.as_str()).collect();
+            approximate = order::approximate_prefix(&names).map(str::to_string);
+            let order = order::creation_order(names.into_iter());
             let mut ranges = split_block(0, shards.numbers());
             for (block, &index) in (1u32..).zip(order.iter()) {
                 // validate_prefixes bounds the count, so this cannot overflow.
@@ -251,7 +256,17 @@ impl Topology {
             config.bucket_ranges
         };
         let ranges = validate_ranges(&raw_ranges, &shards, &prefixes, &at)?;
-        let warnings = collect_warnings(&shards, &ranges, &prefixes, &at);
+        let mut warnings = collect_warnings(&shards, &ranges, &prefixes, &at);
+        if let Some(prefix) = approximate {
+            let index = prefixes
+                .iter()
+                .position(|p| p.prefix == prefix)
+                .unwrap_or(0);
+            warnings.push(ConfigWarning::PrefixOrderApproximate {
+                path: at(&format!("Prefixed[{index}].Prefix")),
+                prefix,
+            });
+        }
         Ok(Topology {
             database: database.to_string(),
             shards,
@@ -483,6 +498,47 @@ mod tests {
         assert_eq!(t.shard_for_bucket(349524), Some(0));
         assert_eq!(t.shard_for_bucket(349525), Some(1));
         assert_eq!(t.shard_for_bucket(NUMBER_OF_BUCKETS), None);
+    }
+
+    #[test]
+    fn creation_orders_prefixes_by_the_servers_collation_not_ordinally() {
+        // Ordinal-ignore-case would put `users_x/` first ('_' > 'A'); ICU's root collation
+        // puts punctuation before letters, so `usersa/` gets the first block.
+        let json = r#"{"Shards": {"0": {}, "1": {}},
+            "Prefixed": [{"Prefix": "users_x/", "Shards": [0]}, {"Prefix": "usersa/", "Shards": [1]}]}"#;
+        let t = Topology::from_json(json).unwrap();
+        let order: Vec<(&str, u32)> = t
+            .prefixes()
+            .iter()
+            .map(|p| (p.prefix.as_str(), p.bucket_range_start / NUMBER_OF_BUCKETS))
+            .collect();
+        assert_eq!(order, vec![("usersa/", 1), ("users_x/", 2)]);
+        assert_eq!(t.locate("usersa/1").unwrap().shard, 1);
+        assert!(t.warnings().is_empty());
+        // Given ranges, the prefixes keep their blocks whatever their order.
+        let again = Topology::from_json(&t.to_json()).unwrap();
+        assert_eq!(again.prefixes(), t.prefixes());
+    }
+
+    #[test]
+    fn non_ascii_prefixes_at_creation_are_flagged_without_icu() {
+        let json = r#"{"Shards": {"0": {}, "1": {}},
+            "Prefixed": [{"Prefix": "é/", "Shards": [0]}, {"Prefix": "f/", "Shards": [1]}]}"#;
+        let t = Topology::from_json(json).unwrap();
+        let order: Vec<&str> = t.prefixes().iter().map(|p| p.prefix.as_str()).collect();
+        let flagged = t.warnings().iter().any(
+            |w| matches!(w, ConfigWarning::PrefixOrderApproximate { prefix, .. } if prefix == "é/"),
+        );
+        if cfg!(feature = "icu-collation") {
+            // ICU: é sorts with e, before f; descending puts f/ first.
+            assert_eq!(order, ["f/", "é/"]);
+            assert!(!flagged);
+        } else {
+            assert!(flagged, "{:?}", t.warnings());
+        }
+        // A single prefix has nothing to be ordered against.
+        let one = r#"{"Shards": {"0": {}}, "Prefixed": [{"Prefix": "é/", "Shards": [0]}]}"#;
+        assert!(Topology::from_json(one).unwrap().warnings().is_empty());
     }
 
     #[test]

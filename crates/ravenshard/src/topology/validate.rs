@@ -29,13 +29,6 @@ pub(super) fn split_block(
         .collect()
 }
 
-/// Indices of `prefixes` in creation order: descending by prefix, ordinal ignoring case.
-pub(super) fn creation_order(prefixes: &[Prefix]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..prefixes.len()).collect();
-    order.sort_by(|&a, &b| ordinal_ignore_case(&prefixes[b].prefix, &prefixes[a].prefix));
-    order
-}
-
 pub(super) fn validate_prefixes(
     settings: &[PrefixedShardingSetting],
     shards: &Shards,
