@@ -7,6 +7,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 const VECTORS: &str = include_str!("../../../vectors/buckets-3-shards.tsv");
+const NON_ASCII_AND_CONTROL: &str =
+    include_str!("../../../vectors/buckets-non-ascii-and-control.tsv");
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
@@ -27,6 +29,53 @@ fn bucket_on_stdin_reproduces_the_vector_file() {
     let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
     let expected: Vec<String> = vector_rows().iter().map(|r| r.to_string()).collect();
     assert_eq!(lines, expected);
+}
+
+/// `(id, "bucket\tshard")` rows of the non-ASCII and control-character vectors, IDs
+/// unescaped (`\xHH` is one ASCII byte).
+fn non_ascii_and_control_rows() -> Vec<(String, String)> {
+    NON_ASCII_AND_CONTROL
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let (written, answer) = l.split_once('\t').expect("id<TAB>bucket<TAB>shard");
+            let mut id = String::new();
+            let mut rest = written;
+            while let Some(at) = rest.find("\\x") {
+                id.push_str(&rest[..at]);
+                let byte = u8::from_str_radix(&rest[at + 2..at + 4], 16).expect("hex byte");
+                id.push(char::from(byte));
+                rest = &rest[at + 4..];
+            }
+            id.push_str(rest);
+            (id, answer.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn bucket_answers_every_non_ascii_and_control_vector() {
+    let rows = non_ascii_and_control_rows();
+    assert!(rows.len() >= 30);
+    // On stdin, one ID a line: an ID holding `\n` or `\r` cannot be a line (none does
+    // today; such a row would need its own argument-only test).
+    let lines: Vec<&(String, String)> = rows
+        .iter()
+        .filter(|(id, _)| !id.contains(['\n', '\r']))
+        .collect();
+    let input: String = lines.iter().map(|(id, _)| format!("{id}\n")).collect();
+    let expected: String = lines.iter().map(|(id, a)| format!("{id}\t{a}\n")).collect();
+    let out = ravenshard(&["bucket", "--shards", "3"], &input);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), expected);
+    // As arguments: every ID but those with NUL, which no command line can carry.
+    let args: Vec<&(String, String)> = rows.iter().filter(|(id, _)| !id.contains('\0')).collect();
+    let mut argv = vec!["bucket", "--shards", "3"];
+    argv.extend(args.iter().map(|(id, _)| id.as_str()));
+    let expected: String = args.iter().map(|(id, a)| format!("{id}\t{a}\n")).collect();
+    let out = ravenshard(&argv, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), expected);
 }
 
 #[test]

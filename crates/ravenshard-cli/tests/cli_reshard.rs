@@ -10,15 +10,32 @@ use std::path::PathBuf;
 use std::process::Output;
 
 const VECTORS: &str = include_str!("../../../vectors/buckets-3-shards.tsv");
+const NON_ASCII_AND_CONTROL: &str =
+    include_str!("../../../vectors/buckets-non-ascii-and-control.tsv");
 
-/// `(id, bucket)` of every vector row.
-fn vectors() -> Vec<(&'static str, u32)> {
+/// `(id, bucket)` of every vector row of both files, IDs unescaped (`\xHH` is one ASCII
+/// byte; no ID holds `\n`, `\r` or a tab, so each is one line of `id<TAB>size`).
+fn vectors() -> Vec<(String, u32)> {
     VECTORS
         .lines()
-        .filter(|l| !l.starts_with('#'))
+        .chain(NON_ASCII_AND_CONTROL.lines())
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
         .map(|row| {
             let mut f = row.split('\t');
-            let id = f.next().unwrap();
+            let mut written = f.next().unwrap();
+            let mut id = String::new();
+            while let Some(at) = written.find("\\x") {
+                id.push_str(&written[..at]);
+                id.push(char::from(
+                    u8::from_str_radix(&written[at + 2..at + 4], 16).unwrap(),
+                ));
+                written = &written[at + 4..];
+            }
+            id.push_str(written);
+            assert!(
+                !id.contains(['\n', '\r', '\t']),
+                "{id:?} cannot be one line"
+            );
             (id, f.next().unwrap().parse().unwrap())
         })
         .collect()

@@ -1,6 +1,8 @@
-//! The bucket of a document ID: lower-case, anchor, XXH64, modulo 2^20.
+//! The bucket of a document ID: lower-case, escape control characters, anchor, XXH64,
+//! modulo 2^20.
 
-use crate::{check_id, lower_id, IdError, MAX_ID_BYTES};
+use crate::lowered::has_control_byte;
+use crate::{check_id, escape_controls, lower_id_with, IdError, ServerVersion, MAX_ID_BYTES};
 use xxhash_rust::xxh64::xxh64;
 
 /// How many buckets a sharded RavenDB database has: 2^20 = 1,048,576.
@@ -9,7 +11,7 @@ pub const NUMBER_OF_BUCKETS: u32 = 1 << 20;
 /// The bucket of every ID that ends with `$` (the hash of the empty string).
 pub const EMPTY_ANCHOR_BUCKET: u32 = 584_089;
 
-/// Where the hashed part of a lower-cased ID begins: just after the last `$` at an index
+/// Where the hashed part of a lowered ID ([`lower_id`](crate::lower_id)) begins: just after the last `$` at an index
 /// greater than 0, or 0 when there is none. A `$` at index 0 is an ordinary character.
 ///
 /// # Examples
@@ -31,14 +33,35 @@ pub fn anchor_start(lower: &[u8]) -> usize {
     }
 }
 
-/// The 64-bit XXH64 (seed 0) hash RavenDB computes for a lower-cased ID: of the hashed
-/// part only (see [`anchor_start`]).
+/// XXH64 with seed 0, the hash RavenDB takes of the hashed part of a lowered ID.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::{bucket_of_hash, hash_of_key};
+///
+/// assert_eq!(bucket_of_hash(hash_of_key(b"customers/1-a")), 982173);
+/// ```
 #[inline]
-pub fn hash_of_lower(lower: &[u8]) -> u64 {
-    xxh64(&lower[anchor_start(lower)..], 0)
+pub fn hash_of_key(key: &[u8]) -> u64 {
+    xxh64(key, 0)
 }
 
-/// The bucket of an already lower-cased ID, before any prefix offset.
+/// The bucket of a hash: the hash modulo 2^20.
+#[inline]
+pub fn bucket_of_hash(hash: u64) -> u32 {
+    (hash % u64::from(NUMBER_OF_BUCKETS)) as u32
+}
+
+/// The hash RavenDB computes for a lowered ID ([`lower_id`](crate::lower_id)): of the
+/// hashed part only (see [`anchor_start`]).
+#[inline]
+pub fn hash_of_lower(lower: &[u8]) -> u64 {
+    hash_of_key(&lower[anchor_start(lower)..])
+}
+
+/// The bucket of a lowered ID ([`lower_id`](crate::lower_id): lower-cased, control
+/// characters escaped), before any prefix offset.
 ///
 /// # Examples
 ///
@@ -50,10 +73,32 @@ pub fn hash_of_lower(lower: &[u8]) -> u64 {
 /// ```
 #[inline]
 pub fn bucket_of_lower(lower: &[u8]) -> u32 {
-    (hash_of_lower(lower) % u64::from(NUMBER_OF_BUCKETS)) as u32
+    bucket_of_hash(hash_of_lower(lower))
 }
 
-/// The bucket (0..2^20) of a document ID, as a RavenDB 6.x server computes it, before any
+/// Character range `[start, end)` of the hashed part of an ID, counted in the ID as given:
+/// after its last `$` at an index greater than 0. Lower-casing and escaping neither add nor
+/// remove a `$`, so this is the part whose lowered form is hashed.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::hashed_chars;
+///
+/// assert_eq!(hashed_chars("Orders/2-A$Customers/1-A"), [11, 24]);
+/// assert_eq!(hashed_chars("É$\u{1}x"), [2, 4]);
+/// ```
+pub fn hashed_chars(id: &str) -> [usize; 2] {
+    let start = anchor_start(id.as_bytes());
+    if id.is_ascii() {
+        [start, id.len()]
+    } else {
+        let before = id[..start].chars().count();
+        [before, before + id[start..].chars().count()]
+    }
+}
+
+/// The bucket (0..2^20) of a document ID, as a RavenDB 7.x server computes it, before any
 /// prefix offset (see [`Topology::bucket_for`](crate::Topology::bucket_for) for that).
 ///
 /// # Examples
@@ -64,42 +109,70 @@ pub fn bucket_of_lower(lower: &[u8]) -> u32 {
 /// assert_eq!(bucket_for("orders/1-A"), Ok(151326));
 /// assert_eq!(bucket_for("Users/70$Users/4"), bucket_for("users/4"));
 /// assert!(bucket_for("").is_err());
+/// // Control characters are hashed as `\u00XX`.
+/// assert_eq!(bucket_for("a\u{1}b"), Ok(231705));
 /// ```
 #[inline]
 pub fn bucket_for(id: &str) -> Result<u32, IdError> {
+    bucket_for_with(id, ServerVersion::V7)
+}
+
+/// [`bucket_for`] under a given server version's rule for control characters.
+#[inline]
+pub fn bucket_for_with(id: &str, version: ServerVersion) -> Result<u32, IdError> {
     check_id(id)?;
     let bytes = id.as_bytes();
     if bytes.len() <= SHORT {
-        bucket_of_ascii_or(id, &mut [0u8; SHORT])
+        bucket_of_ascii_or(id, version, &mut [0u8; SHORT])
+    } else if bytes.len() <= MAX_ID_BYTES {
+        bucket_of_ascii_or(id, version, &mut [0u8; MAX_ID_BYTES])
     } else {
-        bucket_of_ascii_or(id, &mut [0u8; MAX_ID_BYTES])
+        Ok(bucket_of_lower(lower_id_with(id, version).as_bytes()))
     }
 }
 
 /// Most IDs fit a buffer this small, which is cheaper to set up than a 512-byte one.
 const SHORT: usize = 48;
 
-/// Lower-cases an ASCII ID into `buffer` eight bytes at a time, finding the anchor in the
-/// same pass, and hashes it; an ID with any non-ASCII byte takes the full .NET-compatible
-/// path instead.
+/// Lower-cases an ASCII ID into `buffer` (at least `id.len()` bytes) eight bytes at a time,
+/// finding the anchor in the same pass, and hashes it; an ID with a control character
+/// (rare) is escaped first, and an ID with any non-ASCII byte takes the full
+/// .NET-compatible path instead.
 #[inline]
-fn bucket_of_ascii_or(id: &str, buffer: &mut [u8]) -> Result<u32, IdError> {
-    let lower = &mut buffer[..id.len()];
+fn bucket_of_ascii_or(id: &str, version: ServerVersion, buffer: &mut [u8]) -> Result<u32, IdError> {
+    let Some(lower) = buffer.get_mut(..id.len()) else {
+        return Ok(bucket_of_lower(lower_id_with(id, version).as_bytes()));
+    };
     match lower_ascii(id.as_bytes(), lower) {
-        Some(start) => Ok((xxh64(&lower[start..], 0) % u64::from(NUMBER_OF_BUCKETS)) as u32),
-        None => Ok(bucket_of_lower(lower_id(id).as_bytes())),
+        Some(Ascii::Plain { anchor }) => Ok(bucket_of_hash(hash_of_key(&lower[anchor..]))),
+        // All ASCII, so UTF-8; the escaping rule is the same in 6.2 and 7.x.
+        Some(Ascii::WithControls) => match std::str::from_utf8(lower) {
+            Ok(lower) => Ok(bucket_of_lower(escape_controls(lower).as_bytes())),
+            Err(_) => Ok(bucket_of_lower(lower_id_with(id, version).as_bytes())),
+        },
+        None => Ok(bucket_of_lower(lower_id_with(id, version).as_bytes())),
     }
+}
+
+/// What [`lower_ascii`] found in an all-ASCII ID.
+enum Ascii {
+    /// No control character: the hashed part starts at `anchor`.
+    Plain { anchor: usize },
+    /// A byte below 0x20, which may need escaping.
+    WithControls,
 }
 
 /// `to = from` with ASCII `A`-`Z` lower-cased, using SWAR on 8-byte words, and the start of
 /// the hashed part (as [`anchor_start`]). `None` if `from` is not all ASCII (then `to` holds
 /// garbage).
 #[inline]
-fn lower_ascii(from: &[u8], to: &mut [u8]) -> Option<usize> {
+fn lower_ascii(from: &[u8], to: &mut [u8]) -> Option<Ascii> {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGH: u64 = ONES * 0x80;
     const LOW: u64 = ONES * 0x7F;
     let mut high = 0u64;
+    // The high bit of some byte is set once some byte below 0x20 was seen.
+    let mut controls = 0u64;
     // One past the last `$` seen, or 0.
     let mut after_dollar = 0usize;
     let mut words = from.chunks_exact(8);
@@ -109,6 +182,7 @@ fn lower_ascii(from: &[u8], to: &mut [u8]) -> Option<usize> {
         w.copy_from_slice(word);
         let w = u64::from_le_bytes(w);
         high |= w;
+        controls |= w.wrapping_sub(ONES * 0x20) & !w;
         // For ASCII bytes (< 0x80) no addition carries into the next byte: the high bit of
         // each byte of `w + 0x3F` is set for b >= 'A', of `w + 0x25` for b > 'Z'.
         let upper = w.wrapping_add(ONES * 0x3F) & !w.wrapping_add(ONES * 0x25) & HIGH;
@@ -134,8 +208,15 @@ fn lower_ascii(from: &[u8], to: &mut [u8]) -> Option<usize> {
             after_dollar = tail_start + j + 1;
         }
     }
+    if high & HIGH != 0 {
+        return None;
+    }
+    if controls & HIGH != 0 || has_control_byte(words.remainder()) {
+        return Some(Ascii::WithControls);
+    }
     // A `$` at index 0 is an ordinary character; being the last `$`, it is also the only one.
-    (high & HIGH == 0).then_some(if after_dollar > 1 { after_dollar } else { 0 })
+    let anchor = if after_dollar > 1 { after_dollar } else { 0 };
+    Some(Ascii::Plain { anchor })
 }
 
 #[cfg(test)]
@@ -144,10 +225,7 @@ mod tests {
 
     #[test]
     fn empty_anchor_bucket_is_the_hash_of_nothing() {
-        assert_eq!(
-            (xxh64(b"", 0) % u64::from(NUMBER_OF_BUCKETS)) as u32,
-            EMPTY_ANCHOR_BUCKET
-        );
+        assert_eq!(bucket_of_hash(hash_of_key(b"")), EMPTY_ANCHOR_BUCKET);
         assert_eq!(bucket_for("orders/1-A$"), Ok(EMPTY_ANCHOR_BUCKET));
     }
 

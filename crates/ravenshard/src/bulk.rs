@@ -1,6 +1,6 @@
 //! Many IDs at once: newline-separated text in, one bucket (or shard) per line out.
 
-use crate::{bucket_for, bucket_of_lower, check_id, IdError, Topology};
+use crate::{bucket_for, bucket_of_lower, check_id, escape_controls, IdError, Topology};
 use std::fmt;
 
 /// An invalid line of newline-separated text, with its 1-based line number: an invalid ID
@@ -84,7 +84,8 @@ pub fn buckets_with<E: From<IdError>>(
     pinned: impl Fn(&str) -> Option<Result<u32, E>>,
 ) -> Result<Vec<u32>, LineError<E>> {
     // Lower-case all ASCII letters of the text in one vectorised pass; ASCII lines then need
-    // only their anchor found and hashed. Byte offsets are the same in both texts.
+    // only their control characters escaped (rare: one scan) and their anchor found and
+    // hashed, as `bucket_for` does. Byte offsets are the same in both texts.
     let lower_text = text.to_ascii_lowercase();
     let mut out = Vec::with_capacity(text.len() / 16 + 1);
     for (i, lower) in lines(&lower_text).enumerate() {
@@ -95,7 +96,8 @@ pub fn buckets_with<E: From<IdError>>(
         } else if lower.is_ascii() {
             check_id(lower)
                 .map(|()| {
-                    let offset = topology.map_or(0, |t| t.prefix_block_start(lower));
+                    let lower = escape_controls(lower);
+                    let offset = topology.map_or(0, |t| t.prefix_block_start(&lower));
                     bucket_of_lower(lower.as_bytes()) + offset
                 })
                 .map_err(E::from)

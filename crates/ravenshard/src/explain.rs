@@ -1,10 +1,10 @@
 //! Every step from a document ID to its shard, as data.
 
 use crate::{
-    anchor_start, bucket_of_lower, lower_id, validate_id, BucketRange, IdError, Notice, Topology,
+    anchor_start, bucket_of_hash, hash_of_key, hashed_chars, lower_id_with, validate_id,
+    BucketRange, IdError, Notice, Topology,
 };
 use serde::Serialize;
-use xxhash_rust::xxh64::xxh64;
 
 /// The prefix step of an explanation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -20,15 +20,17 @@ pub struct PrefixStep {
 pub struct Explanation {
     /// The ID as given.
     pub id: String,
-    /// Step 1: the ID lower-cased as RavenDB does.
+    /// Step 1: the ID lowered as RavenDB does ([`lower_id`](crate::lower_id)): lower-cased,
+    /// and each control character it escapes written as `\u00XX`.
     pub lower_id: String,
     /// Whether the ID is anchored (has a `$` after its first character).
     pub anchored: bool,
-    /// Step 2: the part that is hashed (after the last `$`, or the whole ID).
+    /// Step 2: the part that is hashed (after the last `$`, or the whole lowered ID).
     pub hashed: String,
     /// Byte range `[start, end)` of the hashed part in `lower_id`.
     pub hashed_range: [usize; 2],
-    /// Character range `[start, end)` of the hashed part, the same in `id` and `lower_id`.
+    /// Character range `[start, end)` of the hashed part in `id` ([`hashed_chars`]); the
+    /// same in `lower_id` unless control characters were escaped.
     pub hashed_chars: [usize; 2],
     /// Step 3: XXH64 (seed 0) of the hashed part, as 16 hex digits.
     pub hash: String,
@@ -65,13 +67,19 @@ pub struct Explanation {
 /// assert_eq!(e.bucket, 982173);
 /// assert_eq!(e.shard, Some(2));
 /// assert_eq!(e.fragment.as_deref(), Some("db$2"));
+///
+/// // A control character is hashed as `\u00XX`.
+/// let e = explain("A\u{1}B", None).unwrap();
+/// assert_eq!((e.lower_id.as_str(), e.hashed.as_str(), e.bucket), ("a\\u0001b", "a\\u0001b", 231705));
+/// assert_eq!(e.hashed_chars, [0, 3]);
 /// ```
 pub fn explain(id: &str, topology: Option<&Topology>) -> Result<Explanation, IdError> {
     let warnings = validate_id(id)?.iter().map(Notice::from).collect();
-    let lower = lower_id(id).into_owned();
+    let version = topology.map(Topology::server_version).unwrap_or_default();
+    let lower = lower_id_with(id, version).into_owned();
     let start = anchor_start(lower.as_bytes());
-    let hash = xxh64(&lower.as_bytes()[start..], 0);
-    let raw_bucket = bucket_of_lower(lower.as_bytes());
+    let hash = hash_of_key(&lower.as_bytes()[start..]);
+    let raw_bucket = bucket_of_hash(hash);
     let prefix = topology.and_then(|t| {
         t.prefix_of_lower(&lower).map(|i| {
             let p = &t.prefixes()[i];
@@ -84,13 +92,12 @@ pub fn explain(id: &str, topology: Option<&Topology>) -> Result<Explanation, IdE
     let bucket = raw_bucket + prefix.as_ref().map_or(0, |p| p.bucket_range_start);
     let range = topology.and_then(|t| t.range_of(bucket)).copied();
     let shard = range.map(|r| r.shard);
-    let chars_before = lower[..start].chars().count();
     Ok(Explanation {
         id: id.to_string(),
         anchored: start > 0,
         hashed: lower[start..].to_string(),
         hashed_range: [start, lower.len()],
-        hashed_chars: [chars_before, chars_before + lower[start..].chars().count()],
+        hashed_chars: hashed_chars(id),
         lower_id: lower,
         hash: format!("{hash:016x}"),
         raw_bucket,

@@ -9,6 +9,14 @@ pub const MAX_ID_BYTES: usize = 512;
 /// Checks the rules RavenDB enforces on every document ID: not empty, at most
 /// [`MAX_ID_BYTES`] bytes of UTF-8.
 ///
+/// The limit counts the ID before control characters are escaped (an escaped ID may be
+/// longer, see [`lower_id`](crate::lower_id)). The server itself checks the length in
+/// UTF-16 code units and then the UTF-8 length of the *lower-cased* ID
+/// (`DocumentIdWorker.GetLowerIdSliceAndStorageKeyForBackwardCompatibility`), which differs
+/// from the ID's own length only for the few characters whose lower-case form is longer or
+/// shorter in UTF-8 (`Ⱥ` U+023A, 2 bytes, becomes `ⱥ` U+2C65, 3 bytes; the Kelvin sign
+/// becomes `k`); this check uses the ID's own length.
+///
 /// # Examples
 ///
 /// ```

@@ -7,7 +7,7 @@
 //! [`ReportBuilder::two_pass`] avoids keeping those IDs: a second pass
 //! ([`ReportBuilder::mark_anchor_document`]) finds the anchor documents.
 
-use crate::{anchor_start, bucket_of_lower, check_id, lower_id, Topology};
+use crate::{anchor_start, bucket_of_lower, check_id, lower_id_with, Topology};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 
@@ -184,12 +184,18 @@ impl<'t> ReportBuilder<'t> {
         }
     }
 
+    /// The lowered ID under the topology's server version (7.x without a topology).
+    fn lower_id<'i>(&self, id: &'i str) -> std::borrow::Cow<'i, str> {
+        let version = self.topology.map(Topology::server_version);
+        lower_id_with(id, version.unwrap_or_default())
+    }
+
     /// Second pass of [`two_pass`](Self::two_pass): marks the group whose anchor is this ID.
     pub fn mark_anchor_document(&mut self, id: &str) {
         if check_id(id).is_err() {
             return;
         }
-        let lower = lower_id(id);
+        let lower = self.lower_id(id);
         if anchor_start(lower.as_bytes()) == 0 {
             if let Some(group) = self.groups.get_mut(lower.as_ref()) {
                 group.anchor_is_document = true;
@@ -203,7 +209,7 @@ impl<'t> ReportBuilder<'t> {
             return self.add_invalid(id, &e);
         }
         self.lines += 1;
-        let lower = lower_id(id);
+        let lower = self.lower_id(id);
         let offset = self.topology.map_or(0, |t| t.prefix_block_start(&lower));
         let bucket = bucket_of_lower(lower.as_bytes()) + offset;
         self.documents += 1;

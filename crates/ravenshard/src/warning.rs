@@ -10,7 +10,10 @@ use std::fmt;
 pub enum Warning {
     /// The ID ends with `$`: the anchor is the empty string, shared by every such ID.
     EmptyAnchor,
-    /// The ID contains a control character (newer RavenDB versions reject these).
+    /// The ID contains a control character. RavenDB accepts it, but hashes the ones it
+    /// escapes (`0x00`-`0x07`, `0x0B`, `0x0E`-`0x1F`) as the six characters `\u00XX`, and a
+    /// database refuses those when its record's `SupportedFeatures` include
+    /// `ThrowControlCharactersInIdentifier`, the default for databases created by RavenDB 7.x.
     ControlCharacter {
         /// Byte offset of the character in the ID.
         offset: usize,
@@ -34,11 +37,26 @@ impl fmt::Display for Warning {
                  with '$' shares bucket {}. Put the anchor's ID after the '$'.",
                 crate::EMPTY_ANCHOR_BUCKET
             ),
-            Warning::ControlCharacter { offset, code_point } => write!(
-                f,
-                "control character U+{code_point:04X} at byte {offset}: newer RavenDB versions \
-                 reject IDs with control characters for new databases. Remove it."
-            ),
+            Warning::ControlCharacter { offset, code_point } => {
+                let escaped = u8::try_from(*code_point).is_ok_and(crate::is_escaped_control);
+                if escaped {
+                    write!(
+                        f,
+                        "control character U+{code_point:04X} at byte {offset}: RavenDB hashes \
+                         it as the six characters \\u{code_point:04X}, and a database refuses it \
+                         when its record's SupportedFeatures include \
+                         ThrowControlCharactersInIdentifier (the default for databases created by \
+                         RavenDB 7.x; databases from 6.2 or earlier accept it). Remove it."
+                    )
+                } else {
+                    write!(
+                        f,
+                        "control character U+{code_point:04X} at byte {offset}: RavenDB accepts \
+                         and hashes it as it is, but it is invisible in most tools. Remove it \
+                         unless it is meant."
+                    )
+                }
+            }
             Warning::ServerGeneratedId { suffix } => write!(
                 f,
                 "the ID ends with '{suffix}', which asks the server to generate the final ID; \
@@ -63,6 +81,16 @@ pub enum ConfigWarning {
         /// The earlier prefix that matches first.
         by: String,
     },
+    /// The prefixes' blocks were assigned in an order that may differ from RavenDB's: a
+    /// prefix with non-ASCII characters is compared with the others by the server's ICU
+    /// collation, which this build of the crate has only for ASCII (enable the
+    /// `icu-collation` feature for the rest).
+    PrefixOrderApproximate {
+        /// Path of the prefix.
+        path: String,
+        /// The prefix.
+        prefix: String,
+    },
     /// A shard owns no bucket range, so it holds no documents (a new shard gets buckets
     /// only by resharding).
     ShardWithoutBuckets {
@@ -80,6 +108,13 @@ impl fmt::Display for ConfigWarning {
                 f,
                 "{path}: prefix '{prefix}' never matches because '{by}' comes first and matches \
                  every ID it would. Put the longer prefix first."
+            ),
+            ConfigWarning::PrefixOrderApproximate { path, prefix } => write!(
+                f,
+                "{path}: prefix '{prefix}' has non-ASCII characters, so the order in which the \
+                 prefixes got their bucket blocks may differ from RavenDB's (which sorts them \
+                 with ICU's root collation). Give the BucketRanges of the database RavenDB \
+                 created, or use a build with the icu-collation feature."
             ),
             ConfigWarning::ShardWithoutBuckets { path, shard } => write!(
                 f,
@@ -117,11 +152,37 @@ impl From<&ConfigWarning> for Notice {
     fn from(w: &ConfigWarning) -> Notice {
         let kind = match w {
             ConfigWarning::ShadowedPrefix { .. } => "shadowed_prefix",
+            ConfigWarning::PrefixOrderApproximate { .. } => "prefix_order_approximate",
             ConfigWarning::ShardWithoutBuckets { .. } => "shard_without_buckets",
         };
         Notice {
             kind,
             message: w.to_string(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Warning;
+
+    #[test]
+    fn control_character_warning_says_how_ravendb_treats_it() {
+        let escaped = Warning::ControlCharacter {
+            offset: 1,
+            code_point: 0x1B,
+        }
+        .to_string();
+        assert!(escaped.contains("\\u001B"), "{escaped}");
+        assert!(
+            escaped.contains("ThrowControlCharactersInIdentifier"),
+            "{escaped}"
+        );
+        let tab = Warning::ControlCharacter {
+            offset: 1,
+            code_point: 9,
+        }
+        .to_string();
+        assert!(tab.contains("hashes it as it is"), "{tab}");
     }
 }

@@ -1,7 +1,7 @@
 //! Invariants that hold for every input (proptest).
 
 use proptest::prelude::*;
-use ravenshard::casing::lower_char;
+use ravenshard::casing::{lower_case, lower_char};
 use ravenshard::{bucket_for, lower_id, report, ReportOptions, Topology, NUMBER_OF_BUCKETS};
 
 /// IDs of up to 60 characters from a mix of ASCII, `$`, and non-ASCII letters.
@@ -22,9 +22,21 @@ proptest! {
 
     #[test]
     fn lower_casing_is_idempotent(id in any::<String>()) {
-        let once = lower_id(&id).into_owned();
-        prop_assert_eq!(lower_id(&once).into_owned(), once.clone());
+        let once = lower_case(&id).into_owned();
+        prop_assert_eq!(lower_case(&once).into_owned(), once.clone());
         prop_assert_eq!(once.chars().count(), id.chars().count());
+    }
+
+    #[test]
+    fn lowering_is_lower_casing_then_escaping(id in "[A-Za-zÉΩ$\\\\\\x00-\\x1f\\x7f]{0,40}") {
+        let expected = ravenshard::escape_controls(&lower_case(&id)).into_owned();
+        prop_assert_eq!(lower_id(&id).into_owned(), expected.clone());
+        let mut pushed = String::from("|");
+        ravenshard::push_lower_id(&mut pushed, &id, ravenshard::ServerVersion::V7);
+        prop_assert_eq!(pushed, format!("|{expected}"));
+        // Each escaped byte became six characters; nothing else changed length.
+        let escaped = id.bytes().filter(|&b| ravenshard::is_escaped_control(b)).count();
+        prop_assert_eq!(expected.chars().count(), id.chars().count() + 5 * escaped);
     }
 
     #[test]
@@ -130,6 +142,12 @@ proptest! {
     fn fast_path_finds_the_last_dollar_anywhere(id in "[A-Z$a/]{1,40}") {
         // Dense `$`s on both sides of the 8-byte word boundaries of the SWAR pass.
         let lower = id.to_ascii_lowercase();
+        prop_assert_eq!(bucket_for(&id), Ok(ravenshard::bucket_of_lower(lower.as_bytes())));
+    }
+
+    #[test]
+    fn fast_path_with_control_characters(id in "[A-Z$a/\\\\\\x00-\\x1f]{1,40}") {
+        let lower = ravenshard::escape_controls(&id.to_ascii_lowercase()).into_owned();
         prop_assert_eq!(bucket_for(&id), Ok(ravenshard::bucket_of_lower(lower.as_bytes())));
     }
 

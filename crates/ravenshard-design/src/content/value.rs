@@ -1,9 +1,8 @@
 //! The content bucket of a document: what its rule's fields say its bucket should be.
 
 use super::{dotnet_ticks, ContentError, ContentRule, Field};
-use ravenshard::{bucket_for, lower_id, NUMBER_OF_BUCKETS};
+use ravenshard::{bucket_for, bucket_of_hash, hash_of_key, lower_id, NUMBER_OF_BUCKETS};
 use serde_json::Value;
-use xxhash_rust::xxh64::xxh64;
 
 /// The fields a rule read from a document, and the bucket they give.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,8 +144,8 @@ fn read(field: &Field, id: &str, body: Option<&Value>, rule: &str) -> Result<Rea
 }
 
 /// The content of a document under `rule`: one field gives its own bucket (a string
-/// through the ID pipeline); several are concatenated as text, lower-cased and hashed
-/// without an anchor step.
+/// through the ID pipeline); several are concatenated as text, lowered as an ID is
+/// ([`lower_id`]: lower-cased, control characters escaped) and hashed without an anchor step.
 ///
 /// # Examples
 ///
@@ -174,7 +173,7 @@ pub fn content_value(
         [one] => one.bucket,
         _ => {
             let joined: String = reads.iter().map(|r| r.text.as_str()).collect();
-            (xxh64(lower_id(&joined).as_bytes(), 0) % u64::from(NUMBER_OF_BUCKETS)) as u32
+            bucket_of_hash(hash_of_key(lower_id(&joined).as_bytes()))
         }
     };
     Ok(ContentValue { text, bucket })

@@ -3,7 +3,7 @@
 
 use super::{place, PlacedId};
 use crate::content::{ContentDesign, ContentDocument, ContentError};
-use ravenshard::{lower_id, Topology, NUMBER_OF_BUCKETS};
+use ravenshard::{lower_id_with, Topology, NUMBER_OF_BUCKETS};
 use serde::Serialize;
 
 /// The `LoadDocument` check of a document and the related document its index loads.
@@ -194,7 +194,7 @@ fn suggest(
             Err(error) => problem = error.to_string(),
         }
     }
-    let prefix = |id: &str| topology.prefix_of_lower(&lower_id(id));
+    let prefix = |id: &str| topology.prefix_of_lower(&lower_id_with(id, topology.server_version()));
     if prefix(document_id) != prefix(related_id) {
         problem.push_str(
             " (the two IDs fall under different prefixes, whose blocks of buckets differ, so no \

@@ -6,9 +6,9 @@ use super::balance::{balance, BalanceOptions};
 use super::load::{BucketLoad, Measure};
 use super::prefixes;
 use super::ReshardError;
-use ravenshard::casing::ordinal_ignore_case;
+use ravenshard::casing::{lower_invariant, ordinal_ignore_case};
 use ravenshard::config::DatabaseTopology;
-use ravenshard::{lower_id, Topology, NUMBER_OF_BUCKETS};
+use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use std::cmp::Ordering;
 
 fn rebuild(
@@ -219,7 +219,13 @@ pub fn check_prefix_changes<'a>(
         .map(|p| (p, false));
     let changed: Vec<(String, &str, bool)> = added
         .chain(removed)
-        .map(|(p, adding)| (lower_id(&p.prefix).into_owned(), p.prefix.as_str(), adding))
+        .map(|(p, adding)| {
+            (
+                lower_invariant(&p.prefix).into_owned(),
+                p.prefix.as_str(),
+                adding,
+            )
+        })
         .collect();
     if changed.is_empty() {
         return Ok(());

@@ -8,7 +8,7 @@ use super::plan::{plan, Plan, PlanOptions};
 use super::ReshardError;
 use crate::content::{locate_id, pinned_bucket, ContentDesign};
 use ravenshard::report::InvalidId;
-use ravenshard::{bucket_of_lower, check_id, lower_id, Topology};
+use ravenshard::{bucket_of_lower, check_id, lower_id_with, Topology};
 
 /// How many invalid lines a [`Workload`] lists (it counts them all).
 pub const MAX_INVALID: usize = 100;
@@ -130,7 +130,7 @@ impl<'a> WorkloadReader<'a> {
         let mut fields = line.split('\t');
         let id = fields.next().unwrap_or_default();
         let size = fields.next().map(str::trim_ascii).filter(|s| !s.is_empty());
-        let lower = lower_id(id);
+        let lower = lower_id_with(id, self.topology.server_version());
         let read = size
             .map(parse_size)
             .transpose()

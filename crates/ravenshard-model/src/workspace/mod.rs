@@ -53,13 +53,13 @@ pub use members::{assign_members, MemberError};
 pub use rows::{Row, RowQuery, RowView, SortKey};
 pub use shards::{Balance, BalanceVerdict, Block, ShardSummary};
 
-use ravenshard::{anchor_start, check_id, explain, lower_id, Explanation, IdError, Topology};
+use ravenshard::{anchor_start, bucket_of_hash, check_id, explain, hash_of_key, hashed_chars};
+use ravenshard::{push_lower_id, Explanation, IdError, Topology};
 use ravenshard::{BucketRange, NUMBER_OF_BUCKETS};
 use ravenshard_design::reshard::BucketLoad;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
-use xxhash_rust::xxh64::xxh64;
 
 pub use ravenshard::document::{one_line, Document, DocumentLine};
 
@@ -158,8 +158,8 @@ pub struct Place {
     /// Index in [`Placement::groups`] of the anchored group the document belongs to: as an
     /// anchored member, or as the document whose ID is the anchor.
     pub group: Option<u32>,
-    /// Character range `[start, end)` of the hashed part (after the last `$`), the same in
-    /// the ID and in its lower-cased form (as [`Explanation::hashed_chars`]).
+    /// Character range `[start, end)` of the hashed part (after the last `$`) in the ID, as
+    /// [`Explanation::hashed_chars`].
     pub hashed_chars: [u32; 2],
 }
 
@@ -292,14 +292,7 @@ impl Placement {
             ids.push_str(id);
             id_offsets.push(ids.len());
             let start = lower.len();
-            if id.is_ascii() {
-                lower.push_str(id);
-                if let Some(tail) = lower.get_mut(start..) {
-                    tail.make_ascii_lowercase();
-                }
-            } else {
-                lower.push_str(&lower_id(id));
-            }
+            push_lower_id(&mut lower, id, topology.server_version());
             lower_offsets.push(lower.len());
             sizes.push(document.size);
             collection_of.push(collections.intern(document.collection.as_deref()));
@@ -321,16 +314,15 @@ impl Placement {
                     let l = &lower[start..];
                     let anchor = anchor_start(l.as_bytes());
                     // The same computation as `hash_of_lower`, keeping the anchor's start.
-                    hash = xxh64(&l.as_bytes()[anchor..], 0);
-                    // A hash of the whole lower-cased ID, to find duplicates; taken here,
-                    // while the ID is in cache.
+                    hash = hash_of_key(&l.as_bytes()[anchor..]);
+                    // A hash of the whole lowered ID, to find duplicates; taken here, while
+                    // the ID is in cache.
                     fingerprint = if anchor == 0 {
                         hash
                     } else {
-                        xxh64(l.as_bytes(), 0)
+                        hash_of_key(l.as_bytes())
                     };
-                    let mut bucket =
-                        (hash % u64::from(NUMBER_OF_BUCKETS)) as u32 + locator.offset_of(l);
+                    let mut bucket = bucket_of_hash(hash) + locator.offset_of(l);
                     let mut unanchored = false;
                     if let Some(design) = &options.design {
                         match design::step(design, topology, document, bucket) {
@@ -360,13 +352,8 @@ impl Placement {
                         }
                     }
                     slot.bucket = bucket;
-                    // IDs are at most 512 bytes, so character counts fit in u32.
-                    let (hashed_start, chars) = if l.is_ascii() {
-                        (anchor, l.len())
-                    } else {
-                        let before = l[..anchor].chars().count();
-                        (before, before + l[anchor..].chars().count())
-                    };
+                    // Counted in the ID as given; IDs are short, so the counts fit in u32.
+                    let [hashed_start, chars] = hashed_chars(id);
                     slot.hashed_start = if unanchored { 0 } else { hashed_start as u32 };
                     slot.chars = chars as u32;
                     match locator.shard_position(bucket) {
@@ -486,7 +473,8 @@ impl Placement {
         slice(&self.ids, &self.id_offsets, index)
     }
 
-    /// The lower-cased ID of document `index`, as RavenDB hashes it.
+    /// The lowered ID of document `index` (lower-cased, control characters escaped), as
+    /// RavenDB hashes it.
     pub fn lower_id(&self, index: usize) -> Option<&str> {
         slice(&self.lower, &self.lower_offsets, index)
     }

@@ -1,19 +1,20 @@
 //! The validated sharding topology: shards and their nodes, bucket ranges, prefixes.
 
+mod order;
 mod validate;
 
 use crate::config::{
     join_path, parse_configuration, DatabaseTopology, PrefixedShardingSetting, ShardBucketRange,
     ShardingConfiguration,
 };
-use crate::{bucket_for, bucket_of_lower, check_id, lower_id, ConfigError, IdError};
+use crate::ServerVersion;
+use crate::{bucket_for_with, bucket_of_lower, check_id, lower_id_with, ConfigError, IdError};
 use crate::{ConfigWarning, NUMBER_OF_BUCKETS};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use validate::{
-    collect_warnings, creation_order, parse_shard_number, split_block, validate_prefixes,
-    validate_ranges,
+    collect_warnings, parse_shard_number, split_block, validate_prefixes, validate_ranges,
 };
 
 /// The most prefixes a configuration can have: RavenDB's buckets are 32-bit signed
@@ -114,7 +115,9 @@ pub struct Prefix {
 }
 
 impl Prefix {
-    /// Whether a lower-cased ID starts with this prefix (compared lower-cased).
+    /// Whether a lowered ID ([`lower_id`](crate::lower_id)) starts with this prefix,
+    /// lower-cased as a whole string ([`lower_invariant`](crate::casing::lower_invariant)),
+    /// as RavenDB compares them (byte by byte, in UTF-8).
     pub fn matches_lower(&self, lower_id: &str) -> bool {
         lower_id.as_bytes().starts_with(self.lower.as_bytes())
     }
@@ -159,6 +162,7 @@ pub struct Topology {
     prefixes: Vec<Prefix>,
     warnings: Vec<ConfigWarning>,
     other: Map<String, Value>,
+    server_version: ServerVersion,
 }
 
 impl Topology {
@@ -198,7 +202,9 @@ impl Topology {
     ///
     /// When `BucketRanges` is empty the ranges are created as RavenDB does at database
     /// creation: `2^20 / shards` buckets per shard in ascending shard order, then one 2^20
-    /// block per prefix in descending order of prefix (ordinal, ignoring case).
+    /// block per prefix in descending order of prefix in the server's collation (ICU's
+    /// root collation, not ordinal: see the `order` module's notes in the source, and
+    /// [`ConfigWarning::PrefixOrderApproximate`]).
     pub fn from_configuration(
         config: ShardingConfiguration,
         database: &str,
@@ -229,8 +235,11 @@ impl Topology {
         }
         let creating = config.bucket_ranges.is_empty();
         let mut prefixes = validate_prefixes(&config.prefixed, &shards, creating, &at)?;
+        let mut approximate = None;
         let raw_ranges = if creating {
-            let order = creation_order(&prefixes);
+            let names: Vec<&str> = prefixes.iter().map(|p| p.prefix.as_str()).collect();
+            approximate = order::approximate_prefix(&names).map(str::to_string);
+            let order = order::creation_order(names.into_iter());
             let mut ranges = split_block(0, shards.numbers());
             for (block, &index) in (1u32..).zip(order.iter()) {
                 // validate_prefixes bounds the count, so this cannot overflow.
@@ -247,7 +256,17 @@ impl Topology {
             config.bucket_ranges
         };
         let ranges = validate_ranges(&raw_ranges, &shards, &prefixes, &at)?;
-        let warnings = collect_warnings(&shards, &ranges, &prefixes, &at);
+        let mut warnings = collect_warnings(&shards, &ranges, &prefixes, &at);
+        if let Some(prefix) = approximate {
+            let index = prefixes
+                .iter()
+                .position(|p| p.prefix == prefix)
+                .unwrap_or(0);
+            warnings.push(ConfigWarning::PrefixOrderApproximate {
+                path: at(&format!("Prefixed[{index}].Prefix")),
+                prefix,
+            });
+        }
         Ok(Topology {
             database: database.to_string(),
             shards,
@@ -255,7 +274,30 @@ impl Topology {
             prefixes,
             warnings,
             other: config.other,
+            server_version: ServerVersion::default(),
         })
+    }
+
+    /// The server version whose rule for control characters in IDs this topology follows
+    /// (RavenDB 7.x unless set).
+    pub fn server_version(&self) -> ServerVersion {
+        self.server_version
+    }
+
+    /// Follows another server version's rule for control characters in IDs.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::{ServerVersion, Topology};
+    ///
+    /// let mut t = Topology::with_shards(3).unwrap();
+    /// assert_eq!(t.bucket_for("é\u{1}"), Ok(426597));
+    /// t.set_server_version(ServerVersion::V6_2);
+    /// assert_ne!(t.bucket_for("é\u{1}"), Ok(426597));
+    /// ```
+    pub fn set_server_version(&mut self, version: ServerVersion) {
+        self.server_version = version;
     }
 
     /// The configuration's keys this crate does not model as a topology (`ByContent`,
@@ -351,12 +393,13 @@ impl Topology {
         self.range_of(bucket).map(|r| r.shard)
     }
 
-    /// The index of the first prefix a lower-cased ID starts with.
+    /// The index of the first prefix a lowered ID ([`lower_id`](crate::lower_id)) starts
+    /// with.
     pub fn prefix_of_lower(&self, lower_id: &str) -> Option<usize> {
         self.prefixes.iter().position(|p| p.matches_lower(lower_id))
     }
 
-    /// The first bucket of the block a lower-cased ID's bucket is counted from: the
+    /// The first bucket of the block a lowered ID's bucket is counted from: the
     /// `BucketRangeStart` of the first prefix it starts with, else 0 (the default block).
     ///
     /// # Examples
@@ -383,10 +426,10 @@ impl Topology {
     /// The bucket and shard of an ID.
     pub fn locate(&self, id: &str) -> Result<Location, IdError> {
         let (bucket, prefix) = if self.prefixes.is_empty() {
-            (bucket_for(id)?, None)
+            (bucket_for_with(id, self.server_version)?, None)
         } else {
             check_id(id)?;
-            let lower = lower_id(id);
+            let lower = lower_id_with(id, self.server_version);
             let prefix = self.prefix_of_lower(&lower);
             let offset = prefix.map_or(0, |i| self.prefixes[i].bucket_range_start);
             (bucket_of_lower(lower.as_bytes()) + offset, prefix)
@@ -455,6 +498,47 @@ mod tests {
         assert_eq!(t.shard_for_bucket(349524), Some(0));
         assert_eq!(t.shard_for_bucket(349525), Some(1));
         assert_eq!(t.shard_for_bucket(NUMBER_OF_BUCKETS), None);
+    }
+
+    #[test]
+    fn creation_orders_prefixes_by_the_servers_collation_not_ordinally() {
+        // Ordinal-ignore-case would put `users_x/` first ('_' > 'A'); ICU's root collation
+        // puts punctuation before letters, so `usersa/` gets the first block.
+        let json = r#"{"Shards": {"0": {}, "1": {}},
+            "Prefixed": [{"Prefix": "users_x/", "Shards": [0]}, {"Prefix": "usersa/", "Shards": [1]}]}"#;
+        let t = Topology::from_json(json).unwrap();
+        let order: Vec<(&str, u32)> = t
+            .prefixes()
+            .iter()
+            .map(|p| (p.prefix.as_str(), p.bucket_range_start / NUMBER_OF_BUCKETS))
+            .collect();
+        assert_eq!(order, vec![("usersa/", 1), ("users_x/", 2)]);
+        assert_eq!(t.locate("usersa/1").unwrap().shard, 1);
+        assert!(t.warnings().is_empty());
+        // Given ranges, the prefixes keep their blocks whatever their order.
+        let again = Topology::from_json(&t.to_json()).unwrap();
+        assert_eq!(again.prefixes(), t.prefixes());
+    }
+
+    #[test]
+    fn non_ascii_prefixes_at_creation_are_flagged_without_icu() {
+        let json = r#"{"Shards": {"0": {}, "1": {}},
+            "Prefixed": [{"Prefix": "é/", "Shards": [0]}, {"Prefix": "f/", "Shards": [1]}]}"#;
+        let t = Topology::from_json(json).unwrap();
+        let order: Vec<&str> = t.prefixes().iter().map(|p| p.prefix.as_str()).collect();
+        let flagged = t.warnings().iter().any(
+            |w| matches!(w, ConfigWarning::PrefixOrderApproximate { prefix, .. } if prefix == "é/"),
+        );
+        if cfg!(feature = "icu-collation") {
+            // ICU: é sorts with e, before f; descending puts f/ first.
+            assert_eq!(order, ["f/", "é/"]);
+            assert!(!flagged);
+        } else {
+            assert!(flagged, "{:?}", t.warnings());
+        }
+        // A single prefix has nothing to be ordered against.
+        let one = r#"{"Shards": {"0": {}}, "Prefixed": [{"Prefix": "é/", "Shards": [0]}]}"#;
+        assert!(Topology::from_json(one).unwrap().warnings().is_empty());
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //! bucket ranges RavenDB creates for a new database.
 
 use super::{BucketRange, Prefix, Shards, MAX_PREFIXES};
-use crate::casing::ordinal_ignore_case;
+use crate::casing::{lower_invariant, ordinal_ignore_case};
 use crate::config::{PrefixedShardingSetting, ShardBucketRange};
-use crate::{lower_id, ConfigError, ConfigWarning, NUMBER_OF_BUCKETS};
+use crate::{ConfigError, ConfigWarning, NUMBER_OF_BUCKETS};
 use std::cmp::Ordering;
 
 pub(super) fn parse_shard_number(key: &str) -> Option<u32> {
@@ -27,13 +27,6 @@ pub(super) fn split_block(
             shard_number: shard,
         })
         .collect()
-}
-
-/// Indices of `prefixes` in creation order: descending by prefix, ordinal ignoring case.
-pub(super) fn creation_order(prefixes: &[Prefix]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..prefixes.len()).collect();
-    order.sort_by(|&a, &b| ordinal_ignore_case(&prefixes[b].prefix, &prefixes[a].prefix));
-    order
 }
 
 pub(super) fn validate_prefixes(
@@ -107,7 +100,7 @@ pub(super) fn validate_prefixes(
             }
         };
         prefixes.push(Prefix {
-            lower: lower_id(&prefix).into_owned(),
+            lower: lower_invariant(&prefix).into_owned(),
             prefix,
             shards: setting.shards.clone(),
             bucket_range_start,
