@@ -33,7 +33,12 @@ clippy_wasm32() {
     cargo clippy --locked --target wasm32-unknown-unknown -p ravenshard-js -p ravenshard-studio --all-targets -- -D warnings
 }
 step "clippy (wasm32)" clippy_wasm32
-step "native tests (unit, doc, integration, CLI, properties)" cargo test --workspace --locked
+native_tests() {
+  # The workspace (the CLI turns on the core's icu-collation feature), then the core alone,
+  # as the JS API and the studio build it (without the feature).
+  cargo test --workspace --locked && cargo test --locked -p ravenshard
+}
+step "native tests (unit, doc, integration, CLI, properties)" native_tests
 step "JS API in headless Chromium" in_dir js cargo test --locked --target wasm32-unknown-unknown
 step "studio components in headless Chromium" in_dir web cargo test --locked --target wasm32-unknown-unknown
 step "studio release build (trunk)" trunk build --release
