@@ -6,11 +6,11 @@ use super::import::CancelToken;
 use super::tabs::{tab_view, TabBar};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
-    Action, ConfigAction, DesignAction, Level, Notice, NoticeAction, ReshardAction, ViewAction,
-    WorkspaceAction,
+    Action, ConfigAction, DesignAction, Level, Notice, NoticeAction, ReshardAction, State,
+    ViewAction, WorkspaceAction,
 };
 use gloo::timers::callback::Timeout;
-use ravenshard_model::workspace::BalanceVerdict;
+use ravenshard_model::workspace::{BalanceVerdict, Placement};
 use yew::prelude::*;
 
 /// How long the studio waits after the last change before saving.
@@ -98,31 +98,20 @@ pub fn app() -> Html {
         let on_notice = dispatch.notice.clone();
         Callback::from(move |_: MouseEvent| browser::share(&state, on_notice.clone()))
     };
-    let export =
-        |suffix: &'static str, mime: &'static str, text: fn(&crate::state::State) -> String| {
-            let state = state.clone();
-            let dispatch = dispatch.clone();
-            Callback::from(move |_: MouseEvent| {
-                let name = format!("{}-{suffix}", state.placement().topology().database());
-                if let Err(e) = browser::download(&name, mime, &text(&state)) {
-                    dispatch.error.emit(e);
-                }
-            })
-        };
+    let export = |suffix: &'static str, mime: &'static str, text: fn(&State) -> String| {
+        let state = state.clone();
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            let name = format!("{}-{suffix}", state.placement().topology().database());
+            if let Err(e) = browser::download(&name, mime, &text(&state)) {
+                dispatch.error.emit(e);
+            }
+        })
+    };
     let on_csv = export("documents.csv", "text/csv", |s| s.csv());
     let on_report = export("report.json", "application/json", |s| s.report_json());
 
-    let placement = state.placement();
-    let totals = *placement.totals();
-    let balance = placement.document_balance();
-    let shards = placement.shards().len();
     let tab = state.views().tab();
-    let verdict = match balance.verdict {
-        Some(BalanceVerdict::Balanced) => ("balanced", "Balanced"),
-        Some(BalanceVerdict::Uneven) => ("uneven", "Uneven"),
-        Some(BalanceVerdict::Lopsided) => ("lopsided", "Lopsided"),
-        None => ("none", "No documents"),
-    };
     html! {
         <div class="studio">
             <header class="masthead">
@@ -150,24 +139,7 @@ pub fn app() -> Html {
                         on_action={dispatch.workspace.clone()} />
                 </aside>
                 <section class="views" aria-label="Views">
-                    <p class="totals" aria-label="Totals">
-                        <span class="count-documents"><strong>{ count(totals.documents) }</strong>{ format!(" document{}", plural(totals.documents)) }</span>
-                        <span class="count-placed"><strong>{ count(totals.placed) }</strong>{ " placed" }</span>
-                        <span class={classes!("count-invalid", (totals.invalid > 0).then_some("bad"))}>
-                            <strong>{ count(totals.invalid) }</strong>{ " invalid" }
-                        </span>
-                        <span class="count-shards"><strong>{ shards }</strong>{ format!(" shard{}", plural(shards as u64)) }</span>
-                        <span class="count-groups"><strong>{ count(placement.groups().len() as u64) }</strong>{ " anchored groups" }</span>
-                        if totals.bytes > 0 {
-                            <span class="count-bytes"><strong>{ super::bytes(totals.bytes) }</strong></span>
-                        }
-                        <span class={classes!("verdict", verdict.0)} title="Largest shard over the mean shard, in documents">
-                            { verdict.1 }
-                            if let Some(skew) = balance.skew {
-                                { format!(" · skew {:.2}", skew) }
-                            }
-                        </span>
-                    </p>
+                    { totals(state.placement()) }
                     <TabBar {tab} on_action={dispatch.view.clone()} />
                     <div class={classes!("view", format!("view-{}", tab.key()))} role="tabpanel">
                         { tab_view(tab, &state, &dispatch) }
@@ -175,5 +147,39 @@ pub fn app() -> Html {
                 </section>
             </main>
         </div>
+    }
+}
+
+/// The totals over the views: documents, placed, invalid, shards, anchored groups, bytes
+/// and the balance verdict.
+fn totals(placement: &Placement) -> Html {
+    let totals = placement.totals();
+    let balance = placement.document_balance();
+    let shards = placement.shards().len();
+    let verdict = match balance.verdict {
+        Some(BalanceVerdict::Balanced) => ("balanced", "Balanced"),
+        Some(BalanceVerdict::Uneven) => ("uneven", "Uneven"),
+        Some(BalanceVerdict::Lopsided) => ("lopsided", "Lopsided"),
+        None => ("none", "No documents"),
+    };
+    html! {
+        <p class="totals" aria-label="Totals">
+            <span class="count-documents"><strong>{ count(totals.documents) }</strong>{ format!(" document{}", plural(totals.documents)) }</span>
+            <span class="count-placed"><strong>{ count(totals.placed) }</strong>{ " placed" }</span>
+            <span class={classes!("count-invalid", (totals.invalid > 0).then_some("bad"))}>
+                <strong>{ count(totals.invalid) }</strong>{ " invalid" }
+            </span>
+            <span class="count-shards"><strong>{ shards }</strong>{ format!(" shard{}", plural(shards as u64)) }</span>
+            <span class="count-groups"><strong>{ count(placement.groups().len() as u64) }</strong>{ " anchored groups" }</span>
+            if totals.bytes > 0 {
+                <span class="count-bytes"><strong>{ super::bytes(totals.bytes) }</strong></span>
+            }
+            <span class={classes!("verdict", verdict.0)} title="Largest shard over the mean shard, in documents">
+                { verdict.1 }
+                if let Some(skew) = balance.skew {
+                    { format!(" · skew {:.2}", skew) }
+                }
+            </span>
+        </p>
     }
 }

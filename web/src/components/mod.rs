@@ -22,7 +22,7 @@ mod shards;
 pub mod tabs;
 mod workspace;
 
-pub use app::App;
+pub use app::{App, Dispatch};
 pub use config::{ConfigPanel, ConfigPanelProps};
 pub use content::{ContentView, ContentViewProps};
 pub use documents::{

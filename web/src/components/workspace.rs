@@ -50,7 +50,6 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
     let on = &props.on_action;
     let workspace = &props.workspace;
     let documents = workspace.documents().len();
-    let (generated, anchored) = (workspace.generated(), workspace.anchored_percent());
     let dragging = use_state(|| false);
     let emit = |action: WorkspaceAction| on.reform(move |_: MouseEvent| action.clone());
     let on_file = {
@@ -110,22 +109,7 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
                     <input id="import-file" type="file" accept={ACCEPT} onchange={on_file} />
                 </label>
             </div>
-            <div class="generator">
-                <label for="gen-count">{ "Generate" }</label>
-                <input id="gen-count" type="number" min="1" step="1000" value={generated.text().clone()}
-                    class={classes!((!generated.is_valid()).then_some("invalid"))}
-                    oninput={on_value::<InputEvent, _>(on, WorkspaceAction::SetGeneratorCount)} title="How many documents" />
-                <label for="gen-share">{ "docs," }</label>
-                <input id="gen-share" type="number" min="0" max="100" step="5" value={anchored.text().clone()}
-                    class={classes!((!anchored.is_valid()).then_some("invalid"))}
-                    oninput={on_value::<InputEvent, _>(on, WorkspaceAction::SetGeneratorShare)} title="Share of orders anchored to their company, in percent" />
-                <span title="Share of orders anchored to their company">{ "% anchored" }</span>
-                <button type="button" class="generate" onclick={emit(WorkspaceAction::Generate)}
-                    disabled={!generated.is_valid() || !anchored.is_valid()}>{ "Go" }</button>
-            </div>
-            { for [generated.error(), anchored.error()].into_iter().flatten().map(|error| html! {
-                <p class="field-error" role="alert">{ error.clone() }</p>
-            }) }
+            { generator(workspace, on) }
             if let Some(status) = workspace.import() {
                 <div class="import-progress" role="status">
                     <span>{ format!("Reading {} — {} documents", status.name, count(status.documents as u64)) }</span>
@@ -153,6 +137,32 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
                 { " (body: the document's JSON). Or drop a file here." }
             </p>
         </section>
+    }
+}
+
+/// The generator's fields (document count, anchored share) and its button.
+fn generator(workspace: &WorkspaceState, on: &Callback<WorkspaceAction>) -> Html {
+    let (generated, anchored) = (workspace.generated(), workspace.anchored_percent());
+    let invalid = |valid: bool| classes!((!valid).then_some("invalid"));
+    html! {
+        <>
+        <div class="generator">
+            <label for="gen-count">{ "Generate" }</label>
+            <input id="gen-count" type="number" min="1" step="1000" value={generated.text().clone()}
+                class={invalid(generated.is_valid())} title="How many documents"
+                oninput={on_value::<InputEvent, _>(on, WorkspaceAction::SetGeneratorCount)} />
+            <label for="gen-share">{ "docs," }</label>
+            <input id="gen-share" type="number" min="0" max="100" step="5" value={anchored.text().clone()}
+                class={invalid(anchored.is_valid())} title="Share of orders anchored to their company, in percent"
+                oninput={on_value::<InputEvent, _>(on, WorkspaceAction::SetGeneratorShare)} />
+            <span title="Share of orders anchored to their company">{ "% anchored" }</span>
+            <button type="button" class="generate" onclick={on.reform(|_: MouseEvent| WorkspaceAction::Generate)}
+                disabled={!generated.is_valid() || !anchored.is_valid()}>{ "Go" }</button>
+        </div>
+        { for [generated.error(), anchored.error()].into_iter().flatten().map(|error| html! {
+            <p class="field-error" role="alert">{ error.clone() }</p>
+        }) }
+        </>
     }
 }
 

@@ -90,6 +90,41 @@ struct Placed {
     documents: Rc<Vec<Document>>,
     revision: u64,
     topology: Rc<Topology>,
+    options: Rc<PlacementOptions>,
+}
+
+impl Placed {
+    /// Places `documents` by `config`'s topology, with `design`'s rules when on.
+    fn new(
+        documents: &Rc<Vec<Document>>,
+        config: &ConfigState,
+        design: &DesignState,
+    ) -> (Placed, Rc<Placement>) {
+        let placed = Placed {
+            documents: Rc::clone(documents),
+            revision: config.revision(),
+            topology: Rc::clone(config.topology()),
+            options: Rc::new(PlacementOptions {
+                design: design.design().map(|d| ContentDesign::clone(d)),
+                ..PlacementOptions::default()
+            }),
+        };
+        let placement = Placement::new(&placed.documents, &placed.topology, &placed.options);
+        (placed, Rc::new(placement))
+    }
+
+    /// What the Resharding state works from.
+    fn inputs(&self, config: &ConfigState, placement: &Rc<Placement>) -> reshard::Inputs {
+        reshard::Inputs {
+            current: Rc::clone(&self.topology),
+            revision: self.revision,
+            documents: Rc::clone(&self.documents),
+            placement: Rc::clone(placement),
+            options: Rc::clone(&self.options),
+            nodes: config.nodes().value().clone(),
+            replication_factor: *config.replication_factor().value(),
+        }
+    }
 }
 
 /// The studio's whole state.
@@ -112,32 +147,6 @@ impl Default for State {
     }
 }
 
-/// What the Resharding state works from.
-fn reshard_inputs(
-    config: &ConfigState,
-    placed: &Placed,
-    placement: &Rc<Placement>,
-    design: &DesignState,
-) -> reshard::Inputs {
-    reshard::Inputs {
-        current: Rc::clone(&placed.topology),
-        revision: placed.revision,
-        documents: Rc::clone(&placed.documents),
-        placement: Rc::clone(placement),
-        options: placement_options(design),
-        nodes: config.nodes().value().clone(),
-        replication_factor: *config.replication_factor().value(),
-    }
-}
-
-/// How the documents are placed: with the design, when on.
-fn placement_options(design: &DesignState) -> PlacementOptions {
-    PlacementOptions {
-        design: design.design().map(|d| ContentDesign::clone(d)),
-        ..PlacementOptions::default()
-    }
-}
-
 impl State {
     /// The default configuration holding `documents`.
     pub fn with_documents(documents: Vec<Document>) -> State {
@@ -149,24 +158,11 @@ impl State {
 
     /// The state of a configuration and a workspace; everything else is derived.
     fn new(config: ConfigState, workspace: WorkspaceState) -> State {
-        let topology = Rc::clone(config.topology());
-        let design = DesignState::new(Rc::clone(&topology));
-        let documents = Rc::clone(workspace.documents());
-        let placement = Rc::new(Placement::new(
-            &documents,
-            &topology,
-            &placement_options(&design),
-        ));
-        let placed = Placed {
-            documents,
-            revision: config.revision(),
-            topology,
-        };
+        let design = DesignState::new(Rc::clone(config.topology()));
+        let (placed, placement) = Placed::new(workspace.documents(), &config, &design);
         State {
             views: Rc::new(ViewsState::new(Rc::clone(&placement))),
-            reshard: Rc::new(ReshardState::new(reshard_inputs(
-                &config, &placed, &placement, &design,
-            ))),
+            reshard: Rc::new(ReshardState::new(placed.inputs(&config, &placement))),
             config: Rc::new(config),
             workspace: Rc::new(workspace),
             design: Rc::new(design),
@@ -352,13 +348,7 @@ impl State {
         let documents = self.workspace.documents();
         let revision = self.config.revision();
         if !Rc::ptr_eq(&self.placed.documents, documents) || self.placed.revision != revision {
-            let options = placement_options(&self.design);
-            self.placement = Rc::new(Placement::new(documents, &topology, &options));
-            self.placed = Placed {
-                documents: Rc::clone(documents),
-                revision,
-                topology: Rc::clone(&topology),
-            };
+            (self.placed, self.placement) = Placed::new(documents, &self.config, &self.design);
             let placed = ViewAction::Placed(Rc::clone(&self.placement));
             self.views = Rc::clone(&self.views).reduce(placed);
         } else if !Rc::ptr_eq(&self.placed.topology, &topology) {
@@ -370,7 +360,7 @@ impl State {
             let changed = ViewAction::MembersChanged(Rc::clone(&self.placement));
             self.views = Rc::clone(&self.views).reduce(changed);
         }
-        let inputs = reshard_inputs(&self.config, &self.placed, &self.placement, &self.design);
+        let inputs = self.placed.inputs(&self.config, &self.placement);
         if !self.reshard.inputs().same_as(&inputs) {
             self.reshard = Rc::clone(&self.reshard).reduce(ReshardAction::Inputs(inputs));
         }

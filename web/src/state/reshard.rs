@@ -57,8 +57,8 @@ pub struct Inputs {
     pub documents: Rc<Vec<Document>>,
     /// Their placement by the configuration in force.
     pub placement: Rc<Placement>,
-    /// How they were placed (the design, if on); it changes only with the revision.
-    pub options: PlacementOptions,
+    /// How they were placed (the design, if on).
+    pub options: Rc<PlacementOptions>,
     /// The cluster's nodes, for a new shard's members.
     pub nodes: Vec<String>,
     /// The replication factor, for a new shard's members.
@@ -72,6 +72,7 @@ impl Inputs {
             && self.revision == other.revision
             && Rc::ptr_eq(&self.documents, &other.documents)
             && Rc::ptr_eq(&self.placement, &other.placement)
+            && Rc::ptr_eq(&self.options, &other.options)
             && self.nodes == other.nodes
             && self.replication_factor == other.replication_factor
     }

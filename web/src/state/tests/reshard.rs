@@ -22,7 +22,7 @@ fn inputs(documents: Vec<Document>, revision: u64) -> Inputs {
         revision,
         documents: Rc::new(documents),
         placement,
-        options: Default::default(),
+        options: Rc::default(),
         nodes: config.nodes().value().clone(),
         replication_factor: *config.replication_factor().value(),
     }
