@@ -4,10 +4,12 @@
 //! wasm32-unknown-unknown` (the runner reads `web/webdriver.json` for Chromium's flags).
 #![cfg(target_arch = "wasm32")]
 
+use ravenshard_studio::components::count;
 use ravenshard_studio::components::import::{import_blob, CancelToken};
-use ravenshard_studio::state::{SET_ASIDE_KEY, STORAGE_KEY};
+use ravenshard_studio::state::{WorkspaceAction, SET_ASIDE_KEY, STORAGE_KEY};
 use ravenshard_studio::App;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 
@@ -188,13 +190,10 @@ async fn import_function_can_be_cancelled() {
     token.cancel();
     gloo::timers::future::TimeoutFuture::new(200).await;
     let seen = seen.borrow();
-    assert!(matches!(
-        seen[0],
-        ravenshard_studio::state::Action::ImportStarted { .. }
-    ));
+    assert!(matches!(seen[0], WorkspaceAction::ImportStarted { .. }));
     assert!(!seen
         .iter()
-        .any(|a| matches!(a, ravenshard_studio::state::Action::ImportFinished { .. })));
+        .any(|a| matches!(a, WorkspaceAction::ImportFinished { .. })));
     drop(studio);
 }
 
@@ -496,4 +495,156 @@ async fn resharding_adds_a_shard_balances_and_steps_through_the_migration() {
     studio.click("button.apply-target").await;
     studio.click("#tab-shards").await;
     assert_eq!(studio.count("li.shard-card"), 4);
+}
+
+// Downloads: the studio offers a file by clicking an `<a download>` it does not attach to
+// the page. These catch such clicks instead of letting the browser save the file.
+#[wasm_bindgen(inline_js = "
+let taken = [];
+export function catch_downloads() {
+    taken = [];
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function () {
+        if (this.download) { taken.push([this.download, this.href]); } else { click.call(this); }
+    };
+    return () => { HTMLAnchorElement.prototype.click = click; };
+}
+export function caught_downloads() { return JSON.stringify(taken); }
+export async function text_at(url) { return await (await fetch(url)).text(); }
+")]
+extern "C" {
+    /// Starts catching downloads; call the function it returns to stop.
+    fn catch_downloads() -> js_sys::Function;
+    /// The downloads caught, as JSON `[[name, url], ...]`.
+    fn caught_downloads() -> String;
+    #[wasm_bindgen(catch)]
+    async fn text_at(url: &str) -> Result<JsValue, JsValue>;
+}
+
+impl Mounted<App> {
+    /// 3,000 generated documents on the Resharding tab, a shard added and balanced.
+    async fn balanced_with_a_new_shard() -> Studio {
+        let studio = Studio::fresh().await;
+        studio.set("#gen-count", "3000", "input").await;
+        studio.click("button.generate").await;
+        studio.click("#tab-reshard").await;
+        studio.click("button.add-shard").await;
+        studio.set("input.threshold", "0", "input").await;
+        studio.click("button.balance").await;
+        studio
+    }
+
+    fn disabled(&self, selector: &str) -> bool {
+        self.get(selector).has_attribute("disabled")
+    }
+
+    /// The walk-through's step field (from 1) and its last step.
+    fn step(&self) -> (String, String) {
+        let input = self.get("input.step");
+        let max = input.get_attribute("max").unwrap_or_default();
+        (input.unchecked_into::<HtmlInputElement>().value(), max)
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_walk_through_goes_to_the_first_the_last_and_the_next_bucket() {
+    let studio = Studio::balanced_with_a_new_shard().await;
+    let (at, last) = studio.step();
+    assert_eq!(at, "1");
+    let last_step: u64 = last.parse().unwrap();
+    assert!(last_step >= 8, "{last}");
+    assert!(studio.disabled(".step-control .first"));
+    assert!(!studio.disabled(".step-control .last"));
+    studio.click(".step-control .next").await;
+    assert_eq!(studio.step().0, "2");
+    assert_eq!(studio.text(".step-head .phase"), "Moved");
+    // Next bucket: the first step of the bucket after, whatever the phase.
+    studio.click(".step-control .next-bucket").await;
+    assert_eq!(studio.step().0, "5");
+    assert_eq!(studio.text(".step-head .phase"), "Moving");
+    assert!(!studio.disabled(".step-control .first"));
+    studio.click(".step-control .last").await;
+    assert_eq!(studio.step().0, last);
+    assert_eq!(studio.text(".step-head .phase"), "Cleaned up");
+    assert!(studio.disabled(".step-control .last"));
+    assert!(studio.disabled(".step-control .next-bucket"));
+    assert!(studio.disabled(".step-control .next"));
+    studio.click(".step-control .first").await;
+    assert_eq!(studio.step().0, "1");
+    assert_eq!(studio.text(".step-head .phase"), "Moving");
+}
+
+#[wasm_bindgen_test]
+async fn the_moves_table_shows_each_shard_in_its_colour() {
+    let studio = Studio::balanced_with_a_new_shard().await;
+    let rows = studio.count(".moves tbody tr");
+    assert!(rows >= 1);
+    assert_eq!(studio.count(".moves tbody td .shard-badge"), 2 * rows);
+    for side in ["from", "to"] {
+        let cell = studio.get(&format!(".moves tbody tr td.{side}"));
+        let style = cell.get_attribute("style").unwrap_or_default();
+        assert!(style.starts_with("--shard: "), "{side}: {style:?}");
+    }
+    // A shard has the colour of its bar: the same in every view.
+    for side in ["from", "to"] {
+        let cell = studio.get(&format!(".moves tbody tr td.{side}"));
+        let shard = cell.text_content().unwrap_or_default();
+        let bar = studio.get(&format!(".reshard-bars .bar-row[data-shard=\"{shard}\"]"));
+        assert_eq!(cell.get_attribute("style"), bar.get_attribute("style"));
+    }
+    let shards: Vec<String> = (0..rows)
+        .map(|i| studio.text(&format!(".moves tbody tr:nth-child({}) td.to", i + 1)))
+        .collect();
+    assert!(
+        shards.iter().any(|s| s == "3"),
+        "moves to the new shard: {shards:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_target_downloads_as_json() {
+    let studio = Studio::balanced_with_a_new_shard().await;
+    let stop = catch_downloads();
+    studio.click("button.download-target").await;
+    stop.call0(&JsValue::NULL).unwrap();
+    let caught: Vec<(String, String)> = serde_json::from_str(&caught_downloads()).unwrap();
+    assert_eq!(caught.len(), 1, "{caught:?}");
+    let (name, url) = &caught[0];
+    assert_eq!(name, "Orders-target.json");
+    let text = text_at(url).await.unwrap().as_string().unwrap();
+    let target = ravenshard::Topology::from_json(&text).unwrap();
+    assert_eq!(target.shards().len(), 4);
+    assert!(target.ranges().iter().any(|r| r.shard == 3), "{text}");
+    assert!(studio.find(".notice.error").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn buckets_too_big_for_a_fair_share_are_listed() {
+    let studio = Studio::fresh().await;
+    // 300 orders anchored to one company: one bucket with half the documents, more than the
+    // fair share (200) of each of 3 shards.
+    let mut text: String = (0..300)
+        .map(|i| format!("orders/{i}-A$companies/1-A\n"))
+        .collect();
+    text.extend((0..300).map(|i| format!("employees/{i}-A\n")));
+    studio.type_into("#ids", &text).await;
+    studio.click("#tab-reshard").await;
+    assert!(studio.find(".obstacles").is_none());
+    studio.set("input.threshold", "0", "input").await;
+    studio.click("button.balance").await;
+    assert!(studio
+        .text(".obstacles .warning")
+        .starts_with("1 bucket holds more than a fair share"));
+    assert_eq!(studio.count(".obstacle-list li"), 1);
+    let item = studio.get(".obstacle-list li");
+    let bucket = ravenshard::bucket_for("companies/1-A").unwrap();
+    assert_eq!(item.get_attribute("data-bucket"), Some(bucket.to_string()));
+    let line = item.text_content().unwrap_or_default();
+    assert!(line.contains(": 300 docs, 0 B ("), "{line}");
+    assert!(line.ends_with("× a fair share)"), "{line}");
+    let shard = studio.text(".obstacle-list li .shard-badge");
+    let style = item.get_attribute("style").unwrap_or_default();
+    assert!(style.starts_with("--shard: "), "{style}");
+    let start = format!("Bucket {} on shard {shard}:", count(bucket));
+    assert!(line.starts_with(&start), "{line}");
 }

@@ -1,30 +1,74 @@
 //! The root component: owns the state, opens it (share link, saved studio or sample),
-//! saves it, and lays out the panels and views.
+//! saves it, and lays out the panels, the tab bar and the view shown.
 
 use super::browser;
 use super::import::CancelToken;
-use super::{
-    class_names, count, plural, ByPtr, ConfigPanel, ContentView, DocumentsView, ExplainView,
-    GroupsView, LocalityView, MapView, MatrixView, Notices, QueriesView, RangesView, ReshardView,
-    ShardsView, WorkspacePanel,
+use super::tabs::{tab_view, TabBar};
+use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
+use crate::state::{
+    Action, ConfigAction, DesignAction, Level, Notice, NoticeAction, ReshardAction, State,
+    ViewAction, WorkspaceAction,
 };
-use crate::state::{Action, Level, Tab};
 use gloo::timers::callback::Timeout;
-use ravenshard_model::workspace::BalanceVerdict;
-use std::rc::Rc;
+use ravenshard_model::workspace::{BalanceVerdict, Placement};
 use yew::prelude::*;
 
 /// How long the studio waits after the last change before saving.
 const SAVE_DELAY_MS: u32 = 400;
 
+/// Where each sub-state's actions go: made once, so that a view's properties stay equal
+/// from one render to the next.
+#[derive(Clone, PartialEq)]
+pub struct Dispatch {
+    /// Actions that span sub-states.
+    pub state: Callback<Action>,
+    /// The configuration's.
+    pub config: Callback<ConfigAction>,
+    /// The workspace's.
+    pub workspace: Callback<WorkspaceAction>,
+    /// The views'.
+    pub view: Callback<ViewAction>,
+    /// The design's.
+    pub design: Callback<DesignAction>,
+    /// The Resharding view's.
+    pub reshard: Callback<ReshardAction>,
+    /// The notices'.
+    pub notice: Callback<NoticeAction>,
+    /// An error notice.
+    pub error: Callback<String>,
+    /// [`Action::TransactionOfShownDocuments`].
+    pub transaction_of_shown: Callback<()>,
+    /// [`Action::UseReshardTarget`].
+    pub use_reshard_target: Callback<()>,
+}
+
+impl Dispatch {
+    fn new(state: Callback<Action>) -> Dispatch {
+        Dispatch {
+            config: state.reform(Action::Config),
+            workspace: state.reform(Action::Workspace),
+            view: state.reform(Action::View),
+            design: state.reform(Action::Design),
+            reshard: state.reform(Action::Reshard),
+            notice: state.reform(Action::Notice),
+            error: state.reform(|text| {
+                Action::Notice(NoticeAction::Notify(Notice::new(Level::Error, text)))
+            }),
+            transaction_of_shown: state.reform(|()| Action::TransactionOfShownDocuments),
+            use_reshard_target: state.reform(|()| Action::UseReshardTarget),
+            state,
+        }
+    }
+}
+
 /// The studio page.
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(browser::initial_state);
-    let on_action = {
+    let dispatch = {
         let dispatcher = state.dispatcher();
         (*use_memo((), move |_| {
-            Callback::from(move |a: Action| dispatcher.dispatch(a))
+            Dispatch::new(Callback::from(move |a: Action| dispatcher.dispatch(a)))
         }))
         .clone()
     };
@@ -35,15 +79,14 @@ pub fn app() -> Html {
     let pending = use_mut_ref(|| None::<Timeout>);
     {
         let snapshot = (*state).clone();
-        let on_action = on_action.clone();
-        let placement = ByPtr(state.placement());
+        let on_notice = dispatch.notice.clone();
+        let placement = ByPtr(state.placement().clone());
         use_effect_with(placement, move |_| {
             let timeout = Timeout::new(SAVE_DELAY_MS, move || {
                 if let Err(e) = browser::save(&snapshot) {
-                    on_action.emit(Action::Notify(
-                        Level::Warning,
-                        format!("The studio is not saved for the next visit: {e}."),
-                    ));
+                    let text = format!("The studio is not saved for the next visit: {e}.");
+                    let notice = Notice::new(Level::Warning, text);
+                    on_notice.emit(NoticeAction::Notify(notice));
                 }
             });
             *pending.borrow_mut() = Some(timeout);
@@ -52,120 +95,23 @@ pub fn app() -> Html {
 
     let on_share = {
         let state = state.clone();
-        let on_action = on_action.clone();
-        Callback::from(move |_: MouseEvent| browser::share(&state, on_action.clone()))
+        let on_notice = dispatch.notice.clone();
+        Callback::from(move |_: MouseEvent| browser::share(&state, on_notice.clone()))
     };
-    let on_csv = {
+    let export = |suffix: &'static str, mime: &'static str, text: fn(&State) -> String| {
         let state = state.clone();
-        let on_action = on_action.clone();
+        let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| {
-            let name = format!("{}-documents.csv", state.database());
-            if let Err(e) = browser::download(&name, "text/csv", &state.csv()) {
-                on_action.emit(Action::Notify(Level::Error, e));
+            let name = format!("{}-{suffix}", state.placement().topology().database());
+            if let Err(e) = browser::download(&name, mime, &text(&state)) {
+                dispatch.error.emit(e);
             }
         })
     };
-    let on_report = {
-        let state = state.clone();
-        let on_action = on_action.clone();
-        Callback::from(move |_: MouseEvent| {
-            let name = format!("{}-report.json", state.database());
-            if let Err(e) = browser::download(&name, "application/json", &state.report_json()) {
-                on_action.emit(Action::Notify(Level::Error, e));
-            }
-        })
-    };
+    let on_csv = export("documents.csv", "text/csv", |s| s.csv());
+    let on_report = export("report.json", "application/json", |s| s.report_json());
 
-    let placement = ByPtr(state.placement());
-    let totals = *placement.totals();
-    let balance = placement.document_balance();
-    let tab = state.tab();
-    let view = match tab {
-        Tab::Shards => html! {
-            <ShardsView placement={placement.clone()} metric={state.metric()} on_action={on_action.clone()} />
-        },
-        Tab::Nodes => html! { <MatrixView placement={placement.clone()} /> },
-        Tab::Map => html! {
-            <MapView
-                placement={placement.clone()}
-                topology={ByPtr(state.topology())}
-                selected_bucket={state.selected_bucket}
-                selected_group={state.selected_group}
-                on_action={on_action.clone()}
-            />
-        },
-        Tab::Ranges => html! {
-            <RangesView
-                topology={ByPtr(state.topology())}
-                problem={state.config_problem().cloned()}
-                on_action={on_action.clone()}
-            />
-        },
-        Tab::Groups => html! {
-            <GroupsView placement={placement.clone()} selected={state.selected_group} on_action={on_action.clone()} />
-        },
-        Tab::Documents => html! {
-            <DocumentsView
-                placement={placement.clone()}
-                rows={ByPtr(state.rows())}
-                query={state.query().clone()}
-                on_action={on_action.clone()}
-            />
-        },
-        Tab::Queries => {
-            let design = state.design();
-            let (document, related) = design.load();
-            html! {
-                <>
-                <QueriesView
-                    query={AttrValue::from(design.query().to_string())}
-                    route={ByPtr(design.route())}
-                    topology={ByPtr(state.topology())}
-                    placement={placement.clone()}
-                    marked={ByPtr(design.marked())}
-                    design_on={design.design().is_some()}
-                    on_action={on_action.clone()}
-                />
-                <LocalityView
-                    transaction_ids={AttrValue::from(design.transaction_ids().to_string())}
-                    transaction={ByPtr(design.transaction())}
-                    load={(AttrValue::from(document.to_string()), AttrValue::from(related.to_string()))}
-                    load_check={ByPtr(design.load_check())}
-                    on_action={on_action.clone()}
-                />
-                </>
-            }
-        }
-        Tab::Content => html! {
-            <ContentView
-                topology={ByPtr(state.topology())}
-                placement={placement.clone()}
-                design_on={state.design().design().is_some()}
-                on_action={on_action.clone()}
-            />
-        },
-        Tab::Reshard => html! {
-            <ReshardView
-                current={ByPtr(state.topology())}
-                placement={placement.clone()}
-                reshard={ByPtr(Rc::clone(state.reshard()))}
-                on_action={on_action.clone()}
-            />
-        },
-        Tab::Explain => html! {
-            <ExplainView
-                id={AttrValue::from(state.explain_id().to_string())}
-                explanation={state.explanation().map(ByPtr)}
-                on_action={on_action.clone()}
-            />
-        },
-    };
-    let verdict = match balance.verdict {
-        Some(BalanceVerdict::Balanced) => ("balanced", "Balanced"),
-        Some(BalanceVerdict::Uneven) => ("uneven", "Uneven"),
-        Some(BalanceVerdict::Lopsided) => ("lopsided", "Lopsided"),
-        None => ("none", "No documents"),
-    };
+    let tab = state.views().tab();
     html! {
         <div class="studio">
             <header class="masthead">
@@ -185,75 +131,55 @@ pub fn app() -> Html {
                         title="Per-shard counts, skew, top buckets and anchored groups">{ "Export report" }</button>
                 </nav>
             </header>
-            <Notices notices={state.notices().to_vec()} on_action={on_action.clone()} />
+            <Notices notices={ByPtr(state.notices().clone())} on_action={dispatch.notice.clone()} />
             <main class="layout">
                 <aside class="side">
-                    <ConfigPanel
-                        database_input={AttrValue::from(state.database_input().to_string())}
-                        database_error={state.database_error().map(|e| AttrValue::from(e.to_string()))}
-                        shard_input={AttrValue::from(state.shard_input().to_string())}
-                        shard_error={state.shard_error().map(|e| AttrValue::from(e.to_string()))}
-                        nodes_input={AttrValue::from(state.nodes_input().to_string())}
-                        nodes_error={state.nodes_error().map(|e| AttrValue::from(e.to_string()))}
-                        rf_input={AttrValue::from(state.rf_input().to_string())}
-                        rf_error={state.rf_error().map(|e| AttrValue::from(e.to_string()))}
-                        member_error={state.member_error().map(|e| AttrValue::from(e.to_string()))}
-                        custom={state.custom()}
-                        config_problem={state.config_problem().cloned()}
-                        topology={ByPtr(state.topology())}
-                        on_action={on_action.clone()}
-                    />
-                    <WorkspacePanel
-                        page={state.page().clone()}
-                        documents={state.documents().len()}
-                        parse_notes={state.parse_notes().to_vec()}
-                        generator_count={AttrValue::from(state.generator_count().to_string())}
-                        generator_share={AttrValue::from(state.generator_share().to_string())}
-                        generator_error={state.generator_error().map(|e| AttrValue::from(e.to_string()))}
-                        import={state.import().cloned()}
-                        import_error={state.import_error().map(|e| AttrValue::from(e.to_string()))}
-                        token={token}
-                        on_action={on_action.clone()}
-                    />
+                    <ConfigPanel config={ByPtr(state.config().clone())} on_action={dispatch.config.clone()} />
+                    <WorkspacePanel workspace={ByPtr(state.workspace().clone())} {token}
+                        on_action={dispatch.workspace.clone()} />
                 </aside>
                 <section class="views" aria-label="Views">
-                    <p class="totals" aria-label="Totals">
-                        <span class="count-documents"><strong>{ count(totals.documents) }</strong>{ format!(" document{}", plural(totals.documents)) }</span>
-                        <span class="count-placed"><strong>{ count(totals.placed) }</strong>{ " placed" }</span>
-                        <span class={class_names(&[Some("count-invalid"), (totals.invalid > 0).then_some("bad")])}>
-                            <strong>{ count(totals.invalid) }</strong>{ " invalid" }
-                        </span>
-                        <span class="count-shards"><strong>{ state.shards() }</strong>{ format!(" shard{}", plural(state.shards())) }</span>
-                        <span class="count-groups"><strong>{ count(placement.groups().len() as u64) }</strong>{ " anchored groups" }</span>
-                        if totals.bytes > 0 {
-                            <span class="count-bytes"><strong>{ super::bytes(totals.bytes) }</strong></span>
-                        }
-                        <span class={class_names(&[Some("verdict"), Some(verdict.0)])} title="Largest shard over the mean shard, in documents">
-                            { verdict.1 }
-                            if let Some(skew) = balance.skew {
-                                { format!(" · skew {:.2}", skew) }
-                            }
-                        </span>
-                    </p>
-                    <div class="tabs" role="tablist">
-                        { for Tab::ALL.iter().map(|&t| {
-                            let on_action = on_action.clone();
-                            html! {
-                                <button type="button" role="tab"
-                                    id={format!("tab-{}", t.key())}
-                                    class={class_names(&[Some("tab"), (t == tab).then_some("active")])}
-                                    aria-selected={(t == tab).to_string()}
-                                    onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::SelectTab(t)))}>
-                                    { t.label() }
-                                </button>
-                            }
-                        }) }
-                    </div>
-                    <div class={format!("view view-{}", tab.key())} role="tabpanel">
-                        { view }
+                    { totals(state.placement()) }
+                    <TabBar {tab} on_action={dispatch.view.clone()} />
+                    <div class={classes!("view", format!("view-{}", tab.key()))} role="tabpanel">
+                        { tab_view(tab, &state, &dispatch) }
                     </div>
                 </section>
             </main>
         </div>
+    }
+}
+
+/// The totals over the views: documents, placed, invalid, shards, anchored groups, bytes
+/// and the balance verdict.
+fn totals(placement: &Placement) -> Html {
+    let totals = placement.totals();
+    let balance = placement.document_balance();
+    let shards = placement.shards().len();
+    let verdict = match balance.verdict {
+        Some(BalanceVerdict::Balanced) => ("balanced", "Balanced"),
+        Some(BalanceVerdict::Uneven) => ("uneven", "Uneven"),
+        Some(BalanceVerdict::Lopsided) => ("lopsided", "Lopsided"),
+        None => ("none", "No documents"),
+    };
+    html! {
+        <p class="totals" aria-label="Totals">
+            <span class="count-documents"><strong>{ count(totals.documents) }</strong>{ format!(" document{}", plural(totals.documents)) }</span>
+            <span class="count-placed"><strong>{ count(totals.placed) }</strong>{ " placed" }</span>
+            <span class={classes!("count-invalid", (totals.invalid > 0).then_some("bad"))}>
+                <strong>{ count(totals.invalid) }</strong>{ " invalid" }
+            </span>
+            <span class="count-shards"><strong>{ shards }</strong>{ format!(" shard{}", plural(shards as u64)) }</span>
+            <span class="count-groups"><strong>{ count(placement.groups().len() as u64) }</strong>{ " anchored groups" }</span>
+            if totals.bytes > 0 {
+                <span class="count-bytes"><strong>{ super::bytes(totals.bytes) }</strong></span>
+            }
+            <span class={classes!("verdict", verdict.0)} title="Largest shard over the mean shard, in documents">
+                { verdict.1 }
+                if let Some(skew) = balance.skew {
+                    { format!(" · skew {:.2}", skew) }
+                }
+            </span>
+        </p>
     }
 }

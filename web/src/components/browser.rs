@@ -2,7 +2,9 @@
 //! clipboard and downloads. Every call tolerates a browser that refuses (private mode,
 //! storage full, no clipboard): the studio reports it and goes on.
 
-use crate::state::{read_saved, Action, Level, State, SET_ASIDE_KEY, STORAGE_KEY};
+use crate::state::{
+    read_saved, Action, Level, Notice, NoticeAction, State, SET_ASIDE_KEY, STORAGE_KEY,
+};
 use gloo::timers::callback::Timeout;
 use ravenshard_model::share::decode_fragment;
 use ravenshard_model::share::{finish_fragment, plan_fragment, FragmentPlan};
@@ -18,7 +20,7 @@ fn storage() -> Option<web_sys::Storage> {
 /// studio, then the chapter's examples. Problems are reported as notices; an unreadable
 /// saved studio is set aside under [`SET_ASIDE_KEY`].
 pub fn initial_state() -> State {
-    let mut notices: Vec<(Level, String)> = Vec::new();
+    let mut notices: Vec<Notice> = Vec::new();
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
@@ -27,7 +29,7 @@ pub fn initial_state() -> State {
     } else {
         match decode_fragment(&hash) {
             Ok(shared) => return State::from_shared(shared),
-            Err(e) => notices.push((
+            Err(e) => notices.push(Notice::new(
                 Level::Error,
                 format!("The link in the address bar cannot be opened: {e}"),
             )),
@@ -42,7 +44,7 @@ pub fn initial_state() -> State {
                     let _ = s.set_item(SET_ASIDE_KEY, &text);
                     let _ = s.remove_item(STORAGE_KEY);
                 }
-                notices.push((
+                notices.push(Notice::new(
                     Level::Warning,
                     format!(
                         "Your saved studio could not be restored: {reason}. It was set aside \
@@ -54,8 +56,8 @@ pub fn initial_state() -> State {
             }
         },
     };
-    for (level, text) in notices {
-        state.apply(Action::Notify(level, text));
+    for notice in notices {
+        state.apply(Action::Notice(NoticeAction::Notify(notice)));
     }
     state
 }
@@ -72,8 +74,12 @@ pub fn save(state: &State) -> Result<(), String> {
     })
 }
 
-/// Writes a share link for the state into the address bar and copies it.
-pub fn share(state: &State, on_action: Callback<Action>) {
+/// Writes a share link for the state into the address bar and copies it; says so (or why
+/// not) through `on_notice`.
+pub fn share(state: &State, on_notice: Callback<NoticeAction>) {
+    let notify = move |level, text: String| {
+        on_notice.emit(NoticeAction::Notify(Notice::new(level, text)));
+    };
     let plan = plan_fragment(&state.shared());
     wasm_bindgen_futures::spawn_local(async move {
         let fragment = match plan {
@@ -83,12 +89,12 @@ pub fn share(state: &State, on_action: Callback<Action>) {
                     finish_fragment(plain, &js_sys::Uint8Array::new(&deflated).to_vec())
                 }
                 Err(_) => {
-                    on_action.emit(Action::Notify(
+                    notify(
                         Level::Error,
                         "The browser could not compress the share link (CompressionStream \
                          is missing or failed); use Export CSV to share the workspace."
                             .into(),
-                    ));
+                    );
                     return;
                 }
             },
@@ -110,7 +116,7 @@ pub fn share(state: &State, on_action: Callback<Action>) {
                 url.len()
             )
         };
-        on_action.emit(Action::Notify(Level::Info, text));
+        notify(Level::Info, text);
     });
 }
 

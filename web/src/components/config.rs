@@ -1,9 +1,8 @@
 //! The configuration panel: database name, shard count, nodes, replication factor and the
 //! members of each shard; whether a custom configuration JSON is in force.
 
-use super::{class_names, on_value, ByPtr};
-use crate::state::{Action, ConfigProblem, MAX_SHARDS};
-use ravenshard::Topology;
+use super::{on_value, ByPtr};
+use crate::state::{ConfigAction, ConfigState, Field, MAX_SHARDS};
 use yew::prelude::*;
 
 /// Up to this many shards, each has a members field.
@@ -12,40 +11,19 @@ pub const MEMBER_FIELDS_UP_TO: usize = 32;
 /// Properties of [`ConfigPanel`].
 #[derive(Properties, PartialEq)]
 pub struct ConfigPanelProps {
-    /// The database name field.
-    pub database_input: AttrValue,
-    /// Why it is not applied.
-    pub database_error: Option<AttrValue>,
-    /// The shard count field.
-    pub shard_input: AttrValue,
-    /// Why it is not applied.
-    pub shard_error: Option<AttrValue>,
-    /// The nodes field.
-    pub nodes_input: AttrValue,
-    /// Why it is not applied.
-    pub nodes_error: Option<AttrValue>,
-    /// The replication factor field.
-    pub rf_input: AttrValue,
-    /// Why it is not applied.
-    pub rf_error: Option<AttrValue>,
-    /// Why members were not assigned or set.
-    pub member_error: Option<AttrValue>,
-    /// Whether the configuration came from JSON.
-    pub custom: bool,
-    /// A refused configuration JSON.
-    pub config_problem: Option<ConfigProblem>,
-    /// The topology in force.
-    pub topology: ByPtr<Topology>,
+    /// The configuration's fields and the topology in force.
+    pub config: ByPtr<ConfigState>,
     /// Where changes go.
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<ConfigAction>,
 }
 
-fn field(id: &str, label: &str, input: Html, error: &Option<AttrValue>) -> Html {
+/// A labelled input with its error under it.
+fn field<T>(id: &str, label: &str, input: Html, field: &Field<T>) -> Html {
     html! {
-        <div class={class_names(&[Some("field"), error.is_some().then_some("invalid")])}>
+        <div class={classes!("field", (!field.is_valid()).then_some("invalid"))}>
             <label for={id.to_string()}>{ label.to_string() }</label>
             { input }
-            if let Some(error) = error {
+            if let Some(error) = field.error() {
                 <p id={format!("{id}-error")} class="field-error" role="alert">{ error.clone() }</p>
             }
         </div>
@@ -56,39 +34,37 @@ fn field(id: &str, label: &str, input: Html, error: &Option<AttrValue>) -> Html 
 #[function_component(ConfigPanel)]
 pub fn config_panel(props: &ConfigPanelProps) -> Html {
     let on = &props.on_action;
-    let topology = &props.topology;
+    let config = &props.config;
+    let topology = config.topology();
     let shards: Vec<_> = topology.shards().collect();
-    let on_assign = {
-        let on = on.clone();
-        Callback::from(move |_: MouseEvent| on.emit(Action::AssignMembers))
-    };
+    let on_assign = on.reform(|_: MouseEvent| ConfigAction::AssignMembers);
     html! {
         <section class="panel config" aria-label="Sharding configuration">
             <h2>{ "Configuration" }</h2>
             <div class="fields">
                 { field("database", "Database", html! {
-                    <input id="database" type="text" value={props.database_input.clone()}
-                        oninput={on_value::<InputEvent>(on, Action::SetDatabase)}
+                    <input id="database" type="text" value={config.database().text().clone()}
+                        oninput={on_value::<InputEvent, _>(on, ConfigAction::SetDatabase)}
                         spellcheck="false" autocomplete="off" />
-                }, &props.database_error) }
+                }, config.database()) }
                 { field("shard-count", "Shards", html! {
                     <input id="shard-count" type="number" min="1" max={MAX_SHARDS.to_string()} step="1"
-                        value={props.shard_input.clone()}
-                        oninput={on_value::<InputEvent>(on, Action::SetShardCount)} />
-                }, &props.shard_error) }
+                        value={config.shards().text().clone()}
+                        oninput={on_value::<InputEvent, _>(on, ConfigAction::SetShardCount)} />
+                }, config.shards()) }
                 { field("nodes", "Nodes", html! {
-                    <input id="nodes" type="text" value={props.nodes_input.clone()}
-                        oninput={on_value::<InputEvent>(on, Action::SetNodes)}
+                    <input id="nodes" type="text" value={config.nodes().text().clone()}
+                        oninput={on_value::<InputEvent, _>(on, ConfigAction::SetNodes)}
                         spellcheck="false" autocomplete="off" title="Node tags, separated by commas" />
-                }, &props.nodes_error) }
+                }, config.nodes()) }
                 { field("replication-factor", "Replication", html! {
                     <input id="replication-factor" type="number" min="1" step="1"
-                        value={props.rf_input.clone()}
-                        oninput={on_value::<InputEvent>(on, Action::SetReplicationFactor)}
+                        value={config.replication_factor().text().clone()}
+                        oninput={on_value::<InputEvent, _>(on, ConfigAction::SetReplicationFactor)}
                         title="Copies of each shard, on distinct nodes" />
-                }, &props.rf_error) }
+                }, config.replication_factor()) }
             </div>
-            if props.custom {
+            if config.custom() {
                 <p class="custom-note">
                     { format!(
                         "Custom configuration: {} bucket range{}, {} prefix{}. Changing the shard count goes back to RavenDB's default ranges.",
@@ -97,7 +73,7 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                     ) }
                 </p>
             }
-            if let Some(problem) = &props.config_problem {
+            if let Some(problem) = config.problem() {
                 <div class="config-error" role="alert">
                     <strong>{ "Configuration not applied: " }</strong>
                     { problem.message.clone() }
@@ -113,8 +89,8 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                     <button type="button" class="assign" onclick={on_assign}
                         title="RavenDB's assignment at database creation">{ "Reassign" }</button>
                 </summary>
-                if let Some(error) = &props.member_error {
-                    <p class="field-error" role="alert">{ error.clone() }</p>
+                if let Some(error) = config.member_error() {
+                    <p class="field-error" role="alert">{ error.to_string() }</p>
                 }
                 if shards.len() <= MEMBER_FIELDS_UP_TO {
                     <ul class="member-list">
@@ -126,7 +102,7 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                                     <label for={format!("members-{shard}")}>{ topology.fragment(shard) }</label>
                                     <input id={format!("members-{shard}")} type="text"
                                         value={s.members.join(", ")}
-                                        onchange={on_value::<Event>(&on, move |text| Action::SetMembers { shard, text })}
+                                        onchange={on_value::<Event, _>(&on, move |text| ConfigAction::SetMembers { shard, text })}
                                         spellcheck="false" autocomplete="off" />
                                 </li>
                             }

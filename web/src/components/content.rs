@@ -3,7 +3,7 @@
 
 use super::{count, shard_style, ByPtr};
 use crate::editors::ContentRulesEditor;
-use crate::state::Action;
+use crate::state::{ConfigAction, ViewAction};
 use ravenshard::Topology;
 use ravenshard_model::workspace::{Placement, Unplaced};
 use yew::prelude::*;
@@ -20,8 +20,10 @@ pub struct ContentViewProps {
     pub placement: ByPtr<Placement>,
     /// Whether the configuration has `ByContent`.
     pub design_on: bool,
-    /// Where user actions go.
-    pub on_action: Callback<Action>,
+    /// Where edited rules go (as a whole configuration).
+    pub on_config: Callback<ConfigAction>,
+    /// Where a document to explain goes.
+    pub on_view: Callback<ViewAction>,
 }
 
 /// The rules editor and the lists of generated IDs and rejected writes.
@@ -34,10 +36,11 @@ pub fn content_view(props: &ContentViewProps) -> Html {
         .iter()
         .filter(|d| matches!(d.reason, Unplaced::Content(_)))
         .collect();
-    let on_change = props.on_action.reform(Action::SetConfigJson);
+    let on_change = props.on_config.reform(ConfigAction::SetJson);
     let explain = |index: u32| {
-        let on = props.on_action.clone();
-        Callback::from(move |_: MouseEvent| on.emit(Action::ExplainDocument(index)))
+        props
+            .on_view
+            .reform(move |_: MouseEvent| ViewAction::ExplainDocument(index))
     };
     html! {
         <div class="content-view">

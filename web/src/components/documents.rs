@@ -1,8 +1,8 @@
 //! The documents view: every document, virtualised — only the rows in sight are in the
 //! DOM, so 100,000 documents scroll smoothly.
 
-use super::{bytes, class_names, count, on_value, shard_style, ByPtr};
-use crate::state::{split_chars, Action};
+use super::{bytes, count, on_value, shard_style, ByPtr};
+use crate::state::{split_chars, ViewAction};
 use ravenshard_model::workspace::{Placement, RowQuery, RowView, SortKey};
 use yew::prelude::*;
 
@@ -23,7 +23,7 @@ pub struct DocumentsViewProps {
     /// The query.
     pub query: RowQuery,
     /// Where filters, sorting and selections go.
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<ViewAction>,
 }
 
 /// Filters, a sortable header and the visible slice of the rows.
@@ -52,16 +52,8 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
     let end = (start + WINDOW_ROWS + 2 * OVERSCAN).min(total);
     let slice = props.rows.slice(start, end);
     let groups = p.groups();
-    let on_shard = {
-        let on = on.clone();
-        Callback::from(move |e: Event| {
-            if let Some(v) = super::value_of(&e) {
-                on.emit(Action::SetFilterShard(v.parse().ok()));
-            }
-        })
-    };
-    let header = |key: SortKey, label: &str, class: &str| {
-        let on = on.clone();
+    let on_shard = on_value::<Event, _>(on, |v| ViewAction::SetFilterShard(v.parse().ok()));
+    let header = |key: SortKey, label: &str, class: &'static str| {
         let active = props.query.sort == key;
         let arrow = match (active, props.query.descending) {
             (true, false) => " ▲",
@@ -69,8 +61,8 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
             _ => "",
         };
         html! {
-            <button type="button" class={class_names(&[Some("th"), Some(class), active.then_some("sorted")])}
-                onclick={Callback::from(move |_: MouseEvent| on.emit(Action::SortBy(key)))}>
+            <button type="button" class={classes!("th", class, active.then_some("sorted"))}
+                onclick={on.reform(move |_: MouseEvent| ViewAction::SortBy(key))}>
                 { format!("{label}{arrow}") }
             </button>
         }
@@ -79,7 +71,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
         <div class="documents-view">
             <div class="filters">
                 <input id="filter" type="search" placeholder="Filter IDs…" value={props.query.text.clone()}
-                    oninput={on_value::<InputEvent>(on, Action::SetFilterText)} aria-label="Filter IDs" />
+                    oninput={on_value::<InputEvent, _>(on, ViewAction::SetFilterText)} aria-label="Filter IDs" />
                 <select id="filter-shard" onchange={on_shard} aria-label="Shard">
                     <option value="" selected={props.query.shard.is_none()}>{ "All shards" }</option>
                     { for p.shards().iter().take(1024).map(|s| html! {
@@ -90,7 +82,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                     <span class="chip">
                         { format!("Group {}", groups.get(g as usize).map(|g| g.anchor.as_str()).unwrap_or("?")) }
                         <button type="button" class="clear-group" aria-label="Show every group"
-                            onclick={{ let on = on.clone(); Callback::from(move |_: MouseEvent| on.emit(Action::SetFilterGroup(None))) }}>{ "×" }</button>
+                            onclick={on.reform(|_: MouseEvent| ViewAction::SetFilterGroup(None))}>{ "×" }</button>
                     </span>
                 }
                 <span class="row-count">{ format!("{} of {}", count(total as u64), count(p.len() as u64)) }</span>
@@ -110,13 +102,10 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                     <div class="dt-rows" style={format!("transform: translateY({:.0}px)", start as f64 * ROW_HEIGHT)}>
                         { for slice.iter().filter_map(|&i| p.row(i as usize)).map(|row| {
                             let index = row.index;
-                            let on_explain = {
-                                let on = on.clone();
-                                Callback::from(move |_: MouseEvent| on.emit(Action::ExplainDocument(index)))
-                            };
+                            let on_explain = on.reform(move |_: MouseEvent| ViewAction::ExplainDocument(index));
                             let group = row.group.and_then(|g| groups.get(g as usize).map(|x| (g, x)));
                             html! {
-                                <div class={class_names(&[Some("dt-row"), row.error.is_some().then_some("invalid")])} role="row"
+                                <div class={classes!("dt-row", row.error.is_some().then_some("invalid"))} role="row"
                                     key={index} data-index={index.to_string()} onclick={on_explain} title="Click to explain">
                                     <span class="td c-index">{ index + 1 }</span>
                                     <span class="td c-id">

@@ -1,7 +1,7 @@
 //! Explain: every step from one ID to its shard and nodes, as a pipeline.
 
 use super::{on_value, shard_style, ByPtr, HighlightedId};
-use crate::state::Action;
+use crate::state::ViewAction;
 use ravenshard::{Explanation, NUMBER_OF_BUCKETS};
 use yew::prelude::*;
 
@@ -13,7 +13,7 @@ pub struct ExplainViewProps {
     /// Its explanation (or why it is refused).
     pub explanation: Option<ByPtr<Result<Explanation, String>>>,
     /// Where the ID field goes.
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<ViewAction>,
 }
 
 fn step(n: usize, title: &str, body: Html) -> Html {
@@ -38,7 +38,7 @@ pub fn explain_view(props: &ExplainViewProps) -> Html {
             <div class="field explain-field">
                 <label for="explain-id">{ "Explain the ID" }</label>
                 <input id="explain-id" type="text" value={props.id.clone()}
-                    oninput={on_value::<InputEvent>(&props.on_action, Action::SetExplainId)}
+                    oninput={on_value::<InputEvent, _>(&props.on_action, ViewAction::SetExplainId)}
                     spellcheck="false" autocomplete="off" />
             </div>
             { body }

@@ -1,7 +1,7 @@
 //! Anchored groups: documents that travel together because they share an anchor.
 
-use super::{bytes, class_names, count, shard_style, ByPtr};
-use crate::state::Action;
+use super::{bytes, count, shard_style, ByPtr};
+use crate::state::ViewAction;
 use ravenshard_model::workspace::Placement;
 use yew::prelude::*;
 
@@ -16,7 +16,7 @@ pub struct GroupsViewProps {
     /// The selected group.
     pub selected: Option<u32>,
     /// Where selections go.
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<ViewAction>,
 }
 
 /// The groups, largest first; obese ones flagged with the advice.
@@ -59,17 +59,16 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
                     { for groups.iter().take(*listed).enumerate().map(|(i, g)| {
                         let i = i as u32;
                         let selected = props.selected == Some(i);
-                        let on_select = {
-                            let on = props.on_action.clone();
-                            Callback::from(move |_: MouseEvent| on.emit(Action::SelectGroup(if selected { None } else { Some(i) })))
-                        };
-                        let on_show = {
-                            let on = props.on_action.clone();
-                            Callback::from(move |e: MouseEvent| { e.stop_propagation(); on.emit(Action::ShowGroupDocuments(i)) })
-                        };
+                        let on_select = props.on_action.reform(move |_: MouseEvent| {
+                            ViewAction::SelectGroup(if selected { None } else { Some(i) })
+                        });
+                        let on_show = props.on_action.reform(move |e: MouseEvent| {
+                            e.stop_propagation();
+                            ViewAction::ShowGroupDocuments(i)
+                        });
                         html! {
                             <>
-                            <tr class={class_names(&[Some("group"), selected.then_some("selected"), g.obese.then_some("obese")])}
+                            <tr class={classes!("group", selected.then_some("selected"), g.obese.then_some("obese"))}
                                 data-group={i.to_string()} onclick={on_select} aria-selected={selected.to_string()}>
                                 <td><code>{ g.anchor.clone() }</code>
                                     if g.obese { <span class="tag bad">{ "obese" }</span> }

@@ -3,7 +3,7 @@
 //! page gets the event loop back between slices (to paint the progress bar and to notice
 //! Cancel).
 
-use crate::state::Action;
+use crate::state::WorkspaceAction;
 use ravenshard_model::import::{Format, Importer};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -31,7 +31,6 @@ impl CancelToken {
 const SNIFF_BYTES: f64 = 4096.0;
 
 /// What a JavaScript exception says: an `Error`'s message, a thrown string, or its type.
-/// (Not `{:?}`, whose number formatting would add 10 KB of float code to the page.)
 fn js_message(e: &wasm_bindgen::JsValue) -> String {
     if let Some(error) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Error>(e) {
         String::from(error.message())
@@ -58,13 +57,13 @@ async fn read_slice(blob: &Blob, start: f64, end: f64) -> Result<Vec<u8>, String
 pub async fn import_blob(
     blob: Blob,
     name: String,
-    on_action: Callback<Action>,
+    on_action: Callback<WorkspaceAction>,
     token: CancelToken,
 ) {
     token.cancel();
     let generation = token.generation();
-    on_action.emit(Action::ImportStarted { name: name.clone() });
-    let fail = |message: String| Action::ImportFailed {
+    on_action.emit(WorkspaceAction::ImportStarted { name: name.clone() });
+    let fail = |message: String| WorkspaceAction::ImportFailed {
         name: name.clone(),
         message,
     };
@@ -90,7 +89,7 @@ pub async fn import_blob(
             return on_action.emit(fail(format!("{e} (read as {format})")));
         }
         offset = end;
-        on_action.emit(Action::ImportProgress {
+        on_action.emit(WorkspaceAction::ImportProgress {
             fraction: importer.progress().fraction(),
             documents: importer.documents_so_far(),
         });
@@ -107,7 +106,7 @@ pub async fn import_blob(
                 String::new()
             }
         ))),
-        Ok(imported) => on_action.emit(Action::ImportFinished { name, imported }),
+        Ok(imported) => on_action.emit(WorkspaceAction::ImportFinished { name, imported }),
         Err(e) => on_action.emit(fail(format!("{e} (read as {format})"))),
     }
 }

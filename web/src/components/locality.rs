@@ -1,54 +1,50 @@
 //! Transactions and LoadDocument: whether documents change together atomically, and whether
 //! an index can load one document from another (the core's `locality` checks).
 
-use super::{class_names, shard_style, ByPtr};
-use crate::state::Action;
-use ravenshard_design::locality::{LoadCheck, TransactionCheck, TransactionVerdict};
+use super::{shard_style, ByPtr};
+use crate::state::{DesignAction, DesignState};
+use ravenshard_design::locality::{TransactionCheck, TransactionVerdict};
 use yew::prelude::*;
 
 /// Properties of [`LocalityView`].
 #[derive(Properties, PartialEq)]
 pub struct LocalityViewProps {
-    /// The transaction's IDs, one per line.
-    pub transaction_ids: AttrValue,
-    /// What a transaction over them would be.
-    pub transaction: ByPtr<TransactionCheck>,
-    /// The LoadDocument check's document and related IDs.
-    pub load: (AttrValue, AttrValue),
-    /// Its answer, or why there is none (empty: a field is empty).
-    pub load_check: ByPtr<Result<LoadCheck, String>>,
+    /// The transaction's IDs and its check, the LoadDocument check's IDs and answer.
+    pub design: ByPtr<DesignState>,
     /// Where changes go.
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<DesignAction>,
+    /// Asks for a transaction over the documents the Documents view shows.
+    pub on_use_shown: Callback<()>,
 }
 
 /// The transaction check and the LoadDocument check.
 #[function_component(LocalityView)]
 pub fn locality_view(props: &LocalityViewProps) -> Html {
     let on = &props.on_action;
-    let tx = &props.transaction;
+    let design = &props.design;
+    let tx: &TransactionCheck = &design.transaction();
+    let load_check = design.load_check();
     let verdict = match tx.verdict {
         TransactionVerdict::OneBucket => "one-bucket",
         TransactionVerdict::OneShard => "one-shard",
         TransactionVerdict::SeveralShards => "several-shards",
         TransactionVerdict::NoDocuments => "none",
     };
-    let on_ids = super::on_value::<InputEvent>(on, Action::SetTransactionIds);
-    let on_shown = {
-        let on = on.clone();
-        Callback::from(move |_: MouseEvent| on.emit(Action::TransactionOfShownDocuments))
-    };
-    let (document, related) = props.load.clone();
+    let on_ids = super::on_value::<InputEvent, _>(on, DesignAction::SetTransactionIds);
+    let on_shown = props.on_use_shown.reform(|_: MouseEvent| ());
+    let (document, related) = design.load();
+    let (document, related) = (document.to_string(), related.to_string());
     let on_document = {
         let related = related.clone();
-        super::on_value::<InputEvent>(on, move |d| Action::SetLoadCheck {
+        super::on_value::<InputEvent, _>(on, move |d| DesignAction::SetLoadCheck {
             document: d,
-            related: related.to_string(),
+            related: related.clone(),
         })
     };
     let on_related = {
         let document = document.clone();
-        super::on_value::<InputEvent>(on, move |r| Action::SetLoadCheck {
-            document: document.to_string(),
+        super::on_value::<InputEvent, _>(on, move |r| DesignAction::SetLoadCheck {
+            document: document.clone(),
             related: r,
         })
     };
@@ -57,10 +53,10 @@ pub fn locality_view(props: &LocalityViewProps) -> Html {
             <section class="transaction" aria-label="Transaction check">
                 <h3>{ "Transaction check" }</h3>
                 <p class="hint">{ "Documents written in one local transaction, one ID per line." }</p>
-                <textarea id="tx-ids" rows="4" spellcheck="false" value={props.transaction_ids.clone()} oninput={on_ids} />
+                <textarea id="tx-ids" rows="4" spellcheck="false" value={design.transaction_ids().to_string()} oninput={on_ids} />
                 <button type="button" class="tx-shown" onclick={on_shown}
                     title="The documents the Documents view shows (its filters apply)">{ "Use the documents shown" }</button>
-                <p class={class_names(&[Some("tx-verdict"), Some(verdict)])} role="status">{ tx.message.clone() }</p>
+                <p class={classes!("tx-verdict", verdict)} role="status">{ tx.message.clone() }</p>
                 if !tx.documents.is_empty() {
                     <table class="design-list">
                         <thead><tr><th>{ "ID" }</th><th class="num">{ "Bucket" }</th><th>{ "Shard" }</th></tr></thead>
@@ -83,11 +79,11 @@ pub fn locality_view(props: &LocalityViewProps) -> Html {
                     <label for="load-related">{ "loads" }</label>
                     <input id="load-related" type="text" value={related} oninput={on_related} spellcheck="false" />
                 </div>
-                { match &*props.load_check.0 {
+                { match &*load_check {
                     Err(message) if message.is_empty() => html! {},
                     Err(message) => html! { <p class="field-error">{ message.clone() }</p> },
                     Ok(check) => html! {
-                        <div class={class_names(&[Some("load-answer"), check.same_bucket.then_some("ok")])}>
+                        <div class={classes!("load-answer", check.same_bucket.then_some("ok"))}>
                             <p class="load-message">{ check.message.clone() }</p>
                             if let Some(s) = &check.suggestion {
                                 <p class="load-suggestion">{ "Anchor it: " }<code>{ s.id.clone() }</code>{ format!(" (bucket {}, shard {})", s.bucket, s.shard) }</p>

@@ -2,7 +2,7 @@
 
 use super::ByPtr;
 use crate::editors::BucketMap;
-use crate::state::Action;
+use crate::state::ViewAction;
 use ravenshard::Topology;
 use ravenshard_model::workspace::Placement;
 use std::rc::Rc;
@@ -22,8 +22,8 @@ pub struct MapViewProps {
     pub selected_bucket: Option<u32>,
     /// The anchored group whose bucket is marked.
     pub selected_group: Option<u32>,
-    /// Where user actions go.
-    pub on_action: Callback<Action>,
+    /// Where selections go.
+    pub on_action: Callback<ViewAction>,
 }
 
 /// The bucket map, and under it the documents of the bucket the user clicked.
@@ -43,12 +43,12 @@ pub fn map_view(props: &MapViewProps) -> Html {
     let highlight = (!marked.is_empty()).then(|| Rc::new(marked));
     let on_select_bucket = props
         .on_action
-        .reform(|b: u32| Action::SelectBucket(Some(b)));
+        .reform(|b: u32| ViewAction::SelectBucket(Some(b)));
     let listing = props.selected_bucket.map(|bucket| {
         let documents = placement.documents_in_bucket(bucket);
         let shard = props.topology.0.shard_for_bucket(bucket);
         let items = documents.iter().take(LISTED).map(|&i| {
-            let on_click = props.on_action.reform(move |_: MouseEvent| Action::ExplainDocument(i));
+            let on_click = props.on_action.reform(move |_: MouseEvent| ViewAction::ExplainDocument(i));
             html! {
                 <li><button type="button" class="link" onclick={on_click}>{ placement.id(i as usize).unwrap_or_default().to_string() }</button></li>
             }

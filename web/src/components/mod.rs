@@ -1,6 +1,7 @@
-//! The studio's function components. Each takes `Properties` (data to show, a
-//! `Callback<Action>` to report what the user did) and computes nothing heavy itself: the
-//! numbers come from the [`state`](crate::state), which gets them from the core.
+//! The studio's function components. Each takes `Properties` (data to show, and
+//! `Callback`s of the actions of the sub-state it changes, such as
+//! `Callback<ConfigAction>`) and computes nothing heavy itself: the numbers come from the
+//! [`state`](crate::state), which gets them from the core.
 
 mod app;
 pub mod browser;
@@ -18,9 +19,10 @@ mod queries;
 mod ranges;
 mod reshard;
 mod shards;
+pub mod tabs;
 mod workspace;
 
-pub use app::App;
+pub use app::{App, Dispatch};
 pub use config::{ConfigPanel, ConfigPanelProps};
 pub use content::{ContentView, ContentViewProps};
 pub use documents::{
@@ -72,20 +74,6 @@ impl<T> Deref for ByPtr<T> {
 pub fn shard_style(shard: u32) -> String {
     // The bucket map's palette, so that a shard has one colour in every view.
     format!("--shard: {}", crate::editors::shard_colour(shard))
-}
-
-/// The value of a `class` attribute: the names given, leaving out `None`s, separated by
-/// spaces. It is the text `classes!` gives, without yew's `Classes` (an `IndexSet` of shared
-/// strings, a few KB of the page for what is always a handful of fixed names here).
-pub fn class_names(names: &[Option<&str>]) -> String {
-    let mut out = String::new();
-    for name in names.iter().flatten() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(name);
-    }
-    out
 }
 
 /// `"s"` unless there is exactly one.
@@ -150,9 +138,9 @@ pub fn with_value<E: AsRef<Event> + 'static>(f: impl Fn(String) + 'static) -> Ca
 }
 
 /// A callback for `oninput`/`onchange` that emits the field's value as an action.
-pub fn on_value<E: AsRef<Event> + 'static>(
-    on_action: &Callback<crate::state::Action>,
-    to_action: impl Fn(String) -> crate::state::Action + 'static,
+pub fn on_value<E: AsRef<Event> + 'static, A: 'static>(
+    on_action: &Callback<A>,
+    to_action: impl Fn(String) -> A + 'static,
 ) -> Callback<E> {
     let on_action = on_action.clone();
     with_value(move |value| on_action.emit(to_action(value)))

@@ -1,38 +1,37 @@
 //! Dismissible messages at the top of the studio.
 
-use super::class_names;
-use crate::state::{Action, Level, Notice};
+use super::ByPtr;
+use crate::state::{Level, NoticeAction, NoticesState};
 use yew::prelude::*;
 
 /// Properties of [`Notices`].
 #[derive(Properties, PartialEq)]
 pub struct NoticesProps {
     /// The notices, oldest first.
-    pub notices: Vec<Notice>,
+    pub notices: ByPtr<NoticesState>,
     /// Where dismissals go.
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<NoticeAction>,
 }
 
 /// One banner per notice, each with a Dismiss button.
 #[function_component(Notices)]
 pub fn notices(props: &NoticesProps) -> Html {
-    if props.notices.is_empty() {
+    if props.notices.list().is_empty() {
         return html! {};
     }
     html! {
         <div class="notices" role="status">
-            { for props.notices.iter().enumerate().map(|(i, notice)| {
+            { for props.notices.list().iter().enumerate().map(|(i, notice)| {
                 let level = match notice.level {
                     Level::Info => "info",
                     Level::Warning => "warning",
                     Level::Error => "error",
                 };
-                let on_action = props.on_action.clone();
                 html! {
-                    <div class={class_names(&[Some("notice"), Some(level)])}>
+                    <div class={classes!("notice", level)}>
                         <span class="notice-text">{ notice.text.clone() }</span>
                         <button type="button" class="dismiss" aria-label="Dismiss"
-                            onclick={Callback::from(move |_: MouseEvent| on_action.emit(Action::DismissNotice(i)))}>
+                            onclick={props.on_action.reform(move |_: MouseEvent| NoticeAction::Dismiss(i))}>
                             { "×" }
                         </button>
                     </div>

@@ -1,9 +1,9 @@
 //! The query router: type RQL, see which shards get the query, lit on the block's bar, and
 //! why (the core's `route`).
 
-use super::{class_names, count, shard_style, ByPtr};
+use super::{count, shard_style, ByPtr};
 use crate::editors::BucketMap;
-use crate::state::Action;
+use crate::state::{DesignAction, DesignState};
 use ravenshard::Topology;
 use ravenshard_design::route::Route;
 use ravenshard_model::workspace::Placement;
@@ -22,42 +22,35 @@ pub const EXAMPLE_QUERIES: [&str; 5] = [
 /// Properties of [`QueriesView`].
 #[derive(Properties, PartialEq)]
 pub struct QueriesViewProps {
-    /// The router's query.
-    pub query: AttrValue,
-    /// Where it goes, or why it cannot be read.
-    pub route: ByPtr<Result<Route, String>>,
-    /// The topology in force.
-    pub topology: ByPtr<Topology>,
+    /// The router's query and route, over the configuration in force and its design.
+    pub design: ByPtr<DesignState>,
     /// The placed documents (drawn on the bucket map).
     pub placement: ByPtr<Placement>,
-    /// The buckets the route can reach, marked on the map.
-    pub marked: ByPtr<Vec<u32>>,
-    /// Whether the configuration has `ByContent` (the chapter's design is on).
-    pub design_on: bool,
     /// Where the query goes.
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<DesignAction>,
 }
 
 /// The router: a query field, examples, the shards lit and the reason.
 #[function_component(QueriesView)]
 pub fn queries_view(props: &QueriesViewProps) -> Html {
     let on = &props.on_action;
-    let on_query = super::on_value::<InputEvent>(on, Action::SetRouterQuery);
-    let example = |q: &'static str| {
-        let on = on.clone();
-        Callback::from(move |_: MouseEvent| on.emit(Action::SetRouterQuery(q.to_string())))
-    };
+    let design = &props.design;
+    let design_on = design.design().is_some();
+    let on_query = super::on_value::<InputEvent, _>(on, DesignAction::SetQuery);
+    let example =
+        |q: &'static str| on.reform(move |_: MouseEvent| DesignAction::SetQuery(q.into()));
+    let route = ByPtr(design.route());
     html! {
         <div class="queries-view">
-            <p class={class_names(&[Some("design-note"), props.design_on.then_some("on")])}>
-                if props.design_on {
+            <p class={classes!("design-note", design_on.then_some("on"))}>
+                if design_on {
                     { "Routing by content follows the draft \"Sharding\" chapter's design (ByContent), not shipped RavenDB 6.x. " }
                 } else {
                     { "No ByContent rules: like shipped RavenDB 6.x, only id() narrows a query. Add rules in the Content rules tab to try the chapter's design. " }
                 }
             </p>
             <label for="rql" class="rql-label">{ "Query (RQL)" }</label>
-            <textarea id="rql" class="rql" rows="2" spellcheck="false" value={props.query.clone()}
+            <textarea id="rql" class="rql" rows="2" spellcheck="false" value={design.query().to_string()}
                 oninput={on_query} placeholder="from Orders where Customer = 'customers/1-A'" />
             <div class="examples">
                 <span class="hint">{ "The chapter's queries:" }</span>
@@ -65,11 +58,11 @@ pub fn queries_view(props: &QueriesViewProps) -> Html {
                     <button type="button" class="link example" onclick={example(q)}>{ q }</button>
                 }) }
             </div>
-            if !props.query.trim().is_empty() {
-                { match &*props.route.0 {
+            if !design.query().trim().is_empty() {
+                { match &*route.0 {
                     Err(message) => html! { <p class="rql-error" role="alert">{ message.clone() }</p> },
-                    Ok(_) => html! { <RouteResult route={props.route.clone()} topology={props.topology.clone()}
-                        placement={props.placement.clone()} marked={props.marked.clone()} /> },
+                    Ok(_) => html! { <RouteResult route={route.clone()} topology={ByPtr(design.topology().clone())}
+                        placement={props.placement.clone()} marked={ByPtr(design.marked())} /> },
                 } }
             }
         </div>
@@ -99,7 +92,7 @@ fn route_result(props: &RouteResultProps) -> Html {
             <p class="route-shards">
                 <strong class="route-count">{ format!("{} of {} shard{}", route.shards.len(), total, super::plural(total as u64)) }</strong>
                 { for topology.shards().map(|s| html! {
-                    <span class={class_names(&[Some("shard-badge route-shard"), (!is_lit(s.number)).then_some("dim")])}
+                    <span class={classes!("shard-badge", "route-shard", (!is_lit(s.number)).then_some("dim"))}
                         data-shard={s.number.to_string()} style={shard_style(s.number)}
                         title={topology.fragment(s.number)}>{ s.number }</span>
                 }) }

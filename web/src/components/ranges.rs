@@ -2,7 +2,7 @@
 
 use super::ByPtr;
 use crate::editors::{ConfigJson, PrefixEditor, RangeEditor};
-use crate::state::{Action, ConfigProblem};
+use crate::state::{ConfigAction, ConfigProblem};
 use ravenshard::Topology;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -14,8 +14,8 @@ pub struct RangesViewProps {
     pub topology: ByPtr<Topology>,
     /// Why the last configuration given was not applied, if it was not.
     pub problem: Option<ConfigProblem>,
-    /// Where user actions go.
-    pub on_action: Callback<Action>,
+    /// Where a changed configuration goes.
+    pub on_action: Callback<ConfigAction>,
 }
 
 /// Bucket ranges, prefixes and the RavenDB JSON of the configuration. Every editor emits a
@@ -23,7 +23,7 @@ pub struct RangesViewProps {
 #[function_component(RangesView)]
 pub fn ranges_view(props: &RangesViewProps) -> Html {
     let topology = Rc::clone(&props.topology.0);
-    let on_change = props.on_action.reform(Action::SetConfigJson);
+    let on_change = props.on_action.reform(ConfigAction::SetJson);
     let error = props
         .problem
         .as_ref()

@@ -1,11 +1,13 @@
 //! The Resharding view: shape a target configuration, see the bucket moves and what they
 //! cost, balance, and step through RavenDB's migration.
 
-use super::{bytes, class_names, count, on_value, percent, plural, shard_style, ByPtr};
+use super::{browser, bytes, count, on_value, percent, plural, shard_style, ByPtr};
 use crate::editors::{BucketMap, ConfigJson, PrefixEditor, RangeEditor};
-use crate::state::{Action, ReshardAction, ReshardState};
+use crate::state::{Field, ReshardAction, ReshardState, StepMove, ViewAction};
 use ravenshard::Topology;
-use ravenshard_design::reshard::{Measure, MigrationStep, Phase, Plan};
+use ravenshard_design::reshard::{
+    migration_steps, Measure, MigrationStep, Obstacle, Phase, Plan, Throughput,
+};
 use ravenshard_model::workspace::Placement;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -13,20 +15,25 @@ use yew::prelude::*;
 /// The most moves listed.
 pub const MOVES_SHOWN: usize = 100;
 
+/// The most obstacles listed.
+pub const OBSTACLES_SHOWN: usize = 10;
+
 /// Properties of [`ReshardView`].
 #[derive(Properties, PartialEq)]
 pub struct ReshardViewProps {
-    /// The configuration in force.
-    pub current: ByPtr<Topology>,
-    /// The documents placed by it.
-    pub placement: ByPtr<Placement>,
-    /// The view's state (compared by pointer: the state replaces it when it changes).
+    /// The view's state: the configuration in force, the target, the plan, the step.
     pub reshard: ByPtr<ReshardState>,
-    /// Where user actions go.
-    pub on_action: Callback<Action>,
+    /// Where the view's actions go.
+    pub on_action: Callback<ReshardAction>,
+    /// Makes the target the configuration in force.
+    pub on_use_target: Callback<()>,
+    /// Where a bucket clicked on a map goes.
+    pub on_view: Callback<ViewAction>,
+    /// Why a download could not be offered.
+    pub on_error: Callback<String>,
 }
 
-/// A button: one function, so the page's code has one copy of it.
+/// A button of the view.
 fn button(
     class: &'static str,
     label: &'static str,
@@ -39,9 +46,8 @@ fn button(
     }
 }
 
-fn act(on_action: &Callback<Action>, action: ReshardAction) -> Callback<MouseEvent> {
-    let on_action = on_action.clone();
-    Callback::from(move |_: MouseEvent| on_action.emit(Action::Reshard(action.clone())))
+fn act(on_action: &Callback<ReshardAction>, action: ReshardAction) -> Callback<MouseEvent> {
+    on_action.reform(move |_: MouseEvent| action.clone())
 }
 
 /// A duration for people: `0.4 s`, `3 min 20 s`, `2 h 5 min`.
@@ -57,16 +63,85 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
+/// Offers the target's JSON as a file, `<database>-target.json`.
+fn download_target(target: Rc<Topology>, on_error: Callback<String>) -> Callback<MouseEvent> {
+    Callback::from(move |_: MouseEvent| {
+        let name = format!("{}-target.json", target.database());
+        if let Err(e) = browser::download(&name, "application/json", &target.to_json()) {
+            on_error.emit(e);
+        }
+    })
+}
+
 /// The Resharding view.
 #[function_component(ReshardView)]
 pub fn reshard_view(props: &ReshardViewProps) -> Html {
     let r: &ReshardState = &props.reshard;
     let on = &props.on_action;
-    let current = Rc::clone(&props.current.0);
-    let target = Rc::clone(r.target(&current));
-    let view = r.view();
-    let on_target = on.reform(|json| Action::Reshard(ReshardAction::SetTarget(json)));
-    let shards: Vec<u32> = target.shards().map(|s| s.number).collect();
+    let inputs = r.inputs();
+    let target = Rc::clone(r.target());
+    let on_target = on.reform(ReshardAction::SetTarget);
+    let on_bucket = props.on_view.reform(|b| ViewAction::SelectBucket(Some(b)));
+    html! {
+        <div class="reshard-view">
+            <p class="hint">
+                { "RavenDB moves data between shards one whole bucket at a time. Shape a target \
+                   below (add, drain or remove a shard, edit its ranges and prefixes, or \
+                   balance), and see which buckets move, what they hold and how long it takes, \
+                   before touching a server." }
+            </p>
+            <section class="reshard-target" aria-label="Target">
+                <TargetToolbar shards={target.shards().map(|s| s.number).collect::<Vec<_>>()}
+                    has_target={r.has_target()} on_action={on.clone()}
+                    on_use_target={props.on_use_target.clone()}
+                    on_download={download_target(Rc::clone(&target), props.on_error.clone())} />
+                { target_form(r, on) }
+            </section>
+            {
+                match r.view().map(|v| (&v.plan, Rc::clone(&v.after))) {
+                    None => html! { <p class="muted">{ "Computing…" }</p> },
+                    Some((Err(e), _)) => html! { <p class="error plan-error" role="alert">{ e.clone() }</p> },
+                    Some((Ok(plan), after)) => html! {
+                        <>
+                        { totals(plan, r.throughput(), on) }
+                        { notes(&plan.notes.iter().map(ToString::to_string).collect::<Vec<_>>(), "plan-notes") }
+                        <section class="reshard-compare" aria-label="Before and after">
+                            { side("Before", Rc::clone(&inputs.current), Rc::clone(&inputs.placement), &on_bucket) }
+                            { side("After", Rc::clone(&target), after, &on_bucket) }
+                        </section>
+                        { per_shard(plan) }
+                        { moves(plan) }
+                        { migration(r, plan, on) }
+                        </>
+                    },
+                }
+            }
+            <details class="target-editors">
+                <summary>{ "Edit the target's ranges, prefixes and JSON" }</summary>
+                <RangeEditor topology={Rc::clone(&target)} on_change={on_target.clone()} />
+                <PrefixEditor topology={Rc::clone(&target)} on_change={on_target.clone()} />
+                <ConfigJson topology={target} on_apply={on_target} />
+            </details>
+        </div>
+    }
+}
+
+/// Properties of [`TargetToolbar`].
+#[derive(Properties, PartialEq)]
+struct TargetToolbarProps {
+    shards: Vec<u32>,
+    has_target: bool,
+    on_action: Callback<ReshardAction>,
+    on_use_target: Callback<()>,
+    on_download: Callback<MouseEvent>,
+}
+
+/// The target's heading and operations: add a shard; drain or remove the chosen one; start
+/// again, use or download the target.
+#[function_component(TargetToolbar)]
+fn target_toolbar(props: &TargetToolbarProps) -> Html {
+    let on = &props.on_action;
+    let shards = &props.shards;
     let chosen = use_state(|| None::<u32>);
     let shard = chosen
         .filter(|s| shards.contains(s))
@@ -79,99 +154,75 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
         Some(s) => act(on, make(s)),
         None => Callback::noop(),
     };
-    let [weights, threshold, max_buckets, throughput] = r.fields();
+    let fresh = !props.has_target;
+    html! {
+        <>
+        <h3>{ "Target" }
+            if fresh { <span class="muted">{ " (the configuration in force, unchanged)" }</span> }
+        </h3>
+        <div class="toolbar">
+            { button("add-shard", "Add a shard", "", false, act(on, ReshardAction::AddShard)) }
+            <label>{ "Shard " }
+                <select class="shard-pick" onchange={on_choose}>
+                    { for shards.iter().map(|&s| html! { <option value={s.to_string()} selected={Some(s) == shard}>{ s }</option> }) }
+                </select>
+            </label>
+            { button("drain-shard", "Drain", "Give every bucket of this shard to the others, evenly", false, shard_action(ReshardAction::DrainShard)) }
+            { button("remove-shard", "Remove", "Remove the shard (it must own no buckets: drain it first)", false, shard_action(ReshardAction::RemoveShard)) }
+            { button("reset-target", "Start again", "", fresh, act(on, ReshardAction::ResetTarget)) }
+            { button("apply-target", "Use as configuration", "Make the target the configuration in force", fresh, props.on_use_target.reform(|_: MouseEvent| ())) }
+            { button("download-target", "Download target JSON", "The target as a ShardingConfiguration JSON file", false, props.on_download.clone()) }
+        </div>
+        </>
+    }
+}
+
+/// The target's problem, the balance form, its notes and obstacles.
+fn target_form(r: &ReshardState, on: &Callback<ReshardAction>) -> Html {
     let by = r.by();
     let by_button = |m: Measure, label: &str| {
         html! {
-            <button type="button" class={class_names(&[Some("seg"), (m == by).then_some("active")])}
+            <button type="button" class={classes!("seg", (m == by).then_some("active"))}
                 aria-pressed={(m == by).to_string()}
                 onclick={act(on, ReshardAction::SetBy(m))}>{ label.to_string() }</button>
         }
     };
     html! {
-        <div class="reshard-view">
-            <p class="hint">
-                { "RavenDB moves data between shards one whole bucket at a time. Shape a target \
-                   below (add, drain or remove a shard, edit its ranges and prefixes, or \
-                   balance), and see which buckets move, what they hold and how long it takes, \
-                   before touching a server." }
-            </p>
-            <section class="reshard-target" aria-label="Target">
-                <h3>{ "Target" }
-                    if !r.has_target() { <span class="muted">{ " (the configuration in force, unchanged)" }</span> }
-                </h3>
-                <div class="toolbar">
-                    { button("add-shard", "Add a shard", "", false, act(on, ReshardAction::AddShard)) }
-                    <label>{ "Shard " }
-                        <select class="shard-pick" onchange={on_choose}>
-                            { for shards.iter().map(|&s| html! { <option value={s.to_string()} selected={Some(s) == shard}>{ s }</option> }) }
-                        </select>
-                    </label>
-                    { button("drain-shard", "Drain", "Give every bucket of this shard to the others, evenly", false, shard_action(ReshardAction::DrainShard)) }
-                    { button("remove-shard", "Remove", "Remove the shard (it must own no buckets: drain it first)", false, shard_action(ReshardAction::RemoveShard)) }
-                    { button("reset-target", "Start again", "", !r.has_target(), act(on, ReshardAction::ResetTarget)) }
-                    { button("apply-target", "Use as configuration", "Make the target the configuration in force", !r.has_target(), act(on, ReshardAction::ApplyTarget)) }
-                </div>
-                if let Some(problem) = r.problem() {
-                    <p class="error target-problem" role="alert">{ problem.message.clone() }</p>
-                }
-                <div class="balance-form">
-                    <div class="segmented" role="group" aria-label="Balance by">
-                        { by_button(Measure::Docs, "Documents") }
-                        { by_button(Measure::Bytes, "Bytes") }
-                    </div>
-                    { field("Weights ", "weights", weights, "0=1,1=2", on, ReshardAction::SetWeights) }
-                    { field("Threshold % ", "threshold", threshold, "", on, ReshardAction::SetThreshold) }
-                    { field("Max buckets ", "max-buckets", max_buckets, "no cap", on, ReshardAction::SetMaxBuckets) }
-                    { button("balance primary", "Balance", "", false, act(on, ReshardAction::Balance)) }
-                </div>
-                if let Some(e) = r.option_error() {
-                    <p class="error option-error" role="alert">{ e.to_string() }</p>
-                }
-                { notes(&r.balance_notes().iter().map(ToString::to_string).collect::<Vec<_>>(), "balance-notes") }
-                { obstacles(r) }
-            </section>
-            {
-                match view.as_ref().map(|v| (&v.plan, Rc::clone(&v.after))) {
-                    None => html! { <p class="muted">{ "Computing…" }</p> },
-                    Some((Err(e), _)) => html! { <p class="error plan-error" role="alert">{ e.clone() }</p> },
-                    Some((Ok(plan), after)) => html! {
-                        <>
-                        { totals(plan, throughput, on) }
-                        { notes(&plan.notes.iter().map(ToString::to_string).collect::<Vec<_>>(), "plan-notes") }
-                        <section class="reshard-compare" aria-label="Before and after">
-                            { side("Before", Rc::clone(&current), Rc::clone(&props.placement.0), on) }
-                            { side("After", Rc::clone(&target), after, on) }
-                        </section>
-                        { per_shard(plan) }
-                        { moves(plan) }
-                        { migration(r, plan, on) }
-                        </>
-                    },
-                }
+        <>
+            if let Some(problem) = r.problem() {
+                <p class="error target-problem" role="alert">{ problem.message.clone() }</p>
             }
-            <details class="target-editors">
-                <summary>{ "Edit the target's ranges, prefixes and JSON; copy or download it" }</summary>
-                <RangeEditor topology={Rc::clone(&target)} on_change={on_target.clone()} />
-                <PrefixEditor topology={Rc::clone(&target)} on_change={on_target.clone()} />
-                <ConfigJson topology={target} on_apply={on_target} />
-            </details>
-        </div>
+            <div class="balance-form">
+                <div class="segmented" role="group" aria-label="Balance by">
+                    { by_button(Measure::Docs, "Documents") }
+                    { by_button(Measure::Bytes, "Bytes") }
+                </div>
+                { field("Weights ", "weights", r.weights(), "0=1,1=2", on, ReshardAction::SetWeights) }
+                { field("Threshold % ", "threshold", r.threshold(), "", on, ReshardAction::SetThreshold) }
+                { field("Max buckets ", "max-buckets", r.max_buckets(), "no cap", on, ReshardAction::SetMaxBuckets) }
+                { button("balance primary", "Balance", "", false, act(on, ReshardAction::Balance)) }
+            </div>
+            if let Some(e) = r.option_error() {
+                <p class="error option-error" role="alert">{ e.to_string() }</p>
+            }
+            { notes(&r.balance_notes().iter().map(ToString::to_string).collect::<Vec<_>>(), "balance-notes") }
+            { obstacles(r.obstacles()) }
+        </>
     }
 }
 
 /// A labelled text field of the balance form.
-fn field(
+fn field<T>(
     label: &'static str,
     class: &'static str,
-    value: &str,
+    field: &Field<T>,
     placeholder: &'static str,
-    on: &Callback<Action>,
+    on: &Callback<ReshardAction>,
     to_action: fn(String) -> ReshardAction,
 ) -> Html {
     html! {
-        <label>{ label }<input {class} {placeholder} value={value.to_string()}
-            oninput={on_value(on, move |v| Action::Reshard(to_action(v)))} /></label>
+        <label>{ label }<input class={classes!(class, (!field.is_valid()).then_some("invalid"))}
+            {placeholder} value={field.text().clone()} oninput={on_value::<InputEvent, _>(on, to_action)} /></label>
     }
 }
 
@@ -180,12 +231,12 @@ fn side(
     title: &'static str,
     topology: Rc<Topology>,
     placement: Rc<Placement>,
-    on: &Callback<Action>,
+    on_select_bucket: &Callback<u32>,
 ) -> Html {
     html! {
-        <div class={format!("side {}", title.to_ascii_lowercase())}>
+        <div class={classes!("side", title.to_ascii_lowercase())}>
             <h3>{ title }</h3>
-            <BucketMap {topology} {placement} on_select_bucket={on.reform(|b| Action::SelectBucket(Some(b)))} />
+            <BucketMap {topology} {placement} on_select_bucket={on_select_bucket.clone()} />
         </div>
     }
 }
@@ -195,29 +246,45 @@ fn notes(notes: &[String], class: &'static str) -> Html {
         return html! {};
     }
     html! {
-        <ul class={format!("notes {class}")}>
+        <ul class={classes!("notes", class)}>
             { for notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }
         </ul>
     }
 }
 
-fn obstacles(r: &ReshardState) -> Html {
-    let list = r.obstacles();
+/// The buckets a balance could not move to a fair share, each on its shard's colour.
+fn obstacles(list: &[Obstacle]) -> Html {
     if list.is_empty() {
         return html! {};
     }
+    let n = list.len() as u64;
     html! {
         <div class="obstacles">
-            <p class="warning">{ format!("{} bucket{} hold more than a fair share and cannot be split (obese buckets): balance stops at them. ", list.len(), plural(list.len() as u64)) }
-                { list.iter().take(10).map(|o| format!("Bucket {} on shard {}: {} docs, {} ({:.1}× a fair share)", o.bucket, o.shard, count(o.docs), bytes(o.bytes), o.fair_shares)).collect::<Vec<_>>().join("; ") }</p>
+            <p class="warning">{ format!("{} bucket{} hold{} more than a fair share and cannot be split (obese buckets): balance stops at {}.",
+                count(n), plural(n), if n == 1 { "s" } else { "" }, if n == 1 { "it" } else { "them" }) }</p>
+            <ul class="obstacle-list">
+                { for list.iter().take(OBSTACLES_SHOWN).map(|o| html! {
+                    <li class="obstacle" data-bucket={o.bucket.to_string()} style={shard_style(o.shard)}>
+                        { format!("Bucket {} on shard ", count(o.bucket)) }<span class="shard-badge">{ o.shard }</span>
+                        { format!(": {} doc{}, {} ({:.1}× a fair share)", count(o.docs), plural(o.docs), bytes(o.bytes), o.fair_shares) }
+                    </li>
+                }) }
+            </ul>
+            if list.len() > OBSTACLES_SHOWN {
+                <p class="muted">{ format!("The first {OBSTACLES_SHOWN} are listed.") }</p>
+            }
         </div>
     }
 }
 
-fn totals(plan: &Plan, throughput: &str, on: &Callback<Action>) -> Html {
+fn totals(
+    plan: &Plan,
+    throughput: &Field<Option<Throughput>>,
+    on: &Callback<ReshardAction>,
+) -> Html {
     let skew = |s: Option<f64>| s.map_or("–".to_string(), |s| format!("{:.2}", s));
     let stat = |class: &'static str, label: &str, value: String| {
-        html! { <div class={format!("stat {class}")}><span class="label">{ label.to_string() }</span><strong>{ value }</strong></div> }
+        html! { <div class={classes!("stat", class)}><span class="label">{ label.to_string() }</span><strong>{ value }</strong></div> }
     };
     html! {
         <section class="reshard-totals" aria-label="What moves">
@@ -228,8 +295,9 @@ fn totals(plan: &Plan, throughput: &str, on: &Callback<Action>) -> Html {
             { stat("skew", "Skew (max/mean)", format!("{} → {}", skew(plan.skew_before), skew(plan.skew_after))) }
             <div class="stat estimate">
                 <span class="label">{ "Time at " }
-                    <input class="throughput" size="9" value={throughput.to_string()} aria-label="Throughput"
-                        oninput={on_value(on, |v| Action::Reshard(ReshardAction::SetThroughput(v)))} />
+                    <input class={classes!("throughput", (!throughput.is_valid()).then_some("invalid"))} size="9"
+                        value={throughput.text().clone()} aria-label="Throughput"
+                        oninput={on_value::<InputEvent, _>(on, ReshardAction::SetThroughput)} />
                 </span>
                 <strong>{ plan.estimate_seconds.map_or("–".to_string(), duration) }</strong>
             </div>
@@ -282,8 +350,8 @@ fn moves(plan: &Plan) -> Html {
                     { for plan.moves.iter().take(MOVES_SHOWN).map(|m| html! {
                         <tr>
                             <td>{ format!("{}–{} ({})", count(m.from_bucket), count(m.to_bucket), count(m.buckets())) }</td>
-                            <td>{ m.from_shard }</td>
-                            <td>{ m.to_shard }</td>
+                            <td class="from" style={shard_style(m.from_shard)}><span class="shard-badge">{ m.from_shard }</span></td>
+                            <td class="to" style={shard_style(m.to_shard)}><span class="shard-badge">{ m.to_shard }</span></td>
                             <td>{ count(m.docs) }</td>
                             <td>{ bytes(m.bytes) }</td>
                         </tr>
@@ -297,26 +365,29 @@ fn moves(plan: &Plan) -> Html {
     }
 }
 
-fn migration(r: &ReshardState, plan: &Plan, on: &Callback<Action>) -> Html {
+fn migration(r: &ReshardState, plan: &Plan, on: &Callback<ReshardAction>) -> Html {
     let Some(step) = r.migration() else {
         return html! {};
     };
-    let steps = plan.buckets_moved * 4;
+    let steps = migration_steps(plan);
     let at = r.step();
-    let go = |to: u64| act(on, ReshardAction::SetStep(to));
-    let typed = on_value(on, move |v| {
-        Action::Reshard(ReshardAction::SetStep(
-            v.trim().parse::<u64>().map_or(at, |n| n.saturating_sub(1)),
-        ))
+    let (first, last) = (at == 0, at + 1 >= steps);
+    let go = |to: StepMove| act(on, ReshardAction::MoveStep(to));
+    let typed = on_value::<Event, _>(on, move |v| {
+        let to = v.trim().parse::<u64>().map_or(at, |n| n.saturating_sub(1));
+        ReshardAction::MoveStep(StepMove::To(to))
     });
     html! {
         <section class="migration" aria-label="Migration walk-through">
             <h3>{ "Migration, one bucket at a time" }</h3>
             <div class="toolbar step-control">
-                { button("prev", "◀ Back", "", at == 0, go(at.saturating_sub(1))) }
+                { button("first", "First", "The first step", first, go(StepMove::First)) }
+                { button("prev", "◀ Back", "", first, go(StepMove::Previous)) }
                 <label>{ "Step " }<input class="step" type="number" min="1" max={steps.to_string()} value={(at + 1).to_string()} onchange={typed} />{ format!(" of {}", count(steps)) }</label>
-                { button("next", "Next ▶", "", at + 1 >= steps, go(at + 1)) }
-                { button("next-loaded", "Next with documents", "The next bucket that holds documents", at + 1 >= steps, act(on, ReshardAction::NextStepWithDocuments)) }
+                { button("next", "Next ▶", "", last, go(StepMove::Next)) }
+                { button("next-bucket", "Next bucket", "The first step of the next bucket", last, go(StepMove::NextBucket)) }
+                { button("next-loaded", "Next with documents", "The next bucket that holds documents", last, go(StepMove::NextWithDocuments)) }
+                { button("last", "Last", "The last step", last, go(StepMove::Last)) }
             </div>
             {
                 match step.as_ref() {
@@ -346,7 +417,7 @@ fn step_detail(s: &MigrationStep) -> Html {
         <div class="step-detail">
             <p class="step-head">
                 { format!("Bucket {} ({} doc{}, {}): shard {} → shard {} · ", count(s.bucket), count(s.docs), plural(s.docs), bytes(s.bytes), s.source_shard, s.destination_shard) }
-                <strong class={format!("phase {}", s.phase.name().to_ascii_lowercase())}>{ phase }</strong>
+                <strong class={classes!("phase", s.phase.name().to_ascii_lowercase())}>{ phase }</strong>
                 { format!(" · {} of {} buckets done", count(s.buckets_done), count(s.steps / 4)) }
             </p>
             <p>{ s.description }</p>

@@ -1,8 +1,8 @@
 //! The shards view: a bar chart of documents or bytes per shard with its balance, and one
 //! card per shard (fragment).
 
-use super::{bytes, class_names, count, percent, plural, shard_style, ByPtr};
-use crate::state::{Action, Metric};
+use super::{bytes, count, percent, plural, shard_style, ByPtr};
+use crate::state::{Metric, ViewAction};
 use ravenshard_model::workspace::{BalanceVerdict, Placement, ShardSummary};
 use yew::prelude::*;
 
@@ -17,7 +17,7 @@ pub struct ShardsViewProps {
     /// What the bars measure.
     pub metric: Metric,
     /// Where the metric toggle goes.
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<ViewAction>,
 }
 
 fn verdict_text(
@@ -55,11 +55,10 @@ pub fn shards_view(props: &ShardsViewProps) -> Html {
     };
     let (class, text) = verdict_text(balance.verdict, balance.skew, what);
     let toggle = |m: Metric, label: &str| {
-        let on = props.on_action.clone();
         html! {
-            <button type="button" class={class_names(&[Some("seg"), (m == metric).then_some("active"), Some(&format!("metric-{}", label.to_ascii_lowercase()))])}
+            <button type="button" class={classes!("seg", (m == metric).then_some("active"), format!("metric-{}", label.to_ascii_lowercase()))}
                 aria-pressed={(m == metric).to_string()}
-                onclick={Callback::from(move |_: MouseEvent| on.emit(Action::SetMetric(m)))}>{ label.to_string() }</button>
+                onclick={props.on_action.reform(move |_: MouseEvent| ViewAction::SetMetric(m))}>{ label.to_string() }</button>
         }
     };
     let without = p.totals().without_size;
@@ -70,7 +69,7 @@ pub fn shards_view(props: &ShardsViewProps) -> Html {
                     { toggle(Metric::Documents, "Documents") }
                     { toggle(Metric::Bytes, "Bytes") }
                 </div>
-                <p class={class_names(&[Some("balance"), Some(class)])}>{ text }</p>
+                <p class={classes!("balance", class)}>{ text }</p>
             </div>
             if metric == Metric::Bytes && without > 0 {
                 <p class="hint">{ format!("{} document{} without a known size count as 0 bytes.", count(without), plural(without)) }</p>

@@ -1,8 +1,8 @@
 //! The workspace panel: the documents editor, sample data and import.
 
 use super::import::{import_blob, CancelToken};
-use super::{class_names, count, on_value, plural};
-use crate::state::{Action, ImportStatus, Page, PageMove, PAGE_LINES};
+use super::{count, on_value, plural, ByPtr};
+use crate::state::{Page, PageMove, WorkspaceAction, WorkspaceState, PAGE_LINES};
 use ravenshard_model::import::ACCEPT;
 use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, FileList, HtmlInputElement};
@@ -11,26 +11,12 @@ use yew::prelude::*;
 /// Properties of [`WorkspacePanel`].
 #[derive(Properties, PartialEq)]
 pub struct WorkspacePanelProps {
-    /// The page of the workspace the editor shows.
-    pub page: Page,
-    /// How many documents the workspace holds.
-    pub documents: usize,
-    /// Problems reading it.
-    pub parse_notes: Vec<String>,
-    /// The generator's count field.
-    pub generator_count: AttrValue,
-    /// The generator's anchored share field.
-    pub generator_share: AttrValue,
-    /// Why the generator cannot run.
-    pub generator_error: Option<AttrValue>,
-    /// The import in progress.
-    pub import: Option<ImportStatus>,
-    /// Why the last import failed.
-    pub import_error: Option<AttrValue>,
+    /// The documents, the editor's page, the generator and the import.
+    pub workspace: ByPtr<WorkspaceState>,
     /// Cancels imports.
     pub token: CancelToken,
     /// Where changes go.
-    pub on_action: Callback<Action>,
+    pub on_action: Callback<WorkspaceAction>,
 }
 
 impl PartialEq for CancelToken {
@@ -40,7 +26,11 @@ impl PartialEq for CancelToken {
 }
 
 /// Starts importing the first file of a list.
-fn import_first(files: Option<FileList>, on_action: &Callback<Action>, token: &CancelToken) {
+fn import_first(
+    files: Option<FileList>,
+    on_action: &Callback<WorkspaceAction>,
+    token: &CancelToken,
+) {
     if let Some(file) = files.and_then(|f| f.get(0)) {
         let name = file.name();
         let blob: web_sys::Blob = file.unchecked_into();
@@ -58,11 +48,10 @@ fn import_first(files: Option<FileList>, on_action: &Callback<Action>, token: &C
 #[function_component(WorkspacePanel)]
 pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
     let on = &props.on_action;
+    let workspace = &props.workspace;
+    let documents = workspace.documents().len();
     let dragging = use_state(|| false);
-    let emit = |action: Action| {
-        let on = on.clone();
-        Callback::from(move |_: MouseEvent| on.emit(action.clone()))
-    };
+    let emit = |action: WorkspaceAction| on.reform(move |_: MouseEvent| action.clone());
     let on_file = {
         let on = on.clone();
         let token = props.token.clone();
@@ -101,61 +90,48 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
         let token = props.token.clone();
         Callback::from(move |_: MouseEvent| {
             token.cancel();
-            on.emit(Action::ImportCancelled);
+            on.emit(WorkspaceAction::ImportCancelled);
         })
     };
     html! {
-        <section class={class_names(&[Some("panel workspace"), dragging.then_some("dragging")])} aria-label="Documents"
+        <section class={classes!("panel", "workspace", dragging.then_some("dragging"))} aria-label="Documents"
             ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>
             <div class="panel-head">
                 <h2><label for="ids">{ "Documents" }</label></h2>
-                <span class="doc-count">{ format!("{} document{}", count(props.documents as u64), plural(props.documents as u64)) }</span>
+                <span class="doc-count">{ format!("{} document{}", count(documents as u64), plural(documents as u64)) }</span>
             </div>
             <div class="sample-row">
-                <button type="button" class="sample" onclick={emit(Action::LoadChapterSample)}
+                <button type="button" class="sample" onclick={emit(WorkspaceAction::LoadChapterSample)}
                     title="The sharding chapter's orders, customers and users">{ "Chapter examples" }</button>
-                <button type="button" class="clear" onclick={emit(Action::ClearIds)}>{ "Clear" }</button>
+                <button type="button" class="clear" onclick={emit(WorkspaceAction::Clear)}>{ "Clear" }</button>
                 <label class="import-button" title={format!("Text, CSV, JSON, NDJSON or a RavenDB export ({ACCEPT})")}>
                     { "Import file…" }
                     <input id="import-file" type="file" accept={ACCEPT} onchange={on_file} />
                 </label>
             </div>
-            <div class="generator">
-                <label for="gen-count">{ "Generate" }</label>
-                <input id="gen-count" type="number" min="1" step="1000" value={props.generator_count.clone()}
-                    oninput={on_value::<InputEvent>(on, Action::SetGeneratorCount)} title="How many documents" />
-                <label for="gen-share">{ "docs," }</label>
-                <input id="gen-share" type="number" min="0" max="100" step="5" value={props.generator_share.clone()}
-                    oninput={on_value::<InputEvent>(on, Action::SetGeneratorShare)} title="Share of orders anchored to their company, in percent" />
-                <span title="Share of orders anchored to their company">{ "% anchored" }</span>
-                <button type="button" class="generate" onclick={emit(Action::Generate)}
-                    disabled={props.generator_error.is_some()}>{ "Go" }</button>
-            </div>
-            if let Some(error) = &props.generator_error {
-                <p class="field-error" role="alert">{ error.clone() }</p>
-            }
-            if let Some(status) = &props.import {
+            { generator(workspace, on) }
+            if let Some(status) = workspace.import() {
                 <div class="import-progress" role="status">
                     <span>{ format!("Reading {} — {} documents", status.name, count(status.documents as u64)) }</span>
                     <progress max="1" value={format!("{:.3}", status.fraction.unwrap_or(0.0))}></progress>
                     <button type="button" class="cancel-import" onclick={on_cancel}>{ "Cancel" }</button>
                 </div>
             }
-            if let Some(error) = &props.import_error {
-                <p class="import-error" role="alert">{ error.clone() }</p>
+            if let Some(error) = workspace.import_error() {
+                <p class="import-error" role="alert">{ error.to_string() }</p>
             }
-            if !props.page.is_whole(props.documents) {
-                <Pager page={props.page.clone()} documents={props.documents} on_action={on.clone()} />
+            if !workspace.page().is_whole(documents) {
+                <Pager page={workspace.page().clone()} {documents} on_action={on.clone()} />
             }
             <textarea
                 id="ids"
-                value={props.page.text().clone()}
-                oninput={on_value::<InputEvent>(on, Action::SetIds)}
+                value={workspace.page().text().clone()}
+                oninput={on_value::<InputEvent, _>(on, WorkspaceAction::SetText)}
                 spellcheck="false" autocomplete="off" autocapitalize="off" wrap="off"
                 placeholder={"orders/1-A\ncustomers/1-A\t760\tCustomers"}
                 aria-describedby="ids-help"
             />
-            { for props.parse_notes.iter().map(|n| html! { <p class="field-error">{ n.clone() }</p> }) }
+            { for workspace.parse_notes().iter().map(|n| html! { <p class="field-error">{ n.clone() }</p> }) }
             <p id="ids-help" class="hint">
                 { "One ID per line, optionally " }<code>{ "id⇥size⇥collection⇥body" }</code>
                 { " (body: the document's JSON). Or drop a file here." }
@@ -164,12 +140,38 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
     }
 }
 
+/// The generator's fields (document count, anchored share) and its button.
+fn generator(workspace: &WorkspaceState, on: &Callback<WorkspaceAction>) -> Html {
+    let (generated, anchored) = (workspace.generated(), workspace.anchored_percent());
+    let invalid = |valid: bool| classes!((!valid).then_some("invalid"));
+    html! {
+        <>
+        <div class="generator">
+            <label for="gen-count">{ "Generate" }</label>
+            <input id="gen-count" type="number" min="1" step="1000" value={generated.text().clone()}
+                class={invalid(generated.is_valid())} title="How many documents"
+                oninput={on_value::<InputEvent, _>(on, WorkspaceAction::SetGeneratorCount)} />
+            <label for="gen-share">{ "docs," }</label>
+            <input id="gen-share" type="number" min="0" max="100" step="5" value={anchored.text().clone()}
+                class={invalid(anchored.is_valid())} title="Share of orders anchored to their company, in percent"
+                oninput={on_value::<InputEvent, _>(on, WorkspaceAction::SetGeneratorShare)} />
+            <span title="Share of orders anchored to their company">{ "% anchored" }</span>
+            <button type="button" class="generate" onclick={on.reform(|_: MouseEvent| WorkspaceAction::Generate)}
+                disabled={!generated.is_valid() || !anchored.is_valid()}>{ "Go" }</button>
+        </div>
+        { for [generated.error(), anchored.error()].into_iter().flatten().map(|error| html! {
+            <p class="field-error" role="alert">{ error.clone() }</p>
+        }) }
+        </>
+    }
+}
+
 /// Properties of [`Pager`].
 #[derive(Properties, PartialEq)]
 struct PagerProps {
     page: Page,
     documents: usize,
-    on_action: Callback<Action>,
+    on_action: Callback<WorkspaceAction>,
 }
 
 /// Which documents the editor shows, and the way to the others.
@@ -177,14 +179,15 @@ struct PagerProps {
 fn pager(props: &PagerProps) -> Html {
     let page = &props.page;
     let go = |to: PageMove| {
-        let on = props.on_action.clone();
-        Callback::from(move |_: MouseEvent| on.emit(Action::MovePage(to)))
+        props
+            .on_action
+            .reform(move |_: MouseEvent| WorkspaceAction::MovePage(to))
     };
     let on_line = {
         let on = props.on_action.clone();
         Callback::from(move |e: Event| {
             if let Some(line) = super::value_of(&e).and_then(|v| v.trim().parse::<usize>().ok()) {
-                on.emit(Action::MovePage(PageMove::Line(line)));
+                on.emit(WorkspaceAction::MovePage(PageMove::Line(line)));
             }
         })
     };

@@ -1,7 +1,7 @@
 //! The bucket map: one block's 2^20 buckets on a canvas, coloured by shard, with the
 //! documents above them.
 
-use super::geometry::{bin_at, bin_bounds, bin_count, clamp, group_digits, wheel_factor, View};
+use super::geometry::{bin_at, bin_bounds, bin_count, group_digits, wheel_factor, View};
 use super::{blocks, pointer_x, shard_colour, UNOWNED_COLOUR};
 use crate::components::with_value;
 use crate::components::ByPtr;
@@ -496,7 +496,7 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
         );
         let style = format!(
             "position: absolute; top: 0; pointer-events: none; left: {:.0}px",
-            clamp(h.x, 0.0, (*width - 200.0).max(0.0))
+            h.x.clamp(0.0, (*width - 200.0).max(0.0))
         );
         html! {
             <div class="map-tooltip" role="status" style={style}>

@@ -1,7 +1,7 @@
 //! The configuration as JSON: edit, apply, copy, download, import.
 
 use crate::components::browser::{copy_text, download};
-use crate::components::{class_names, with_value};
+use crate::components::with_value;
 use ravenshard::Topology;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -152,7 +152,7 @@ pub fn config_json(props: &ConfigJsonProps) -> Html {
 
     let invalid = props.error.is_some();
     html! {
-        <section class={class_names(&[Some("config-json"), invalid.then_some("invalid")])} aria-label="Configuration JSON">
+        <section class={classes!("config-json", invalid.then_some("invalid"))} aria-label="Configuration JSON">
             <div class="config-json-head">
                 <label for="config-json-text">{ "ShardingConfiguration" }</label>
                 <span class="actions">

@@ -78,18 +78,18 @@ impl View {
             1.0
         };
         let at = if at.is_finite() {
-            clamp(at, 0.0, 1.0)
+            at.clamp(0.0, 1.0)
         } else {
             0.5
         };
         let len = self.len() as f64;
         let anchor = self.start as f64 + at * len;
-        let new_len = clamp((len * factor).round(), MIN_SPAN as f64, BLOCK_LEN as f64);
-        let start = clamp(
-            (anchor - at * new_len).round(),
-            self.block_start as f64,
-            (self.block_end() as f64) - new_len,
-        );
+        let new_len = (len * factor)
+            .round()
+            .clamp(MIN_SPAN as f64, BLOCK_LEN as f64);
+        let start = (anchor - at * new_len)
+            .round()
+            .clamp(self.block_start as f64, (self.block_end() as f64) - new_len);
         let (start, new_len) = (start as u64, new_len as u64);
         View {
             block_start: self.block_start,
@@ -123,7 +123,7 @@ impl View {
             return self.start;
         }
         let offset = ((x / width) * self.len() as f64).floor();
-        let offset = clamp(offset, 0.0, (self.len() - 1) as f64) as u64;
+        let offset = offset.clamp(0.0, (self.len() - 1) as f64) as u64;
         self.start + offset
     }
 
@@ -134,11 +134,9 @@ impl View {
         if !(x.is_finite() && width.is_finite() && width > 0.0) {
             return None;
         }
-        let offset = clamp(
-            ((x / width) * self.len() as f64).round(),
-            0.0,
-            self.len() as f64,
-        );
+        let offset = ((x / width) * self.len() as f64)
+            .round()
+            .clamp(0.0, self.len() as f64);
         Some(self.start + offset as u64)
     }
 
@@ -154,7 +152,7 @@ impl View {
     /// The fraction of the view's width at which `x` lies, in `0..=1`.
     pub fn fraction_at(x: f64, width: f64) -> f64 {
         if width > 0.0 && x.is_finite() {
-            clamp(x / width, 0.0, 1.0)
+            (x / width).clamp(0.0, 1.0)
         } else {
             0.5
         }
@@ -177,8 +175,8 @@ pub fn bin_count(width: f64, len: u64) -> usize {
 /// Buckets `[start, end)` of bin `k` of `bins` over a view: the histogram's equal widths,
 /// the remainder spread evenly.
 pub fn bin_bounds(view: &View, bins: usize, k: usize) -> (u64, u64) {
-    // u64 as in the histogram (u128 division would cost the page 1 KB): a view holds at most
-    // 2^20 buckets and there are at most 2^16 bins, far from overflowing.
+    // A view holds at most 2^20 buckets and there are at most 2^16 bins: far from
+    // overflowing u64.
     let bins = bins.max(1) as u64;
     let k = (k as u64).min(bins - 1);
     let len = view.len();
@@ -204,20 +202,7 @@ pub fn wheel_factor(delta_y: f64, delta_mode: u32) -> f64 {
         2 => delta_y * 400.0,
         _ => delta_y,
     };
-    clamp(2f64.powf(pixels / 200.0), 0.25, 4.0)
-}
-
-/// `x` limited to `min..=max` (NaN stays NaN), as `f64::clamp`, whose check of its bounds
-/// panics with a message that formats them: that message alone brings about 10 KB of float
-/// formatting into the page. The bounds here are always in order.
-pub fn clamp(x: f64, min: f64, max: f64) -> f64 {
-    if x < min {
-        min
-    } else if x > max {
-        max
-    } else {
-        x
-    }
+    2f64.powf(pixels / 200.0).clamp(0.25, 4.0)
 }
 
 /// `1048576` as `1,048,576`.

@@ -7,6 +7,7 @@ use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use ravenshard_design::reshard::prefixes::{
     add_prefix, next_prefix_block_start, remove_prefix, set_prefix_shards,
 };
+use std::collections::BTreeSet;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -28,8 +29,7 @@ pub struct PrefixEditorProps {
 #[function_component(PrefixEditor)]
 pub fn prefix_editor(props: &PrefixEditorProps) -> Html {
     let new_prefix = use_state(String::new);
-    // Kept sorted, as a prefix's shards are.
-    let new_shards = use_state(Vec::<u32>::new);
+    let new_shards = use_state(BTreeSet::<u32>::new);
     let error = use_state(|| None::<String>);
     // Bumped on every edit so that checkboxes are rebuilt from the topology.
     let revision = use_state(|| 0u32);
@@ -73,7 +73,7 @@ pub fn prefix_editor(props: &PrefixEditorProps) -> Html {
             let shards: Vec<u32> = new_shards.iter().copied().collect();
             if submit(Some(add_prefix(&config, &new_prefix, &shards))) {
                 new_prefix.set(String::new());
-                new_shards.set(Vec::new());
+                new_shards.set(BTreeSet::new());
             }
         })
     };
@@ -134,11 +134,11 @@ pub fn prefix_editor(props: &PrefixEditorProps) -> Html {
                 let on = e
                     .target_dyn_into::<HtmlInputElement>()
                     .map_or(!checked, |input| input.checked());
-                let mut next: Vec<u32> =
-                    new_shards.iter().copied().filter(|&s| s != shard).collect();
+                let mut next = (*new_shards).clone();
                 if on {
-                    next.push(shard);
-                    next.sort();
+                    next.insert(shard);
+                } else {
+                    next.remove(&shard);
                 }
                 new_shards.set(next);
             })

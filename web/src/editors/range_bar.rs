@@ -5,7 +5,6 @@ use super::boundaries::{boundaries_in_block, Boundary, KEY_STEP_LARGE};
 use super::geometry::{group_digits, View, BLOCK_LEN};
 use super::ranges::{range_end, ranges_in_block, set_boundary};
 use super::{pointer_x, shard_colour};
-use crate::components::class_names;
 use ravenshard::config::ShardBucketRange;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -210,7 +209,7 @@ pub fn range_bar(props: &RangeBarProps) -> Html {
             html! {
                 <div
                     key={b.index.to_string()}
-                    class={class_names(&[Some("range-boundary"), active.is_some().then_some("dragging")])}
+                    class={classes!("range-boundary", active.is_some().then_some("dragging"))}
                     data-boundary={b.index.to_string()}
                     style={format!("left: {:.4}%", view.x_of(u64::from(at), 100.0))}
                     role="slider"

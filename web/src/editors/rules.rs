@@ -9,7 +9,7 @@
 
 use ravenshard::config::ShardingConfiguration;
 use ravenshard_design::content::Field;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 /// The configuration key of the design's rules.
 pub const BY_CONTENT: &str = "ByContent";
@@ -54,12 +54,8 @@ pub fn range_value(text: &str) -> Value {
 
 /// The JSON body of a rule: `{"Fields": [...], "Range": .., "Mutable": ..}`.
 pub fn rule_body(fields: &[Field], range: Value, mutable: bool) -> Value {
-    let names = fields.iter().map(|f| Value::from(f.to_string())).collect();
-    let mut body = Map::new();
-    body.insert("Fields".into(), Value::Array(names));
-    body.insert("Range".into(), range);
-    body.insert("Mutable".into(), Value::Bool(mutable));
-    Value::Object(body)
+    let names: Vec<String> = fields.iter().map(Field::to_string).collect();
+    json!({ "Fields": names, "Range": range, "Mutable": mutable })
 }
 
 /// The `ByContent` section of a configuration, created (empty) when it is absent or null;
@@ -190,7 +186,6 @@ mod tests {
     use super::*;
     use ravenshard::Topology;
     use ravenshard_design::content::{ContentDesign, ContentRule};
-    use serde_json::json;
 
     fn config(json: &str) -> ShardingConfiguration {
         Topology::from_json(json).unwrap().to_configuration()

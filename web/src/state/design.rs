@@ -1,14 +1,17 @@
 //! The draft chapter's design in the studio: the content rules of the configuration in
-//! force, the query router's query and route, and the transaction check's IDs.
+//! force, the query router's query and route, the transaction check's IDs and the
+//! LoadDocument check.
 //!
-//! Everything here is computed by the core (`ravenshard_design::content`, `ravenshard_design::route`)
-//! when its inputs change, and kept behind `Rc` for the views.
+//! Everything here is computed by the core (`ravenshard_design::content`,
+//! `ravenshard_design::route`, `ravenshard_design::locality`) when its inputs change, and kept
+//! behind `Rc` for the views.
 
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
 use ravenshard_design::locality::{check_load, check_transaction, LoadCheck, TransactionCheck};
 use ravenshard_design::route::{route_text, Route};
 use std::rc::Rc;
+use yew::Reducible;
 
 /// The query the router opens with (the chapter's).
 pub const DEFAULT_QUERY: &str = "from Orders where Customer = 'customers/1-A'";
@@ -35,9 +38,29 @@ pub fn marked_buckets(route: &Route) -> Vec<u32> {
         .collect()
 }
 
-/// The design's part of the studio's state.
+/// What the user does in the Queries and Content views; `Configure` comes from the
+/// studio's state when the configuration in force changes.
 #[derive(Debug, Clone, PartialEq)]
+pub enum DesignAction {
+    /// The query router's RQL.
+    SetQuery(String),
+    /// The transaction check's IDs, one per line.
+    SetTransactionIds(String),
+    /// The LoadDocument check: a document, and the document its index loads.
+    SetLoadCheck {
+        /// The indexed document's ID.
+        document: String,
+        /// The loaded document's ID.
+        related: String,
+    },
+    /// The configuration in force (its `ByContent` rules are the design).
+    Configure(Rc<Topology>),
+}
+
+/// The design's part of the studio's state.
+#[derive(Debug, Clone)]
 pub struct DesignState {
+    topology: Rc<Topology>,
     design: Option<Rc<ContentDesign>>,
     query: String,
     route: Rc<Result<Route, String>>,
@@ -48,21 +71,37 @@ pub struct DesignState {
     load_check: Rc<Result<LoadCheck, String>>,
 }
 
+/// The design of a configuration: `None` when it has no `ByContent` (or rules the studio
+/// would not have applied: [`read_configuration`](super::read_configuration) checks them).
+fn design_of(topology: &Topology) -> Option<Rc<ContentDesign>> {
+    ContentDesign::from_topology(topology)
+        .ok()
+        .flatten()
+        .map(Rc::new)
+}
+
 impl DesignState {
-    /// The state for a topology whose design was read (`None`: the design is off).
-    pub fn new(topology: &Topology, design: Option<ContentDesign>) -> DesignState {
+    /// The state for the configuration in force: its design, the chapter's query,
+    /// transaction and LoadDocument check.
+    pub fn new(topology: Rc<Topology>) -> DesignState {
         let mut state = DesignState {
-            design: design.map(Rc::new),
+            design: design_of(&topology),
+            transaction: Rc::new(check_transaction::<&str>(&[], &topology, None)),
+            topology,
             query: DEFAULT_QUERY.to_string(),
             route: Rc::new(Err(String::new())),
             marked: Rc::default(),
             transaction_ids: DEFAULT_TRANSACTION.to_string(),
-            transaction: Rc::new(check_transaction::<&str>(&[], topology, None)),
             load: ("Users/70".to_string(), "Users/4".to_string()),
             load_check: Rc::new(Err(String::new())),
         };
-        state.refresh(topology);
+        state.refresh();
         state
+    }
+
+    /// The configuration the design, routes and checks are of.
+    pub fn topology(&self) -> &Rc<Topology> {
+        &self.topology
     }
 
     /// The design in force, `None` when the configuration has no `ByContent`.
@@ -70,22 +109,34 @@ impl DesignState {
         self.design.as_ref()
     }
 
-    /// Puts a topology's design in force.
-    pub fn set_design(&mut self, topology: &Topology, design: Option<ContentDesign>) {
-        self.design = design.map(Rc::new);
-        self.refresh(topology);
-    }
-
     /// The router's query.
     pub fn query(&self) -> &str {
         &self.query
     }
 
-    /// Sets the router's query and routes it.
-    pub fn set_query(&mut self, topology: &Topology, query: String) {
-        if query != self.query {
-            self.query = query;
-            self.refresh_route(topology);
+    fn apply(&mut self, action: DesignAction) {
+        match action {
+            DesignAction::SetQuery(query) => {
+                if query != self.query {
+                    self.query = query;
+                    self.refresh_route();
+                }
+            }
+            DesignAction::SetTransactionIds(text) => {
+                if text != self.transaction_ids {
+                    self.transaction_ids = text;
+                    self.refresh_transaction();
+                }
+            }
+            DesignAction::SetLoadCheck { document, related } => {
+                self.load = (document, related);
+                self.refresh_load();
+            }
+            DesignAction::Configure(topology) => {
+                self.design = design_of(&topology);
+                self.topology = topology;
+                self.refresh();
+            }
         }
     }
 
@@ -96,17 +147,17 @@ impl DesignState {
 
     /// Routes the query and checks the transaction and the load again: the topology or the
     /// design changed.
-    fn refresh(&mut self, topology: &Topology) {
-        self.refresh_route(topology);
-        self.refresh_transaction(topology);
-        self.refresh_load(topology);
+    fn refresh(&mut self) {
+        self.refresh_route();
+        self.refresh_transaction();
+        self.refresh_load();
     }
 
     /// Routes the query (and marks its buckets) again.
-    fn refresh_route(&mut self, topology: &Topology) {
-        self.route = Rc::new(
-            route_text(&self.query, topology, self.design.as_deref()).map_err(|e| e.to_string()),
-        );
+    fn refresh_route(&mut self) {
+        let design = self.design.as_deref();
+        self.route =
+            Rc::new(route_text(&self.query, &self.topology, design).map_err(|e| e.to_string()));
         self.marked = Rc::new(match &*self.route {
             Ok(route) => marked_buckets(route),
             Err(_) => Vec::new(),
@@ -123,21 +174,14 @@ impl DesignState {
         &self.transaction_ids
     }
 
-    /// Sets the transaction check's IDs (one per line; blank lines skipped; at most
-    /// [`MAX_TRANSACTION_IDS`]) and checks them.
-    pub fn set_transaction_ids(&mut self, topology: &Topology, text: String) {
-        if text != self.transaction_ids {
-            self.transaction_ids = text;
-            self.refresh_transaction(topology);
-        }
-    }
-
     /// What a transaction over those documents would be.
     pub fn transaction(&self) -> Rc<TransactionCheck> {
         Rc::clone(&self.transaction)
     }
 
-    fn refresh_transaction(&mut self, topology: &Topology) {
+    /// Checks the transaction's IDs (one per line; blank lines skipped; at most
+    /// [`MAX_TRANSACTION_IDS`]).
+    fn refresh_transaction(&mut self) {
         let ids: Vec<&str> = self
             .transaction_ids
             .lines()
@@ -145,7 +189,8 @@ impl DesignState {
             .filter(|l| !l.trim().is_empty())
             .take(MAX_TRANSACTION_IDS)
             .collect();
-        self.transaction = Rc::new(check_transaction(&ids, topology, self.design.as_deref()));
+        let design = self.design.as_deref();
+        self.transaction = Rc::new(check_transaction(&ids, &self.topology, design));
     }
 
     /// The LoadDocument check's document and related document IDs.
@@ -153,24 +198,28 @@ impl DesignState {
         (&self.load.0, &self.load.1)
     }
 
-    /// Sets the LoadDocument check's IDs and checks them.
-    pub fn set_load(&mut self, topology: &Topology, document: String, related: String) {
-        self.load = (document, related);
-        self.refresh_load(topology);
-    }
-
     /// Whether an index of the document can load the related one, or why it cannot be said.
     pub fn load_check(&self) -> Rc<Result<LoadCheck, String>> {
         Rc::clone(&self.load_check)
     }
 
-    fn refresh_load(&mut self, topology: &Topology) {
+    fn refresh_load(&mut self) {
         let (document, related) = (self.load.0.trim(), self.load.1.trim());
         self.load_check = Rc::new(if document.is_empty() || related.is_empty() {
             Err(String::new())
         } else {
-            check_load(document, related, topology, self.design.as_deref())
+            check_load(document, related, &self.topology, self.design.as_deref())
                 .map_err(|e| e.to_string())
         });
+    }
+}
+
+impl Reducible for DesignState {
+    type Action = DesignAction;
+
+    fn reduce(self: Rc<Self>, action: DesignAction) -> Rc<Self> {
+        let mut next = Rc::unwrap_or_clone(self);
+        next.apply(action);
+        Rc::new(next)
     }
 }

@@ -1,5 +1,94 @@
-//! Reading the configuration fields: shard count, database name, nodes, replication factor
-//! and a shard's members. Each parser returns the value or a message that says what to do.
+//! The studio's typed text fields: [`Field`] keeps what the user typed, the value it stands
+//! for and why it is refused, together; the parsers read the configuration's fields (shard
+//! count, database name, nodes, replication factor, a shard's members). Each parser returns
+//! the value or a message that says what to do.
+
+use yew::AttrValue;
+
+/// A typed text field: the text as typed, the value last accepted, and why the text is not
+/// accepted when it is not. A refused text leaves the value as it was, so the studio keeps
+/// working with the last good one while the field shows the problem.
+///
+/// ```
+/// use ravenshard_studio::state::{parse_shard_count, Field};
+///
+/// let mut shards = Field::new("3", 3);
+/// assert_eq!(shards.input("5000", parse_shard_count), None);
+/// assert_eq!((shards.text().as_str(), *shards.value()), ("5000", 3));
+/// assert!(shards.error().unwrap().contains("1 to 1024"));
+/// assert_eq!(shards.input(" 4 ", parse_shard_count), Some(&4));
+/// assert_eq!((shards.text().as_str(), shards.error()), (" 4 ", None));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field<T> {
+    text: AttrValue,
+    value: T,
+    error: Option<AttrValue>,
+}
+
+impl<T> Field<T> {
+    /// A field showing `text`, which stands for `value`.
+    pub fn new(text: impl Into<AttrValue>, value: T) -> Field<T> {
+        Field {
+            text: text.into(),
+            value,
+            error: None,
+        }
+    }
+
+    /// The text as typed.
+    pub fn text(&self) -> &AttrValue {
+        &self.text
+    }
+
+    /// The value of the last text accepted.
+    pub fn value(&self) -> &T {
+        &self.value
+    }
+
+    /// Why the text is not accepted, if it is not.
+    pub fn error(&self) -> Option<&AttrValue> {
+        self.error.as_ref()
+    }
+
+    /// Whether the text is accepted (the value stands for it).
+    pub fn is_valid(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// The user typed `text`: `parse` turns it into the new value (returned), or says why
+    /// it cannot, and the value stays.
+    pub fn input(
+        &mut self,
+        text: impl Into<AttrValue>,
+        parse: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Option<&T> {
+        self.text = text.into();
+        self.check(parse)
+    }
+
+    /// Reads the text again, with rules that may have changed (a replication factor after
+    /// the nodes changed).
+    pub fn check(&mut self, parse: impl FnOnce(&str) -> Result<T, String>) -> Option<&T> {
+        match parse(&self.text) {
+            Ok(value) => {
+                self.value = value;
+                self.error = None;
+                Some(&self.value)
+            }
+            Err(error) => {
+                self.error = Some(error.into());
+                None
+            }
+        }
+    }
+
+    /// Shows `text` for `value`, set by the studio rather than typed (a configuration
+    /// applied from JSON sets the shard count field).
+    pub fn set(&mut self, text: impl Into<AttrValue>, value: T) {
+        *self = Field::new(text, value);
+    }
+}
 
 /// The largest shard count the studio's shard field accepts (a configuration JSON may have
 /// more).

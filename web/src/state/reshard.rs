@@ -4,30 +4,87 @@
 //!
 //! The core computes everything (`ravenshard_design::reshard`). What is derived from the
 //! documents (the load per bucket, the plan, the documents placed by the target) is
-//! computed only while the view is shown: [`ReshardState::refresh`].
+//! computed only while the view is shown ([`ReshardAction::Show`]).
 
-use super::{read_configuration, ConfigProblem};
+use super::config::{read_configuration, ConfigProblem};
+use super::inputs::Field;
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
-    add_shard, balance, check_prefix_changes, drain_shard, migration_step,
+    add_shard, balance, check_prefix_changes, drain_shard, migration_step, migration_steps,
     next_step_with_documents, plan, remove_shard, BalanceOptions, BucketLoad, Measure,
     MigrationStep, Obstacle, Plan, PlanNote, PlanOptions, ReshardError, Throughput,
 };
 use ravenshard_model::workspace::{assign_members, Document, Placement, PlacementOptions};
+use std::collections::BTreeMap;
 use std::rc::Rc;
+use yew::Reducible;
 
 /// The throughput the estimate opens with.
 pub const DEFAULT_THROUGHPUT: &str = "20MB/s";
 
-/// What a user does in the Resharding view.
-#[derive(Debug, Clone, PartialEq)]
+/// The balance threshold the view opens with, in percent.
+pub const DEFAULT_THRESHOLD: &str = "5";
+
+/// Where the migration walk-through goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepMove {
+    /// The first step.
+    First,
+    /// The step before.
+    Previous,
+    /// The step after.
+    Next,
+    /// The first step of the next bucket.
+    NextBucket,
+    /// The next step that starts moving a bucket holding documents.
+    NextWithDocuments,
+    /// The last step.
+    Last,
+    /// This step (from 0; clamped to the last).
+    To(u64),
+}
+
+/// What the Resharding state works from: the configuration in force, the documents and
+/// their placement, and the cluster's nodes. The studio's state sends them
+/// ([`ReshardAction::Inputs`]) whenever they change.
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    /// The configuration in force.
+    pub current: Rc<Topology>,
+    /// Its [`revision`](super::ConfigState::revision): a new one drops the target.
+    pub revision: u64,
+    /// The documents.
+    pub documents: Rc<Vec<Document>>,
+    /// Their placement by the configuration in force.
+    pub placement: Rc<Placement>,
+    /// How they were placed (the design, if on).
+    pub options: Rc<PlacementOptions>,
+    /// The cluster's nodes, for a new shard's members.
+    pub nodes: Vec<String>,
+    /// The replication factor, for a new shard's members.
+    pub replication_factor: u32,
+}
+
+impl Inputs {
+    /// Whether `other` holds the same values (the `Rc`s compared by pointer).
+    pub fn same_as(&self, other: &Inputs) -> bool {
+        Rc::ptr_eq(&self.current, &other.current)
+            && self.revision == other.revision
+            && Rc::ptr_eq(&self.documents, &other.documents)
+            && Rc::ptr_eq(&self.placement, &other.placement)
+            && Rc::ptr_eq(&self.options, &other.options)
+            && self.nodes == other.nodes
+            && self.replication_factor == other.replication_factor
+    }
+}
+
+/// What a user does in the Resharding view; `Inputs` and `Show` come from the studio's state.
+#[derive(Debug, Clone)]
 pub enum ReshardAction {
     /// A whole target `ShardingConfiguration` JSON (from the target's editors).
     SetTarget(String),
     /// Start again from the configuration in force.
     ResetTarget,
-    /// Make the target the configuration in force (handled by the state).
-    ApplyTarget,
     /// Add a shard to the target (it owns no buckets).
     AddShard,
     /// Remove a shard from the target (it must own no buckets).
@@ -46,10 +103,12 @@ pub enum ReshardAction {
     SetMaxBuckets(String),
     /// The throughput field (`20MB/s`, `5000docs/s`).
     SetThroughput(String),
-    /// Show this step of the migration walk-through.
-    SetStep(u64),
-    /// Show the next step that starts moving a bucket holding documents.
-    NextStepWithDocuments,
+    /// Show another step of the migration walk-through.
+    MoveStep(StepMove),
+    /// The configuration, documents or nodes changed.
+    Inputs(Inputs),
+    /// Whether the view is shown (what it derives is computed only then).
+    Show(bool),
 }
 
 /// What the view shows, derived from the documents, the configuration and the target.
@@ -63,17 +122,71 @@ pub struct ReshardView {
     load: Rc<BucketLoad>,
 }
 
+/// The balance form's fields.
+#[derive(Debug, Clone)]
+struct OptionFields {
+    weights: Field<BTreeMap<u32, f64>>,
+    threshold: Field<f64>,
+    max_buckets: Field<Option<u64>>,
+    throughput: Field<Option<Throughput>>,
+}
+
+impl Default for OptionFields {
+    fn default() -> Self {
+        OptionFields {
+            weights: Field::new("", BTreeMap::new()),
+            threshold: Field::new(DEFAULT_THRESHOLD, 5.0),
+            max_buckets: Field::new("", None),
+            throughput: Field::new(
+                DEFAULT_THROUGHPUT,
+                Throughput::parse(DEFAULT_THROUGHPUT).ok(),
+            ),
+        }
+    }
+}
+
+fn parse_weights(text: &str) -> Result<BTreeMap<u32, f64>, String> {
+    BalanceOptions::parse_weights(text).map_err(|e| format!("Weights: {e}"))
+}
+
+fn parse_threshold(text: &str) -> Result<f64, String> {
+    match text.trim() {
+        "" => Ok(0.0),
+        text => text
+            .parse::<f64>()
+            .ok()
+            .filter(|t| (0.0..=100.0).contains(t))
+            .ok_or_else(|| format!("Threshold: '{text}' is not a percentage from 0 to 100.")),
+    }
+}
+
+fn parse_max_buckets(text: &str) -> Result<Option<u64>, String> {
+    match text.trim() {
+        "" => Ok(None),
+        text => text.parse::<u64>().map(Some).map_err(|_| {
+            format!("Max buckets: '{text}' is not a whole number; leave it empty for no cap.")
+        }),
+    }
+}
+
+fn parse_throughput(text: &str) -> Result<Option<Throughput>, String> {
+    match text.trim() {
+        "" => Ok(None),
+        text => Throughput::parse(text)
+            .map(Some)
+            .map_err(|e| format!("Throughput: {e}")),
+    }
+}
+
 /// The Resharding view's state.
 #[derive(Debug, Clone)]
 pub struct ReshardState {
+    inputs: Inputs,
+    shown: bool,
     target: Option<Rc<Topology>>,
     problem: Option<ConfigProblem>,
     by: Measure,
-    weights: String,
-    threshold: String,
-    max_buckets: String,
-    throughput: String,
-    option_error: Option<String>,
+    fields: OptionFields,
     obstacles: Rc<Vec<Obstacle>>,
     balance_notes: Rc<Vec<PlanNote>>,
     step: u64,
@@ -81,17 +194,16 @@ pub struct ReshardState {
     migration: Option<Rc<Result<MigrationStep, String>>>,
 }
 
-impl Default for ReshardState {
-    fn default() -> Self {
+impl ReshardState {
+    /// The state over `inputs`, with no target and the view not shown.
+    pub fn new(inputs: Inputs) -> ReshardState {
         ReshardState {
+            inputs,
+            shown: false,
             target: None,
             problem: None,
             by: Measure::Docs,
-            weights: String::new(),
-            threshold: "5".into(),
-            max_buckets: String::new(),
-            throughput: DEFAULT_THROUGHPUT.into(),
-            option_error: None,
+            fields: OptionFields::default(),
             obstacles: Rc::default(),
             balance_notes: Rc::default(),
             step: 0,
@@ -99,28 +211,20 @@ impl Default for ReshardState {
             migration: None,
         }
     }
-}
 
-/// What the Resharding state needs from the rest of the state.
-pub struct Context<'a> {
-    /// The configuration in force.
-    pub current: &'a Rc<Topology>,
-    /// The documents.
-    pub documents: &'a [Document],
-    /// Their placement by the configuration in force.
-    pub placement: &'a Rc<Placement>,
-    /// How they were placed (the design, if on).
-    pub options: &'a PlacementOptions,
-    /// The cluster's nodes, for a new shard's members.
-    pub nodes: &'a [String],
-    /// The replication factor, for a new shard's members.
-    pub replication_factor: u32,
-}
+    /// What the state works from.
+    pub fn inputs(&self) -> &Inputs {
+        &self.inputs
+    }
 
-impl ReshardState {
+    /// Whether the view is shown.
+    pub fn shown(&self) -> bool {
+        self.shown
+    }
+
     /// The target, or the configuration in force when none is shaped yet.
-    pub fn target<'a>(&'a self, current: &'a Rc<Topology>) -> &'a Rc<Topology> {
-        self.target.as_ref().unwrap_or(current)
+    pub fn target(&self) -> &Rc<Topology> {
+        self.target.as_ref().unwrap_or(&self.inputs.current)
     }
 
     /// Whether a target is being shaped.
@@ -138,118 +242,169 @@ impl ReshardState {
         self.by
     }
 
-    /// The option fields, as typed: weights, threshold, max buckets, throughput.
-    pub fn fields(&self) -> [&str; 4] {
-        [
-            &self.weights,
-            &self.threshold,
-            &self.max_buckets,
-            &self.throughput,
-        ]
+    /// The weights field.
+    pub fn weights(&self) -> &Field<BTreeMap<u32, f64>> {
+        &self.fields.weights
     }
 
-    /// Why an option field cannot be used.
+    /// The threshold field (percent).
+    pub fn threshold(&self) -> &Field<f64> {
+        &self.fields.threshold
+    }
+
+    /// The cap on buckets moved.
+    pub fn max_buckets(&self) -> &Field<Option<u64>> {
+        &self.fields.max_buckets
+    }
+
+    /// The throughput field of the estimate.
+    pub fn throughput(&self) -> &Field<Option<Throughput>> {
+        &self.fields.throughput
+    }
+
+    /// Why the first option field that cannot be used cannot.
     pub fn option_error(&self) -> Option<&str> {
-        self.option_error.as_deref()
+        let f = &self.fields;
+        [
+            f.weights.error(),
+            f.threshold.error(),
+            f.max_buckets.error(),
+            f.throughput.error(),
+        ]
+        .into_iter()
+        .flatten()
+        .next()
+        .map(|e| e.as_str())
     }
 
     /// Buckets the last balance could not split.
-    pub fn obstacles(&self) -> Rc<Vec<Obstacle>> {
-        Rc::clone(&self.obstacles)
+    pub fn obstacles(&self) -> &Rc<Vec<Obstacle>> {
+        &self.obstacles
     }
 
     /// What the last balance had to say.
-    pub fn balance_notes(&self) -> Rc<Vec<PlanNote>> {
-        Rc::clone(&self.balance_notes)
+    pub fn balance_notes(&self) -> &Rc<Vec<PlanNote>> {
+        &self.balance_notes
     }
 
-    /// The walk-through's step.
+    /// The walk-through's step (from 0).
     pub fn step(&self) -> u64 {
         self.step
     }
 
     /// The walk-through's step, when the plan moves buckets.
-    pub fn migration(&self) -> Option<Rc<Result<MigrationStep, String>>> {
-        self.migration.clone()
+    pub fn migration(&self) -> Option<&Rc<Result<MigrationStep, String>>> {
+        self.migration.as_ref()
     }
 
     /// The derived view, when computed.
-    pub fn view(&self) -> Option<Rc<ReshardView>> {
-        self.view.clone()
+    pub fn view(&self) -> Option<&Rc<ReshardView>> {
+        self.view.as_ref()
     }
 
-    /// Forgets what was derived from the documents or the configuration.
-    pub fn invalidate(&mut self) {
-        self.view = None;
-    }
-
-    /// The configuration in force changed: a target shaped from the old one is dropped.
-    pub fn reset(&mut self) {
+    /// The configuration in force changed: a target shaped from the old one is dropped
+    /// (the balance form keeps its fields).
+    fn reset(&mut self) {
+        let inputs = self.inputs.clone();
         *self = ReshardState {
+            shown: self.shown,
             by: self.by,
-            weights: std::mem::take(&mut self.weights),
-            threshold: std::mem::take(&mut self.threshold),
-            max_buckets: std::mem::take(&mut self.max_buckets),
-            throughput: std::mem::take(&mut self.throughput),
-            ..ReshardState::default()
+            fields: self.fields.clone(),
+            ..ReshardState::new(inputs)
         };
     }
 
     /// What each bucket of the configuration in force holds: the view's, when it is
     /// computed (it is dropped whenever the placement changes), else read from the placement.
-    fn load(&self, cx: &Context) -> Rc<BucketLoad> {
+    fn load(&self) -> Rc<BucketLoad> {
         match &self.view {
             Some(view) => Rc::clone(&view.load),
-            None => Rc::new(cx.placement.bucket_load()),
+            None => Rc::new(self.inputs.placement.bucket_load()),
         }
     }
 
     /// Computes the view if it is stale.
-    pub fn refresh(&mut self, cx: &Context) {
+    fn refresh(&mut self) {
         if self.view.is_some() {
             return;
         }
-        let load = self.load(cx);
-        let target = Rc::clone(self.target(cx.current));
-        let after = if Rc::ptr_eq(&target, cx.current) {
-            Rc::clone(cx.placement)
+        let load = self.load();
+        let Inputs {
+            current,
+            documents,
+            placement,
+            options,
+            ..
+        } = &self.inputs;
+        let target = Rc::clone(self.target());
+        let after = if Rc::ptr_eq(&target, current) {
+            Rc::clone(placement)
         } else {
-            Rc::new(Placement::new(cx.documents, &target, cx.options))
+            Rc::new(Placement::new(documents, &target, options))
         };
+        let throughput = self.fields.throughput.is_valid();
         let options = PlanOptions {
             measure: self.by,
-            throughput: Throughput::parse(&self.throughput).ok(),
+            throughput: throughput
+                .then(|| *self.fields.throughput.value())
+                .flatten(),
         };
-        let plan = plan(cx.current, &target, &load, &options).map_err(|e| e.to_string());
+        let plan = plan(current, &target, &load, &options).map_err(|e| e.to_string());
         self.view = Some(Rc::new(ReshardView { plan, after, load }));
-        self.refresh_step(cx.current);
+        self.refresh_step();
     }
 
     /// Computes the walk-through's step (clamped to the plan's steps).
-    fn refresh_step(&mut self, current: &Topology) {
+    fn refresh_step(&mut self) {
         self.migration = self.view.as_ref().and_then(|view| match &view.plan {
             Ok(p) if p.buckets_moved > 0 => {
-                self.step = self.step.min(p.buckets_moved * 4 - 1);
-                let step = migration_step(current, p, &view.load, self.step);
+                self.step = self.step.min(migration_steps(p) - 1);
+                let step = migration_step(&self.inputs.current, p, &view.load, self.step);
                 Some(Rc::new(step.map_err(|e| e.to_string())))
             }
             _ => None,
         });
     }
 
-    /// Does what the user asked. `ApplyTarget` is the state's to handle.
-    pub fn apply(&mut self, action: ReshardAction, cx: &Context) {
-        let target = Rc::clone(self.target(cx.current));
-        let changed = match action {
-            ReshardAction::SetTarget(json) => self.set_target_json(&json, cx),
+    /// Goes to another step of the walk-through.
+    fn move_step(&mut self, to: StepMove) {
+        let at = self.step;
+        let next = match to {
+            StepMove::First => 0,
+            StepMove::Previous => at.saturating_sub(1),
+            StepMove::Next => at.saturating_add(1),
+            StepMove::NextBucket => (at / 4).saturating_add(1).saturating_mul(4),
+            StepMove::NextWithDocuments => self
+                .view
+                .as_ref()
+                .and_then(|view| match &view.plan {
+                    Ok(p) => next_step_with_documents(p, &view.load, at),
+                    Err(_) => None,
+                })
+                .unwrap_or(at),
+            StepMove::Last => u64::MAX,
+            StepMove::To(step) => step,
+        };
+        self.step = next;
+        self.refresh_step();
+    }
+
+    fn apply(&mut self, action: ReshardAction) {
+        let target = Rc::clone(self.target());
+        let stale = match action {
+            ReshardAction::SetTarget(json) => self.set_target_json(&json),
             ReshardAction::ResetTarget => {
                 self.reset();
                 true
             }
-            ReshardAction::ApplyTarget => false,
             ReshardAction::AddShard => {
+                let Inputs {
+                    nodes,
+                    replication_factor,
+                    ..
+                } = &self.inputs;
                 let count = target.shards().len() as u32 + 1;
-                let members = assign_members(count, cx.nodes, cx.replication_factor)
+                let members = assign_members(count, nodes, *replication_factor)
                     .ok()
                     .and_then(|m| m.last().cloned())
                     .unwrap_or_default();
@@ -257,50 +412,65 @@ impl ReshardState {
             }
             ReshardAction::RemoveShard(shard) => self.outcome(remove_shard(&target, shard)),
             ReshardAction::DrainShard(shard) => {
-                let load = self.load(cx);
+                let load = self.load();
                 self.outcome(drain_shard(&target, shard, &load, self.by))
             }
-            ReshardAction::Balance => self.balance(&target, cx),
+            ReshardAction::Balance => self.balance(&target),
             ReshardAction::SetBy(by) => {
                 self.by = by;
                 true
             }
-            ReshardAction::SetWeights(text) => self.set_field(0, text),
-            ReshardAction::SetThreshold(text) => self.set_field(1, text),
-            ReshardAction::SetMaxBuckets(text) => self.set_field(2, text),
-            ReshardAction::SetThroughput(text) => self.set_field(3, text),
-            ReshardAction::SetStep(step) => {
-                self.step = step;
-                self.refresh_step(cx.current);
+            ReshardAction::SetWeights(text) => {
+                self.fields.weights.input(text, parse_weights);
                 false
             }
-            ReshardAction::NextStepWithDocuments => {
-                let next = self.view.as_ref().and_then(|view| match &view.plan {
-                    Ok(p) => next_step_with_documents(p, &view.load, self.step),
-                    Err(_) => None,
-                });
-                if let Some(step) = next {
-                    self.step = step;
-                    self.refresh_step(cx.current);
+            ReshardAction::SetThreshold(text) => {
+                self.fields.threshold.input(text, parse_threshold);
+                false
+            }
+            ReshardAction::SetMaxBuckets(text) => {
+                self.fields.max_buckets.input(text, parse_max_buckets);
+                false
+            }
+            ReshardAction::SetThroughput(text) => {
+                self.fields.throughput.input(text, parse_throughput);
+                true
+            }
+            ReshardAction::MoveStep(to) => {
+                self.move_step(to);
+                false
+            }
+            ReshardAction::Inputs(inputs) => {
+                let moved = inputs.revision != self.inputs.revision;
+                self.inputs = inputs;
+                if moved {
+                    self.reset();
                 }
+                true
+            }
+            ReshardAction::Show(shown) => {
+                self.shown = shown;
                 false
             }
         };
-        if changed {
+        if stale {
             self.view = None;
+        }
+        if self.shown {
+            self.refresh();
         }
     }
 
-    fn set_target_json(&mut self, json: &str, cx: &Context) -> bool {
+    fn set_target_json(&mut self, json: &str) -> bool {
+        let Inputs {
+            current, placement, ..
+        } = &self.inputs;
         let checked = read_configuration(json).and_then(|mut t| {
-            t.set_database(cx.current.database());
-            let ids = (0..cx.placement.len()).filter_map(|i| cx.placement.lower_id(i));
-            check_prefix_changes(cx.current, &t, ids)
+            t.set_database(current.database());
+            let ids = (0..placement.len()).filter_map(|i| placement.lower_id(i));
+            check_prefix_changes(current, &t, ids)
                 .map(|()| t)
-                .map_err(|e| ConfigProblem {
-                    message: e.to_string(),
-                    path: None,
-                })
+                .map_err(ConfigProblem::new)
         });
         match checked {
             Ok(t) => {
@@ -319,69 +489,31 @@ impl ReshardState {
                 self.target = Some(Rc::new(t));
                 self.problem = None;
             }
-            Err(e) => {
-                self.problem = Some(ConfigProblem {
-                    message: e.to_string(),
-                    path: None,
-                })
-            }
+            Err(e) => self.problem = Some(ConfigProblem::new(e)),
         }
         true
     }
 
-    fn set_field(&mut self, index: usize, text: String) -> bool {
-        let field = match index {
-            0 => &mut self.weights,
-            1 => &mut self.threshold,
-            2 => &mut self.max_buckets,
-            _ => &mut self.throughput,
-        };
-        *field = text;
-        self.option_error = self.options().err();
-        index == 3
-    }
-
     /// The balance options from the fields, or what is wrong with them.
     fn options(&self) -> Result<BalanceOptions, String> {
-        let weights =
-            BalanceOptions::parse_weights(&self.weights).map_err(|e| format!("Weights: {e}"))?;
-        let threshold = match self.threshold.trim() {
-            "" => 0.0,
-            text => text
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .filter(|t| (0.0..=100.0).contains(t))
-                .ok_or_else(|| format!("Threshold: '{text}' is not a percentage from 0 to 100."))?,
-        };
-        let max_buckets = match self.max_buckets.trim() {
-            "" => None,
-            text => Some(text.parse::<u64>().map_err(|_| {
-                format!("Max buckets: '{text}' is not a whole number; leave it empty for no cap.")
-            })?),
-        };
-        let throughput = match self.throughput.trim() {
-            "" => None,
-            text => Some(Throughput::parse(text).map_err(|e| format!("Throughput: {e}"))?),
-        };
+        if let Some(error) = self.option_error() {
+            return Err(error.to_string());
+        }
+        let f = &self.fields;
         Ok(BalanceOptions {
             by: self.by,
-            weights,
-            threshold,
-            max_buckets,
-            throughput,
+            weights: f.weights.value().clone(),
+            threshold: *f.threshold.value(),
+            max_buckets: *f.max_buckets.value(),
+            throughput: *f.throughput.value(),
         })
     }
 
-    fn balance(&mut self, target: &Topology, cx: &Context) -> bool {
-        let options = match self.options() {
-            Ok(o) => o,
-            Err(e) => {
-                self.option_error = Some(e);
-                return false;
-            }
+    fn balance(&mut self, target: &Topology) -> bool {
+        let Ok(options) = self.options() else {
+            return false;
         };
-        let load = self.load(cx);
+        let load = self.load();
         match balance(target, &load, &options) {
             Ok(b) => {
                 self.obstacles = Rc::new(b.obstacles);
@@ -391,5 +523,15 @@ impl ReshardState {
             }
             Err(e) => self.outcome(Err(e)),
         }
+    }
+}
+
+impl Reducible for ReshardState {
+    type Action = ReshardAction;
+
+    fn reduce(self: Rc<Self>, action: ReshardAction) -> Rc<Self> {
+        let mut next = Rc::unwrap_or_clone(self);
+        next.apply(action);
+        Rc::new(next)
     }
 }

@@ -1,0 +1,89 @@
+//! The tab bar, and the view each tab shows. A new view is one component, its sub-state,
+//! its [`Tab`] and one arm of [`tab_view`].
+
+use super::app::Dispatch;
+use super::{
+    ByPtr, ContentView, DocumentsView, ExplainView, GroupsView, LocalityView, MapView, MatrixView,
+    QueriesView, RangesView, ReshardView, ShardsView,
+};
+use crate::state::{State, Tab, ViewAction};
+use yew::prelude::*;
+
+/// Properties of [`TabBar`].
+#[derive(Properties, PartialEq)]
+pub struct TabBarProps {
+    /// The tab shown.
+    pub tab: Tab,
+    /// Where a chosen tab goes.
+    pub on_action: Callback<ViewAction>,
+}
+
+/// One button per view, in [`Tab::ALL`]'s order.
+#[function_component(TabBar)]
+pub fn tab_bar(props: &TabBarProps) -> Html {
+    html! {
+        <div class="tabs" role="tablist">
+            { for Tab::ALL.iter().map(|&t| {
+                let active = t == props.tab;
+                html! {
+                    <button type="button" role="tab"
+                        id={format!("tab-{}", t.key())}
+                        class={classes!("tab", active.then_some("active"))}
+                        aria-selected={active.to_string()}
+                        onclick={props.on_action.reform(move |_: MouseEvent| ViewAction::SelectTab(t))}>
+                        { t.label() }
+                    </button>
+                }
+            }) }
+        </div>
+    }
+}
+
+/// The view of `tab`, with its part of `state`.
+pub fn tab_view(tab: Tab, state: &State, on: &Dispatch) -> Html {
+    let placement = ByPtr(state.placement().clone());
+    let views = state.views();
+    let topology = || ByPtr(state.config().topology().clone());
+    match tab {
+        Tab::Shards => html! {
+            <ShardsView {placement} metric={views.metric()} on_action={on.view.clone()} />
+        },
+        Tab::Nodes => html! { <MatrixView {placement} /> },
+        Tab::Map => html! {
+            <MapView {placement} topology={topology()} selected_bucket={views.selected_bucket()}
+                selected_group={views.selected_group()} on_action={on.view.clone()} />
+        },
+        Tab::Ranges => html! {
+            <RangesView topology={topology()} problem={state.config().problem().cloned()}
+                on_action={on.config.clone()} />
+        },
+        Tab::Groups => html! {
+            <GroupsView {placement} selected={views.selected_group()} on_action={on.view.clone()} />
+        },
+        Tab::Documents => html! {
+            <DocumentsView {placement} rows={ByPtr(views.rows().clone())}
+                query={views.query().clone()} on_action={on.view.clone()} />
+        },
+        Tab::Queries => html! {
+            <>
+            <QueriesView design={ByPtr(state.design().clone())} {placement} on_action={on.design.clone()} />
+            <LocalityView design={ByPtr(state.design().clone())} on_action={on.design.clone()}
+                on_use_shown={on.transaction_of_shown.clone()} />
+            </>
+        },
+        Tab::Content => html! {
+            <ContentView topology={topology()} {placement}
+                design_on={state.design().design().is_some()}
+                on_config={on.config.clone()} on_view={on.view.clone()} />
+        },
+        Tab::Reshard => html! {
+            <ReshardView reshard={ByPtr(state.reshard().clone())} on_action={on.reshard.clone()}
+                on_use_target={on.use_reshard_target.clone()} on_view={on.view.clone()}
+                on_error={on.error.clone()} />
+        },
+        Tab::Explain => html! {
+            <ExplainView id={AttrValue::from(views.explain_id().to_string())}
+                explanation={views.explanation().cloned().map(ByPtr)} on_action={on.view.clone()} />
+        },
+    }
+}

@@ -1,0 +1,473 @@
+//! The studio's state as a whole: how the sub-states follow each other (placement, design,
+//! views, Resharding), share links, saved studios and exports. Each sub-state's own reducer
+//! is tested in its file.
+
+mod config;
+mod design;
+mod reshard;
+mod views;
+mod workspace;
+
+use super::*;
+use ravenshard_model::import::Format;
+use ravenshard_model::share::{decode_fragment, encode_fragment};
+
+fn reduce(state: State, action: Action) -> State {
+    Rc::unwrap_or_clone(Rc::new(state).reduce(action))
+}
+
+fn config(state: State, action: ConfigAction) -> State {
+    reduce(state, Action::Config(action))
+}
+
+fn workspace(state: State, action: WorkspaceAction) -> State {
+    reduce(state, Action::Workspace(action))
+}
+
+fn view(state: State, action: ViewAction) -> State {
+    reduce(state, Action::View(action))
+}
+
+fn reshard(state: State, action: ReshardAction) -> State {
+    reduce(state, Action::Reshard(action))
+}
+
+fn shard_of(state: &State, id: &str) -> Option<u32> {
+    let p = state.placement();
+    (0..p.len())
+        .find(|&i| p.id(i) == Some(id))
+        .and_then(|i| p.place(i))
+        .map(|x| x.shard)
+}
+
+#[test]
+fn opens_on_the_chapter_examples() {
+    let state = State::default();
+    let p = state.placement();
+    assert_eq!(p.len(), 12);
+    assert_eq!(p.id(1), Some("customers/1-A"));
+    let place = p.place(1).unwrap();
+    assert_eq!((place.bucket, place.shard), (982173, 2));
+    assert_eq!(p.shards()[2].fragment, "Orders$2");
+    assert_eq!(p.shards()[0].nodes, ["A", "B"]);
+    assert_eq!(
+        shard_of(&state, "Users/70$Users/4"),
+        shard_of(&state, "Users/4")
+    );
+    assert_eq!(p.matrix().rows.len(), 4);
+    assert_eq!(state.views().rows().len(), 12);
+    assert!(state
+        .workspace()
+        .page()
+        .text()
+        .contains("customers/1-A\t760\tCustomers"));
+    assert!(state.notices().list().is_empty());
+    assert!(Rc::ptr_eq(state.views().placement(), p));
+    assert!(Rc::ptr_eq(&state.reshard().inputs().placement, p));
+}
+
+#[test]
+fn typed_documents_are_placed_and_shown() {
+    let text = "customers/1-A\t120\tCustomers\nUsers/4\nbad\tx\n";
+    let state = workspace(State::default(), WorkspaceAction::SetText(text.into()));
+    assert_eq!(state.placement().len(), 3);
+    assert_eq!(state.placement().totals().bytes, 120);
+    assert_eq!(state.views().rows().len(), 3);
+    assert!(Rc::ptr_eq(state.views().placement(), state.placement()));
+}
+
+#[test]
+fn unchanged_inputs_keep_the_placement() {
+    let state = State::default();
+    let before = Rc::clone(state.placement());
+    let text = format!("{}\n\n", state.workspace().page().text());
+    let state = workspace(state, WorkspaceAction::SetText(text));
+    let state = config(state, ConfigAction::SetShardCount("3".into()));
+    let state = config(state, ConfigAction::SetShardCount("oops".into()));
+    let state = config(state, ConfigAction::SetDatabase("Orders".into()));
+    let state = view(state, ViewAction::SelectTab(Tab::Map));
+    assert!(Rc::ptr_eq(&before, state.placement()));
+}
+
+#[test]
+fn the_configuration_places_the_documents_again() {
+    let state = config(State::default(), ConfigAction::SetShardCount("1".into()));
+    assert_eq!(state.placement().shards()[0].documents, 12);
+    let state = config(state, ConfigAction::SetShardCount("1024".into()));
+    assert_eq!(shard_of(&state, "customers/1-A"), Some(959));
+    let state = config(state, ConfigAction::SetDatabase(" Shop ".into()));
+    assert_eq!(state.placement().shards()[2].fragment, "Shop$2");
+    let json = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+                   "Prefixed": [{"Prefix": "users/", "Shards": [2]}]}"#;
+    let state = config(state, ConfigAction::SetJson(json.into()));
+    assert_eq!(shard_of(&state, "Users/4"), Some(2));
+    assert_eq!(state.placement().shards()[0].fragment, "Shop$0");
+}
+
+#[test]
+fn member_edits_do_not_place_the_documents_again() {
+    let state = view(State::default(), ViewAction::SetFilterText("users".into()));
+    let before = *state.placement().totals();
+    let rows = Rc::clone(state.views().rows());
+    let edit = ConfigAction::SetMembers {
+        shard: 1,
+        text: "C".into(),
+    };
+    let state = config(state, edit);
+    assert_eq!(state.placement().shards()[1].nodes, ["C"]);
+    assert_eq!(state.placement().topology().members(1), ["C"]);
+    assert_eq!(*state.placement().totals(), before);
+    assert!(Rc::ptr_eq(&rows, state.views().rows()));
+    assert!(Rc::ptr_eq(state.views().placement(), state.placement()));
+    assert_eq!(state.reshard().inputs().current.members(1), ["C"]);
+    let state = config(state, ConfigAction::SetNodes("a b c".into()));
+    assert_eq!(state.placement().matrix().rows.len(), 3);
+}
+
+#[test]
+fn new_documents_reset_the_group_filter() {
+    let state = view(State::default(), ViewAction::ShowGroupDocuments(0));
+    assert_eq!(state.views().rows().len(), 4);
+    let state = workspace(state, WorkspaceAction::SetText("orders/1-A".into()));
+    let views = state.views();
+    assert_eq!((views.query().group, views.selected_group()), (None, None));
+    assert_eq!(views.rows().len(), 1);
+}
+
+#[test]
+fn the_explanation_follows_the_configuration() {
+    let state = view(State::default(), ViewAction::ExplainDocument(7));
+    let shard = |state: &State| {
+        let e = state.views().explanation().unwrap();
+        e.as_ref().as_ref().unwrap().shard
+    };
+    assert_eq!(shard(&state), Some(1));
+    let state = config(state, ConfigAction::SetShardCount("1".into()));
+    assert_eq!(shard(&state), Some(0));
+}
+
+#[test]
+fn workspace_notices_are_shown_once() {
+    let imported = ravenshard_model::import::import(b"orders/1-A\n", Format::Text);
+    let finished = WorkspaceAction::ImportFinished {
+        name: "a.txt".into(),
+        imported: imported.unwrap(),
+    };
+    let state = workspace(State::default(), finished);
+    assert_eq!(state.notices().list().len(), 1);
+    let state = workspace(state, WorkspaceAction::MovePage(PageMove::Next));
+    assert_eq!(state.notices().list().len(), 1);
+    assert!(state.notices().list()[0]
+        .text
+        .contains("Imported 1 document"));
+    let state = reduce(state, Action::Notice(NoticeAction::Dismiss(0)));
+    assert!(state.notices().list().is_empty());
+}
+
+const DESIGN: &str = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+    "ByContent": {"Orders": {"Fields": ["Customer"], "Range": 1000}}}"#;
+
+#[test]
+fn the_chapters_design_places_routes_and_rejects() {
+    let state = config(State::default(), ConfigAction::SetJson(DESIGN.into()));
+    assert!(state.config().problem().is_none());
+    assert!(state.design().design().is_some());
+    // The chapter's orders have Customer customers/1-A: orders/1-A (bucket 151326) is
+    // outside its block, so the write is rejected; the anchored order is accepted.
+    let p = state.placement();
+    assert!(p
+        .error(0)
+        .unwrap()
+        .message
+        .starts_with("Rejected: 'orders/1-A'"));
+    assert!(p.error(2).is_none());
+    // A generated ID, typed with its body as the line's fourth field.
+    let line = "orders/9-A$\t\tOrders\t{\"Customer\":\"customers/1-A\"}";
+    let state = workspace(state, WorkspaceAction::SetText(line.into()));
+    let own = ravenshard::bucket_for("orders/9-A").unwrap();
+    let expected = format!("orders/9-A$@{}", 982_000 + own % 1000);
+    assert_eq!(state.placement().generated()[0].1, expected);
+    // The router follows the rule.
+    let route = state.design().route();
+    assert_eq!(route.as_ref().as_ref().unwrap().shards, vec![2]);
+    // A shard-count change installs a default configuration: the design is off again.
+    let state = config(state, ConfigAction::SetShardCount("4".into()));
+    assert!(state.design().design().is_none());
+    assert!(state.placement().generated().is_empty());
+}
+
+#[test]
+fn a_transaction_over_the_documents_shown() {
+    let state = view(State::default(), ViewAction::SetFilterText("users/".into()));
+    let state = reduce(state, Action::TransactionOfShownDocuments);
+    assert_eq!(state.design().transaction_ids().lines().count(), 6);
+    assert_eq!(state.design().transaction().documents.len(), 6);
+}
+
+/// 3,000 generated documents, on the Resharding tab.
+fn generated() -> State {
+    let state = workspace(
+        State::default(),
+        WorkspaceAction::SetGeneratorCount("3000".into()),
+    );
+    let state = workspace(state, WorkspaceAction::Generate);
+    view(state, ViewAction::SelectTab(Tab::Reshard))
+}
+
+#[test]
+fn the_resharding_view_is_computed_only_on_its_tab() {
+    let state = workspace(
+        State::default(),
+        WorkspaceAction::SetGeneratorCount("3000".into()),
+    );
+    let state = workspace(state, WorkspaceAction::Generate);
+    assert!(state.reshard().view().is_none());
+    let state = view(state, ViewAction::SelectTab(Tab::Reshard));
+    let plan = &state.reshard().view().unwrap().plan;
+    assert_eq!(plan.as_ref().unwrap().docs, 3000);
+}
+
+#[test]
+fn using_the_target_makes_it_the_configuration() {
+    let state = reshard(generated(), ReshardAction::AddShard);
+    let state = reshard(state, ReshardAction::Balance);
+    assert!(state.reshard().has_target());
+    let state = reduce(state, Action::UseReshardTarget);
+    assert_eq!(state.placement().shards().len(), 4);
+    assert!(state.config().custom());
+    assert!(!state.reshard().has_target());
+    let plan = &state.reshard().view().unwrap().plan;
+    assert!(plan.as_ref().unwrap().moves.is_empty());
+    assert!(state.notices().list()[0]
+        .text
+        .contains("configuration in force"));
+    // Without a target, nothing happens.
+    let again = reduce(state.clone(), Action::UseReshardTarget);
+    assert!(Rc::ptr_eq(again.placement(), state.placement()));
+}
+
+#[test]
+fn changing_the_configuration_drops_the_target() {
+    let state = reshard(generated(), ReshardAction::AddShard);
+    assert!(state.reshard().has_target());
+    let state = config(state, ConfigAction::SetShardCount("5".into()));
+    assert!(!state.reshard().has_target());
+    let plan = &state.reshard().view().unwrap().plan;
+    assert_eq!(plan.as_ref().unwrap().per_shard.len(), 5);
+    // New documents keep the target.
+    let state = reshard(state, ReshardAction::AddShard);
+    let state = workspace(state, WorkspaceAction::LoadChapterSample);
+    assert!(state.reshard().has_target());
+    assert_eq!(state.reshard().inputs().documents.len(), 12);
+}
+
+#[test]
+fn share_links_round_trip() {
+    let shared = decode_fragment("#shards=3&ids=orders%2F1-A%0AUsers%2F70%24Users%2F4").unwrap();
+    let state = State::from_shared(shared);
+    assert_eq!(state.workspace().documents().len(), 2);
+    assert_eq!(state.placement().shards().len(), 3);
+    assert_eq!(state.notices().list().len(), 1);
+    let link = encode_fragment(&state.shared());
+    let again = State::from_shared(decode_fragment(&link).unwrap());
+    assert_eq!(again.workspace().documents(), state.workspace().documents());
+    assert_eq!(
+        again.config().topology().to_json(),
+        state.config().topology().to_json()
+    );
+
+    // A custom configuration travels as JSON.
+    let json =
+        r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "users/", "Shards": [1]}]}"#;
+    let state = config(State::default(), ConfigAction::SetJson(json.into()));
+    let shared = state.shared();
+    assert!(shared.config.is_some());
+    let again = State::from_shared(decode_fragment(&encode_fragment(&shared)).unwrap());
+    assert_eq!(again.config().topology().prefixes().len(), 1);
+
+    // An invalid configuration in a link is reported; the documents still open.
+    let shared = SharedState {
+        config: Some("{".into()),
+        documents: vec![Document::new("a")],
+        ..Default::default()
+    };
+    let state = State::from_shared(shared);
+    assert_eq!(state.workspace().documents().len(), 1);
+    assert_eq!(state.notices().list()[0].level, Level::Error);
+    assert!(
+        state.config().problem().is_none(),
+        "reported once, as a notice"
+    );
+    // So is a shard count out of range.
+    let shared = SharedState {
+        shards: Some(5000),
+        ..Default::default()
+    };
+    let state = State::from_shared(shared);
+    assert!(state.notices().list()[0]
+        .text
+        .starts_with("The link's shard count"));
+}
+
+#[test]
+fn saved_state_round_trips_and_bad_ones_are_refused() {
+    let state = config(State::default(), ConfigAction::SetDatabase("Shop".into()));
+    let edit = ConfigAction::SetMembers {
+        shard: 0,
+        text: "D".into(),
+    };
+    let state = config(state, edit);
+    let json = serde_json::to_string(&state.saved()).unwrap();
+    let back = State::from_saved(read_saved(&json).unwrap()).unwrap();
+    assert_eq!(back.config().database().value(), "Shop");
+    assert_eq!(back.config().topology().members(0), ["D"]);
+    assert_eq!(back.workspace().documents(), state.workspace().documents());
+    assert_eq!(back.placement().shards()[0].fragment, "Shop$0");
+
+    let plain = State::from_saved(State::default().saved()).unwrap();
+    assert_eq!(plain.placement().shards()[2].fragment, "Orders$2");
+    assert_eq!(plain.config().topology().members(1), ["C", "A"]);
+
+    assert!(read_saved("{not json")
+        .unwrap_err()
+        .contains("not readable"));
+    assert!(read_saved(r#"{"ids": "x"}"#).unwrap_err().contains("older"));
+    assert!(read_saved(r#"{"version": 99}"#)
+        .unwrap_err()
+        .contains("version 99"));
+    assert!(read_saved(r#"{"version": 1, "database": 3}"#)
+        .unwrap_err()
+        .contains("damaged"));
+    let mut saved = state.saved();
+    saved.config = "{".into();
+    assert!(State::from_saved(saved).is_err());
+}
+
+#[test]
+fn a_damaged_saved_studio_is_named_by_its_path() {
+    let mut value = serde_json::to_value(State::default().saved()).unwrap();
+    let good = value.to_string();
+    let plain = read_saved(&good).unwrap();
+    assert!(!plain.custom);
+    // `custom` may be missing; unknown keys are ignored.
+    value.as_object_mut().unwrap().remove("custom");
+    value["theme"] = "dark".into();
+    assert_eq!(read_saved(&value.to_string()), Ok(plain));
+
+    let damaged = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut value: serde_json::Value = serde_json::from_str(&good).unwrap();
+        edit(&mut value);
+        read_saved(&value.to_string()).unwrap_err()
+    };
+    assert_eq!(
+        damaged(&|v| v["documents"][3]["id"] = 5.into()),
+        "the saved studio is damaged (documents[3].id: invalid type: integer `5`, expected a \
+         string)"
+    );
+    assert_eq!(
+        damaged(&|v| v["documents"][0]["size"] = "12".into()),
+        "the saved studio is damaged (documents[0].size: invalid type: string \"12\", expected \
+         u64)"
+    );
+    assert_eq!(
+        damaged(&|v| {
+            v.as_object_mut().unwrap().remove("nodes");
+        }),
+        "the saved studio is damaged (missing field `nodes`)"
+    );
+    assert_eq!(
+        damaged(&|v| v["documents"][1].as_object_mut().unwrap().clear()),
+        "the saved studio is damaged (documents[1]: missing field `id`)"
+    );
+    assert_eq!(
+        damaged(&|v| v["custom"] = "yes".into()),
+        "the saved studio is damaged (custom: invalid type: string \"yes\", expected a boolean)"
+    );
+    assert_eq!(
+        damaged(&|v| v["version"] = (-1).into()),
+        "the saved studio is damaged (version: invalid value: integer `-1`, expected u32)"
+    );
+    assert_eq!(
+        damaged(&|v| v["version"] = 0.into()),
+        "the saved studio has format version 0, this studio reads version 1"
+    );
+    assert_eq!(
+        damaged(&|v| v["version"] = serde_json::Value::Null),
+        "the saved studio has no format version (an older studio wrote it)"
+    );
+    assert_eq!(
+        read_saved("[1]").unwrap_err(),
+        "the saved studio is damaged (invalid type: sequence, expected struct Saved)"
+    );
+}
+
+#[test]
+fn exports() {
+    let state = State::default();
+    let csv = state.csv();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("id,bucket,shard,collection,size"));
+    assert!(csv.contains("customers/1-A,982173,2,Customers,760\n"));
+    let state = workspace(state, WorkspaceAction::SetText("a,\"b\"\n".into()));
+    assert!(state.csv().contains("\"a,\"\"b\"\"\""));
+    let report: serde_json::Value = serde_json::from_str(&state.report_json()).unwrap();
+    assert_eq!(report["database"], "Orders");
+    assert_eq!(report["totals"]["documents"], 1);
+    assert_eq!(report["shards"].as_array().unwrap().len(), 3);
+    assert_eq!(report["configuration"]["Shards"]["0"]["Members"][0], "A");
+}
+
+#[test]
+fn nothing_panics_on_odd_input() {
+    let odd = [
+        "$",
+        "$$$",
+        "a$",
+        "é$ü",
+        "\u{0}",
+        "/",
+        "|",
+        "İstanbul$ΣΑΣ",
+        "🦀$🦀",
+        "\r",
+        "\r\r\n",
+        "\t\t\t",
+        "a\t\t\t\t",
+    ];
+    for id in odd {
+        let state = workspace(State::default(), WorkspaceAction::SetText(id.to_string()));
+        let p = state.placement();
+        for i in 0..p.len() {
+            let row = p.row(i).unwrap();
+            if let Some([a, b]) = row.hashed_chars {
+                let (before, hashed, after) = split_chars(row.id, [a as usize, b as usize]);
+                assert_eq!(format!("{before}{hashed}{after}"), row.id);
+            }
+        }
+        let _ = state.csv();
+        let _ = state.report_json();
+        let _ = view(state, ViewAction::SetExplainId(id.to_string()));
+    }
+    let state = workspace(
+        State::default(),
+        WorkspaceAction::SetText("é".repeat(100_000)),
+    );
+    assert_eq!(state.placement().totals().invalid, 1);
+    for bad in [
+        "",
+        "{}",
+        "null",
+        "[1]",
+        "\"x\"",
+        r#"{"Shards": {"0": {}}, "BucketRanges": [{"BucketRangeStart": 5, "ShardNumber": 0}]}"#,
+    ] {
+        let _ = config(State::default(), ConfigAction::SetJson(bad.into()));
+    }
+}
+
+#[test]
+fn split_chars_clamps() {
+    assert_eq!(split_chars("abc", [5, 9]), ("abc", "", ""));
+    assert_eq!(split_chars("abc", [2, 1]), ("ab", "", "c"));
+    assert_eq!(split_chars("", [0, 0]), ("", "", ""));
+}

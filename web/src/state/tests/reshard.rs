@@ -1,0 +1,286 @@
+//! The Resharding sub-state, on its own: targets from operations, balancing, RavenDB's
+//! messages, the plan and the walk-through, computed only while the view is shown.
+
+use crate::state::*;
+use ravenshard_design::reshard::{Measure, Phase, Plan, PlanNote};
+use ravenshard_model::sample::Generator;
+use ravenshard_model::workspace::{Document, Placement};
+use std::rc::Rc;
+use yew::Reducible;
+
+fn reduce(state: ReshardState, action: ReshardAction) -> ReshardState {
+    Rc::unwrap_or_clone(Rc::new(state).reduce(action))
+}
+
+/// The inputs of `documents` on the studio's default configuration, at `revision`.
+fn inputs(documents: Vec<Document>, revision: u64) -> Inputs {
+    let config = ConfigState::default();
+    let current = Rc::clone(config.topology());
+    let placement = Rc::new(Placement::new(&documents, &current, &Default::default()));
+    Inputs {
+        current,
+        revision,
+        documents: Rc::new(documents),
+        placement,
+        options: Rc::default(),
+        nodes: config.nodes().value().clone(),
+        replication_factor: *config.replication_factor().value(),
+    }
+}
+
+fn generated_documents(count: usize) -> Vec<Document> {
+    let generator = Generator {
+        documents: count,
+        anchored_share: 0.5,
+        seed: 1,
+    };
+    generator.generate().unwrap()
+}
+
+/// 3,000 generated documents, the view shown.
+fn generated() -> ReshardState {
+    let state = ReshardState::new(inputs(generated_documents(3000), 0));
+    reduce(state, ReshardAction::Show(true))
+}
+
+fn plan(state: &ReshardState) -> Plan {
+    let view = state.view().expect("computed while shown");
+    view.plan.clone().expect("a plan")
+}
+
+fn phase_at(state: &ReshardState) -> (u64, Phase) {
+    let step = state.migration().unwrap();
+    let step = step.as_ref().as_ref().unwrap();
+    (step.step, step.phase)
+}
+
+#[test]
+fn the_view_is_computed_only_when_shown() {
+    let state = ReshardState::new(inputs(generated_documents(3000), 0));
+    assert!(state.view().is_none());
+    let state = reduce(state, ReshardAction::AddShard);
+    assert!(state.view().is_none(), "a target, but the view is hidden");
+    let state = reduce(state, ReshardAction::ResetTarget);
+    let state = reduce(state, ReshardAction::Show(true));
+    let p = plan(&state);
+    assert!(p.moves.is_empty());
+    assert_eq!(p.notes, vec![PlanNote::NothingMoves]);
+    assert_eq!(p.docs, 3000);
+    assert!(!state.has_target());
+    assert!(state.migration().is_none());
+}
+
+#[test]
+fn adding_a_shard_then_balancing_and_walking_through() {
+    let state = reduce(generated(), ReshardAction::AddShard);
+    let target = Rc::clone(state.target());
+    assert_eq!(target.shards().len(), 4);
+    assert_eq!(
+        target.members(3).len(),
+        2,
+        "members assigned for the new shard"
+    );
+    let p = plan(&state);
+    assert!(p.notes.contains(&PlanNote::ShardAddedEmpty { shard: 3 }));
+    let state = reduce(state, ReshardAction::SetThreshold("0".into()));
+    let state = reduce(state, ReshardAction::Balance);
+    let p = plan(&state);
+    assert!(p.skew_after < p.skew_before);
+    let new = p.per_shard.iter().find(|c| c.shard == 3).unwrap();
+    assert!((740..=760).contains(&new.docs_after), "{}", new.docs_after);
+    // The after placement is the documents placed by the target.
+    let view = state.view().unwrap();
+    assert_eq!(view.after.shards().len(), 4);
+    assert_eq!(view.after.shards()[3].documents, new.docs_after);
+    // The walk-through starts at the first moved bucket.
+    assert_eq!(phase_at(&state), (0, Phase::Moving));
+    let step = state.migration().unwrap();
+    assert_eq!(
+        step.as_ref().as_ref().unwrap().bucket,
+        p.moves[0].from_bucket
+    );
+    let go = |state, to| reduce(state, ReshardAction::MoveStep(to));
+    let state = go(state, StepMove::To(2));
+    assert_eq!(phase_at(&state), (2, Phase::OwnershipTransferred));
+    let step = state.migration().unwrap();
+    assert_eq!(
+        step.as_ref().as_ref().unwrap().writes.shard,
+        p.moves[0].to_shard
+    );
+    // Next with documents skips the empty buckets.
+    let state = go(state, StepMove::NextWithDocuments);
+    let step = state.migration().unwrap();
+    let step = step.as_ref().as_ref().unwrap();
+    assert_eq!(step.phase, Phase::Moving);
+    assert!(step.docs > 0);
+    assert!(state.step() > 2);
+    // Next bucket: the first phase of the bucket after.
+    let at = state.step();
+    let state = go(state, StepMove::Next);
+    assert_eq!(state.step(), at + 1);
+    let state = go(state, StepMove::NextBucket);
+    assert_eq!(phase_at(&state), (at + 4, Phase::Moving));
+    let state = go(state, StepMove::Previous);
+    assert_eq!(state.step(), at + 3);
+    // Last and First; a step past the end is clamped to the last.
+    let last = p.buckets_moved * 4 - 1;
+    let state = go(state, StepMove::Last);
+    assert_eq!(phase_at(&state), (last, Phase::CleanedUp));
+    let state = go(state, StepMove::NextBucket);
+    assert_eq!(state.step(), last);
+    let state = go(state, StepMove::First);
+    assert_eq!(phase_at(&state), (0, Phase::Moving));
+    let state = go(state, StepMove::Previous);
+    assert_eq!(state.step(), 0);
+    let state = go(state, StepMove::To(u64::MAX));
+    assert_eq!(state.step(), last);
+}
+
+#[test]
+fn removing_a_shard_needs_draining_first() {
+    let state = reduce(generated(), ReshardAction::RemoveShard(1));
+    let problem = state.problem().unwrap();
+    assert!(
+        problem
+            .message
+            .contains("first you need to migrate all its buckets"),
+        "{}",
+        problem.message
+    );
+    let state = reduce(state, ReshardAction::DrainShard(1));
+    assert!(state.problem().is_none());
+    assert_eq!(plan(&state).per_shard[1].docs_after, 0);
+    let state = reduce(state, ReshardAction::RemoveShard(1));
+    assert!(state.problem().is_none());
+    assert_eq!(state.target().shards().len(), 2);
+    assert!(plan(&state)
+        .notes
+        .contains(&PlanNote::ShardRemoved { shard: 1 }));
+    let state = reduce(state, ReshardAction::ResetTarget);
+    assert!(!state.has_target());
+}
+
+#[test]
+fn targets_from_json_are_checked() {
+    let state = reduce(generated(), ReshardAction::SetTarget("{".into()));
+    assert!(state.problem().is_some());
+    assert!(!state.has_target());
+    let with_prefix = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+        "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0},
+            {"BucketRangeStart": 349525, "ShardNumber": 1},
+            {"BucketRangeStart": 699050, "ShardNumber": 2},
+            {"BucketRangeStart": 1048576, "ShardNumber": 1}],
+        "Prefixed": [{"Prefix": "orders/", "Shards": [1], "BucketRangeStart": 1048576}]}"#;
+    let state = reduce(state, ReshardAction::SetTarget(with_prefix.into()));
+    let problem = state.problem().unwrap();
+    assert!(
+        problem.message.contains(
+            "There are existing documents in database 'Orders' that start with 'orders/'"
+        ),
+        "{}",
+        problem.message
+    );
+    let moved = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+        "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0},
+            {"BucketRangeStart": 300000, "ShardNumber": 1},
+            {"BucketRangeStart": 699050, "ShardNumber": 2}]}"#;
+    let state = reduce(state, ReshardAction::SetTarget(moved.into()));
+    assert!(state.problem().is_none());
+    let p = plan(&state);
+    assert_eq!(p.moves.len(), 1);
+    assert_eq!(
+        (p.moves[0].from_bucket, p.moves[0].to_bucket),
+        (300000, 349524)
+    );
+}
+
+#[test]
+fn option_fields_are_checked() {
+    let state = reduce(generated(), ReshardAction::SetWeights("0=x".into()));
+    assert!(state
+        .option_error()
+        .unwrap()
+        .contains("'0=x' is not a weight"));
+    assert!(!state.weights().is_valid());
+    let state = reduce(state, ReshardAction::Balance);
+    assert!(
+        !state.has_target(),
+        "a balance with bad options is not made"
+    );
+    let state = reduce(state, ReshardAction::SetWeights("0=2".into()));
+    assert!(state.option_error().is_none());
+    let state = reduce(state, ReshardAction::SetThreshold("200".into()));
+    assert!(state.option_error().unwrap().contains("Threshold"));
+    let state = reduce(state, ReshardAction::SetThreshold("0".into()));
+    let state = reduce(state, ReshardAction::SetMaxBuckets("many".into()));
+    assert!(state.option_error().unwrap().contains("Max buckets"));
+    let state = reduce(state, ReshardAction::SetMaxBuckets(String::new()));
+    let state = reduce(state, ReshardAction::SetThroughput("fast".into()));
+    assert!(state.option_error().unwrap().contains("Throughput"));
+    assert_eq!(
+        plan(&state).estimate_seconds,
+        None,
+        "no estimate from a refused throughput"
+    );
+    let state = reduce(state, ReshardAction::SetThroughput("1000docs/s".into()));
+    assert_eq!(plan(&state).estimate_seconds, Some(0.0));
+    let state = reduce(state, ReshardAction::Balance);
+    let p = plan(&state);
+    let share0 = p.per_shard[0].docs_after as f64 / p.docs as f64;
+    assert!(
+        (share0 - 0.5).abs() < 0.01,
+        "weight 2 of 4 takes half: {share0}"
+    );
+    assert_eq!(p.estimate_seconds, Some(p.docs_moved as f64 / 1000.0));
+    // Bytes without sizes: the core says so.
+    let two = vec![Document::new("orders/1-A"), Document::new("orders/2-A")];
+    let state = reduce(state, ReshardAction::Inputs(inputs(two, 0)));
+    let state = reduce(state, ReshardAction::SetBy(Measure::Bytes));
+    let state = reduce(state, ReshardAction::Balance);
+    assert!(state
+        .problem()
+        .unwrap()
+        .message
+        .contains("No document has a size"));
+}
+
+#[test]
+fn a_bucket_too_big_for_a_fair_share_is_an_obstacle() {
+    // 300 orders anchored to one company (one bucket), 300 other documents: a fair share
+    // of 3 shards is 200 documents, less than the one bucket holds.
+    let mut documents: Vec<Document> = (0..300)
+        .map(|i| Document::new(format!("orders/{i}-A$companies/1-A")))
+        .collect();
+    documents.extend((0..300).map(|i| Document::new(format!("employees/{i}-A"))));
+    let state = ReshardState::new(inputs(documents, 0));
+    let state = reduce(state, ReshardAction::Show(true));
+    let state = reduce(state, ReshardAction::SetThreshold("0".into()));
+    let state = reduce(state, ReshardAction::Balance);
+    let obstacles = state.obstacles();
+    assert_eq!(obstacles.len(), 1);
+    let bucket = ravenshard::bucket_for("companies/1-A").unwrap();
+    assert_eq!((obstacles[0].bucket, obstacles[0].docs), (bucket, 300));
+    assert!(obstacles[0].fair_shares > 1.0);
+}
+
+#[test]
+fn new_inputs_recompute_the_view_and_a_new_revision_drops_the_target() {
+    let state = reduce(generated(), ReshardAction::AddShard);
+    let state = reduce(state, ReshardAction::SetThreshold("1".into()));
+    let view = Rc::clone(state.view().unwrap());
+    // The same configuration, fewer documents: the target stays, the plan follows.
+    let fewer = inputs(generated_documents(1000), 0);
+    let state = reduce(state, ReshardAction::Inputs(fewer));
+    assert!(state.has_target());
+    assert!(!Rc::ptr_eq(&view, state.view().unwrap()));
+    assert_eq!(plan(&state).docs, 1000);
+    // Another configuration: the target shaped from the old one is dropped, the balance
+    // form keeps its fields.
+    let state = reduce(
+        state,
+        ReshardAction::Inputs(inputs(generated_documents(1000), 1)),
+    );
+    assert!(!state.has_target());
+    assert_eq!(state.threshold().text().as_str(), "1");
+    assert_eq!(plan(&state).per_shard.len(), 3);
+}

@@ -1,0 +1,119 @@
+//! The views sub-state, on its own, over a placement of the chapter's examples.
+
+use crate::state::*;
+use ravenshard_model::sample::chapter_examples;
+use ravenshard_model::workspace::{Document, Placement, SortKey};
+use std::rc::Rc;
+use yew::Reducible;
+
+fn reduce(views: ViewsState, action: ViewAction) -> ViewsState {
+    Rc::unwrap_or_clone(Rc::new(views).reduce(action))
+}
+
+fn placed(documents: &[Document]) -> Rc<Placement> {
+    let config = ConfigState::default();
+    Rc::new(Placement::new(
+        documents,
+        config.topology(),
+        &Default::default(),
+    ))
+}
+
+fn chapter() -> ViewsState {
+    ViewsState::new(placed(&chapter_examples()))
+}
+
+#[test]
+fn opens_on_the_documents_and_explains_the_anchored_order() {
+    let views = chapter();
+    assert_eq!(views.tab(), Tab::Documents);
+    assert_eq!(views.rows().len(), 12);
+    assert_eq!(views.explain_id(), "orders/2-A$customers/1-A");
+    let e = views.explanation().unwrap();
+    assert_eq!(e.as_ref().as_ref().unwrap().hashed, "customers/1-a");
+}
+
+#[test]
+fn documents_view_filters_and_sorts() {
+    let views = reduce(chapter(), ViewAction::SetFilterText("users".into()));
+    assert_eq!(views.rows().len(), 6);
+    let views = reduce(views, ViewAction::SetFilterText(String::new()));
+    let views = reduce(views, ViewAction::SetFilterShard(Some(2)));
+    let on_two = views.placement().shards()[2].documents as usize;
+    assert_eq!(views.rows().len(), on_two);
+    let views = reduce(views, ViewAction::SetFilterShard(Some(99)));
+    assert_eq!(views.query().shard, None);
+    let views = reduce(views, ViewAction::SortBy(SortKey::Id));
+    assert!(!views.query().descending);
+    let views = reduce(views, ViewAction::SortBy(SortKey::Id));
+    assert!(views.query().descending);
+    let first = views.rows().indices()[0] as usize;
+    assert_eq!(views.placement().id(first), Some("Users/72$Users/4"));
+    // The IDs shown, for the transaction check.
+    let views = reduce(views, ViewAction::SetFilterText("users/".into()));
+    assert_eq!(views.shown_ids(2), "Users/72$Users/4\nUsers/71$Users/4\n");
+}
+
+#[test]
+fn groups_select_and_show_documents() {
+    let views = chapter();
+    let groups = views.placement().groups().to_vec();
+    assert_eq!(groups[0].anchor, "users/4");
+    assert_eq!(groups[0].documents, 4);
+    let views = reduce(views, ViewAction::SelectGroup(Some(0)));
+    assert_eq!(views.selected_group(), Some(0));
+    let views = reduce(views, ViewAction::SelectGroup(Some(999)));
+    assert_eq!(views.selected_group(), None);
+    let views = reduce(views, ViewAction::SelectTab(Tab::Groups));
+    let views = reduce(views, ViewAction::ShowGroupDocuments(0));
+    assert_eq!(views.tab(), Tab::Documents);
+    assert_eq!(views.rows().len(), 4);
+    // A new placement resets the group filter and selection.
+    let views = reduce(
+        views,
+        ViewAction::Placed(placed(&[Document::new("orders/1-A")])),
+    );
+    assert_eq!((views.query().group, views.selected_group()), (None, None));
+    assert_eq!(views.rows().len(), 1);
+}
+
+#[test]
+fn buckets_are_selected_within_the_bucket_space() {
+    let views = reduce(chapter(), ViewAction::SelectBucket(Some(982173)));
+    assert_eq!(views.selected_bucket(), Some(982173));
+    let views = reduce(views, ViewAction::SelectBucket(Some(1 << 20)));
+    assert_eq!(views.selected_bucket(), None);
+}
+
+#[test]
+fn explain_an_id() {
+    let views = reduce(chapter(), ViewAction::ExplainDocument(7));
+    assert_eq!(views.tab(), Tab::Explain);
+    assert_eq!(views.explain_id(), "Users/70$Users/4");
+    let e = views.explanation().unwrap();
+    let e = e.as_ref().as_ref().unwrap();
+    assert_eq!(e.hashed, "users/4");
+    assert_eq!(
+        e.nodes,
+        views.placement().topology().members(e.shard.unwrap())
+    );
+    let views = reduce(views, ViewAction::SetExplainId(String::new()));
+    assert!(views.explanation().is_none());
+    let views = reduce(views, ViewAction::SetExplainId("x".repeat(600)));
+    assert!(views.explanation().unwrap().is_err());
+    // No such document: nothing changes.
+    let views = reduce(views, ViewAction::ExplainDocument(99));
+    assert_eq!(views.explain_id().len(), 600);
+}
+
+#[test]
+fn members_changed_keeps_the_rows_and_explains_with_the_new_nodes() {
+    let views = reduce(chapter(), ViewAction::SetFilterText("users".into()));
+    let rows = Rc::clone(views.rows());
+    let mut placement = (**views.placement()).clone();
+    placement.set_members(2, vec!["Z".into()]);
+    let views = reduce(views, ViewAction::MembersChanged(Rc::new(placement)));
+    assert!(Rc::ptr_eq(&rows, views.rows()));
+    let e = views.explanation().unwrap();
+    assert_eq!(e.as_ref().as_ref().unwrap().nodes, ["Z"]);
+}

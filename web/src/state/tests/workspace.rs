@@ -1,0 +1,224 @@
+//! The workspace sub-state, on its own: the editor's text and pages, the generator and
+//! imports.
+
+use crate::state::*;
+use ravenshard_model::import::{import, Format};
+use ravenshard_model::sample::chapter_examples;
+use ravenshard_model::workspace::Document;
+use std::rc::Rc;
+use yew::Reducible;
+
+fn reduce(workspace: WorkspaceState, action: WorkspaceAction) -> WorkspaceState {
+    Rc::unwrap_or_clone(Rc::new(workspace).reduce(action))
+}
+
+fn chapter() -> WorkspaceState {
+    WorkspaceState::with_documents(chapter_examples())
+}
+
+fn numbered(n: usize) -> Vec<Document> {
+    (0..n)
+        .map(|i| Document::new(format!("orders/{i}-A")))
+        .collect()
+}
+
+#[test]
+fn typing_ids_with_sizes_and_collections() {
+    let text = "customers/1-A\t120\tCustomers\n\n  \r\nUsers/4\r\nbad\tx\n";
+    let w = reduce(chapter(), WorkspaceAction::SetText(text.into()));
+    let docs = w.documents();
+    assert_eq!(docs.len(), 3);
+    assert_eq!(docs[0].size, Some(120));
+    assert_eq!(docs[0].collection.as_deref(), Some("Customers"));
+    assert_eq!(docs[1].id, "Users/4");
+    assert_eq!(docs[2].size, None);
+    assert_eq!(w.parse_notes().len(), 1);
+    assert!(w.parse_notes()[0].starts_with("Line 5"));
+    assert_eq!(
+        w.page().text().as_str(),
+        text,
+        "the editor keeps the text as typed"
+    );
+}
+
+#[test]
+fn unchanged_documents_keep_their_list() {
+    let w = chapter();
+    let before = Rc::clone(w.documents());
+    let text = format!("{}\n\n", w.page().text());
+    let w = reduce(w, WorkspaceAction::SetText(text));
+    assert!(Rc::ptr_eq(&before, w.documents()));
+}
+
+#[test]
+fn generator_fields_and_samples() {
+    let w = reduce(chapter(), WorkspaceAction::SetGeneratorCount("5000".into()));
+    let w = reduce(w, WorkspaceAction::SetGeneratorShare("100".into()));
+    let w = reduce(w, WorkspaceAction::Generate);
+    assert_eq!(w.documents().len(), 5000);
+    let w = reduce(w, WorkspaceAction::SetGeneratorShare("150".into()));
+    let error = w.anchored_percent().error().unwrap();
+    assert!(error.contains("'150' is not an anchored share"), "{error}");
+    assert_eq!(*w.anchored_percent().value(), 100.0);
+    let before = Rc::clone(w.documents());
+    let w = reduce(w, WorkspaceAction::Generate);
+    assert!(
+        Rc::ptr_eq(&before, w.documents()),
+        "not generated with a bad field"
+    );
+    let w = reduce(w, WorkspaceAction::SetGeneratorShare("30".into()));
+    let w = reduce(w, WorkspaceAction::SetGeneratorCount("9999999".into()));
+    assert!(w.generated().error().unwrap().contains("Enter 1 to 200000"));
+    let w = reduce(w, WorkspaceAction::Clear);
+    assert!(w.documents().is_empty());
+    assert_eq!(w.page().text().as_str(), "");
+    let w = reduce(w, WorkspaceAction::LoadChapterSample);
+    assert_eq!(w.documents().len(), 12);
+}
+
+#[test]
+fn imports_replace_the_workspace_or_leave_it() {
+    let imported = import(
+        b"id,size,collection\norders/1-A,1200,Orders\n,5,\n",
+        Format::Csv,
+    )
+    .unwrap();
+    let started = WorkspaceAction::ImportStarted {
+        name: "a.csv".into(),
+    };
+    let w = reduce(chapter(), started);
+    assert_eq!(w.import().unwrap().fraction, Some(0.0));
+    let w = reduce(
+        w,
+        WorkspaceAction::ImportProgress {
+            fraction: Some(0.5),
+            documents: 1,
+        },
+    );
+    assert_eq!(w.import().unwrap().documents, 1);
+    let w = reduce(
+        w,
+        WorkspaceAction::ImportFinished {
+            name: "a.csv".into(),
+            imported,
+        },
+    );
+    assert!(w.import().is_none());
+    assert_eq!(w.documents().len(), 1);
+    let notice = w.notice().unwrap();
+    assert_eq!(notice.level, Level::Info);
+    assert!(notice
+        .text
+        .starts_with("Imported 1 document from a.csv. 1 entry was skipped"));
+    // The notice is the last action's only.
+    let w = reduce(w, WorkspaceAction::MovePage(PageMove::Next));
+    assert!(w.notice().is_none());
+
+    let before = Rc::clone(w.documents());
+    let w = reduce(
+        w,
+        WorkspaceAction::ImportStarted {
+            name: "b.json".into(),
+        },
+    );
+    let w = reduce(
+        w,
+        WorkspaceAction::ImportFailed {
+            name: "b.json".into(),
+            message: "bad".into(),
+        },
+    );
+    assert_eq!(
+        w.import_error(),
+        Some("b.json could not be read, so the workspace is unchanged: bad")
+    );
+    assert!(Rc::ptr_eq(&before, w.documents()));
+    let w = reduce(w, WorkspaceAction::ImportStarted { name: "c".into() });
+    assert!(w.import_error().is_none());
+    let w = reduce(w, WorkspaceAction::ImportCancelled);
+    assert!(w.import().is_none());
+    assert!(w.notice().unwrap().text.contains("Import of c cancelled"));
+    assert!(Rc::ptr_eq(&before, w.documents()));
+}
+
+#[test]
+fn the_editor_shows_one_page_of_a_large_workspace() {
+    let w = WorkspaceState::with_documents(numbered(2_500));
+    let page = w.page();
+    assert_eq!((page.start(), page.len()), (0, PAGE_LINES));
+    assert!(page.text().starts_with("orders/0-A\norders/1-A\n"));
+    assert_eq!(page.text().lines().count(), PAGE_LINES);
+
+    let go = |w, to| reduce(w, WorkspaceAction::MovePage(to));
+    let w = go(w, PageMove::Next);
+    assert_eq!((w.page().start(), w.page().len()), (1_000, 1_000));
+    let w = go(w, PageMove::Next);
+    assert_eq!((w.page().start(), w.page().len()), (2_000, 500));
+    // Next on the last page stays there; Previous goes back a page.
+    let w = go(w, PageMove::Next);
+    assert_eq!(w.page().start(), 2_000);
+    let w = go(w, PageMove::Previous);
+    assert_eq!(w.page().start(), 1_000);
+    // A line goes to the page that holds it; past the end, the last page.
+    let w = go(w, PageMove::Line(1_000));
+    assert_eq!(w.page().start(), 0);
+    let w = go(w, PageMove::Line(2_001));
+    assert_eq!(w.page().start(), 2_000);
+    let w = go(w, PageMove::Line(usize::MAX));
+    assert_eq!(w.page().start(), 2_000);
+    let w = go(w, PageMove::Line(0));
+    assert_eq!(w.page().start(), 0);
+}
+
+#[test]
+fn an_edit_of_a_page_replaces_only_its_documents() {
+    let w = WorkspaceState::with_documents(numbered(2_500));
+    let w = reduce(w, WorkspaceAction::MovePage(PageMove::Next));
+    let before = Rc::clone(w.documents());
+    // Unchanged documents (a blank line added) keep the list.
+    let same = format!("{}\n\n", w.page().text());
+    let w = reduce(w, WorkspaceAction::SetText(same));
+    assert!(Rc::ptr_eq(&before, w.documents()));
+    // Replace the page's 1,000 documents by three; the others stay, in order.
+    let text = "customers/1-A\nbad\tx\norders/new-A";
+    let w = reduce(w, WorkspaceAction::SetText(text.into()));
+    let docs = w.documents();
+    assert_eq!(docs.len(), 1_503);
+    assert_eq!(docs[999].id, "orders/999-A");
+    assert_eq!(docs[1_000].id, "customers/1-A");
+    assert_eq!(docs[1_001].id, "bad");
+    assert_eq!(docs[1_002].id, "orders/new-A");
+    assert_eq!(docs[1_003].id, "orders/2000-A");
+    assert_eq!((w.page().start(), w.page().len()), (1_000, 3));
+    // Notes count the lines of the whole workspace.
+    assert_eq!(w.parse_notes().len(), 1);
+    assert!(w.parse_notes()[0].starts_with("Line 1002:"));
+    // Moving pages starts over from the workspace's documents.
+    let w = reduce(w, WorkspaceAction::MovePage(PageMove::Line(1_001)));
+    assert_eq!(w.page().len(), 503);
+    assert!(w
+        .page()
+        .text()
+        .starts_with("customers/1-A\nbad\norders/new-A\n"));
+    assert!(w.parse_notes().is_empty());
+}
+
+#[test]
+fn a_huge_paste_is_cut_back_to_a_page() {
+    let w = WorkspaceState::with_documents(numbered(10));
+    let paste = documents_text(&numbered(MAX_PAGE_LINES + 1));
+    let w = reduce(w, WorkspaceAction::SetText(paste));
+    assert_eq!(w.documents().len(), MAX_PAGE_LINES + 1);
+    assert_eq!((w.page().start(), w.page().len()), (0, PAGE_LINES));
+    assert_eq!(w.page().text().lines().count(), PAGE_LINES);
+    assert!(w
+        .notice()
+        .unwrap()
+        .text
+        .contains("shows 1000 lines at a time"));
+    // Replacing the whole workspace opens its first page.
+    let w = reduce(w, WorkspaceAction::MovePage(PageMove::Next));
+    let w = reduce(w, WorkspaceAction::Clear);
+    assert_eq!((w.page().start(), w.page().len()), (0, 0));
+    assert!(w.page().is_whole(0));
+}

@@ -1,0 +1,256 @@
+//! What the views show: the tab, the documents view's filters and sort (and its rows), the
+//! shard chart's measure, the selected anchored group and bucket, and the Explain view's ID
+//! (and its explanation). Rows and the explanation are computed by the core when their
+//! inputs change.
+
+use super::tab::Tab;
+use ravenshard::{explain, Explanation};
+use ravenshard_model::workspace::{Placement, RowQuery, RowView, SortKey};
+use std::rc::Rc;
+use yew::Reducible;
+
+/// What the shard bar chart measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Metric {
+    /// Documents per shard.
+    #[default]
+    Documents,
+    /// Known bytes per shard.
+    Bytes,
+}
+
+/// What the user does in the views; `Placed` and `MembersChanged` come from the studio's
+/// state when the documents are placed again.
+#[derive(Debug, Clone)]
+pub enum ViewAction {
+    /// Show a view.
+    SelectTab(Tab),
+    /// What the shard chart measures.
+    SetMetric(Metric),
+    /// Keep documents whose ID contains this text.
+    SetFilterText(String),
+    /// Keep documents on this shard (`None`: all).
+    SetFilterShard(Option<u32>),
+    /// Keep documents of this anchored group (`None`: all).
+    SetFilterGroup(Option<u32>),
+    /// Sort the documents by this key (again: reverse the order).
+    SortBy(SortKey),
+    /// Select an anchored group (the bucket map highlights it), or none.
+    SelectGroup(Option<u32>),
+    /// Select a bucket (the bucket map lists its documents), or none.
+    SelectBucket(Option<u32>),
+    /// Show the documents of an anchored group.
+    ShowGroupDocuments(u32),
+    /// Explain this document (by index) and show the Explain view.
+    ExplainDocument(u32),
+    /// The Explain view's ID field.
+    SetExplainId(String),
+    /// The documents were placed again: group numbers and shards may mean something else.
+    Placed(Rc<Placement>),
+    /// Members changed: the documents stay where they were.
+    MembersChanged(Rc<Placement>),
+}
+
+/// The views' state over one placement of the documents.
+#[derive(Debug, Clone)]
+pub struct ViewsState {
+    placement: Rc<Placement>,
+    tab: Tab,
+    metric: Metric,
+    query: RowQuery,
+    rows: Rc<RowView>,
+    selected_group: Option<u32>,
+    selected_bucket: Option<u32>,
+    explain_id: String,
+    explanation: Option<Rc<Result<Explanation, String>>>,
+}
+
+impl ViewsState {
+    /// The views of `placement` on the Documents tab; Explain shows its third document (the
+    /// chapter's anchored order when the studio opens on the chapter's examples).
+    pub fn new(placement: Rc<Placement>) -> ViewsState {
+        let explain_id = placement.id(2).unwrap_or_default().to_string();
+        let mut views = ViewsState {
+            rows: Rc::new(placement.rows(&RowQuery::default())),
+            placement,
+            tab: Tab::default(),
+            metric: Metric::default(),
+            query: RowQuery::default(),
+            selected_group: None,
+            selected_bucket: None,
+            explain_id,
+            explanation: None,
+        };
+        views.refresh_explanation();
+        views
+    }
+
+    /// The placement the views show.
+    pub fn placement(&self) -> &Rc<Placement> {
+        &self.placement
+    }
+
+    /// The view shown.
+    pub fn tab(&self) -> Tab {
+        self.tab
+    }
+
+    /// What the shard chart measures.
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// The documents view's query.
+    pub fn query(&self) -> &RowQuery {
+        &self.query
+    }
+
+    /// The documents view's rows (indices into the placement).
+    pub fn rows(&self) -> &Rc<RowView> {
+        &self.rows
+    }
+
+    /// The anchored group the bucket map highlights.
+    pub fn selected_group(&self) -> Option<u32> {
+        self.selected_group
+    }
+
+    /// The bucket whose documents the bucket map lists.
+    pub fn selected_bucket(&self) -> Option<u32> {
+        self.selected_bucket
+    }
+
+    /// The Explain view's ID field.
+    pub fn explain_id(&self) -> &str {
+        &self.explain_id
+    }
+
+    /// The explanation of that ID (`None` when the field is empty).
+    pub fn explanation(&self) -> Option<&Rc<Result<Explanation, String>>> {
+        self.explanation.as_ref()
+    }
+
+    /// The IDs of the first `most` documents the documents view shows, one per line.
+    pub fn shown_ids(&self, most: usize) -> String {
+        let mut text = String::new();
+        for &i in self.rows.slice(0, most) {
+            if let Some(id) = self.placement.id(i as usize) {
+                text.push_str(id);
+                text.push('\n');
+            }
+        }
+        text
+    }
+
+    fn apply(&mut self, action: ViewAction) {
+        let groups = self.placement.groups().len();
+        match action {
+            ViewAction::SelectTab(tab) => self.tab = tab,
+            ViewAction::SetMetric(metric) => self.metric = metric,
+            ViewAction::SetFilterText(text) => {
+                if text != self.query.text {
+                    self.query.text = text;
+                    self.refresh_rows();
+                }
+            }
+            ViewAction::SetFilterShard(shard) => {
+                let shard = shard.filter(|s| self.placement.topology().shard(*s).is_some());
+                if shard != self.query.shard {
+                    self.query.shard = shard;
+                    self.refresh_rows();
+                }
+            }
+            ViewAction::SetFilterGroup(group) => {
+                let group = group.filter(|g| (*g as usize) < groups);
+                if group != self.query.group {
+                    self.query.group = group;
+                    self.refresh_rows();
+                }
+            }
+            ViewAction::SortBy(key) => {
+                if self.query.sort == key {
+                    self.query.descending = !self.query.descending;
+                } else {
+                    self.query.sort = key;
+                    self.query.descending = false;
+                }
+                self.refresh_rows();
+            }
+            ViewAction::SelectGroup(group) => {
+                self.selected_group = group.filter(|g| (*g as usize) < groups);
+            }
+            ViewAction::SelectBucket(bucket) => {
+                self.selected_bucket =
+                    bucket.filter(|b| u64::from(*b) < self.placement.bucket_space());
+            }
+            ViewAction::ShowGroupDocuments(group) => {
+                if (group as usize) < groups {
+                    self.selected_group = Some(group);
+                    self.query.group = Some(group);
+                    self.query.shard = None;
+                    self.query.text.clear();
+                    self.refresh_rows();
+                    self.tab = Tab::Documents;
+                }
+            }
+            ViewAction::ExplainDocument(index) => {
+                if let Some(id) = self.placement.id(index as usize) {
+                    self.explain_id = id.to_string();
+                    self.refresh_explanation();
+                    self.tab = Tab::Explain;
+                }
+            }
+            ViewAction::SetExplainId(id) => {
+                if id != self.explain_id {
+                    self.explain_id = id;
+                    self.refresh_explanation();
+                }
+            }
+            ViewAction::Placed(placement) => self.placed(placement),
+            ViewAction::MembersChanged(placement) => {
+                self.placement = placement;
+                self.refresh_explanation();
+            }
+        }
+    }
+
+    /// A new placement: group numbers, shards and buckets may mean something else now.
+    fn placed(&mut self, placement: Rc<Placement>) {
+        self.placement = placement;
+        self.selected_group = None;
+        self.query.group = None;
+        if let Some(shard) = self.query.shard {
+            if self.placement.topology().shard(shard).is_none() {
+                self.query.shard = None;
+            }
+        }
+        if let Some(bucket) = self.selected_bucket {
+            if u64::from(bucket) >= self.placement.bucket_space() {
+                self.selected_bucket = None;
+            }
+        }
+        self.refresh_rows();
+        self.refresh_explanation();
+    }
+
+    fn refresh_rows(&mut self) {
+        self.rows = Rc::new(self.placement.rows(&self.query));
+    }
+
+    fn refresh_explanation(&mut self) {
+        self.explanation = (!self.explain_id.is_empty()).then(|| {
+            let topology = self.placement.topology();
+            Rc::new(explain(&self.explain_id, Some(topology)).map_err(|e| e.to_string()))
+        });
+    }
+}
+
+impl Reducible for ViewsState {
+    type Action = ViewAction;
+
+    fn reduce(self: Rc<Self>, action: ViewAction) -> Rc<Self> {
+        let mut next = Rc::unwrap_or_clone(self);
+        next.apply(action);
+        Rc::new(next)
+    }
+}

@@ -1,0 +1,317 @@
+//! The workspace part of the studio's state: the documents, the page of them the ID editor
+//! shows, the generator's fields and the import in progress.
+
+use super::editor::{Page, PageMove, PAGE_LINES};
+use super::inputs::{preview, Field};
+use super::notices::{Level, Notice};
+use ravenshard_model::import::Imported;
+use ravenshard_model::sample::{chapter_examples, Generator};
+use ravenshard_model::workspace::Document;
+use std::rc::Rc;
+use yew::Reducible;
+
+/// The generator's default document count.
+pub const DEFAULT_GENERATED: &str = "10000";
+/// The generator's default anchored share, in percent.
+pub const DEFAULT_ANCHORED_PERCENT: &str = "50";
+/// The most documents the generator makes in the studio.
+pub const MAX_GENERATED: usize = 200_000;
+
+/// An import in progress.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportStatus {
+    /// The file's name.
+    pub name: String,
+    /// How much is read, 0 to 1, when the size is known.
+    pub fraction: Option<f64>,
+    /// Documents read so far.
+    pub documents: usize,
+}
+
+/// What the user (or the browser, for imports) does to the workspace.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WorkspaceAction {
+    /// The ID editor now holds this text (`id<TAB>size<TAB>collection` per line): the
+    /// documents of the editor's page are replaced by the text's.
+    SetText(String),
+    /// Show another page of the workspace in the ID editor.
+    MovePage(PageMove),
+    /// Load the chapter's examples.
+    LoadChapterSample,
+    /// The generator's document count field.
+    SetGeneratorCount(String),
+    /// The generator's anchored share field, in percent.
+    SetGeneratorShare(String),
+    /// Generate orders/companies/employees with the generator's fields.
+    Generate,
+    /// Empty the workspace.
+    Clear,
+    /// An import began.
+    ImportStarted {
+        /// The file's name.
+        name: String,
+    },
+    /// An import read more.
+    ImportProgress {
+        /// How much is read, 0 to 1.
+        fraction: Option<f64>,
+        /// Documents so far.
+        documents: usize,
+    },
+    /// An import finished: its documents replace the workspace.
+    ImportFinished {
+        /// The file's name.
+        name: String,
+        /// What was read.
+        imported: Imported,
+    },
+    /// An import failed: the workspace stays as it was.
+    ImportFailed {
+        /// The file's name.
+        name: String,
+        /// Why.
+        message: String,
+    },
+    /// The user cancelled the import.
+    ImportCancelled,
+}
+
+/// Reads the generator's count field: 1 to [`MAX_GENERATED`].
+fn parse_count(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_GENERATED).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "'{}' is not a document count. Enter 1 to {MAX_GENERATED}.",
+                preview(text)
+            )
+        })
+}
+
+/// Reads the generator's anchored share field: a percentage from 0 to 100.
+fn parse_percent(text: &str) -> Result<f64, String> {
+    let text = text.trim();
+    text.parse::<f64>()
+        .ok()
+        .filter(|p| (0.0..=100.0).contains(p))
+        .ok_or_else(|| {
+            format!(
+                "'{}' is not an anchored share. Enter a percentage from 0 to 100.",
+                preview(text)
+            )
+        })
+}
+
+/// `"s"` unless there is exactly one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The documents and the ID editor.
+#[derive(Debug, Clone)]
+pub struct WorkspaceState {
+    page: Page,
+    documents: Rc<Vec<Document>>,
+    parse_notes: Vec<String>,
+    generated: Field<usize>,
+    anchored_percent: Field<f64>,
+    import: Option<ImportStatus>,
+    import_error: Option<String>,
+    notice: Option<Notice>,
+}
+
+impl WorkspaceState {
+    /// A workspace of `documents`, the editor on their first page.
+    pub fn with_documents(documents: Vec<Document>) -> WorkspaceState {
+        WorkspaceState {
+            page: Page::at(&documents, 0),
+            documents: Rc::new(documents),
+            parse_notes: Vec::new(),
+            generated: Field::new(DEFAULT_GENERATED, 10_000),
+            anchored_percent: Field::new(DEFAULT_ANCHORED_PERCENT, 50.0),
+            import: None,
+            import_error: None,
+            notice: None,
+        }
+    }
+
+    /// The page of the workspace the ID editor shows.
+    pub fn page(&self) -> &Page {
+        &self.page
+    }
+
+    /// The documents.
+    pub fn documents(&self) -> &Rc<Vec<Document>> {
+        &self.documents
+    }
+
+    /// Problems reading the editor's text.
+    pub fn parse_notes(&self) -> &[String] {
+        &self.parse_notes
+    }
+
+    /// The generator's document count field.
+    pub fn generated(&self) -> &Field<usize> {
+        &self.generated
+    }
+
+    /// The generator's anchored share field, in percent.
+    pub fn anchored_percent(&self) -> &Field<f64> {
+        &self.anchored_percent
+    }
+
+    /// The import in progress.
+    pub fn import(&self) -> Option<&ImportStatus> {
+        self.import.as_ref()
+    }
+
+    /// Why the last import failed.
+    pub fn import_error(&self) -> Option<&str> {
+        self.import_error.as_deref()
+    }
+
+    /// What the last action has to tell the user (the studio shows it as a notice).
+    pub fn notice(&self) -> Option<&Notice> {
+        self.notice.as_ref()
+    }
+
+    fn apply(&mut self, action: WorkspaceAction) {
+        self.notice = None;
+        match action {
+            WorkspaceAction::SetText(text) => self.edit(text),
+            WorkspaceAction::MovePage(to) => {
+                self.page = self.page.moved(&self.documents, to);
+                self.parse_notes.clear();
+            }
+            WorkspaceAction::LoadChapterSample => self.replace(chapter_examples()),
+            WorkspaceAction::SetGeneratorCount(text) => {
+                self.generated.input(text, parse_count);
+            }
+            WorkspaceAction::SetGeneratorShare(text) => {
+                self.anchored_percent.input(text, parse_percent);
+            }
+            WorkspaceAction::Generate => self.generate(),
+            WorkspaceAction::Clear => self.replace(Vec::new()),
+            WorkspaceAction::ImportStarted { name } => {
+                self.import_error = None;
+                self.import = Some(ImportStatus {
+                    name,
+                    fraction: Some(0.0),
+                    documents: 0,
+                });
+            }
+            WorkspaceAction::ImportProgress {
+                fraction,
+                documents,
+            } => {
+                if let Some(status) = &mut self.import {
+                    status.fraction = fraction;
+                    status.documents = documents;
+                }
+            }
+            WorkspaceAction::ImportFinished { name, imported } => self.imported(&name, imported),
+            WorkspaceAction::ImportFailed { name, message } => {
+                self.import = None;
+                self.import_error = Some(format!(
+                    "{name} could not be read, so the workspace is unchanged: {message}"
+                ));
+            }
+            WorkspaceAction::ImportCancelled => {
+                if let Some(status) = self.import.take() {
+                    self.notice = Some(Notice::new(
+                        Level::Info,
+                        format!(
+                            "Import of {} cancelled; the workspace is unchanged.",
+                            status.name
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The editor's text changed: the page's documents are replaced by the text's.
+    fn edit(&mut self, text: String) {
+        if text == self.page.text().as_str() {
+            return;
+        }
+        let edit = self.page.edit(&self.documents, text);
+        self.parse_notes = edit.notes;
+        if edit.cut {
+            let total = edit
+                .documents
+                .as_ref()
+                .map_or(self.documents.len(), Vec::len);
+            self.notice = Some(Notice::new(
+                Level::Info,
+                format!(
+                    "The editor shows {PAGE_LINES} lines at a time: use its pager for the rest \
+                     of the {total} documents."
+                ),
+            ));
+        }
+        if let Some(documents) = edit.documents {
+            self.documents = Rc::new(documents);
+        }
+    }
+
+    fn generate(&mut self) {
+        if !self.generated.is_valid() || !self.anchored_percent.is_valid() {
+            return;
+        }
+        let generator = Generator {
+            documents: *self.generated.value(),
+            anchored_share: self.anchored_percent.value() / 100.0,
+            seed: 1,
+        };
+        match generator.generate() {
+            Ok(documents) => self.replace(documents),
+            Err(e) => self.notice = Some(Notice::new(Level::Error, e.to_string())),
+        }
+    }
+
+    fn imported(&mut self, name: &str, imported: Imported) {
+        self.import = None;
+        self.import_error = None;
+        let count = imported.documents.len();
+        let mut summary = format!("Imported {count} document{} from {name}.", plural(count));
+        let skipped = imported.skipped;
+        if skipped > 0 {
+            let entries = if skipped == 1 {
+                "entry was"
+            } else {
+                "entries were"
+            };
+            summary.push_str(&format!(" {skipped} {entries} skipped"));
+            if let Some(first) = imported.warnings.first() {
+                summary.push_str(&format!(" (first: {first})"));
+            }
+            summary.push('.');
+        }
+        self.replace(imported.documents);
+        self.notice = Some(Notice::new(Level::Info, summary));
+    }
+
+    /// Replaces the documents; the editor opens on their first page.
+    fn replace(&mut self, documents: Vec<Document>) {
+        self.page = Page::at(&documents, 0);
+        self.parse_notes.clear();
+        self.documents = Rc::new(documents);
+    }
+}
+
+impl Reducible for WorkspaceState {
+    type Action = WorkspaceAction;
+
+    fn reduce(self: Rc<Self>, action: WorkspaceAction) -> Rc<Self> {
+        let mut next = Rc::unwrap_or_clone(self);
+        next.apply(action);
+        Rc::new(next)
+    }
+}
