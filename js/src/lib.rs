@@ -3,9 +3,11 @@
 //! The JavaScript API of [`ravenshard`]: which RavenDB 6.x bucket and shard a document ID
 //! lands on, computed exactly. This crate only converts types; every answer is the core's.
 //!
+//! It ships as the npm package `ravenshard` (`scripts/js-package.sh`), for Node.js, browsers
+//! and bundlers:
+//!
 //! ```js
-//! import init, { bucketFor, bucketsFor, explain, Topology } from "./pkg/ravenshard_js.js";
-//! await init();
+//! import { bucketFor, bucketsFor, explain, Topology } from "ravenshard";
 //!
 //! bucketFor("orders/2-A$customers/1-A");          // 982173
 //! bucketsFor("orders/1-A\ncustomers/1-A\n");      // Uint32Array [151326, 982173]
