@@ -34,7 +34,7 @@ import json, sys
 print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "ravenshard-js"))')"
 tarball="$target/npm/ravenshard-$version.tgz"
 
-if [ -f "$tarball" ] && [ -z "$(find "$wasm" js/package/package.json js/package/README.md "$0" -newer "$tarball" -print -quit)" ]; then
+if [ -f "$tarball" ] && [ -z "$(find "$wasm" js/package/package.json js/package/README.md scripts/js-package.sh -newer "$tarball" -print -quit)" ]; then
   say "up to date: $tarball"
   echo "$tarball"
   exit 0

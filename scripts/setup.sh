@@ -9,7 +9,8 @@
 #   - typescript, esbuild and xxhash-wasm, from npm into .tools/, for the npm package's
 #     tests (tsc, a bundled app) and its benchmark (the JS loop it is compared with)
 #   - with --browser: Debian's Chromium and ChromeDriver, for the browser tests
-# With --js, only what scripts/js-package.sh needs: the target, wasm-bindgen-cli, wasm-opt.
+# With --js, only what the npm package (scripts/js-package.sh), its tests and its benchmark
+# need: the target, wasm-bindgen-cli, wasm-opt, typescript, esbuild, xxhash-wasm.
 # Usage: scripts/setup.sh [--browser] [--js]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,6 +58,9 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version"
 fi
 
 npm_tool binaryen "$BINARYEN_VERSION" "for wasm-opt ${BINARYEN_VERSION%%.*}"
+npm_tool typescript "$TYPESCRIPT_VERSION" "to check the npm package's typings"
+npm_tool esbuild "$ESBUILD_VERSION" "to bundle an app with the npm package"
+npm_tool xxhash-wasm "$XXHASH_WASM_VERSION" "for the npm package's benchmark"
 
 if $only_js; then
   say "ready"
@@ -69,9 +73,6 @@ if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; 
 fi
 
 npm_tool terser "$TERSER_VERSION" "to minify the studio's JS"
-npm_tool typescript "$TYPESCRIPT_VERSION" "to check the npm package's typings"
-npm_tool esbuild "$ESBUILD_VERSION" "to bundle an app with the npm package"
-npm_tool xxhash-wasm "$XXHASH_WASM_VERSION" "for the npm package's benchmark"
 
 if $browser && ! { command -v chromium && command -v chromedriver; } >/dev/null; then
   say "installing Chromium and ChromeDriver from Debian"

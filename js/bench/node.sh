@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Runs js/bench/node.mjs, the npm package's benchmark in Node.js, against the package as
 # users get it: builds the tarball (scripts/js-package.sh), installs it and xxhash-wasm
-# (pinned by scripts/setup.sh in .tools/) into a temporary project and runs the script there.
+# (pinned by scripts/setup.sh --js in .tools/) into a temporary project and runs the script
+# there.
 # Works from any directory; the temporary project is removed on exit.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root="$PWD"
-scripts/setup.sh >&2
-tarball="$(scripts/js-package.sh)"
+tarball="$(scripts/js-package.sh)" # and scripts/setup.sh --js, which installs xxhash-wasm
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"

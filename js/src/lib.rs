@@ -228,10 +228,11 @@ fn utf8_text(bytes: &Uint8Array) -> Result<String, JsError> {
     String::from_utf8(bytes.to_vec()).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
-        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        let (valid, rest) = bytes.split_at(at.min(bytes.len()));
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
         js_error(format_args!(
             "line {line}: byte 0x{:02X} at offset {at} is not UTF-8; give the text as UTF-8 bytes or as a string",
-            bytes[at]
+            rest.first().copied().unwrap_or_default()
         ))
     })
 }
