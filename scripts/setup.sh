@@ -6,16 +6,43 @@
 #   - wasm-opt v132 from the npm package binaryen, in .tools/ (Debian's v108 cannot read
 #     today's wasm)
 #   - terser, from npm into .tools/, which minifies the studio's JS in release builds
+#   - typescript, esbuild and xxhash-wasm, from npm into .tools/, for the npm package's
+#     tests (tsc, a bundled app) and its benchmark (the JS loop it is compared with)
 #   - with --browser: Debian's Chromium and ChromeDriver, for the browser tests
-# Usage: scripts/setup.sh [--browser]
+# With --js, only what the npm package (scripts/js-package.sh), its tests and its benchmark
+# need: the target, wasm-bindgen-cli, wasm-opt, typescript, esbuild, xxhash-wasm.
+# Usage: scripts/setup.sh [--browser] [--js]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
+browser=false
+only_js=false
+for arg in "$@"; do
+  case "$arg" in
+    --browser) browser=true ;;
+    --js) only_js=true ;;
+    *) echo "usage: $0 [--browser] [--js]" >&2; exit 2 ;;
+  esac
+done
+
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132.0.0
 TERSER_VERSION=5.51.2
+TYPESCRIPT_VERSION=5.9.3
+ESBUILD_VERSION=0.28.2
+XXHASH_WASM_VERSION=1.1.0
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+# An npm package of .tools/ at exactly this version, installed when it is not.
+npm_tool() {
+  local name="$1" version="$2" why="$3"
+  if [ "$(node -p "require('./.tools/node_modules/$name/package.json').version" 2>/dev/null)" != "$version" ]; then
+    say "installing $name $version (npm) into .tools/, $why"
+    mkdir -p .tools
+    npm install --silent --no-audit --no-fund --prefix .tools "$name@$version"
+  fi
+}
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
@@ -30,24 +57,24 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version"
   cargo install wasm-bindgen-cli --version "=$wb_version"
 fi
 
+npm_tool binaryen "$BINARYEN_VERSION" "for wasm-opt ${BINARYEN_VERSION%%.*}"
+npm_tool typescript "$TYPESCRIPT_VERSION" "to check the npm package's typings"
+npm_tool esbuild "$ESBUILD_VERSION" "to bundle an app with the npm package"
+npm_tool xxhash-wasm "$XXHASH_WASM_VERSION" "for the npm package's benchmark"
+
+if $only_js; then
+  say "ready"
+  exit 0
+fi
+
 if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (10-15 minutes)"
   cargo install trunk --version "=$TRUNK_VERSION" --locked
 fi
 
-if [ "$(.tools/node_modules/.bin/wasm-opt --version 2>/dev/null | awk '{print $3}')" != "${BINARYEN_VERSION%%.*}" ]; then
-  say "installing wasm-opt ${BINARYEN_VERSION%%.*} (npm binaryen) into .tools/"
-  mkdir -p .tools
-  npm install --silent --no-audit --no-fund --prefix .tools "binaryen@$BINARYEN_VERSION"
-fi
+npm_tool terser "$TERSER_VERSION" "to minify the studio's JS"
 
-if [ "$(.tools/node_modules/.bin/terser --version 2>/dev/null | awk '{print $2}')" != "$TERSER_VERSION" ]; then
-  say "installing terser $TERSER_VERSION (npm) into .tools/, to minify the studio's JS"
-  mkdir -p .tools
-  npm install --silent --no-audit --no-fund --prefix .tools "terser@$TERSER_VERSION"
-fi
-
-if [ "${1:-}" = "--browser" ] && ! { command -v chromium && command -v chromedriver; } >/dev/null; then
+if $browser && ! { command -v chromium && command -v chromedriver; } >/dev/null; then
   say "installing Chromium and ChromeDriver from Debian"
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Runs every check and test of ravenshard, installing what is missing first:
+# Runs every check and test of ravenshard, installing what is missing first, in 13 steps:
 # formatting, clippy (host and wasm32), native unit/doc/integration/property tests (the
 # library and the CLI), the JS API and the studio in headless Chromium, the release build of
-# the studio, and smoke tests of the built JS API and studio pages in headless Chromium.
+# the studio and its smoke test in headless Chromium, then the npm package: its tarball
+# (scripts/js-package.sh), installed into a fresh project and tested in Node.js (import,
+# require, the vectors, the README examples), by tsc --strict, in a plain page and bundled by
+# esbuild in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser
@@ -43,11 +46,15 @@ step "JS API in headless Chromium" in_dir js cargo test --locked --target wasm32
 step "studio components in headless Chromium" in_dir web cargo test --locked --target wasm32-unknown-unknown
 step "studio release build (trunk)" trunk build --release
 step "studio smoke test (dist/ in headless Chromium)" scripts/smoke.sh
-step "JS API from JavaScript (built package in headless Chromium)" js/bench/run.sh
+step "npm package: the tarball (scripts/js-package.sh)" scripts/js-package.sh
+step "npm package in Node.js (node --test: import, require, vectors, README examples)" js/package/test/run.sh node
+step "npm package typings (tsc --noEmit --strict over every export)" js/package/test/run.sh types
+step "npm package in a plain page (headless Chromium)" js/bench/run.sh
+step "npm package bundled by esbuild (headless Chromium)" js/bench/run.sh --bundle
 
 echo
 if [ ${#failed_steps[@]} -gt 0 ]; then
   printf 'failed: %s\n' "${failed_steps[@]}"
 fi
-echo "steps: $passed passed, ${#failed_steps[@]} failed"
+echo "steps: $passed passed, ${#failed_steps[@]} failed, of $((passed + ${#failed_steps[@]}))"
 [ ${#failed_steps[@]} -eq 0 ]

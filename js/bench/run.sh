@@ -1,24 +1,30 @@
 #!/usr/bin/env bash
-# The JS API in a real page, in headless Chromium.
+# The JS API in a real page, in headless Chromium, from the npm package as users get it.
 #
-#   js/bench/run.sh           run the JS assertions of main.js; exit 1 on any FAIL
-#   js/bench/run.sh --bench   the same, then time bucketsFor and a bucketFor loop on
-#                             1,000,000 IDs and print IDs/s; then read 1,000,000 documents
-#                             with sizes into a Workload, balance them over 10 shards plus
-#                             an added 11th, plan to the result, and print the milliseconds
+#   js/bench/run.sh            a plain page: index.html imports the package's browser entry
+#                              (an import map names it), main.js runs the JS assertions of
+#                              assertions.js; exit 1 on any FAIL
+#   js/bench/run.sh --bundle   the same page with main.js bundled by esbuild (from npm,
+#                              pinned by scripts/setup.sh) importing `ravenshard`
+#   js/bench/run.sh --bench    the plain page, then time bucketsFor (a string, UTF-8 bytes)
+#                              and a bucketFor loop on 1,000,000 IDs and print IDs/s; then
+#                              read 1,000,000 documents with sizes into a Workload, balance
+#                              them over 10 shards plus an added 11th, plan to the result,
+#                              and print the milliseconds
 #
-# Builds the crate for wasm32 (release), runs `wasm-bindgen --target web`, serves the page
-# from a temporary directory on 127.0.0.1 and reads the results from Chromium's dumped DOM.
-# Works from any directory; the server and the temporary files are removed on exit.
-# Needs: cargo with the wasm32-unknown-unknown target, wasm-bindgen (the version pinned in
-# js/Cargo.toml), python3, chromium (or set CHROMIUM).
+# Builds the tarball (scripts/js-package.sh, or takes TARBALL), installs it with
+# `npm install` into a temporary project, serves it on 127.0.0.1 and reads the results from
+# Chromium's dumped DOM. Works from any directory; the server and the temporary files are
+# removed on exit. Needs: what scripts/setup.sh installs, python3, chromium (or set CHROMIUM).
 set -euo pipefail
 
 query=""
+bundle=false
 case "${1:-}" in
   "") ;;
   --bench) query="?bench" ;;
-  *) echo "usage: $0 [--bench]" >&2; exit 2 ;;
+  --bundle) bundle=true ;;
+  *) echo "usage: $0 [--bench | --bundle]" >&2; exit 2 ;;
 esac
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -39,16 +45,23 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-cargo build -p ravenshard-js --release --target wasm32-unknown-unknown
-target="$(cargo metadata --format-version 1 --no-deps |
-  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
-mkdir "$work/site"
-wasm-bindgen --target web --out-dir "$work/site/pkg" \
-  "$target/wasm32-unknown-unknown/release/ravenshard_js.wasm"
-cp "$here/index.html" "$here/main.js" "$work/site/"
+tarball="${TARBALL:-$(scripts/js-package.sh)}"
+export PATH="$PWD/.tools/node_modules/.bin:$PATH"
+site="$work/site"
+mkdir "$site"
+cp "$here/index.html" "$here/main.js" "$here/assertions.js" "$site/"
+echo '{"name": "ravenshard-page", "private": true, "type": "module"}' >"$site/package.json"
+(cd "$site" && npm install --offline --silent --no-audit --no-fund "$tarball")
+if $bundle; then
+  # What an app's build does: one file with the package's browser entry (the .wasm inlined).
+  esbuild "$site/main.js" --bundle --format=esm --platform=browser --log-level=warning \
+    --outfile="$site/bundle.js"
+  mv "$site/bundle.js" "$site/main.js"
+  rm -r "$site/node_modules" "$site/assertions.js"
+fi
 
 # Port 0: the OS picks a free port, which the server prints.
-python3 -u -m http.server --bind 127.0.0.1 --directory "$work/site" 0 >"$work/server.log" 2>&1 &
+python3 -u -m http.server --bind 127.0.0.1 --directory "$site" 0 >"$work/server.log" 2>&1 &
 server=$!
 port=""
 for _ in $(seq 100); do

@@ -3,9 +3,11 @@
 //! The JavaScript API of [`ravenshard`]: which RavenDB 6.x bucket and shard a document ID
 //! lands on, computed exactly. This crate only converts types; every answer is the core's.
 //!
+//! It ships as the npm package `ravenshard` (`scripts/js-package.sh`), for Node.js, browsers
+//! and bundlers:
+//!
 //! ```js
-//! import init, { bucketFor, bucketsFor, explain, Topology } from "./pkg/ravenshard_js.js";
-//! await init();
+//! import { bucketFor, bucketsFor, explain, Topology } from "ravenshard";
 //!
 //! bucketFor("orders/2-A$customers/1-A");          // 982173
 //! bucketsFor("orders/1-A\ncustomers/1-A\n");      // Uint32Array [151326, 982173]
@@ -46,7 +48,8 @@
 //! values are `null`, and no 64-bit integer is ever a JS number (the hash is a hex string).
 //!
 //! IDs cross the boundary as JS strings; a lone UTF-16 surrogate, which no real ID has, is
-//! read as U+FFFD.
+//! read as U+FFFD. The bulk calls (`bucketsFor`, `shardsFor`, `new Workload`) also take a
+//! `Uint8Array` of UTF-8 bytes, such as a file read with `fs.readFileSync`.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -58,7 +61,7 @@ pub use design::config_diff;
 pub use reshard::Workload;
 pub use topology::Topology;
 
-use js_sys::{JsString, Uint32Array};
+use js_sys::{JsString, Uint32Array, Uint8Array};
 use ravenshard::bulk::{self, LineError};
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
@@ -181,37 +184,71 @@ pub(crate) fn to_array<E: Display>(
     Ok(Uint32Array::from(values.map_err(js_error)?.as_slice()))
 }
 
-#[wasm_bindgen(inline_js = "const encoder = new TextEncoder();
-let read = 0;
-export function encode_into(text, from, buffer) {
-    const result = encoder.encodeInto(from === 0 ? text : text.substring(from), buffer);
-    read = result.read;
-    return result.written;
-}
-export function last_read() { return read; }")]
+#[wasm_bindgen]
 extern "C" {
-    /// Writes `text` from UTF-16 unit `from` on as UTF-8 straight into `buffer` (a view of
-    /// wasm memory), as much as fits; returns the bytes written.
-    fn encode_into(text: &JsString, from: u32, buffer: &mut [u8]) -> usize;
-    /// How many UTF-16 units the last `encode_into` read.
-    fn last_read() -> u32;
+    /// The platform's `TextEncoder` (browsers, Node.js, Deno, Bun).
+    type TextEncoder;
+    #[wasm_bindgen(constructor)]
+    fn new() -> TextEncoder;
+    /// Writes `text` as UTF-8 straight into `buffer` (a view of wasm memory), as much as
+    /// fits.
+    #[wasm_bindgen(method, js_name = encodeInto)]
+    fn encode_into(this: &TextEncoder, text: &JsString, buffer: &mut [u8]) -> EncodeIntoResult;
+
+    /// What `encodeInto` did: UTF-16 units read, bytes written.
+    type EncodeIntoResult;
+    #[wasm_bindgen(method, getter)]
+    fn read(this: &EncodeIntoResult) -> u32;
+    #[wasm_bindgen(method, getter)]
+    fn written(this: &EncodeIntoResult) -> usize;
 }
 
-/// A bulk text argument as Rust text. Passing a large string as `&str` makes wasm-bindgen
-/// copy its ASCII part one character at a time in JavaScript, which took longer than
-/// computing the buckets; `TextEncoder.encodeInto` writes the bytes into wasm memory at once.
-pub(crate) fn bulk_text(text: &JsString) -> Result<String, JsError> {
+/// A string as Rust text. Passing a large string as `&str` makes wasm-bindgen copy its
+/// ASCII part one character at a time in JavaScript, which took longer than computing the
+/// buckets; `TextEncoder.encodeInto` writes the bytes into wasm memory at once.
+fn string_text(text: &JsString) -> Result<String, JsError> {
+    let encoder = TextEncoder::new();
     let units = text.length();
     // Enough for ASCII text; the rest, if any, needs at most 3 bytes per UTF-16 unit.
     let mut bytes = vec![0u8; units as usize];
-    let mut written = encode_into(text, 0, &mut bytes);
-    let read = last_read();
+    let done = encoder.encode_into(text, &mut bytes);
+    let (read, mut written) = (done.read(), done.written());
     if read < units {
         bytes.resize(written + (units - read) as usize * 3, 0);
-        written += encode_into(text, read, &mut bytes[written..]);
+        let rest = text.substring(read, units);
+        written += encoder.encode_into(&rest, &mut bytes[written..]).written();
     }
     bytes.truncate(written);
     String::from_utf8(bytes).map_err(js_error)
+}
+
+/// UTF-8 bytes as Rust text, copied into wasm memory at once; an `Error` naming the line
+/// and byte of the first byte that is not UTF-8.
+fn utf8_text(bytes: &Uint8Array) -> Result<String, JsError> {
+    String::from_utf8(bytes.to_vec()).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let (valid, rest) = bytes.split_at(at.min(bytes.len()));
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        js_error(format_args!(
+            "line {line}: byte 0x{:02X} at offset {at} is not UTF-8; give the text as UTF-8 bytes or as a string",
+            rest.first().copied().unwrap_or_default()
+        ))
+    })
+}
+
+/// A bulk text argument as Rust text: a string, or a `Uint8Array` of UTF-8 bytes (such as
+/// a file read with `fs.readFileSync`, never decoded to a JS string).
+pub(crate) fn bulk_text(text: &JsValue) -> Result<String, JsError> {
+    if let Some(text) = text.dyn_ref::<JsString>() {
+        string_text(text)
+    } else if let Some(bytes) = text.dyn_ref::<Uint8Array>() {
+        utf8_text(bytes)
+    } else {
+        Err(js_error(
+            "text: give a string or a Uint8Array of UTF-8 bytes, one ID a line",
+        ))
+    }
 }
 
 /// The bucket (0 to 2^20 - 1) of a document ID, before any prefix offset.
@@ -225,11 +262,15 @@ pub fn bucket_for(id: &str) -> Result<u32, JsError> {
 /// The buckets of many IDs in one call: element `i` is the bucket of line `i + 1`, as
 /// `bucketFor` gives it. Lines end with `\n` or `\r\n`; text after a tab on a line is
 /// ignored (`id<TAB>size`); a final line ending adds no ID, so `""` gives an empty array.
+/// `text` is a string or a `Uint8Array` of UTF-8 bytes (a file read with `fs.readFileSync`
+/// need not be decoded first).
 ///
 /// Throws an `Error` at the first invalid line (an empty line is an empty ID), with the
-/// message `line <n>: <why>`, `n` counted from 1.
+/// message `line <n>: <why>`, `n` counted from 1; bytes that are not UTF-8 are such a line.
 #[wasm_bindgen(js_name = bucketsFor)]
-pub fn buckets_for(text: &JsString) -> Result<Uint32Array, JsError> {
+pub fn buckets_for(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] text: &JsValue,
+) -> Result<Uint32Array, JsError> {
     to_array(bulk::buckets_for_lines(&bulk_text(text)?, None))
 }
 

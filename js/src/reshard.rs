@@ -4,7 +4,7 @@
 
 use crate::topology::Topology;
 use crate::{bulk_text, from_js, js_error, read_options, to_js, whole_number};
-use js_sys::{JsString, JSON};
+use js_sys::{Uint8Array, JSON};
 use ravenshard::report::InvalidId;
 use ravenshard_design::reshard::{self, BalanceOptions, Measure, PlanOptions, Throughput};
 use serde::de::{self, MapAccess, Visitor};
@@ -315,18 +315,24 @@ impl Workload {
     /// or `\r\n`), `id` or `id<TAB>size` with the size in bytes; blank lines are skipped.
     /// Each is placed by `topology` (its prefixes, and its design when it has `ByContent`).
     /// Lines that cannot be read do not throw: `summary()` counts and lists them.
+    /// `documents` is a string or a `Uint8Array` of UTF-8 bytes.
     ///
-    /// Throws an `Error` if `documents` is not a string.
+    /// Throws an `Error` if `documents` is neither, or the bytes are not UTF-8.
     #[wasm_bindgen(constructor)]
     pub fn new(
         topology: &Topology,
-        #[wasm_bindgen(unchecked_param_type = "string")] documents: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] documents: JsValue,
     ) -> Result<Workload, JsError> {
-        let text = documents.dyn_ref::<JsString>().ok_or_else(|| {
-            js_error("documents: give text with one document a line, `id` or `id<TAB>size`")
-        })?;
-        let documents =
-            reshard::Workload::read(&bulk_text(text)?, &topology.inner, topology.design.as_ref());
+        if !documents.is_string() && !documents.is_instance_of::<Uint8Array>() {
+            return Err(js_error(
+                "documents: give text (a string or UTF-8 bytes) with one document a line, `id` or `id<TAB>size`",
+            ));
+        }
+        let documents = reshard::Workload::read(
+            &bulk_text(&documents)?,
+            &topology.inner,
+            topology.design.as_ref(),
+        );
         Ok(Workload {
             topology: topology.clone(),
             documents: Rc::new(documents),

@@ -1,7 +1,7 @@
 //! The `Topology` class: a validated configuration, and where IDs land in it.
 
 use crate::{bulk_text, from_js, js_error, read_options, to_array, to_js};
-use js_sys::{JsString, Uint32Array};
+use js_sys::Uint32Array;
 use ravenshard::bulk;
 use ravenshard::{Notice, ReportOptions};
 use ravenshard_design::content::{locate_id, ContentDesign};
@@ -192,10 +192,13 @@ impl Topology {
     }
 
     /// The buckets of many IDs, one per line, prefix offsets included: as the free
-    /// `bucketsFor`, with the same line rules and errors. With the design on, a line
+    /// `bucketsFor`, with the same line rules, text (a string or UTF-8 bytes) and errors. With the design on, a line
     /// `…$@<n>` is bucket `n`, as `locate` says.
     #[wasm_bindgen(js_name = bucketsFor)]
-    pub fn buckets_for(&self, text: &JsString) -> Result<Uint32Array, JsError> {
+    pub fn buckets_for(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] text: &JsValue,
+    ) -> Result<Uint32Array, JsError> {
         to_array(ravenshard_design::content::bulk::buckets_for_lines_under(
             &bulk_text(text)?,
             Some(&self.inner),
@@ -206,7 +209,10 @@ impl Topology {
     /// The shards of many IDs, one per line, with the same line rules and errors as
     /// `bucketsFor`.
     #[wasm_bindgen(js_name = shardsFor)]
-    pub fn shards_for(&self, text: &JsString) -> Result<Uint32Array, JsError> {
+    pub fn shards_for(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] text: &JsValue,
+    ) -> Result<Uint32Array, JsError> {
         to_array(ravenshard_design::content::bulk::shards_for_lines_under(
             &bulk_text(text)?,
             &self.inner,
