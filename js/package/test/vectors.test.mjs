@@ -13,11 +13,6 @@ const dir = new URL("./vectors/", import.meta.url);
  * expanded to `\u00XX` before hashing), which the core does not have yet: they run as
  * `todo` (reported, not failing the run). Empty this list when the rule lands.
  */
-const UNTIL_CONTROL_RULE = new Set([
-  "a\x01b", "orders/\x00-A", "Users/1\x1f", "x\x0by", "é\x01", "Город\x02/1", "orders/1$\x07bell",
-  "\x1bescape/2", "line\x0efeed",
-]);
-
 /** `\xHH` escapes, in the files whose header says they use them. */
 const unescape = (id) => id.replace(/\\x([0-9a-fA-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
 
@@ -40,18 +35,16 @@ test("the vector files are there", () => assert.ok(files.length >= 2, `found ${f
 for (const file of files) {
   const all = rows(file);
   for (const { line, id, bucket, shard } of all) {
-    const todo = UNTIL_CONTROL_RULE.has(id) && "needs the core's RavenDB 7.x control-character rule";
-    test(`${file}:${line} ${JSON.stringify(id)}`, { todo }, () => {
+    test(`${file}:${line} ${JSON.stringify(id)}`, () => {
       assert.equal(bucketFor(id), bucket, "bucket");
       assert.equal(three.locate(id).shard, shard, "shard of 3");
     });
   }
-  const known = all.filter((r) => !UNTIL_CONTROL_RULE.has(r.id));
-  test(`${file}: ${known.length} IDs at once, as a string and as bytes`, () => {
-    const text = known.map((r) => r.id).join("\n");
+  test(`${file}: ${all.length} IDs at once, as a string and as bytes`, () => {
+    const text = all.map((r) => r.id).join("\n");
     const bytes = new TextEncoder().encode(text);
-    const buckets = known.map((r) => r.bucket);
-    const shards = known.map((r) => r.shard);
+    const buckets = all.map((r) => r.bucket);
+    const shards = all.map((r) => r.shard);
     assert.deepEqual([...bucketsFor(text)], buckets);
     assert.deepEqual([...bucketsFor(bytes)], buckets);
     assert.deepEqual([...three.shardsFor(text)], shards);
