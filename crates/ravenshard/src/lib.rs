@@ -31,6 +31,7 @@ pub mod document;
 mod error;
 mod explain;
 mod id;
+pub mod lines;
 pub mod read;
 pub mod report;
 mod topology;
