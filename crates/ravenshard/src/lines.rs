@@ -18,7 +18,7 @@
 //!   ([`ids`], [`id_field`]: `bucketsFor`, `ravenshard bucket`) read it as an empty ID, which
 //!   is an error, so that answer `i` stays the answer for line `i + 1`.
 //!
-//! [`LineReader`] reads the lines of a stream (a file, stdin) in constant memory.
+//! [`for_each_line`] reads the lines of a stream (a file, stdin) in constant memory.
 //!
 //! # Examples
 //!
@@ -256,65 +256,130 @@ impl fmt::Display for NotUtf8 {
 
 impl std::error::Error for NotUtf8 {}
 
-/// Reads the lines of a stream one at a time, in constant memory: the line buffer is
-/// reused, so memory holds one line whatever the input's size.
+/// Why [`for_each_line`] stopped early.
+#[derive(Debug)]
+pub enum Stop<E> {
+    /// Reading the input failed.
+    Read(io::Error),
+    /// The callback said to stop.
+    By(E),
+}
+
+/// Calls `f(number, line)` for every line of a stream, with its 1-based number and its text
+/// without `\n` or `\r\n` (or where it stops being UTF-8), in constant memory: lines are
+/// read where the input's buffer holds them, checked as UTF-8 a buffer at a time, and
+/// copied only when one spans two buffers. A final line ending adds no line.
+///
+/// # Errors
+///
+/// [`Stop::Read`] when reading fails, [`Stop::By`] with `f`'s error when it returns one.
 ///
 /// # Examples
 ///
 /// ```
-/// use ravenshard::lines::{id_field, LineReader, NotUtf8};
+/// use ravenshard::lines::{for_each_line, id_field, NotUtf8, Stop};
 ///
-/// let mut reader = LineReader::new(&b"a\t12\r\n\nb\xff\n"[..]);
 /// let mut seen = Vec::new();
-/// while let Some((number, line)) = reader.next_line()? {
+/// for_each_line(&b"a\t12\r\n\nb\xff\n"[..], |number, line| {
 ///     seen.push((number, line.map(|l| id_field(l).to_string())));
-/// }
+///     Ok::<(), ()>(())
+/// })
+/// .map_err(|_| "reading a slice cannot fail")?;
 /// let ok = |id: &str| Ok(id.to_string());
 /// assert_eq!(seen, [(1, ok("a")), (2, ok("")), (3, Err(NotUtf8 { offset: 1 }))]);
-/// # Ok::<(), std::io::Error>(())
+/// # Ok::<(), &str>(())
 /// ```
-#[derive(Debug)]
-pub struct LineReader<R> {
-    input: R,
-    buffer: Vec<u8>,
-    number: u64,
+pub fn for_each_line<R: BufRead, E>(
+    mut input: R,
+    mut f: impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
+) -> Result<(), Stop<E>> {
+    // The start of a line that the input's buffer ended in the middle of.
+    let mut carry = Vec::new();
+    let mut number = 0;
+    loop {
+        let buffer = input.fill_buf().map_err(Stop::Read)?;
+        if buffer.is_empty() {
+            break;
+        }
+        let used = buffer.len();
+        match buffer.iter().rposition(|&b| b == b'\n') {
+            None => carry.extend_from_slice(buffer),
+            Some(last) => {
+                let (mut complete, rest) = buffer.split_at(last);
+                if !carry.is_empty() {
+                    let end = complete.iter().position(|&b| b == b'\n');
+                    let (head, tail) = complete.split_at(end.unwrap_or(complete.len()));
+                    carry.extend_from_slice(head);
+                    number += 1;
+                    f(number, checked(&carry)).map_err(Stop::By)?;
+                    carry.clear();
+                    if end.is_none() {
+                        carry.extend_from_slice(rest.get(1..).unwrap_or_default());
+                        input.consume(used);
+                        continue;
+                    }
+                    complete = tail.get(1..).unwrap_or_default();
+                }
+                each_line(complete, &mut number, &mut f).map_err(Stop::By)?;
+                carry.extend_from_slice(rest.get(1..).unwrap_or_default());
+            }
+        }
+        input.consume(used);
+    }
+    if !carry.is_empty() {
+        f(number + 1, checked(&carry)).map_err(Stop::By)?;
+    }
+    Ok(())
 }
 
-impl<R: BufRead> LineReader<R> {
-    /// A reader of the lines of `input`.
-    pub fn new(input: R) -> LineReader<R> {
-        LineReader {
-            input,
-            buffer: Vec::with_capacity(1024),
-            number: 0,
+/// Calls `f` for the lines of `bytes` (lines without their final `\n`, which is not there),
+/// checking UTF-8 once for all of them.
+fn each_line<E>(
+    mut bytes: &[u8],
+    number: &mut u64,
+    f: &mut impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
+) -> Result<(), E> {
+    loop {
+        let (valid, bad) = match std::str::from_utf8(bytes) {
+            Ok(text) => (text, None),
+            Err(e) => {
+                // The lines before the one with the bad byte are valid.
+                let start = bytes[..e.valid_up_to()]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |nl| nl + 1);
+                let valid = std::str::from_utf8(&bytes[..start.saturating_sub(1)]);
+                (valid.unwrap_or_default(), Some(start))
+            }
+        };
+        if bad != Some(0) {
+            for line in valid.split('\n') {
+                *number += 1;
+                f(*number, Ok(line.strip_suffix('\r').unwrap_or(line)))?;
+            }
         }
+        let Some(start) = bad else {
+            return Ok(());
+        };
+        let line_end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |end| start + end);
+        *number += 1;
+        f(*number, checked(&bytes[start..line_end]))?;
+        if line_end == bytes.len() {
+            return Ok(());
+        }
+        bytes = &bytes[line_end + 1..];
     }
+}
 
-    /// The next line: its 1-based number and its text without `\n` or `\r\n` (or where it
-    /// stops being UTF-8); `None` at the end of the input.
-    ///
-    /// # Errors
-    ///
-    /// An error reading the input.
-    #[allow(clippy::type_complexity)]
-    pub fn next_line(&mut self) -> io::Result<Option<(u64, Result<&str, NotUtf8>)>> {
-        self.buffer.clear();
-        if self.input.read_until(b'\n', &mut self.buffer)? == 0 {
-            return Ok(None);
-        }
-        self.number += 1;
-        let mut text: &[u8] = &self.buffer;
-        if let Some(rest) = text.strip_suffix(b"\n") {
-            text = rest;
-        }
-        if let Some(rest) = text.strip_suffix(b"\r") {
-            text = rest;
-        }
-        let line = std::str::from_utf8(text).map_err(|e| NotUtf8 {
-            offset: e.valid_up_to(),
-        });
-        Ok(Some((self.number, line)))
-    }
+/// One line (without its `\n`) as text, without a final `\r`.
+fn checked(line: &[u8]) -> Result<&str, NotUtf8> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    std::str::from_utf8(line).map_err(|e| NotUtf8 {
+        offset: e.valid_up_to(),
+    })
 }
 
 #[cfg(test)]
@@ -368,14 +433,60 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_line_reader_numbers_every_line() {
-        let mut reader = LineReader::new(&b"x\n\r\n\ny"[..]);
+    /// The lines [`for_each_line`] gives for `input` read through a buffer of `capacity`.
+    fn stream(input: &[u8], capacity: usize) -> Vec<(u64, Result<String, NotUtf8>)> {
         let mut seen = Vec::new();
-        while let Some((n, line)) = reader.next_line().unwrap() {
-            seen.push((n, line.unwrap().to_string()));
+        let reader = io::BufReader::with_capacity(capacity, input);
+        let read = for_each_line(reader, |n, line| {
+            seen.push((n, line.map(str::to_string)));
+            Ok::<(), ()>(())
+        });
+        assert!(read.is_ok());
+        seen
+    }
+
+    #[test]
+    fn streamed_lines_do_not_depend_on_the_buffer() {
+        let input = b"x\n\r\n\nyy\r\nab\xffc\nok\n\xe9\n\nlong line here\r\n\xff\nz";
+        let expected = stream(input, 1 << 16);
+        let numbers: Vec<u64> = expected.iter().map(|(n, _)| *n).collect();
+        assert_eq!(numbers, (1..=11).collect::<Vec<_>>());
+        assert_eq!(expected[0].1, Ok("x".into()));
+        assert_eq!(expected[1].1, Ok("".into()));
+        assert_eq!(expected[3].1, Ok("yy".into()));
+        assert_eq!(expected[4].1, Err(NotUtf8 { offset: 2 }));
+        assert_eq!(expected[6].1, Err(NotUtf8 { offset: 0 }));
+        assert_eq!(expected[8].1, Ok("long line here".into()));
+        assert_eq!(expected[10].1, Ok("z".into()));
+        for capacity in 1..input.len() + 2 {
+            assert_eq!(stream(input, capacity), expected, "buffer of {capacity}");
         }
-        let expected = [(1, "x"), (2, ""), (3, ""), (4, "y")];
-        assert_eq!(seen, expected.map(|(n, s)| (n, s.to_string())));
+        assert_eq!(stream(b"", 8), []);
+        assert_eq!(stream(b"\n", 8), [(1, Ok(String::new()))]);
+        assert_eq!(stream(b"a\n", 8), [(1, Ok("a".into()))]);
+    }
+
+    #[test]
+    fn streamed_lines_are_the_lines_of_the_text() {
+        let text = "a\r\n\n  \n\t5\n b \t7\tC\n\u{3000}\nlast";
+        let from_text: Vec<(u64, Result<String, NotUtf8>)> = split(text)
+            .map(|(n, line)| (n as u64, Ok(line.to_string())))
+            .collect();
+        assert_eq!(stream(text.as_bytes(), 3), from_text);
+    }
+
+    #[test]
+    fn a_callback_error_stops_the_reading() {
+        let mut calls = 0;
+        let read = for_each_line(&b"a\nb\nc\n"[..], |n, _| {
+            calls += 1;
+            if n == 2 {
+                Err("stop")
+            } else {
+                Ok(())
+            }
+        });
+        assert!(matches!(read, Err(Stop::By("stop"))));
+        assert_eq!(calls, 2);
     }
 }
