@@ -156,8 +156,15 @@ impl<'a> Fields<'a> {
         if is_blank(line) {
             return None;
         }
-        let mut fields = line.splitn(4, '\t');
-        let id = fields.next().unwrap_or_default();
+        let Some((id, rest)) = line.split_once('\t') else {
+            return Some(Fields {
+                id: line,
+                size_text: "",
+                collection: None,
+                body: None,
+            });
+        };
+        let mut fields = rest.splitn(3, '\t');
         let mut optional = || fields.next().map(str::trim).filter(|f| !f.is_empty());
         Some(Fields {
             id,
