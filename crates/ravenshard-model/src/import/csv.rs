@@ -2,15 +2,16 @@
 //!
 //! Records are split into fields by `csv-core`, which takes the input in chunks as they
 //! arrive. Fields may be quoted (`"a,b"`, `"say ""hi"""`) and quoted fields may span lines.
-//! Like every reader built on `csv-core` (and Python's), text after a closing quote is
-//! kept (`"a"b` reads `ab`); a quote that is never closed is an error, since the rest of
-//! the file would silently become one field.
+//! As `csv-core` (and Python's `csv`) read it, text after a closing quote is kept (`"a"b`
+//! reads `ab`); a quote that is never closed is an error, since the rest of the file would
+//! silently become one field.
 
 use super::entry::Sink;
 use super::{ImportError, ImportWarning, Location};
 use csv_core::{ReadRecordResult, Reader, ReaderBuilder, Terminator};
 use ravenshard::lines::parse_size;
 use std::fmt;
+
 /// Which column holds what.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Columns {
