@@ -3,15 +3,17 @@
 mod check_tx;
 mod config_diff;
 mod explain;
-mod lines;
+mod input;
 mod report;
 mod reshard;
 mod route;
 mod store;
 
 use clap::{Args, Parser, Subcommand};
+use input::{Entry, Input, InputFormat};
 use ravenshard::{ConfigError, Topology};
 use ravenshard_design::content::{locate_id, ContentDesign, ContentError};
+use ravenshard_model::import::{Format, ImportError};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,13 +28,19 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Print `id<TAB>bucket[<TAB>shard]` for each ID (arguments, or one per line on stdin).
+    /// Print `id<TAB>bucket[<TAB>shard]` for each ID: the arguments, or the documents of
+    /// --file or stdin (ID lines, a RavenDB export, JSON, NDJSON or CSV; see --format).
     /// With a configuration that has `ByContent` (the draft chapter's design), `...$@<n>`
     /// is in bucket n.
     Bucket {
         #[command(flatten)]
         topology: TopologyArgs,
-        /// Document IDs; read from stdin, one per line, when none are given.
+        /// Read the documents from FILE instead of stdin.
+        #[arg(long, value_name = "FILE", conflicts_with = "ids")]
+        file: Option<PathBuf>,
+        #[command(flatten)]
+        input: FormatArgs,
+        /// Document IDs; when none are given, the documents of --file or stdin.
         ids: Vec<String>,
     },
     /// Show every step from an ID to its bucket, shard and nodes.
@@ -59,7 +67,11 @@ enum Command {
         /// 10,000, whichever is smaller].
         #[arg(long)]
         obese: Option<u64>,
-        /// File of IDs, one per line (`id<TAB>size` allowed); stdin when absent.
+        #[command(flatten)]
+        input: FormatArgs,
+        /// The documents: ID lines (`id[<TAB>size...]`), a RavenDB export
+        /// (`.ravendbdump`), JSON, NDJSON or CSV, plain or gzip-compressed (see --format);
+        /// stdin when absent.
         file: Option<PathBuf>,
     },
     /// Store NDJSON documents under the draft chapter's content-based design (`ByContent`):
@@ -146,14 +158,26 @@ struct TopologyArgs {
 
 #[derive(Args)]
 struct ReshardArgs {
-    /// Even out and count documents or bytes (sizes come from `id<TAB>size` lines).
+    /// Even out and count documents or bytes (sizes come from `id<TAB>size` lines, CSV's
+    /// size column, or a document's JSON length in exports, JSON and NDJSON).
     #[arg(long, value_enum, default_value = "docs")]
     by: By,
     /// Migration speed for a time estimate: `50MB/s`, `800KB/s` or `20000docs/s`.
     #[arg(long, value_name = "RATE", value_parser = parse_throughput)]
     throughput: Option<ravenshard_design::reshard::Throughput>,
-    /// The documents, one per line (`id<TAB>size` allowed); stdin when absent.
+    #[command(flatten)]
+    input: FormatArgs,
+    /// The documents: ID lines (`id[<TAB>size...]`), a RavenDB export (`.ravendbdump`),
+    /// JSON, NDJSON or CSV, plain or gzip-compressed (see --format); stdin when absent.
     file: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct FormatArgs {
+    /// How to read the documents (gzip-compressed input is recognised and inflated
+    /// whatever the format).
+    #[arg(long, value_enum, default_value = "auto")]
+    format: InputFormat,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -175,6 +199,7 @@ impl ReshardArgs {
             },
             throughput: self.throughput,
             file: self.file.as_deref(),
+            format: self.input.format,
         }
     }
 }
@@ -185,6 +210,7 @@ enum Fatal {
     Io(String, io::Error),
     Config(String, ConfigError),
     Content(String, Box<ContentError>),
+    Import(String, Format, ImportError),
     Usage(String),
 }
 
@@ -194,6 +220,10 @@ impl std::fmt::Display for Fatal {
             Fatal::Io(what, e) => write!(f, "{what}: {e}"),
             Fatal::Config(what, e) => write!(f, "{what}: {e}"),
             Fatal::Content(what, e) => write!(f, "{what}: {e}"),
+            Fatal::Import(what, format, e) => write!(
+                f,
+                "{what} (read as {format}; --format chooses another): {e}"
+            ),
             Fatal::Usage(message) => f.write_str(message),
         }
     }
@@ -261,12 +291,21 @@ fn topology_and_design(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Bucket { topology, ids } => topology.load().and_then(|t| {
+        Command::Bucket {
+            topology,
+            file,
+            input,
+            ids,
+        } => topology.load().and_then(|t| {
             let design = match (&t, &topology.config) {
                 (Some(t), Some(path)) => read_design(path, t)?,
                 _ => None,
             };
-            bucket(t.as_ref(), design.as_ref(), ids)
+            let input = match ids.is_empty() {
+                true => Some(Input::open(file.as_deref(), input.format)?),
+                false => None,
+            };
+            bucket(t.as_ref(), design.as_ref(), ids, input)
         }),
         Command::Explain { topology, json, id } => topology
             .load()
@@ -276,10 +315,17 @@ fn main() -> ExitCode {
             json,
             top,
             obese,
+            input,
             file,
-        } => topology
-            .load()
-            .and_then(|t| report::run(t.as_ref(), file.as_deref(), json, top, obese)),
+        } => topology.load().and_then(|t| {
+            let options = report::Options {
+                json,
+                top,
+                obese,
+                format: input.format,
+            };
+            report::run(t.as_ref(), file.as_deref(), &options)
+        }),
         Command::Store { config, file } => store::run(&config, file.as_deref()),
         Command::ConfigDiff { old, new, docs } => config_diff::run(&old, &new, docs.as_deref()),
         Command::CheckTx { topology, ids } => check_tx::run(&topology, &ids),
@@ -320,20 +366,30 @@ fn main() -> ExitCode {
     }
 }
 
-/// Streams IDs to `id<TAB>bucket[<TAB>shard]` lines; invalid IDs go to stderr with their
-/// line number and make the exit status 1. With the design on, only IDs whose last `$` is
+/// Streams IDs to `id<TAB>bucket[<TAB>shard]` lines; invalid IDs go to stderr with where
+/// they are and make the exit status 1. With the design on, only IDs whose last `$` is
 /// followed by `@` take its path (a pinned bucket, [`locate_id`]); the rest keep the core's
-/// fast one.
+/// fast one. Blank ID lines are empty IDs, so every line gets an answer or an error.
 fn bucket(
     topology: Option<&Topology>,
     design: Option<&ContentDesign>,
     ids: Vec<String>,
+    input: Option<Input>,
 ) -> Result<ExitCode, Fatal> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut failed = false;
-    let mut emit = |line: u64, id: Result<&str, lines::NotUtf8>| -> io::Result<()> {
-        let located = id.map_err(|e| e.to_string()).and_then(|id| {
+    let name = input
+        .as_ref()
+        .map_or("ravenshard bucket".into(), |i| i.name.clone());
+    let mut emit = |entry: Entry| -> io::Result<()> {
+        let id = match &entry {
+            Entry::Line(_, Ok(line)) => Ok(ravenshard::lines::id_field(line)),
+            Entry::Line(_, Err(e)) => Err(e.to_string()),
+            Entry::Document(_, document) => Ok(document.id.as_str()),
+            Entry::Argument(_, id) => Ok(*id),
+        };
+        let located = id.and_then(|id| {
             let found = match topology {
                 Some(t) => locate_id(t, design, id)
                     .map(|l| (l.bucket, Some(l.shard)))
@@ -355,29 +411,30 @@ fn bucket(
             }
             Err(message) => {
                 failed = true;
-                eprintln!("line {line}: {message}");
+                eprintln!("{name}: {}: {message}", input::place(&entry));
                 Ok(())
             }
         }
     };
-    let stdout_error = |e: io::Error| Fatal::Io("stdout".into(), e);
-    if ids.is_empty() {
-        let stdin = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
-        lines::for_each_id(stdin, &mut emit).map_err(|stop| match stop {
-            lines::Stop::Read(e) => Fatal::Io("stdin".into(), e),
-            lines::Stop::Sink(e) => stdout_error(e),
-        })?;
-    } else {
-        for (i, id) in ids.iter().enumerate() {
-            emit(i as u64 + 1, Ok(id)).map_err(stdout_error)?;
+    let skipped = match input {
+        Some(input) => input.read(&mut emit)?,
+        None => {
+            for (i, id) in ids.iter().enumerate() {
+                emit(Entry::Argument(i as u64 + 1, id)).map_err(stdout_error)?;
+            }
+            0
         }
-    }
+    };
     out.flush().map_err(stdout_error)?;
-    Ok(if failed {
+    Ok(if failed || skipped > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn stdout_error(e: io::Error) -> Fatal {
+    Fatal::Io("stdout".into(), e)
 }
 
 /// Writes `<TAB>n` without the formatting machinery: this is the CLI's hot loop.

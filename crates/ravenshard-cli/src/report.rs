@@ -2,27 +2,35 @@
 //!
 //! Memory stays flat however large the input: the report counts per bucket, and finds the
 //! anchors that are documents in a second pass over the input (stdin is spooled to a
-//! temporary file for that) instead of remembering every ID.
+//! temporary file for that) instead of remembering every ID. Entries that the importer
+//! skips (documents without an ID in an export, say) are said on stderr, once.
 
-use crate::lines::{for_each_id, Stop};
+use crate::input::{Entry, Input, InputFormat};
 use crate::Fatal;
+use ravenshard::lines::id_field;
 use ravenshard::{Report, ReportBuilder, ReportOptions, Topology};
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// What `report` prints, and how it reads its input.
+pub struct Options {
+    pub json: bool,
+    pub top: usize,
+    pub obese: Option<u64>,
+    pub format: InputFormat,
+}
 
 pub fn run(
     topology: Option<&Topology>,
     file: Option<&Path>,
-    json: bool,
-    top: usize,
-    obese: Option<u64>,
+    options: &Options,
 ) -> Result<ExitCode, Fatal> {
-    let options = ReportOptions {
-        top_buckets: top,
-        top_groups: top,
-        obese_threshold: obese,
+    let report_options = ReportOptions {
+        top_buckets: options.top,
+        top_groups: options.top,
+        obese_threshold: options.obese,
         ..ReportOptions::default()
     };
     let spool;
@@ -33,33 +41,34 @@ pub fn run(
             &spool.path
         }
     };
-    let name = path.display().to_string();
-    let open = || -> Result<BufReader<File>, Fatal> {
-        File::open(path)
-            .map(|f| BufReader::with_capacity(1 << 16, f))
-            .map_err(|e| Fatal::Io(name.clone(), e))
+    let open = || -> Result<Input, Fatal> {
+        let mut input = Input::open(Some(path), options.format)?;
+        if file.is_none() {
+            input.name = "stdin".into();
+        }
+        Ok(input)
     };
-    let read_error = |stop: Stop| match stop {
-        Stop::Read(e) | Stop::Sink(e) => Fatal::Io(name.clone(), e),
-    };
-    let mut builder = ReportBuilder::two_pass(topology, options);
-    for_each_id(open()?, |_, id| {
-        match id {
-            Ok(id) => builder.add(id),
-            Err(e) => builder.add_invalid("", &e),
+    let mut builder = ReportBuilder::two_pass(topology, report_options);
+    // ID lines are read one answer a line: a blank line is an empty (invalid) ID.
+    let skipped = open()?.read(|entry: Entry| {
+        match entry {
+            Entry::Line(_, Ok(line)) => builder.add(id_field(line)),
+            Entry::Line(_, Err(e)) => builder.add_invalid("", &e),
+            Entry::Document(_, document) => builder.add(&document.id),
+            Entry::Argument(_, id) => builder.add(id),
         }
         Ok(())
-    })
-    .map_err(read_error)?;
-    for_each_id(open()?, |_, id| {
-        if let Ok(id) = id {
-            builder.mark_anchor_document(id);
+    })?;
+    open()?.quiet().read(|entry: Entry| {
+        match entry {
+            Entry::Line(_, Ok(line)) => builder.mark_anchor_document(id_field(line)),
+            Entry::Document(_, document) => builder.mark_anchor_document(&document.id),
+            Entry::Line(_, Err(_)) | Entry::Argument(..) => {}
         }
         Ok(())
-    })
-    .map_err(read_error)?;
+    })?;
     let report = builder.finish();
-    let text = if json {
+    let text = if options.json {
         serde_json::to_string_pretty(&report).unwrap_or_else(|e| format!("error: {e}"))
     } else {
         readable(&report)
@@ -67,7 +76,7 @@ pub fn run(
     let stdout = io::stdout();
     let mut out = stdout.lock();
     writeln!(out, "{text}").map_err(|e| Fatal::Io("stdout".into(), e))?;
-    Ok(if report.invalid_count > 0 {
+    Ok(if report.invalid_count > 0 || skipped > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

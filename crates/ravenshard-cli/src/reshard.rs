@@ -1,8 +1,9 @@
 //! `ravenshard plan` and `ravenshard balance`: the bucket moves between two configurations,
-//! or to a balanced one, for the documents of a file or stdin (`id[<TAB>size]` lines), as
-//! JSON. Lines that cannot be read are reported on stderr and left out (exit status 1).
+//! or to a balanced one, for the documents of a file or stdin (ID lines, an export, JSON,
+//! NDJSON or CSV), as JSON. Documents that cannot be read are reported on stderr and left
+//! out (exit status 1).
 
-use crate::lines::{for_each_line, utf8, Stop};
+use crate::input::{place, Entry, Input, InputFormat};
 use crate::{read_design, read_topology, Fatal};
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
@@ -10,8 +11,7 @@ use ravenshard_design::reshard::{
     balance, BalanceOptions, Measure, PlanOptions, ReshardError, Throughput, Workload,
     WorkloadReader,
 };
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -20,6 +20,7 @@ pub struct Common<'a> {
     pub by: Measure,
     pub throughput: Option<Throughput>,
     pub file: Option<&'a Path>,
+    pub format: InputFormat,
 }
 
 pub fn run_plan(config: &Path, target: &Path, common: Common) -> Result<ExitCode, Fatal> {
@@ -27,7 +28,7 @@ pub fn run_plan(config: &Path, target: &Path, common: Common) -> Result<ExitCode
     let design = read_design(config, &current)?;
     let target = read_topology(target)?;
     let keep_ids = current.prefixes() != target.prefixes();
-    let documents = read_documents(&current, design.as_ref(), common.file, keep_ids)?;
+    let documents = read_documents(&current, design.as_ref(), &common, keep_ids)?;
     let options = PlanOptions {
         measure: common.by,
         throughput: common.throughput,
@@ -46,7 +47,7 @@ pub fn run_balance(
 ) -> Result<ExitCode, Fatal> {
     let current = read_topology(config)?;
     let design = read_design(config, &current)?;
-    let documents = read_documents(&current, design.as_ref(), common.file, false)?;
+    let documents = read_documents(&current, design.as_ref(), &common, false)?;
     let options = BalanceOptions {
         by: common.by,
         throughput: common.throughput,
@@ -67,36 +68,37 @@ fn print_json(value: &impl serde::Serialize) -> Result<(), Fatal> {
     writeln!(io::stdout().lock(), "{text}").map_err(|e| Fatal::Io("stdout".into(), e))
 }
 
-/// Reads `id[<TAB>size[<TAB>...]]` lines from FILE or stdin, streaming, and sums them per
-/// bucket of `topology`; a line that cannot be read is reported on stderr.
+/// Reads the documents of FILE or stdin, streaming, and sums them per bucket of
+/// `topology`; a document that cannot be read is reported on stderr and left out.
 fn read_documents(
     topology: &Topology,
     design: Option<&ContentDesign>,
-    file: Option<&Path>,
+    common: &Common,
     keep_ids: bool,
 ) -> Result<Workload, Fatal> {
-    let name = file.map_or("stdin".to_string(), |p| p.display().to_string());
-    let input: Box<dyn BufRead> = match file {
-        Some(path) => Box::new(BufReader::with_capacity(
-            1 << 16,
-            File::open(path).map_err(|e| Fatal::Io(name.clone(), e))?,
-        )),
-        None => Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock())),
-    };
+    let input = Input::open(common.file, common.format)?;
+    let name = input.name.clone();
     let mut reader = WorkloadReader::new(topology, design, keep_ids);
-    for_each_line(input, |line, bytes| {
-        let read = utf8(bytes)
-            .map_err(|e| e.to_string())
-            .and_then(|text| reader.add_line(line, text));
+    let mut unreadable = 0;
+    let skipped = input.read(|entry: Entry| {
+        let read = match &entry {
+            Entry::Line(number, Ok(text)) => reader.add_line(*number, text),
+            Entry::Line(_, Err(e)) => {
+                unreadable += 1;
+                Err(e.to_string())
+            }
+            Entry::Document(number, d) => reader.add(*number, &d.id, d.size),
+            Entry::Argument(number, id) => reader.add(*number, id, None),
+        };
         if let Err(message) = read {
-            eprintln!("{name}: line {line}: {message}; the line is left out");
+            eprintln!("{name}: {}: {message} (left out)", place(&entry));
         }
         Ok(())
-    })
-    .map_err(|stop| match stop {
-        Stop::Read(e) | Stop::Sink(e) => Fatal::Io(name.clone(), e),
     })?;
-    Ok(reader.finish())
+    let mut workload = reader.finish();
+    // Counted so that the exit status says something was left out.
+    workload.invalid_count += unreadable + skipped as u64;
+    Ok(workload)
 }
 
 fn exit_code(documents: &Workload) -> ExitCode {

@@ -1,8 +1,8 @@
 //! `ravenshard store`: NDJSON documents stored under the draft chapter's content-based
 //! design, one JSON answer a line, in constant memory.
 
-use crate::lines::{for_each_line, utf8, Stop};
 use crate::{read_design, read_topology, Fatal};
+use ravenshard::lines::{for_each_line, is_blank, NotUtf8, Stop};
 use ravenshard::Topology;
 use ravenshard_design::content::{ContentDesign, ContentError, StoreAnswer};
 use std::fs::File;
@@ -32,17 +32,16 @@ pub fn run(config: &Path, file: Option<&Path>) -> Result<ExitCode, Fatal> {
         ),
     };
     let mut failed = false;
-    for_each_line(input, |line, bytes| {
-        if bytes.iter().all(u8::is_ascii_whitespace) {
+    for_each_line(input, |number, line| {
+        if line.is_ok_and(is_blank) {
             return Ok(());
         }
-        let ok = store_line(&topology, &design, line, bytes, &mut out)?;
-        failed |= !ok;
+        failed |= !store_line(&topology, &design, number, line, &mut out)?;
         Ok(())
     })
     .map_err(|stop| match stop {
         Stop::Read(e) => Fatal::Io(name, e),
-        Stop::Sink(e) => Fatal::Io("stdout".into(), e),
+        Stop::By(e) => Fatal::Io("stdout".into(), e),
     })?;
     out.flush().map_err(|e| Fatal::Io("stdout".into(), e))?;
     Ok(if failed {
@@ -57,10 +56,10 @@ fn store_line(
     topology: &Topology,
     design: &ContentDesign,
     line: u64,
-    bytes: &[u8],
+    text: Result<&str, NotUtf8>,
     out: &mut impl Write,
 ) -> io::Result<bool> {
-    let answer = match utf8(bytes) {
+    let answer = match text {
         Ok(text) => design.store_line(topology, line, text),
         Err(e) => StoreAnswer::unreadable(line, e),
     };

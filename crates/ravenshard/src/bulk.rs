@@ -1,4 +1,5 @@
-//! Many IDs at once: newline-separated text in, one bucket (or shard) per line out.
+//! Many IDs at once: newline-separated text in (read by [`lines`](crate::lines)'s
+//! line-by-line mode), one bucket (or shard) per line out.
 
 use crate::{bucket_for, bucket_of_lower, check_id, escape_controls, IdError, Topology};
 use std::fmt;
@@ -21,8 +22,9 @@ impl<E: fmt::Display> fmt::Display for LineError<E> {
 
 impl<E: fmt::Debug + fmt::Display> std::error::Error for LineError<E> {}
 
-/// The IDs of newline-separated text: one per line, `\r\n` accepted, text after a tab on a
-/// line (`id<TAB>size`) ignored, no entry for a final newline.
+/// The IDs of newline-separated text, one per line, as the [`lines`](crate::lines) reader's
+/// line-by-line mode reads them: `\r\n` accepted, text after a tab on a line
+/// (`id<TAB>size`) ignored, a blank line an empty ID, no entry for a final newline.
 ///
 /// # Examples
 ///
@@ -31,23 +33,7 @@ impl<E: fmt::Debug + fmt::Display> std::error::Error for LineError<E> {}
 /// assert_eq!(ids, ["a", "b", "c"]);
 /// ```
 pub fn lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        // Plain byte loops: IDs are short, and a `str` searcher costs more to set up.
-        let (line, next) = match rest.bytes().position(|b| b == b'\n') {
-            Some(end) => (&rest[..end], &rest[end + 1..]),
-            None => (rest, ""),
-        };
-        rest = next;
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        Some(match line.bytes().position(|b| b == b'\t') {
-            Some(tab) => &line[..tab],
-            None => line,
-        })
-    })
+    crate::lines::ids(text)
 }
 
 /// The bucket of every line of `text` (with `topology`'s prefix offsets when given), or the

@@ -166,9 +166,9 @@ impl Document {
             .then(|| "the collection is empty or has spaces around it".to_string())
     }
 
-    /// Reads text in the line format: one document per line (`\n` or `\r\n`), blank lines
-    /// (empty or only spaces) skipped. The ID is taken as it is; the size and the collection
-    /// are trimmed, and an empty collection is unknown. The inverse of
+    /// Reads text in the line format with the [`lines`](crate::lines) reader: one document
+    /// per line (`\n` or `\r\n`), blank lines skipped. The ID is taken as it is; the size,
+    /// the collection and the body are trimmed, and an empty one is unknown. The inverse of
     /// [`write_line`](Document::write_line) for every document whose ID has no tab or line
     /// break.
     ///
@@ -185,42 +185,21 @@ impl Document {
     /// assert_eq!(lines[1].bad_size.as_deref(), Some("abc"));
     /// ```
     pub fn parse_lines(text: &str) -> impl Iterator<Item = DocumentLine> + '_ {
-        text.split('\n').enumerate().filter_map(|(index, line)| {
-            let line = line.strip_suffix('\r').unwrap_or(line);
-            if line.trim().is_empty() {
-                return None;
-            }
-            let mut fields = line.splitn(4, '\t');
-            let id = fields.next().unwrap_or_default();
-            let size_field = fields.next().map(str::trim).unwrap_or_default();
-            let collection = fields
-                .next()
-                .map(str::trim)
-                .filter(|c| !c.is_empty())
-                .map(str::to_string);
-            // The body is the rest of the line (a tab inside it would be JSON whitespace).
-            let body = fields
-                .next()
-                .map(str::trim)
-                .filter(|b| !b.is_empty())
-                .map(str::to_string);
-            let size = if size_field.bytes().all(|b| b.is_ascii_digit()) {
-                size_field.parse::<u64>().ok()
-            } else {
-                None
+        crate::lines::documents(text).map(|(line, fields)| {
+            let (size, bad_size) = match fields.size() {
+                Ok(size) => (size, None),
+                Err(bad) => (None, Some(bad.text)),
             };
-            let bad_size =
-                (size.is_none() && !size_field.is_empty()).then(|| size_field.to_string());
-            Some(DocumentLine {
-                line: index + 1,
+            DocumentLine {
+                line,
                 document: Document {
-                    id: id.to_string(),
+                    id: fields.id.to_string(),
                     size,
-                    collection,
-                    body,
+                    collection: fields.collection.map(str::to_string),
+                    body: fields.body.map(str::to_string),
                 },
                 bad_size,
-            })
+            }
         })
     }
 }

@@ -40,6 +40,7 @@ mod error;
 mod explain;
 mod id;
 pub mod json;
+pub mod lines;
 mod lowered;
 pub mod report;
 mod topology;

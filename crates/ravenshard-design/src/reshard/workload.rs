@@ -1,5 +1,5 @@
-//! The documents a plan counts, read once from `id[<TAB>size]` text: their load per
-//! bucket, their lower-cased IDs (to check the prefixes a target adds or removes), and the
+//! The documents a plan counts, read once from the line format (`id[<TAB>size...]`, read by
+//! [`ravenshard::lines`]) or handed over one by one: their load per bucket, their lower-cased IDs (to check the prefixes a target adds or removes), and the
 //! lines that could not be read.
 
 use super::load::BucketLoad;
@@ -7,6 +7,7 @@ use super::ops::check_prefix_changes;
 use super::plan::{plan, Plan, PlanOptions};
 use super::ReshardError;
 use crate::content::{locate_id, pinned_bucket, ContentDesign};
+use ravenshard::lines::{split, Fields};
 use ravenshard::report::InvalidId;
 use ravenshard::{bucket_of_lower, check_id, lower_id_with, Topology};
 
@@ -43,16 +44,16 @@ pub struct Workload {
 }
 
 impl Workload {
-    /// Reads one document a line (`\n` or `\r\n`): `id`, or `id<TAB>size` with the size in
-    /// bytes (fields after it are ignored); blank lines are skipped. Each document is placed
-    /// by `topology`, under the draft chapter's design when `design` is given (`…$@<n>` is
-    /// in bucket `n`). A line whose ID is invalid or whose size is not a whole number of
-    /// bytes is left out, counted and listed.
+    /// Reads the documents of text in the line format ([`ravenshard::lines`]): `id`, or
+    /// `id<TAB>size` with the size in bytes (the collection and body are not needed); blank
+    /// lines are skipped. Each document is placed by `topology`, under the draft chapter's
+    /// design when `design` is given (`…$@<n>` is in bucket `n`). A line whose ID is invalid
+    /// or whose size is not a whole number of bytes is left out, counted and listed.
     pub fn read(text: &str, topology: &Topology, design: Option<&ContentDesign>) -> Workload {
         let mut reader = WorkloadReader::new(topology, design, true);
-        for (index, line) in text.split('\n').enumerate() {
+        for (number, line) in split(text) {
             // A rejected line is counted and listed by the reader.
-            let _ = reader.add_line(index as u64 + 1, line);
+            let _ = reader.add_line(number as u64, line);
         }
         reader.finish()
     }
@@ -119,44 +120,49 @@ impl<'a> WorkloadReader<'a> {
         }
     }
 
-    /// Reads line `number` (1-based; a trailing `\r` is dropped, a blank line skipped).
-    /// A line that cannot be read is counted, listed (the first [`MAX_INVALID`]) and its
-    /// reason returned.
+    /// Reads line `number` of the line format (1-based; a trailing `\r` is dropped, a blank
+    /// line skipped). A line that cannot be read is counted, listed (the first
+    /// [`MAX_INVALID`]) and its reason returned.
     pub fn add_line(&mut self, number: u64, line: &str) -> Result<(), String> {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.bytes().all(|b| b.is_ascii_whitespace()) {
+        let Some(fields) = Fields::parse(line) else {
             return Ok(());
+        };
+        match fields.size() {
+            Ok(size) => self.add(number, fields.id, size),
+            Err(e) => Err(self.invalid(number, fields.id, e.to_string())),
         }
-        let mut fields = line.split('\t');
-        let id = fields.next().unwrap_or_default();
-        let size = fields.next().map(str::trim_ascii).filter(|s| !s.is_empty());
+    }
+
+    /// Adds document `id` of `size` bytes (when known), at 1-based position `number` of the
+    /// input (a line, or the document's place in a list). A document that cannot be placed
+    /// is counted, listed (the first [`MAX_INVALID`]) and its reason returned.
+    pub fn add(&mut self, number: u64, id: &str, size: Option<u64>) -> Result<(), String> {
         let lower = lower_id_with(id, self.topology.server_version());
-        let read = size
-            .map(parse_size)
-            .transpose()
-            .and_then(|size| Ok((bucket(self.topology, self.design, id, &lower)?, size)));
-        let w = &mut self.workload;
-        match read {
-            Ok(document) => {
-                self.placed.push(document);
+        match bucket(self.topology, self.design, id, &lower) {
+            Ok(bucket) => {
+                self.placed.push((bucket, size));
                 if self.keep_ids {
-                    w.lower_ids.push_str(&lower);
-                    w.lower_ids.push('\n');
+                    self.workload.lower_ids.push_str(&lower);
+                    self.workload.lower_ids.push('\n');
                 }
                 Ok(())
             }
-            Err(error) => {
-                w.invalid_count += 1;
-                if w.invalid.len() < MAX_INVALID {
-                    w.invalid.push(InvalidId {
-                        line: number,
-                        id: id.chars().take(80).collect(),
-                        error: error.clone(),
-                    });
-                }
-                Err(error)
-            }
+            Err(error) => Err(self.invalid(number, id, error)),
         }
+    }
+
+    /// Counts and lists a document left out; its reason.
+    fn invalid(&mut self, number: u64, id: &str, error: String) -> String {
+        let w = &mut self.workload;
+        w.invalid_count += 1;
+        if w.invalid.len() < MAX_INVALID {
+            w.invalid.push(InvalidId {
+                line: number,
+                id: id.chars().take(80).collect(),
+                error: error.clone(),
+            });
+        }
+        error
     }
 
     /// The documents read.
@@ -182,13 +188,4 @@ fn bucket(
     }
     check_id(id).map_err(|e| e.to_string())?;
     Ok(bucket_of_lower(lower.as_bytes()) + topology.prefix_block_start(lower))
-}
-
-/// A size field: digits only, at most `u64::MAX`.
-fn parse_size(text: &str) -> Result<u64, String> {
-    text.bytes()
-        .all(|b| b.is_ascii_digit())
-        .then(|| text.parse().ok())
-        .flatten()
-        .ok_or_else(|| format!("the size '{text}' is not a whole number of bytes"))
 }

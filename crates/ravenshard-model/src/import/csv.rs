@@ -1,13 +1,16 @@
 //! CSV: `id[,size[,collection]]` rows with RFC 4180 quoting, with or without a header row.
 //!
-//! A small parser of our own rather than the `csv` crate: quoted fields may span lines, so
-//! records are split by [`Splitter`](super::lines::Splitter) as chunks arrive, and a record
-//! then needs only the field rules below (and no extra dependency in the wasm build).
+//! Records are split into fields by `csv-core`, which takes the input in chunks as they
+//! arrive. Fields may be quoted (`"a,b"`, `"say ""hi"""`) and quoted fields may span lines.
+//! As `csv-core` (and Python's `csv`) read it, text after a closing quote is kept (`"a"b`
+//! reads `ab`); a quote that is never closed is an error, since the rest of the file would
+//! silently become one field.
 
 use super::entry::Sink;
-use super::lines::{parse_size, Record};
 use super::{ImportError, ImportWarning, Location};
-use std::borrow::Cow;
+use csv_core::{ReadRecordResult, Reader, ReaderBuilder, Terminator};
+use ravenshard::lines::parse_size;
+use std::fmt;
 
 /// Which column holds what.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,20 +30,142 @@ const POSITIONAL: Columns = Columns {
     header: false,
 };
 
-/// Reads CSV records; the first non-blank record decides whether there is a header.
-#[derive(Debug, Default)]
+/// Reads CSV as chunks arrive; the first non-blank record decides whether there is a header.
 pub(super) struct CsvReader {
+    parser: Reader,
+    record: Record,
+    /// The first bytes, until they tell whether the file starts with a byte-order mark.
+    head: Option<Vec<u8>>,
     columns: Option<Columns>,
 }
 
+/// The record being read.
+struct Record {
+    /// Its bytes as written, with the blank lines before it.
+    raw: Vec<u8>,
+    /// Its fields, unquoted, one after the other; `used` bytes of it hold them.
+    fields: Vec<u8>,
+    used: usize,
+    /// Where each field ends in `fields`; `ended` of them are set.
+    ends: Vec<usize>,
+    ended: usize,
+    /// 1-based line and byte offset of `raw[0]`.
+    line: usize,
+    offset: u64,
+}
+
+impl fmt::Debug for CsvReader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CsvReader")
+            .field("line", &self.record.line)
+            .field("columns", &self.columns)
+            .finish_non_exhaustive()
+    }
+}
+
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
 impl CsvReader {
-    pub fn record(&mut self, record: Record, sink: &mut Sink) -> Result<(), ImportError> {
-        let text = record.text()?;
-        if text.trim().is_empty() {
-            return Ok(());
+    pub fn new() -> CsvReader {
+        CsvReader {
+            // Records end at `\n` only, as lines do everywhere else; a `\r` before it is
+            // taken off the last field.
+            parser: ReaderBuilder::new()
+                .terminator(Terminator::Any(b'\n'))
+                .build(),
+            record: Record {
+                raw: Vec::new(),
+                fields: vec![0; 1024],
+                used: 0,
+                ends: vec![0; 16],
+                ended: 0,
+                line: 1,
+                offset: 0,
+            },
+            head: Some(Vec::new()),
+            columns: None,
         }
-        let line = record.line;
-        let fields = split_fields(text, line)?;
+    }
+
+    pub fn feed(&mut self, bytes: &[u8], sink: &mut Sink) -> Result<(), ImportError> {
+        match self.head.as_mut() {
+            Some(head) if head.len() + bytes.len() < BOM.len() => {
+                head.extend_from_slice(bytes);
+                Ok(())
+            }
+            Some(_) => {
+                let mut head = self.head.take().unwrap_or_default();
+                head.extend_from_slice(bytes);
+                self.start(&head, sink)
+            }
+            None => self.read(bytes, sink),
+        }
+    }
+
+    /// Reads the first bytes, without a byte-order mark.
+    fn start(&mut self, head: &[u8], sink: &mut Sink) -> Result<(), ImportError> {
+        let text = match head.strip_prefix(BOM) {
+            Some(text) => {
+                self.record.offset = BOM.len() as u64;
+                text
+            }
+            None => head,
+        };
+        self.read(text, sink)
+    }
+
+    pub fn finish(&mut self, sink: &mut Sink) -> Result<(), ImportError> {
+        if let Some(head) = self.head.take() {
+            self.start(&head, sink)?;
+        }
+        let raw = &self.record.raw;
+        if raw.iter().any(|&b| b != b'\n') {
+            let line = self.record.line + raw.iter().take_while(|&&b| b == b'\n').count();
+            // End the last record as a line end would, unless a quote is open and takes it.
+            self.read(b"\n", sink)?;
+            if !self.record.raw.is_empty() {
+                return Err(ImportError::CsvUnclosedQuote { line });
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses `input`, handing every record it completes to `sink`.
+    fn read(&mut self, mut input: &[u8], sink: &mut Sink) -> Result<(), ImportError> {
+        while !input.is_empty() {
+            let r = &mut self.record;
+            let (result, read, written, ends) = self.parser.read_record(
+                input,
+                r.fields.get_mut(r.used..).unwrap_or_default(),
+                r.ends.get_mut(r.ended..).unwrap_or_default(),
+            );
+            r.raw
+                .extend_from_slice(input.get(..read).unwrap_or_default());
+            input = input.get(read..).unwrap_or_default();
+            r.used += written;
+            r.ended += ends;
+            match result {
+                ReadRecordResult::OutputFull => r.fields.resize(r.fields.len() * 2, 0),
+                ReadRecordResult::OutputEndsFull => r.ends.resize(r.ends.len() * 2, 0),
+                ReadRecordResult::Record => {
+                    let result = self.take(sink);
+                    self.record.next();
+                    result?;
+                }
+                ReadRecordResult::InputEmpty | ReadRecordResult::End => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands the record just read to `sink`, or takes it as the header.
+    fn take(&mut self, sink: &mut Sink) -> Result<(), ImportError> {
+        let (fields, line) = self.record.text()?;
+        if let [only] = fields.as_slice() {
+            if only.trim().is_empty() {
+                return Ok(());
+            }
+        }
         let columns = match self.columns {
             Some(columns) => columns,
             None => {
@@ -59,7 +184,9 @@ impl CsvReader {
             });
         }
         let size = match columns.size.and_then(|i| fields.get(i)) {
-            Some(size) => parse_size(size, line)?,
+            Some(size) => {
+                parse_size(size.trim()).map_err(|e| ImportError::BadSize { line, text: e.text })?
+            }
             None => None,
         };
         let collection = columns
@@ -68,8 +195,8 @@ impl CsvReader {
             .map(|c| c.trim())
             .filter(|c| !c.is_empty())
             .map(str::to_string);
-        match fields.into_iter().nth(columns.id) {
-            Some(id) => sink.add(id.into_owned(), size, collection, None, || {
+        match fields.get(columns.id) {
+            Some(id) => sink.add(id.to_string(), size, collection, None, || {
                 Location::Line(line)
             }),
             None => sink.skip(|| ImportWarning::MissingId {
@@ -80,11 +207,48 @@ impl CsvReader {
     }
 }
 
+impl Record {
+    /// The record just read: its fields as text, and the line where it starts.
+    fn text(&self) -> Result<(Vec<&str>, usize), ImportError> {
+        // csv-core skips blank lines before a record; they are in `raw`.
+        let blank = self.raw.iter().take_while(|&&b| b == b'\n').count();
+        let raw = self.raw.get(blank..).unwrap_or_default();
+        let line = self.line + blank;
+        std::str::from_utf8(raw).map_err(|e| {
+            let before = raw.get(..e.valid_up_to()).unwrap_or_default();
+            ImportError::InvalidUtf8 {
+                line: line + before.iter().filter(|&&b| b == b'\n').count(),
+                offset: self.offset + (blank + e.valid_up_to()) as u64,
+            }
+        })?;
+        let mut fields = Vec::with_capacity(self.ended);
+        let mut start = 0;
+        for &end in self.ends.get(..self.ended).unwrap_or_default() {
+            let bytes = self.fields.get(start..end).unwrap_or_default();
+            // Valid: the record is, and csv-core only takes ASCII quotes and commas out.
+            fields.push(std::str::from_utf8(bytes).unwrap_or_default());
+            start = end;
+        }
+        if let Some(last) = fields.last_mut() {
+            *last = last.strip_suffix('\r').unwrap_or(last);
+        }
+        Ok((fields, line))
+    }
+
+    /// Moves past the record just read.
+    fn next(&mut self) {
+        self.line += self.raw.iter().filter(|&&b| b == b'\n').count();
+        self.offset += self.raw.len() as u64;
+        self.raw.clear();
+        (self.used, self.ended) = (0, 0);
+    }
+}
+
 /// The columns a header row names, or `None` if the row is data: it is a header when its
 /// first cell is `id`/`@id` or its second cell is neither empty nor a number. Named columns
 /// (`Id`/`@id`/`DocumentId`, `Size`/`Bytes`, `Collection`/`@collection`, any case) are used;
 /// a header that names none of them means the positions `id,size,collection`.
-fn header_columns(fields: &[Cow<str>]) -> Option<Columns> {
+fn header_columns(fields: &[&str]) -> Option<Columns> {
     let name = |i: usize| fields.get(i).map(|f| f.trim().to_ascii_lowercase());
     let first_is_id = matches!(name(0).as_deref(), Some("id" | "@id"));
     let is_number = |f: &str| {
@@ -119,84 +283,13 @@ fn header_columns(fields: &[Cow<str>]) -> Option<Columns> {
     })
 }
 
-/// Splits one record (without its line end) into fields. A field that starts with `"` is
-/// quoted: it ends at the next lone `"`, `""` inside it stands for `"`, and it may hold
-/// commas and newlines. A `"` inside an unquoted field is kept as it is.
-fn split_fields(text: &str, line: usize) -> Result<Vec<Cow<'_, str>>, ImportError> {
-    let bytes = text.as_bytes();
-    let mut fields = Vec::with_capacity(3);
-    let mut i = 0;
-    loop {
-        if bytes.get(i) == Some(&b'"') {
-            let mut field = String::new();
-            let mut start = i + 1;
-            loop {
-                let Some(q) = bytes[start..].iter().position(|&b| b == b'"') else {
-                    return Err(ImportError::CsvUnclosedQuote { line });
-                };
-                let q = start + q;
-                if bytes.get(q + 1) == Some(&b'"') {
-                    field.push_str(&text[start..=q]);
-                    start = q + 2;
-                } else {
-                    field.push_str(&text[start..q]);
-                    i = q + 1;
-                    break;
-                }
-            }
-            fields.push(Cow::Owned(field));
-            match bytes.get(i) {
-                None => return Ok(fields),
-                Some(b',') => i += 1,
-                Some(_) => return Err(ImportError::CsvQuote { line }),
-            }
-        } else {
-            let end = bytes[i..]
-                .iter()
-                .position(|&b| b == b',')
-                .map_or(bytes.len(), |p| i + p);
-            fields.push(Cow::Borrowed(&text[i..end]));
-            if end == bytes.len() {
-                return Ok(fields);
-            }
-            i = end + 1;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn fields(text: &str) -> Result<Vec<String>, ImportError> {
-        split_fields(text, 7).map(|v| v.into_iter().map(Cow::into_owned).collect())
-    }
-
-    #[test]
-    fn fields_follow_rfc_4180() {
-        assert_eq!(fields("a,1,Orders").unwrap(), ["a", "1", "Orders"]);
-        assert_eq!(fields("\"a,b\",\"1\"").unwrap(), ["a,b", "1"]);
-        assert_eq!(fields("\"say \"\"hi\"\"\",2").unwrap(), ["say \"hi\"", "2"]);
-        assert_eq!(fields("\"\"").unwrap(), [""]);
-        assert_eq!(fields("a,").unwrap(), ["a", ""]);
-        assert_eq!(fields(",\"\"").unwrap(), ["", ""]);
-        assert_eq!(fields("\"a\nb\"").unwrap(), ["a\nb"]);
-        assert_eq!(fields("a\"b").unwrap(), ["a\"b"]);
-        assert_eq!(fields("é,\"ü\"").unwrap(), ["é", "ü"]);
-        assert_eq!(fields("\"a\"b"), Err(ImportError::CsvQuote { line: 7 }));
-        assert_eq!(
-            fields("\"a"),
-            Err(ImportError::CsvUnclosedQuote { line: 7 })
-        );
-        assert_eq!(
-            fields("\"a\"\""),
-            Err(ImportError::CsvUnclosedQuote { line: 7 })
-        );
-    }
-
     #[test]
     fn headers() {
-        let h = |t: &str| header_columns(&split_fields(t, 1).unwrap());
+        let h = |t: &str| header_columns(&t.split(',').collect::<Vec<_>>());
         assert_eq!(h("orders/1-A,12"), None);
         assert_eq!(h("orders/1-A"), None);
         assert_eq!(h("orders/1-A,"), None);

@@ -85,7 +85,7 @@ impl Decoder {
                 self.push(&head, out)?;
                 self.finish(out)
             }
-            Decoder::Gzip(decoder) => decoder.finish(),
+            Decoder::Gzip(decoder) => decoder.finish(out),
         }
     }
 }
@@ -150,7 +150,10 @@ mod tests {
             Err(ImportError::GzipTruncated { .. })
         ));
         let cut = &gz[..gz.len() - 3];
-        assert!(matches!(decode_in(&[cut]), Err(ImportError::Gzip { .. })));
+        assert!(matches!(
+            decode_in(&[cut]),
+            Err(ImportError::GzipTruncated { .. })
+        ));
         let mut crc = gz.clone();
         crc[gz.len() - 6] ^= 1;
         assert!(
@@ -161,7 +164,7 @@ mod tests {
         bad[3] = 0xff; // reserved header flags
         assert!(matches!(
             decode_in(&[&bad]),
-            Err(ImportError::Gzip { offset: 0, .. })
+            Err(ImportError::Gzip { offset: 10, .. })
         ));
         assert_eq!(decode_in(&[b"(\xb5/\xfd...."]), Err(ImportError::Zstd));
     }

@@ -13,6 +13,8 @@ use std::marker::PhantomData;
 /// Collects documents and skipped entries.
 #[derive(Debug, Default)]
 pub(super) struct Sink {
+    /// Keep no bodies (and do not count them as dropped).
+    pub no_bodies: bool,
     pub documents: Vec<Document>,
     pub warnings: Vec<ImportWarning>,
     pub skipped: usize,
@@ -42,7 +44,7 @@ impl Sink {
                 let mut document = Document::new(id);
                 document.size = size;
                 document.collection = collection;
-                if let Some(body) = body {
+                if let Some(body) = body.filter(|_| !self.no_bodies) {
                     if self.body_bytes + body.len() <= MAX_BODY_BYTES {
                         self.body_bytes += body.len();
                         document.body = Some(body);
@@ -134,8 +136,9 @@ pub(super) fn without_position(e: &serde_json::Error) -> String {
 
 /// Reads one JSON value of a list (its complete text, no surrounding whitespace): a string is
 /// an ID; an object is a document whose ID is `@metadata.@id`, else `Id`, else `id`, whose
-/// collection is `@metadata.@collection` and whose size is its [`compact_len`].
-pub(super) fn parse_entry(text: &[u8]) -> Result<Entry, EntryError> {
+/// collection is `@metadata.@collection`, whose size is its [`compact_len`] and whose body
+/// is its text on one line when `keep_body`.
+pub(super) fn parse_entry(text: &[u8], keep_body: bool) -> Result<Entry, EntryError> {
     match text.first() {
         Some(b'"') => serde_json::from_slice::<String>(text)
             .map(|id| Entry::Document {
@@ -155,6 +158,7 @@ pub(super) fn parse_entry(text: &[u8]) -> Result<Entry, EntryError> {
                 .map_err(|e| EntryError::from_json(&e, String::new()))?;
             let body = std::str::from_utf8(text)
                 .ok()
+                .filter(|_| keep_body)
                 .map(|t| crate::workspace::one_line(t).into_owned());
             Ok(head.into_entry(compact_len(text), body))
         }
@@ -482,14 +486,17 @@ mod tests {
     #[test]
     fn ids_come_from_metadata_then_id_fields() {
         let t = br#"{"Id":"b","@metadata":{"@id":"a","@collection":"Orders"}}"#;
-        assert_eq!(parse_entry(t).unwrap(), doc(t, "a", Some("Orders")));
+        assert_eq!(parse_entry(t, true).unwrap(), doc(t, "a", Some("Orders")));
         let t = br#"{"id":"c","Id":"b"}"#;
-        assert_eq!(parse_entry(t).unwrap(), doc(t, "b", None));
+        assert_eq!(parse_entry(t, true).unwrap(), doc(t, "b", None));
         let t = br#"{"id":"c","Id":5,"@metadata":{"@id":7}}"#;
-        assert_eq!(parse_entry(t).unwrap(), doc(t, "c", None));
-        assert_eq!(parse_entry(br#"{"name":"x"}"#).unwrap(), Entry::MissingId);
+        assert_eq!(parse_entry(t, true).unwrap(), doc(t, "c", None));
         assert_eq!(
-            parse_entry(br#""orders/1-A""#).unwrap(),
+            parse_entry(br#"{"name":"x"}"#, true).unwrap(),
+            Entry::MissingId
+        );
+        assert_eq!(
+            parse_entry(br#""orders/1-A""#, true).unwrap(),
             Entry::Document {
                 id: "orders/1-A".into(),
                 size: None,
@@ -512,22 +519,22 @@ mod tests {
     #[test]
     fn attachment_headers_are_recognised() {
         let t = br#"{"@metadata":{"@export-type":"Attachment"},"Hash":"h","Size":3,"Tag":"t"}"#;
-        assert_eq!(parse_entry(t).unwrap(), Entry::Attachment { size: 3 });
+        assert_eq!(parse_entry(t, true).unwrap(), Entry::Attachment { size: 3 });
         // A document may have a "Size" of any type.
         let t = br#"{"Size":"XL","@metadata":{"@id":"shirts/1"}}"#;
-        assert_eq!(parse_entry(t).unwrap(), doc(t, "shirts/1", None));
+        assert_eq!(parse_entry(t, true).unwrap(), doc(t, "shirts/1", None));
     }
 
     #[test]
     fn errors_have_paths_and_positions() {
-        let e = parse_entry(b"{\"@metadata\": {\"@collection\": }}").unwrap_err();
+        let e = parse_entry(b"{\"@metadata\": {\"@collection\": }}", true).unwrap_err();
         assert_eq!(
             (e.path.as_str(), e.line, e.column),
             ("@metadata.@collection", 1, 31)
         );
-        let e = parse_entry(b"12").unwrap_err();
+        let e = parse_entry(b"12", true).unwrap_err();
         assert!(e.message.contains("found a number"), "{}", e.message);
-        let e = parse_entry(b"{\"a\":1}x").unwrap_err();
+        let e = parse_entry(b"{\"a\":1}x", true).unwrap_err();
         assert!(e.message.contains("trailing"), "{}", e.message);
     }
 
@@ -579,7 +586,7 @@ mod tests {
             ),
         ];
         for (text, path, column, message) in cases {
-            let e = parse_entry(text).unwrap_err();
+            let e = parse_entry(text, true).unwrap_err();
             assert_eq!(
                 (e.path.as_str(), e.line, e.column, e.message.as_str()),
                 (path, 1, column, message),
@@ -588,7 +595,7 @@ mod tests {
             );
         }
         let t = br#"{"@metadata": null, "Id": "a"}"#;
-        let Entry::Document { id, size, .. } = parse_entry(t).unwrap() else {
+        let Entry::Document { id, size, .. } = parse_entry(t, true).unwrap() else {
             panic!("a document was expected");
         };
         assert_eq!((id.as_str(), size), ("a", Some(compact_len(t))));

@@ -31,11 +31,6 @@ pub enum ImportError {
         /// How many fields the row has.
         fields: usize,
     },
-    /// A quoted CSV field is followed by something other than `,` or the end of the row.
-    CsvQuote {
-        /// 1-based line where the row starts.
-        line: usize,
-    },
     /// A quoted CSV field is never closed.
     CsvUnclosedQuote {
         /// 1-based line where the row starts.
@@ -62,10 +57,11 @@ pub enum ImportError {
     Gzip {
         /// Roughly where (in compressed bytes from the start of the file) it went wrong.
         offset: u64,
-        /// What the decompressor said.
+        /// What is wrong.
         message: String,
     },
-    /// The gzip data ends before the compressed stream does: the file is incomplete.
+    /// The gzip data ends inside a member (its header, compressed data or trailer): the file
+    /// is incomplete.
     GzipTruncated {
         /// Compressed bytes read.
         offset: u64,
@@ -91,12 +87,6 @@ impl fmt::Display for ImportError {
                 "line {line}: {fields} fields, but a CSV without a header has at most three \
                  (id,size,collection). Remove the extra columns, or add a header row naming \
                  the columns (Id, Size, Collection) so the others are ignored."
-            ),
-            CsvQuote { line } => write!(
-                f,
-                "line {line}: text after the closing quote of a quoted field. Inside quotes, \
-                 write a quote as two quotes (\"\"); after the closing quote, put a comma or \
-                 end the row."
             ),
             CsvUnclosedQuote { line } => write!(
                 f,

@@ -1,5 +1,6 @@
 //! The formats a document list can come in, and telling them apart.
 
+use super::gzip::inflate_head;
 use std::fmt;
 use std::str::FromStr;
 
@@ -7,7 +8,9 @@ use std::str::FromStr;
 /// recognised by its magic bytes, whatever the format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// One ID per line, optionally `id<TAB>size` (the editor's format).
+    /// The line format (the editor's): one document a line, `id`, `id<TAB>size`,
+    /// `id<TAB>size<TAB>collection` or with a fourth field, the body (see
+    /// [`ravenshard::lines`]).
     Text,
     /// `id[,size[,collection]]` rows (RFC 4180 quoting), with or without a header row.
     Csv,
@@ -27,6 +30,8 @@ pub const ACCEPT: &str =
     ".txt,.tsv,.csv,.json,.ndjson,.jsonl,.ravendbdump,.ravendb-full-backup,.gz";
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+/// How much of a gzip file's start to inflate to tell its format.
+const INFLATED_HEAD: usize = 4 << 10;
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 impl Format {
@@ -44,10 +49,8 @@ impl Format {
     ///
     /// Extensions: `.txt`/`.tsv` text, `.csv`, `.json`, `.ndjson`/`.jsonl`, `.ravendbdump`
     /// and `.ravendb-full-backup` exports; `name.csv.gz` is the format of `name.csv`, a bare
-    /// `.gz` an export. Without a known extension: gzip or Zstandard magic bytes mean an
-    /// export; `[` JSON; `{` an export when its first key is `BuildVersion` or `Docs`, JSON
-    /// when the line holds nothing else (a pretty-printed object), else NDJSON; `"` NDJSON;
-    /// a tab in the first line text, a comma CSV; anything else text.
+    /// `.gz` an export. Without a known extension, the content tells
+    /// ([`from_content`](Format::from_content)).
     ///
     /// # Examples
     ///
@@ -58,6 +61,7 @@ impl Format {
     /// assert_eq!(Format::detect(Some("export.ravendbdump"), b""), Format::RavenDump);
     /// assert_eq!(Format::detect(Some("ids.txt.gz"), b"\x1f\x8b"), Format::Text);
     /// assert_eq!(Format::detect(None, b"\x1f\x8b\x08\x00"), Format::RavenDump);
+    /// assert_eq!(Format::detect(Some("export"), b"(\xb5/\xfd"), Format::RavenDump);
     /// assert_eq!(Format::detect(None, b"[\"orders/1-A\"]"), Format::Json);
     /// assert_eq!(Format::detect(None, b"{\"Id\": \"a\"}\n{\"Id\": \"b\"}"), Format::Ndjson);
     /// assert_eq!(Format::detect(None, b"{\"BuildVersion\": 60025, \"Docs\": []}"), Format::RavenDump);
@@ -67,6 +71,35 @@ impl Format {
     pub fn detect(file_name: Option<&str>, first_bytes: &[u8]) -> Format {
         if let Some(format) = file_name.and_then(Format::from_file_name) {
             return format;
+        }
+        Format::from_content(first_bytes)
+    }
+
+    /// Guesses the format from the first bytes of a file (a few KiB are plenty): gzip data by
+    /// what its first bytes inflate to (an export when they do not inflate), Zstandard data
+    /// an export; then by the first character that is not white space: `[` JSON; `{` an
+    /// export when its first key is `BuildVersion` or `Docs`, JSON when the line holds
+    /// nothing else (a pretty-printed object), else NDJSON; `"` NDJSON; otherwise a tab in
+    /// the first line means the line format, a comma CSV (a header such as `id,size`, or
+    /// rows), and anything else the line format.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::import::Format;
+    ///
+    /// assert_eq!(Format::from_content(b"  [\"orders/1-A\"]"), Format::Json);
+    /// assert_eq!(Format::from_content(b"Id,Size\norders/1-A,120\n"), Format::Csv);
+    /// assert_eq!(Format::from_content(b"orders/1-A\t120\n"), Format::Text);
+    /// assert_eq!(Format::from_content(b"\x1f\x8b\x08\x00"), Format::RavenDump);
+    /// ```
+    pub fn from_content(first_bytes: &[u8]) -> Format {
+        if first_bytes.starts_with(&GZIP_MAGIC) {
+            let inflated = inflate_head(first_bytes, INFLATED_HEAD);
+            if inflated.is_empty() {
+                return Format::RavenDump;
+            }
+            return Format::sniff(&inflated);
         }
         Format::sniff(first_bytes)
     }
@@ -225,6 +258,32 @@ mod tests {
         assert_eq!(Format::detect(None, b"\"a\"\n\"b\""), Format::Ndjson);
         assert_eq!(Format::detect(None, b"a\nb,c"), Format::Text);
         assert_eq!(Format::detect(None, b"id,size\r\na,1"), Format::Csv);
+    }
+
+    #[test]
+    fn gzip_is_sniffed_by_what_it_holds() {
+        use flate2::write::GzEncoder;
+        use std::io::Write;
+        let gzip = |data: &[u8]| {
+            let mut e = GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(data).unwrap();
+            e.finish().unwrap()
+        };
+        let cases: [(&[u8], Format); 5] = [
+            (
+                b"{\"BuildVersion\": 60025, \"Docs\": []}",
+                Format::RavenDump,
+            ),
+            (b"orders/1-A\t12\n", Format::Text),
+            (b"id,size\norders/1-A,12\n", Format::Csv),
+            (b"[\"orders/1-A\"]", Format::Json),
+            (b"{\"Id\": \"a\"}\n", Format::Ndjson),
+        ];
+        for (data, format) in cases {
+            assert_eq!(Format::from_content(&gzip(data)), format);
+        }
+        // Too little to inflate: an export, as gzip files usually are.
+        assert_eq!(Format::from_content(&gzip(b"a,b")[..10]), Format::RavenDump);
     }
 
     #[test]

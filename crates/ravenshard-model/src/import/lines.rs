@@ -1,8 +1,9 @@
-//! Line-based formats: splitting a stream of chunks into lines (or CSV records), and the
-//! plain-text (`id` or `id<TAB>size`) and NDJSON line readers.
+//! Line-based formats: splitting a stream of chunks into lines, and the plain-text (the line
+//! format, read by [`ravenshard::lines`]) and NDJSON line readers.
 
 use super::entry::{parse_entry, Sink};
 use super::{ImportError, Location};
+use ravenshard::lines::Fields;
 
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
@@ -17,7 +18,7 @@ pub(super) struct Record<'a> {
 }
 
 impl<'a> Record<'a> {
-    /// The text of the record without a final `\r` (and without the BOM on the first line).
+    /// The text of the line without a final `\r` (and without the BOM on the first line).
     pub fn text(&self) -> Result<&'a str, ImportError> {
         let mut bytes = self.bytes;
         let mut offset = self.offset;
@@ -26,52 +27,34 @@ impl<'a> Record<'a> {
             offset = BOM.len() as u64;
         }
         let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-        std::str::from_utf8(bytes).map_err(|e| {
-            let before = &bytes[..e.valid_up_to()];
-            ImportError::InvalidUtf8 {
-                // A CSV record can span lines.
-                line: self.line + before.iter().filter(|&&b| b == b'\n').count(),
-                offset: offset + e.valid_up_to() as u64,
-            }
+        std::str::from_utf8(bytes).map_err(|e| ImportError::InvalidUtf8 {
+            line: self.line,
+            offset: offset + e.valid_up_to() as u64,
         })
     }
 }
 
-/// Splits chunks into records at `\n`, keeping a partial last record until the rest of it
-/// arrives. In CSV mode a `\n` inside double quotes does not end a record.
+/// Splits chunks into lines at `\n`, keeping a partial last line until the rest of it
+/// arrives.
 #[derive(Debug)]
 pub(super) struct Splitter {
     carry: Vec<u8>,
-    csv: bool,
-    in_quotes: bool,
     line: usize,
     offset: u64,
 }
 
 impl Splitter {
-    pub fn new(csv: bool) -> Splitter {
+    pub fn new() -> Splitter {
         Splitter {
             carry: Vec::new(),
-            csv,
-            in_quotes: false,
             line: 1,
             offset: 0,
         }
     }
 
-    /// The end (index of the `\n`) of the record that `bytes` continues, if it is there.
+    /// The end (index of the `\n`) of the line that `bytes` continues, if it is there.
     fn find_end(&mut self, bytes: &[u8]) -> Option<usize> {
-        if !self.csv {
-            return bytes.iter().position(|&b| b == b'\n');
-        }
-        for (i, &b) in bytes.iter().enumerate() {
-            match b {
-                b'"' => self.in_quotes = !self.in_quotes,
-                b'\n' if !self.in_quotes => return Some(i),
-                _ => {}
-            }
-        }
-        None
+        bytes.iter().position(|&b| b == b'\n')
     }
 
     /// Splits `chunk`, calling `f` for every record it completes.
@@ -120,46 +103,28 @@ impl Splitter {
             offset: self.offset,
         };
         self.line += 1;
-        if self.csv {
-            self.line += bytes.iter().filter(|&&b| b == b'\n').count();
-        }
         self.offset += bytes.len() as u64 + 1;
         f(record)
     }
 }
 
-/// Parses a size: a non-negative integer, spaces around it allowed; empty is no size.
-pub(super) fn parse_size(text: &str, line: usize) -> Result<Option<u64>, ImportError> {
-    let trimmed = text.trim_matches([' ', '\t']);
-    if trimmed.is_empty() {
-        return Ok(None);
-    }
-    if !trimmed.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad_size(text, line));
-    }
-    trimmed.parse().map(Some).map_err(|_| bad_size(text, line))
-}
-
-fn bad_size(text: &str, line: usize) -> ImportError {
-    ImportError::BadSize {
-        line,
-        text: text.to_string(),
-    }
-}
-
-/// Plain text: `id` or `id<TAB>size` per line; blank lines are skipped.
+/// Plain text in the line format: `id[<TAB>size[<TAB>collection[<TAB>body]]]`; blank lines
+/// are skipped.
 pub(super) fn text_line(record: Record, sink: &mut Sink) -> Result<(), ImportError> {
-    let text = record.text()?;
-    if text.trim().is_empty() {
+    let Some(fields) = Fields::parse(record.text()?) else {
         return Ok(());
-    }
-    let (id, size) = match text.split_once('\t') {
-        Some((id, size)) => (id, parse_size(size, record.line)?),
-        None => (text, None),
     };
-    sink.add(id.to_string(), size, None, None, || {
-        Location::Line(record.line)
-    });
+    let size = fields.size().map_err(|e| ImportError::BadSize {
+        line: record.line,
+        text: e.text,
+    })?;
+    sink.add(
+        fields.id.to_string(),
+        size,
+        fields.collection.map(str::to_string),
+        fields.body.map(str::to_string),
+        || Location::Line(record.line),
+    );
     Ok(())
 }
 
@@ -174,16 +139,17 @@ pub(super) fn ndjson_line(record: Record, sink: &mut Sink) -> Result<(), ImportE
         return Ok(());
     }
     let line = record.line;
-    let entry = parse_entry(trimmed.as_bytes()).map_err(|e| ImportError::Json {
-        path: if e.path.is_empty() {
-            "$".to_string()
-        } else {
-            e.path
-        },
-        line,
-        column: e.column + if e.line == 1 { indent } else { 0 },
-        message: e.message,
-    })?;
+    let entry =
+        parse_entry(trimmed.as_bytes(), !sink.no_bodies).map_err(|e| ImportError::Json {
+            path: if e.path.is_empty() {
+                "$".to_string()
+            } else {
+                e.path
+            },
+            line,
+            column: e.column + if e.line == 1 { indent } else { 0 },
+            message: e.message,
+        })?;
     // An attachment header means nothing in NDJSON: no raw stream follows it.
     let _ = sink.take(entry, || Location::Line(line));
     Ok(())
@@ -193,8 +159,8 @@ pub(super) fn ndjson_line(record: Record, sink: &mut Sink) -> Result<(), ImportE
 mod tests {
     use super::*;
 
-    fn split(csv: bool, chunks: &[&[u8]]) -> Vec<(Vec<u8>, usize, u64)> {
-        let mut s = Splitter::new(csv);
+    fn split(chunks: &[&[u8]]) -> Vec<(Vec<u8>, usize, u64)> {
+        let mut s = Splitter::new();
         let mut out = Vec::new();
         let mut f = |r: Record| {
             out.push((r.bytes.to_vec(), r.line, r.offset));
@@ -215,30 +181,9 @@ mod tests {
             (b"cd\r".to_vec(), 3, 4),
             (b"e".to_vec(), 4, 8),
         ];
-        assert_eq!(split(false, &[b"ab\n\ncd\r\ne"]), expected);
-        assert_eq!(
-            split(false, &[b"a", b"b\n", b"\nc", b"d\r", b"\ne"]),
-            expected
-        );
-        assert_eq!(split(false, &[b"x\n"]), vec![(b"x".to_vec(), 1, 0)]);
-    }
-
-    #[test]
-    fn csv_records_span_quoted_newlines() {
-        let got = split(true, &[b"\"a\n", b"b\",1\nc"]);
-        assert_eq!(
-            got,
-            vec![(b"\"a\nb\",1".to_vec(), 1, 0), (b"c".to_vec(), 3, 8)]
-        );
-    }
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size(" 12 ", 1), Ok(Some(12)));
-        assert_eq!(parse_size("", 1), Ok(None));
-        for bad in ["-1", "+1", "1.5", "12 KB", "99999999999999999999", "1 2"] {
-            assert!(parse_size(bad, 3).is_err(), "{bad}");
-        }
+        assert_eq!(split(&[b"ab\n\ncd\r\ne"]), expected);
+        assert_eq!(split(&[b"a", b"b\n", b"\nc", b"d\r", b"\ne"]), expected);
+        assert_eq!(split(&[b"x\n"]), vec![(b"x".to_vec(), 1, 0)]);
     }
 
     #[test]

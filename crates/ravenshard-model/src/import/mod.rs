@@ -2,13 +2,14 @@
 //!
 //! | [`Format`] | What it holds |
 //! |---|---|
-//! | [`Text`](Format::Text) | one ID per line, or `id<TAB>size` (the editor's format) |
+//! | [`Text`](Format::Text) | the line format (the editor's): `id[<TAB>size[<TAB>collection[<TAB>body]]]`, read by [`ravenshard::lines`] |
 //! | [`Csv`](Format::Csv) | `id[,size[,collection]]` rows, RFC 4180 quoting, optional header |
 //! | [`Json`](Format::Json) | an array of IDs or of documents (or an object with `Docs`) |
 //! | [`Ndjson`](Format::Ndjson) | one ID (JSON string) or document (JSON object) per line |
 //! | [`RavenDump`](Format::RavenDump) | a `.ravendbdump`: gzip of `{"BuildVersion": .., "Docs": [..], ..}` |
 //!
-//! Any format may be gzip-compressed; compression is recognised by its magic bytes.
+//! Any format may be gzip-compressed; compression is recognised by its magic bytes and
+//! undone by flate2 (multi-member files included).
 //! Line formats accept `\r\n` and a UTF-8 byte-order mark and skip blank lines.
 //!
 //! A document object's ID is `@metadata.@id`, else `Id`, else `id`; its collection is
@@ -28,7 +29,9 @@
 //! without freezing: feed it chunks of [`Importer::next_chunk_len`] bytes from a file
 //! reader, yield to the event loop between them, and show [`Importer::progress`]. All formats parse as chunks
 //! arrive (JSON lists element by element), and gzip inflates as they arrive; memory holds
-//! the documents plus the element or line in progress. To cancel, drop the `Importer`.
+//! the documents plus the element or line in progress, or only the latter for a reader that
+//! [takes](Importer::take_documents) the documents as they come. To cancel, drop the
+//! `Importer`.
 //! [`import`] does it all in one call.
 //!
 //! # Examples
@@ -118,7 +121,7 @@ impl Progress {
 #[derive(Debug)]
 enum Reader {
     Text(Splitter),
-    Csv(Splitter, csv::CsvReader),
+    Csv(Box<csv::CsvReader>),
     Ndjson(Splitter),
     Json(json::JsonReader),
 }
@@ -126,9 +129,9 @@ enum Reader {
 impl Reader {
     fn new(format: Format) -> Reader {
         match format {
-            Format::Text => Reader::Text(Splitter::new(false)),
-            Format::Csv => Reader::Csv(Splitter::new(true), csv::CsvReader::default()),
-            Format::Ndjson => Reader::Ndjson(Splitter::new(false)),
+            Format::Text => Reader::Text(Splitter::new()),
+            Format::Csv => Reader::Csv(Box::new(csv::CsvReader::new())),
+            Format::Ndjson => Reader::Ndjson(Splitter::new()),
             Format::Json => Reader::Json(json::JsonReader::new(false)),
             Format::RavenDump => Reader::Json(json::JsonReader::new(true)),
         }
@@ -138,7 +141,7 @@ impl Reader {
         match self {
             Reader::Text(split) => split.feed(bytes, &mut |r| lines::text_line(r, sink)),
             Reader::Ndjson(split) => split.feed(bytes, &mut |r| lines::ndjson_line(r, sink)),
-            Reader::Csv(split, csv) => split.feed(bytes, &mut |r| csv.record(r, sink)),
+            Reader::Csv(csv) => csv.feed(bytes, sink),
             Reader::Json(json) => json.feed(bytes, sink),
         }
     }
@@ -147,7 +150,7 @@ impl Reader {
         match self {
             Reader::Text(split) => split.finish(&mut |r| lines::text_line(r, sink)),
             Reader::Ndjson(split) => split.finish(&mut |r| lines::ndjson_line(r, sink)),
-            Reader::Csv(split, csv) => split.finish(&mut |r| csv.record(r, sink)),
+            Reader::Csv(csv) => csv.finish(sink),
             Reader::Json(json) => json.finish(sink),
         }
     }
@@ -193,6 +196,8 @@ pub struct Importer {
     decoder: Decoder,
     reader: Reader,
     sink: Sink,
+    /// Documents handed out by [`take_documents`](Importer::take_documents).
+    taken: usize,
     failed: Option<ImportError>,
 }
 
@@ -207,8 +212,29 @@ impl Importer {
             decoder: Decoder::new(),
             reader: Reader::new(format),
             sink: Sink::default(),
+            taken: 0,
             failed: None,
         }
+    }
+
+    /// The same importer, keeping no document bodies: for readers that need IDs, sizes and
+    /// collections only (the CLI), so memory holds no document text.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::import::{Format, Importer};
+    ///
+    /// let mut importer = Importer::new(Format::Ndjson, None).without_bodies();
+    /// importer.push(br#"{"Id": "a", "Name": "x"}"#)?;
+    /// let imported = importer.finish()?;
+    /// assert_eq!((imported.documents[0].size, imported.documents[0].body.as_deref()), (Some(21), None));
+    /// assert_eq!(imported.bodies_dropped, 0);
+    /// # Ok::<(), ravenshard_model::import::ImportError>(())
+    /// ```
+    pub fn without_bodies(mut self) -> Importer {
+        self.sink.no_bodies = true;
+        self
     }
 
     /// The format being read.
@@ -274,9 +300,32 @@ impl Importer {
         }
     }
 
-    /// How many documents have been read so far.
+    /// How many documents have been read so far (taken ones included).
     pub fn documents_so_far(&self) -> usize {
-        self.sink.documents.len()
+        self.taken + self.sink.documents.len()
+    }
+
+    /// The documents read since the last call, in file order, handed over: a reader that
+    /// uses each document once (the CLI) takes them after every push, so memory holds only
+    /// the documents of a chunk. [`finish`](Importer::finish) returns the rest.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::import::{Format, Importer};
+    ///
+    /// let mut importer = Importer::new(Format::Text, None);
+    /// importer.push(b"a\nb\nc")?;
+    /// let first: Vec<String> = importer.take_documents().into_iter().map(|d| d.id).collect();
+    /// assert_eq!(first, ["a", "b"]);
+    /// assert_eq!(importer.documents_so_far(), 2);
+    /// assert_eq!(importer.finish()?.documents[0].id, "c");
+    /// # Ok::<(), ravenshard_model::import::ImportError>(())
+    /// ```
+    pub fn take_documents(&mut self) -> Vec<Document> {
+        let documents = std::mem::take(&mut self.sink.documents);
+        self.taken += documents.len();
+        documents
     }
 
     /// How many entries have been skipped so far.

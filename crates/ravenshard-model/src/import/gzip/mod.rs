@@ -1,254 +1,163 @@
-//! gzip (RFC 1952) decoded as its chunks arrive: member headers are read byte by byte, the
-//! deflate data is inflated with `miniz_oxide` and handed on in pieces of at most
-//! [`OUT_LEN`] bytes (so memory stays flat whatever the compression ratio), and each
-//! member's trailer is checked against the CRC-32 and length of what was inflated.
+//! gzip (RFC 1952) decoded as its chunks arrive, by flate2: headers, multi-member files
+//! (pigz, `cat a.gz b.gz`), CRC-32 and length checks are flate2's.
 //!
-//! * Members may follow one another (multi-member files, as pigz and `cat a.gz b.gz`
-//!   write): their data is concatenated.
-//! * Zero bytes after the last member are ignored (tape and block devices pad files so;
-//!   gzip(1) accepts them with a warning). Anything else after a member that is not
-//!   another member is an error.
-//! * A file that ends inside a member's header or compressed data is
-//!   [`ImportError::GzipTruncated`]; one that ends inside the 8-byte trailer, where the
-//!   checksum is, is [`ImportError::Gzip`], as are a bad header, invalid deflate data and a
-//!   checksum or length that does not match.
-
-mod crc32;
-mod header;
+//! flate2's decoders pull their input; here it is pushed. The pushed bytes wait in
+//! [`Pending`], which answers `WouldBlock` once they are used up, so the decoder stops there
+//! and resumes where it was on the next push (flate2 keeps its state across `WouldBlock`,
+//! as non-blocking readers need). Inflated bytes are handed on in pieces of at most
+//! [`OUT_LEN`] bytes, so memory stays flat whatever the compression ratio.
+//!
+//! * A file that ends inside a member (header, compressed data or trailer) is
+//!   [`ImportError::GzipTruncated`], and so is one that ends less than a header's 10 bytes
+//!   after a member (there is no telling whether they start another member).
+//! * A bad header, invalid deflate data, a checksum or length that does not match, and
+//!   anything after a member that is not another member are [`ImportError::Gzip`].
 
 use super::ImportError;
-use crc32::Crc32;
-use header::Header;
-use miniz_oxide::inflate::stream::{inflate, InflateState};
-use miniz_oxide::{DataFormat, MZError, MZFlush, MZStatus};
+use flate2::bufread::MultiGzDecoder;
 use std::fmt;
+use std::io::{self, BufRead, Read};
 
 /// The most decompressed bytes handed on at once.
 const OUT_LEN: usize = 32 << 10;
-/// CRC32 and ISIZE, four bytes each, little-endian.
-const TRAILER_LEN: usize = 8;
-/// The first byte of every member.
-const ID1: u8 = 0x1f;
 
-/// Where in the file the decoder is.
-#[derive(Debug, Clone)]
-enum State {
-    Header(Header),
-    /// The deflate data.
-    Body,
-    Trailer {
-        bytes: [u8; TRAILER_LEN],
-        len: usize,
-    },
-    /// After a member: another one, zero padding or the end of the file.
-    Between,
-    /// Zero bytes after the last member.
-    Padding,
+/// Compressed bytes pushed and not yet read by the decoder.
+#[derive(Debug, Default)]
+struct Pending {
+    bytes: Vec<u8>,
+    /// How many of `bytes` the decoder has read.
+    read: usize,
+    /// Compressed bytes read from the start of the file.
+    offset: u64,
+    /// No more bytes will come: reading past them is the end of the file.
+    end: bool,
+}
+
+impl Pending {
+    /// Adds pushed bytes, dropping those already read.
+    fn push(&mut self, chunk: &[u8]) {
+        self.bytes.drain(..self.read);
+        self.read = 0;
+        self.bytes.extend_from_slice(chunk);
+    }
+}
+
+impl BufRead for Pending {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        let rest = self.bytes.get(self.read..).unwrap_or_default();
+        if rest.is_empty() && !self.end {
+            return Err(io::ErrorKind::WouldBlock.into());
+        }
+        Ok(rest)
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.read += n;
+        self.offset += n as u64;
+    }
+}
+
+impl Read for Pending {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let rest = self.fill_buf()?;
+        let n = rest.len().min(out.len());
+        out[..n].copy_from_slice(&rest[..n]);
+        self.consume(n);
+        Ok(n)
+    }
 }
 
 /// Decodes a gzip file from its first byte.
 pub(super) struct GzipDecoder {
-    state: State,
-    inflater: Box<InflateState>,
+    decoder: MultiGzDecoder<Pending>,
     /// Where inflated bytes go before they are handed on.
     buffer: Vec<u8>,
-    /// Compressed bytes read.
-    offset: u64,
-    /// Where the current member starts.
-    member: u64,
-    /// CRC-32 and length (modulo 2^32) of the current member's inflated data.
-    crc: Crc32,
-    size: u32,
 }
 
 impl fmt::Debug for GzipDecoder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GzipDecoder")
-            .field("state", &self.state)
-            .field("offset", &self.offset)
-            .field("member", &self.member)
+            .field("offset", &self.decoder.get_ref().offset)
             .finish_non_exhaustive()
-    }
-}
-
-/// An [`ImportError::Gzip`].
-fn corrupt(offset: u64, message: impl Into<String>) -> ImportError {
-    ImportError::Gzip {
-        offset,
-        message: message.into(),
     }
 }
 
 impl GzipDecoder {
     pub fn new() -> GzipDecoder {
         GzipDecoder {
-            state: State::Header(Header::new()),
-            inflater: InflateState::new_boxed(DataFormat::Raw),
+            decoder: MultiGzDecoder::new(Pending::default()),
             buffer: vec![0; OUT_LEN],
-            offset: 0,
-            member: 0,
-            crc: Crc32::default(),
-            size: 0,
         }
     }
 
     /// Decodes the next bytes of the file, handing the inflated bytes to `out`.
     pub fn push(
         &mut self,
-        mut input: &[u8],
+        chunk: &[u8],
         out: &mut dyn FnMut(&[u8]) -> Result<(), ImportError>,
     ) -> Result<(), ImportError> {
-        while let Some(&first) = input.first() {
-            match &mut self.state {
-                State::Between if first == 0 => self.state = State::Padding,
-                State::Between if first == ID1 => self.start_member(),
-                State::Between => {
-                    return Err(corrupt(
-                        self.offset,
-                        "data after the end of a member that is not another member",
-                    ))
-                }
-                State::Padding => {
-                    let zeros = input.iter().take_while(|&&b| b == 0).count();
-                    self.advance(&mut input, zeros);
-                    if !input.is_empty() {
-                        return Err(corrupt(
-                            self.offset,
-                            "data after the zero bytes that follow the last member",
-                        ));
-                    }
-                }
-                State::Header(header) => {
-                    let (used, done) = header.read(input).map_err(|m| corrupt(self.member, m))?;
-                    self.advance(&mut input, used);
-                    if done {
-                        self.state = State::Body;
-                    }
-                }
-                State::Body => {
-                    if self.inflate(&mut input, out)? {
-                        self.state = State::Trailer {
-                            bytes: [0; TRAILER_LEN],
-                            len: 0,
-                        };
-                    }
-                }
-                State::Trailer { bytes, len } => {
-                    let mut taken = 0;
-                    for (slot, &byte) in bytes.iter_mut().skip(*len).zip(input) {
-                        *slot = byte;
-                        taken += 1;
-                    }
-                    *len += taken;
-                    let full = (*len == TRAILER_LEN).then_some(*bytes);
-                    self.advance(&mut input, taken);
-                    if let Some(trailer) = full {
-                        self.check(trailer)?;
-                        self.state = State::Between;
-                    }
-                }
-            }
-        }
-        Ok(())
+        self.decoder.get_mut().push(chunk);
+        self.inflate(out)
     }
 
-    /// Checks that the file did not end inside a member.
-    pub fn finish(&self) -> Result<(), ImportError> {
-        match self.state {
-            State::Between | State::Padding => Ok(()),
-            State::Header(_) | State::Body => Err(ImportError::GzipTruncated {
-                offset: self.offset,
-            }),
-            State::Trailer { len, .. } => Err(corrupt(
-                self.offset,
-                format!(
-                    "the file ends inside the trailer of the member at byte {}, with {len} of \
-                     its 8 bytes (checksum and length)",
-                    self.member
-                ),
-            )),
-        }
+    /// Decodes what is left and checks that the file did not end inside a member.
+    pub fn finish(
+        &mut self,
+        out: &mut dyn FnMut(&[u8]) -> Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        self.decoder.get_mut().end = true;
+        self.inflate(out)
     }
 
-    /// Counts `n` bytes of `input` as read.
-    fn advance(&mut self, input: &mut &[u8], n: usize) {
-        *input = input.get(n..).unwrap_or_default();
-        self.offset += n as u64;
-    }
-
-    fn start_member(&mut self) {
-        self.state = State::Header(Header::new());
-        self.member = self.offset;
-        self.inflater.reset(DataFormat::Raw);
-        self.crc = Crc32::default();
-        self.size = 0;
-    }
-
-    /// Inflates from `input` (consuming what it reads) until the input runs out or the
-    /// member's compressed data ends: true in the second case.
+    /// Inflates until the pushed bytes are used up (or, at the end, the file is).
     fn inflate(
         &mut self,
-        input: &mut &[u8],
         out: &mut dyn FnMut(&[u8]) -> Result<(), ImportError>,
-    ) -> Result<bool, ImportError> {
+    ) -> Result<(), ImportError> {
         loop {
-            let result = inflate(&mut self.inflater, input, &mut self.buffer, MZFlush::None);
-            self.advance(input, result.bytes_consumed);
-            let written = self.buffer.get(..result.bytes_written).unwrap_or_default();
-            if !written.is_empty() {
-                self.crc.update(written);
-                // ISIZE is the length modulo 2^32; a piece is at most OUT_LEN long.
-                self.size = self.size.wrapping_add(written.len() as u32);
-                out(written)?;
-            }
-            let progress = result.bytes_consumed > 0 || result.bytes_written > 0;
-            match result.status {
-                Ok(MZStatus::StreamEnd) => return Ok(true),
-                // With no input left, only output held back may still come.
-                Ok(_) if progress => {}
-                // `Buf`: the input ran out before the end of the compressed data.
-                Ok(_) | Err(MZError::Buf) if input.is_empty() => return Ok(false),
-                Ok(_) | Err(MZError::Buf) => {
-                    return Err(corrupt(
-                        self.offset,
-                        "the decompressor stopped making progress",
-                    ))
-                }
-                Err(_) => return Err(corrupt(self.offset, "invalid deflate data")),
+            match self.decoder.read(&mut self.buffer) {
+                Ok(0) => return Ok(()),
+                Ok(n) => out(self.buffer.get(..n).unwrap_or_default())?,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) => return Err(self.error(&e)),
             }
         }
     }
 
-    /// Checks a member's trailer against the data inflated.
-    fn check(&self, trailer: [u8; TRAILER_LEN]) -> Result<(), ImportError> {
-        let [c0, c1, c2, c3, s0, s1, s2, s3] = trailer;
-        let stored_crc = u32::from_le_bytes([c0, c1, c2, c3]);
-        let stored_size = u32::from_le_bytes([s0, s1, s2, s3]);
-        let start = self.offset.saturating_sub(TRAILER_LEN as u64);
-        if stored_crc != self.crc.value() {
-            return Err(corrupt(
-                start,
-                format!(
-                    "the CRC-32 checksum of the member at byte {} is {:08x}, but its data's is \
-                     {:08x}",
-                    self.member,
-                    stored_crc,
-                    self.crc.value()
-                ),
-            ));
+    /// What flate2's error means for the file.
+    fn error(&self, e: &io::Error) -> ImportError {
+        let offset = self.decoder.get_ref().offset;
+        if e.kind() == io::ErrorKind::UnexpectedEof {
+            return ImportError::GzipTruncated { offset };
         }
-        if stored_size != self.size {
-            return Err(corrupt(
-                start + 4,
-                format!(
-                    "the length of the member at byte {} is {stored_size} bytes (modulo 2^32), \
-                     but its data is {} bytes",
-                    self.member, self.size
-                ),
-            ));
+        let text = e.to_string();
+        let message = if text.contains("header") {
+            "a member header is not gzip (its magic bytes, compression method or flags), or \
+             what follows a member is not another member"
+        } else if text.contains("checksum") {
+            "a checksum does not match the data: the CRC-32 or length in a member's trailer, \
+             or its header checksum"
+        } else if text.contains("deflate") {
+            "invalid deflate data"
+        } else {
+            text.as_str()
+        };
+        ImportError::Gzip {
+            offset,
+            message: message.to_string(),
         }
-        Ok(())
     }
+}
+
+/// The first bytes that `head` (the start of a gzip file) inflates to, at most `max`: as
+/// many as inflate before the head runs out or turns out to be damaged.
+pub(super) fn inflate_head(head: &[u8], max: usize) -> Vec<u8> {
+    let mut inflated = Vec::new();
+    // An error (the head is cut short, or damaged) ends the bytes that could be inflated.
+    let _ = MultiGzDecoder::new(head)
+        .take(max as u64)
+        .read_to_end(&mut inflated);
+    inflated
 }
 
 #[cfg(test)]
