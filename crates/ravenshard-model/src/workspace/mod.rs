@@ -13,7 +13,7 @@
 //! | documents | [`Placement::rows`] then [`RowView::slice`] and [`Placement::row`] |
 //! | explain | [`Placement::explain`] |
 //! | warnings | [`Placement::invalid`], [`Placement::duplicates`] |
-//! | configuration | [`assign_members`], [`Placement::set_members`] |
+//! | configuration | [`assign_members`], [`Placement::set_members`], [`Placement::set_topology`] |
 //!
 //! The placement owns copies of the IDs (two flat strings, original and lower-cased), so it
 //! borrows nothing and can live in the studio's state next to the documents.
@@ -43,6 +43,7 @@ mod groups;
 mod histogram;
 mod matrix;
 mod members;
+mod retopology;
 mod rows;
 mod shards;
 
@@ -50,6 +51,7 @@ pub use groups::{AnchoredGroup, DuplicateId, ObeseBucket};
 pub use histogram::{Bin, MAX_BINS};
 pub use matrix::{NodeMatrix, NodeRow};
 pub use members::{assign_members, MemberError};
+pub use retopology::TopologyChangeError;
 pub use rows::{Row, RowQuery, RowView, SortKey};
 pub use shards::{Balance, BalanceVerdict, Block, ShardSummary};
 
@@ -241,6 +243,11 @@ pub struct Placement {
     duplicates: Vec<DuplicateId>,
     index: histogram::BucketIndex,
     orders: rows::SortCache,
+    /// XXH64 of the hashed part (after the last `$`) of each lowered ID (0 when not
+    /// hashed): kept so a change of topology never hashes an ID again.
+    hashes: Vec<u64>,
+    /// Whether the chapter's design placed the documents ([`PlacementOptions::design`]).
+    with_design: bool,
 }
 
 impl Placement {
@@ -395,7 +402,7 @@ impl Placement {
             },
         );
         let obese_buckets = groups::obese_buckets(&index, &locator, obese_threshold);
-        let shards = shards::summaries(topology, &slots, &sizes);
+        let shards = shards::summaries(topology, &index);
         let blocks = shards::blocks(topology, &index);
         let totals = Totals {
             documents: n as u64,
@@ -430,6 +437,8 @@ impl Placement {
             index,
             generated,
             orders: rows::SortCache::default(),
+            hashes,
+            with_design: options.design.is_some(),
         }
     }
 
