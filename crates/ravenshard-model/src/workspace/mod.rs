@@ -62,6 +62,7 @@ use ravenshard_design::reshard::BucketLoad;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 pub use ravenshard::document::{one_line, Document, DocumentLine};
 
@@ -217,19 +218,21 @@ impl Slot {
 pub struct Placement {
     topology: Topology,
     /// All IDs back to back; document `i` is `ids[id_offsets[i]..id_offsets[i + 1]]`.
-    ids: String,
-    id_offsets: Vec<usize>,
+    /// The per-document tables a change of topology does not touch are shared (`Arc`), so
+    /// a clone to change the topology of copies only the slots and the bucket index.
+    ids: Arc<str>,
+    id_offsets: Arc<[usize]>,
     /// All lower-cased IDs back to back, the same way.
-    lower: String,
-    lower_offsets: Vec<usize>,
+    lower: Arc<str>,
+    lower_offsets: Arc<[usize]>,
     slots: Vec<Slot>,
     /// `(index, final ID)` of the documents the design generated an ID for.
     generated: Vec<(u32, String)>,
-    sizes: Vec<Option<u64>>,
+    sizes: Arc<[Option<u64>]>,
     /// Distinct collection names, in order of first appearance.
     collections: Vec<String>,
     /// Index in `collections` per document, or [`NONE`].
-    collection_of: Vec<u32>,
+    collection_of: Arc<[u32]>,
     invalid: Vec<InvalidDocument>,
     totals: Totals,
     shards: Vec<ShardSummary>,
@@ -245,7 +248,7 @@ pub struct Placement {
     orders: rows::SortCache,
     /// XXH64 of the hashed part (after the last `$`) of each lowered ID (0 when not
     /// hashed): kept so a change of topology never hashes an ID again.
-    hashes: Vec<u64>,
+    hashes: Arc<[u64]>,
     /// Whether the chapter's design placed the documents ([`PlacementOptions::design`]).
     with_design: bool,
 }
@@ -418,14 +421,14 @@ impl Placement {
             byte_balance: Balance::of(shards.iter().map(|s| s.bytes)),
             matrix: NodeMatrix::new(&shards),
             topology: topology.clone(),
-            ids,
-            id_offsets,
-            lower,
-            lower_offsets,
+            ids: ids.into(),
+            id_offsets: id_offsets.into(),
+            lower: lower.into(),
+            lower_offsets: lower_offsets.into(),
             slots,
-            sizes,
+            sizes: sizes.into(),
             collections: collections.names,
-            collection_of,
+            collection_of: collection_of.into(),
             invalid,
             totals,
             shards,
@@ -437,7 +440,7 @@ impl Placement {
             index,
             generated,
             orders: rows::SortCache::default(),
-            hashes,
+            hashes: hashes.into(),
             with_design: options.design.is_some(),
         }
     }

@@ -171,9 +171,16 @@ impl Placement {
         self.matrix = NodeMatrix::new(&self.shards);
         self.obese_buckets = groups::obese_buckets(&self.index, locator, self.obese_threshold);
         self.totals.buckets_used = self.index.buckets_used();
-        if !self.groups.is_empty() {
-            // A group's shard (and with prefixes its bucket and split) may change; its
-            // members do not.
+        if !buckets_moved {
+            // Same buckets: a group's members, bucket and split stay; its shard and advice
+            // follow its bucket. O(groups).
+            for group in &mut self.groups {
+                group.shard = locator.shard_of(group.bucket).unwrap_or(NONE);
+                groups::advise(group, self.obese_threshold, self.totals.placed);
+            }
+        } else if !self.groups.is_empty() {
+            // A prefix moved some members: the groups' buckets and splits are found again
+            // from the kept hashes (their members do not change).
             for slot in &mut self.slots {
                 slot.group = NONE;
             }
