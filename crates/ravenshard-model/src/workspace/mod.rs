@@ -212,8 +212,9 @@ impl Slot {
 
 /// Every document placed by a topology, with everything the studio's views show.
 ///
-/// Built once per change of documents or topology, in O(n log n) (see the crate's
-/// `benches/workspace.rs` for the measured time); the view queries are then cheap.
+/// Built once per change of documents, in O(n log n); a change of topology is followed in
+/// place by [`set_topology`](Self::set_topology), which hashes no ID again (see the crate's
+/// `benches/workspace.rs` for the measured times); the view queries are then cheap.
 #[derive(Debug, Clone)]
 pub struct Placement {
     topology: Topology,
