@@ -3,8 +3,11 @@
 //! take well under 40 ms natively.
 //!
 //! Run: `cargo bench --bench workspace`. `placement/new` is the whole placement (hashing,
-//! shards, matrix, groups, duplicates, bucket index); the rest are the per-interaction view
-//! queries on a ready placement.
+//! shards, matrix, groups, duplicates, bucket index); `views` are the per-interaction view
+//! queries on a ready placement; `scale/<n>` is the same edit at 10,000 and 1,000,000
+//! documents (issue 11: the two must differ by less than 2x): one document edited (today
+//! the documents are placed again), the shard count changed and a prefix added
+//! ([`Placement::set_topology`], on a clone made outside the timing).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
@@ -18,7 +21,11 @@ const N: usize = 100_000;
 /// A Northwind-like mix: orders anchored to their company, order lines, companies,
 /// employees and products, with sizes and collections.
 fn documents() -> Vec<Document> {
-    (0..N)
+    documents_n(N)
+}
+
+fn documents_n(n: usize) -> Vec<Document> {
+    (0..n)
         .map(|i| {
             let (id, collection) = match i % 10 {
                 0..=3 => (format!("orders/{i}-A$companies/{}-A", i % 911), "Orders"),
@@ -105,5 +112,55 @@ fn bench_workspace(c: &mut Criterion) {
     views.finish();
 }
 
-criterion_group!(benches, bench_workspace);
+/// The same edits at 10,000 and 1,000,000 documents.
+fn bench_scale(c: &mut Criterion) {
+    let options = PlacementOptions::default();
+    let three = topology();
+    let mut four = Topology::with_shards(4).expect("4 shards are valid");
+    for shard in 0..3 {
+        four.set_members(shard, three.members(shard).to_vec());
+    }
+    let prefixed = Topology::from_json(
+        r#"{"Shards": {"0": {"Members": ["A"]}, "1": {"Members": ["B"]}, "2": {"Members": ["C"]}},
+            "Prefixed": [{"Prefix": "lines/", "Shards": [1]}]}"#,
+    )
+    .expect("valid prefixed topology");
+    for n in [10_000, 1_000_000] {
+        let mut documents = documents_n(n);
+        let placement = Placement::new(&documents, &three, &options);
+        let mut group = c.benchmark_group(format!("scale/{n}"));
+        group.sample_size(10);
+        group.bench_function("edit one document (placed again)", |b| {
+            let mut k = 0u64;
+            b.iter(|| {
+                k += 1;
+                documents[n / 2].id = format!("lines/{k}-B");
+                black_box(Placement::new(&documents, &three, &options))
+            })
+        });
+        group.bench_function("shard count 3 -> 4 (set_topology)", |b| {
+            b.iter_batched_ref(
+                || placement.clone(),
+                |p| p.set_topology(&four).map(|()| black_box(p.totals().placed)),
+                BatchSize::LargeInput,
+            )
+        });
+        group.bench_function("prefix 'lines/' added (set_topology)", |b| {
+            b.iter_batched_ref(
+                || placement.clone(),
+                |p| {
+                    p.set_topology(&prefixed)
+                        .map(|()| black_box(p.totals().placed))
+                },
+                BatchSize::LargeInput,
+            )
+        });
+        group.bench_function("clone of the placement", |b| {
+            b.iter(|| black_box(placement.clone()))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench_workspace, bench_scale);
 criterion_main!(benches);

@@ -113,6 +113,30 @@ impl Placed {
         (placed, Rc::new(placement))
     }
 
+    /// Follows a new configuration without placing the documents again, when neither the
+    /// old nor the new placement uses the chapter's design (whose generated IDs depend on
+    /// the topology): the buckets stay, and the views are summed again from them
+    /// ([`Placement::set_topology`]). Returns `false`, changing nothing, when the documents
+    /// must be placed again.
+    fn follow_topology(
+        &mut self,
+        placement: &mut Rc<Placement>,
+        config: &ConfigState,
+        design: &DesignState,
+    ) -> bool {
+        if self.options.design.is_some() || design.design().is_some() {
+            return false;
+        }
+        let mut next = Placement::clone(placement);
+        if next.set_topology(config.topology()).is_err() {
+            return false;
+        }
+        *placement = Rc::new(next);
+        self.revision = config.revision();
+        self.topology = Rc::clone(config.topology());
+        true
+    }
+
     /// What the Resharding state works from.
     fn inputs(&self, config: &ConfigState, placement: &Rc<Placement>) -> reshard::Inputs {
         reshard::Inputs {
@@ -336,8 +360,8 @@ impl State {
     }
 
     /// Tells the sub-states what changed elsewhere: the design follows the configuration;
-    /// the documents are placed again when they or the configuration changed (only members
-    /// are updated when only members changed); the views and the Resharding state follow
+    /// the documents are placed again when they changed, and follow a new configuration in
+    /// place when only it changed (only members are updated when only members changed); the views and the Resharding state follow
     /// the placement; the Resharding state computes its view while its tab is shown.
     fn reconcile(&mut self) {
         let topology = Rc::clone(self.config.topology());
@@ -347,8 +371,15 @@ impl State {
         }
         let documents = self.workspace.documents();
         let revision = self.config.revision();
-        if !Rc::ptr_eq(&self.placed.documents, documents) || self.placed.revision != revision {
-            (self.placed, self.placement) = Placed::new(documents, &self.config, &self.design);
+        let same_documents = Rc::ptr_eq(&self.placed.documents, documents);
+        if !same_documents || self.placed.revision != revision {
+            let in_place = same_documents
+                && self
+                    .placed
+                    .follow_topology(&mut self.placement, &self.config, &self.design);
+            if !in_place {
+                (self.placed, self.placement) = Placed::new(documents, &self.config, &self.design);
+            }
             let placed = ViewAction::Placed(Rc::clone(&self.placement));
             self.views = Rc::clone(&self.views).reduce(placed);
         } else if !Rc::ptr_eq(&self.placed.topology, &topology) {

@@ -340,7 +340,13 @@ impl ReshardState {
         let after = if Rc::ptr_eq(&target, current) {
             Rc::clone(placement)
         } else {
-            Rc::new(Placement::new(documents, &target, options))
+            // The buckets stay under the target unless its prefixes differ: no ID is hashed
+            // again, unless the design is on (then the documents are placed again).
+            let mut after = Placement::clone(placement);
+            match after.set_topology(&target) {
+                Ok(()) => Rc::new(after),
+                Err(_) => Rc::new(Placement::new(documents, &target, options)),
+            }
         };
         let throughput = self.fields.throughput.is_valid();
         let options = PlanOptions {

@@ -209,31 +209,7 @@ fn finish(
     let bytes = all()
         .filter_map(|&i| input.sizes.get(i as usize).copied().flatten())
         .fold(0u64, u64::saturating_add);
-    let obese = documents > input.obese_threshold;
-    let mut advice = Vec::new();
-    if obese {
-        let percent = format!(
-            "{:.1}",
-            documents as f64 * 100.0 / input.placed.max(1) as f64
-        );
-        advice.push(format!(
-            "{documents} documents ({percent}% of all) share anchor '{}', more than the \
-             obese threshold of {}: they all live in bucket {bucket} on shard {shard}, and a \
-             bucket moves between shards as one unit, so this group can never be spread out. \
-             Anchor to a finer key (for example one per customer and year) or leave some of \
-             these documents unanchored.",
-            builder.anchor, input.obese_threshold
-        ));
-    }
-    if split {
-        advice.push(format!(
-            "The documents anchored to '{}' are in more than one bucket: a sharding prefix \
-             matches some of their IDs and not others, and the prefix wins over the anchor, so \
-             they are not stored together. Give them all the same prefix, or none.",
-            builder.anchor
-        ));
-    }
-    AnchoredGroup {
+    let mut group = AnchoredGroup {
         anchor: builder.anchor.to_string(),
         members: builder.members.clone(),
         anchor_document,
@@ -242,9 +218,38 @@ fn finish(
         bucket,
         shard,
         split,
-        obese,
-        advice,
+        obese: documents > input.obese_threshold,
+        advice: Vec::new(),
+    };
+    advise(&mut group, input.obese_threshold, input.placed);
+    group
+}
+
+/// Writes a group's advice from its documents, bucket, shard and split: one sentence per
+/// problem (obese, split).
+pub(super) fn advise(group: &mut AnchoredGroup, obese_threshold: u64, placed: u64) {
+    let (documents, bucket, shard) = (group.documents, group.bucket, group.shard);
+    let mut advice = Vec::new();
+    if group.obese {
+        let percent = format!("{:.1}", documents as f64 * 100.0 / placed.max(1) as f64);
+        advice.push(format!(
+            "{documents} documents ({percent}% of all) share anchor '{}', more than the \
+             obese threshold of {}: they all live in bucket {bucket} on shard {shard}, and a \
+             bucket moves between shards as one unit, so this group can never be spread out. \
+             Anchor to a finer key (for example one per customer and year) or leave some of \
+             these documents unanchored.",
+            group.anchor, obese_threshold
+        ));
     }
+    if group.split {
+        advice.push(format!(
+            "The documents anchored to '{}' are in more than one bucket: a sharding prefix \
+             matches some of their IDs and not others, and the prefix wins over the anchor, so \
+             they are not stored together. Give them all the same prefix, or none.",
+            group.anchor
+        ));
+    }
+    group.advice = advice;
 }
 
 /// Buckets with more documents than `threshold`, the fullest first.

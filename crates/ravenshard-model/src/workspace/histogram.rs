@@ -35,6 +35,25 @@ pub(super) struct BucketIndex {
     buckets: Vec<u32>,
     /// `bytes[k]` is the sum of the sizes of `documents[..k]`.
     bytes: Vec<u64>,
+    /// `without_size[k]` is how many of `documents[..k]` have no size.
+    without_size: Vec<u32>,
+}
+
+/// Documents, bytes and documents without a size over a run of buckets: the per-bucket
+/// aggregate every view sums.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Load {
+    pub(super) documents: u64,
+    pub(super) bytes: u64,
+    pub(super) without_size: u64,
+}
+
+impl Load {
+    pub(super) fn add(&mut self, other: Load) {
+        self.documents += other.documents;
+        self.bytes = self.bytes.saturating_add(other.bytes);
+        self.without_size += other.without_size;
+    }
 }
 
 impl BucketIndex {
@@ -48,17 +67,23 @@ impl BucketIndex {
         let documents: Vec<u32> = keys.iter().map(|&k| k as u32).collect();
         let buckets = keys.iter().map(|&k| (k >> 32) as u32).collect();
         let mut bytes = Vec::with_capacity(documents.len() + 1);
-        let mut total = 0u64;
+        let mut without_size = Vec::with_capacity(documents.len() + 1);
+        let (mut total, mut missing) = (0u64, 0u32);
         bytes.push(0);
+        without_size.push(0);
         for &d in &documents {
-            let size = sizes.get(d as usize).copied().flatten().unwrap_or(0);
-            total = total.saturating_add(size);
+            match sizes.get(d as usize).copied().flatten() {
+                Some(size) => total = total.saturating_add(size),
+                None => missing += 1,
+            }
             bytes.push(total);
+            without_size.push(missing);
         }
         BucketIndex {
             documents,
             buckets,
             bytes,
+            without_size,
         }
     }
 
@@ -102,6 +127,18 @@ impl BucketIndex {
     pub(super) fn count(&self, start: u64, end: u64) -> (u64, u64) {
         let (a, b) = (self.lower_bound(start), self.lower_bound(end));
         ((b.saturating_sub(a)) as u64, self.bytes_between(a, b))
+    }
+
+    /// Documents, bytes and documents without a size in buckets `[start, end)`:
+    /// O(log n).
+    pub(super) fn load(&self, start: u64, end: u64) -> Load {
+        let (a, b) = (self.lower_bound(start), self.lower_bound(end));
+        let missing = |k: usize| self.without_size.get(k).copied().unwrap_or(0);
+        Load {
+            documents: b.saturating_sub(a) as u64,
+            bytes: self.bytes_between(a, b),
+            without_size: u64::from(missing(b).saturating_sub(missing(a))),
+        }
     }
 }
 

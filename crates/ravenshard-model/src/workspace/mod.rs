@@ -13,7 +13,7 @@
 //! | documents | [`Placement::rows`] then [`RowView::slice`] and [`Placement::row`] |
 //! | explain | [`Placement::explain`] |
 //! | warnings | [`Placement::invalid`], [`Placement::duplicates`] |
-//! | configuration | [`assign_members`], [`Placement::set_members`] |
+//! | configuration | [`assign_members`], [`Placement::set_members`], [`Placement::set_topology`] |
 //!
 //! The placement owns copies of the IDs (two flat strings, original and lower-cased), so it
 //! borrows nothing and can live in the studio's state next to the documents.
@@ -43,6 +43,7 @@ mod groups;
 mod histogram;
 mod matrix;
 mod members;
+mod retopology;
 mod rows;
 mod shards;
 
@@ -50,6 +51,7 @@ pub use groups::{AnchoredGroup, DuplicateId, ObeseBucket};
 pub use histogram::{Bin, MAX_BINS};
 pub use matrix::{NodeMatrix, NodeRow};
 pub use members::{assign_members, MemberError};
+pub use retopology::TopologyChangeError;
 pub use rows::{Row, RowQuery, RowView, SortKey};
 pub use shards::{Balance, BalanceVerdict, Block, ShardSummary};
 
@@ -60,6 +62,7 @@ use ravenshard_design::reshard::BucketLoad;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 pub use ravenshard::document::{one_line, Document, DocumentLine};
 
@@ -209,25 +212,28 @@ impl Slot {
 
 /// Every document placed by a topology, with everything the studio's views show.
 ///
-/// Built once per change of documents or topology, in O(n log n) (see the crate's
-/// `benches/workspace.rs` for the measured time); the view queries are then cheap.
+/// Built once per change of documents, in O(n log n); a change of topology is followed in
+/// place by [`set_topology`](Self::set_topology), which hashes no ID again (see the crate's
+/// `benches/workspace.rs` for the measured times); the view queries are then cheap.
 #[derive(Debug, Clone)]
 pub struct Placement {
     topology: Topology,
     /// All IDs back to back; document `i` is `ids[id_offsets[i]..id_offsets[i + 1]]`.
-    ids: String,
-    id_offsets: Vec<usize>,
+    /// The per-document tables a change of topology does not touch are shared (`Arc`), so
+    /// a clone to change the topology of copies only the slots and the bucket index.
+    ids: Arc<str>,
+    id_offsets: Arc<[usize]>,
     /// All lower-cased IDs back to back, the same way.
-    lower: String,
-    lower_offsets: Vec<usize>,
+    lower: Arc<str>,
+    lower_offsets: Arc<[usize]>,
     slots: Vec<Slot>,
     /// `(index, final ID)` of the documents the design generated an ID for.
     generated: Vec<(u32, String)>,
-    sizes: Vec<Option<u64>>,
+    sizes: Arc<[Option<u64>]>,
     /// Distinct collection names, in order of first appearance.
     collections: Vec<String>,
     /// Index in `collections` per document, or [`NONE`].
-    collection_of: Vec<u32>,
+    collection_of: Arc<[u32]>,
     invalid: Vec<InvalidDocument>,
     totals: Totals,
     shards: Vec<ShardSummary>,
@@ -241,6 +247,11 @@ pub struct Placement {
     duplicates: Vec<DuplicateId>,
     index: histogram::BucketIndex,
     orders: rows::SortCache,
+    /// XXH64 of the hashed part (after the last `$`) of each lowered ID (0 when not
+    /// hashed): kept so a change of topology never hashes an ID again.
+    hashes: Arc<[u64]>,
+    /// Whether the chapter's design placed the documents ([`PlacementOptions::design`]).
+    with_design: bool,
 }
 
 impl Placement {
@@ -395,7 +406,7 @@ impl Placement {
             },
         );
         let obese_buckets = groups::obese_buckets(&index, &locator, obese_threshold);
-        let shards = shards::summaries(topology, &slots, &sizes);
+        let shards = shards::summaries(topology, &index);
         let blocks = shards::blocks(topology, &index);
         let totals = Totals {
             documents: n as u64,
@@ -411,14 +422,14 @@ impl Placement {
             byte_balance: Balance::of(shards.iter().map(|s| s.bytes)),
             matrix: NodeMatrix::new(&shards),
             topology: topology.clone(),
-            ids,
-            id_offsets,
-            lower,
-            lower_offsets,
+            ids: ids.into(),
+            id_offsets: id_offsets.into(),
+            lower: lower.into(),
+            lower_offsets: lower_offsets.into(),
             slots,
-            sizes,
+            sizes: sizes.into(),
             collections: collections.names,
-            collection_of,
+            collection_of: collection_of.into(),
             invalid,
             totals,
             shards,
@@ -430,6 +441,8 @@ impl Placement {
             index,
             generated,
             orders: rows::SortCache::default(),
+            hashes: hashes.into(),
+            with_design: options.design.is_some(),
         }
     }
 

@@ -107,6 +107,17 @@ struct Order {
 #[derive(Debug, Clone, Default)]
 pub(super) struct SortCache([OnceLock<Order>; 5]);
 
+impl SortCache {
+    /// Drops the orders a change of topology invalidates: by shard, and by bucket when
+    /// buckets moved.
+    pub(super) fn forget_placement(&mut self, buckets_moved: bool) {
+        self.0[2] = OnceLock::new();
+        if buckets_moved {
+            self.0[1] = OnceLock::new();
+        }
+    }
+}
+
 pub(super) fn row(p: &Placement, index: usize) -> Option<Row<'_>> {
     let place = p.place(index);
     Some(Row {

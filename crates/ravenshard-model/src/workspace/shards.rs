@@ -1,7 +1,6 @@
 //! The shards view: documents and bytes per shard, how even they are, and the blocks.
 
-use super::histogram::BucketIndex;
-use super::Slot;
+use super::histogram::{BucketIndex, Load};
 use ravenshard::report::skew;
 use ravenshard::{BucketRange, Topology, NUMBER_OF_BUCKETS};
 use serde::Serialize;
@@ -120,28 +119,23 @@ pub struct Block {
     pub bytes: u64,
 }
 
-pub(super) fn summaries(
-    topology: &Topology,
-    slots: &[Slot],
-    sizes: &[Option<u64>],
-) -> Vec<ShardSummary> {
-    let count = topology.shards().len();
-    let (mut documents, mut bytes, mut without_size) =
-        (vec![0u64; count], vec![0u64; count], vec![0u64; count]);
-    for (slot, size) in slots.iter().zip(sizes) {
-        let p = slot.shard as usize;
-        if let (Some(d), Some(b), Some(u)) = (
-            documents.get_mut(p),
-            bytes.get_mut(p),
-            without_size.get_mut(p),
-        ) {
-            *d += 1;
-            match size {
-                Some(s) => *b = b.saturating_add(*s),
-                None => *u += 1,
-            }
+/// One summary per shard, summed from the index over each shard's bucket ranges: O(ranges ×
+/// log n), whatever the number of documents.
+pub(super) fn summaries(topology: &Topology, index: &BucketIndex) -> Vec<ShardSummary> {
+    let numbers: Vec<u32> = topology.shards().map(|s| s.number).collect();
+    let mut loads = vec![Load::default(); numbers.len()];
+    for r in topology.ranges() {
+        if let Some(load) = numbers
+            .binary_search(&r.shard)
+            .ok()
+            .and_then(|p| loads.get_mut(p))
+        {
+            load.add(index.load(u64::from(r.start), u64::from(r.end)));
         }
     }
+    let documents: Vec<u64> = loads.iter().map(|l| l.documents).collect();
+    let bytes: Vec<u64> = loads.iter().map(|l| l.bytes).collect();
+    let without_size: Vec<u64> = loads.iter().map(|l| l.without_size).collect();
     let total_documents: u64 = documents.iter().sum();
     let total_bytes = bytes.iter().fold(0u64, |a, b| a.saturating_add(*b));
     let share = |part: u64, whole: u64| {

@@ -104,6 +104,50 @@ fn the_configuration_places_the_documents_again() {
     assert_eq!(state.placement().shards()[0].fragment, "Shop$0");
 }
 
+/// Every view's answer of the state's placement equals a placement made from scratch of
+/// its documents by its configuration.
+fn assert_placed_as_fresh(state: &State) {
+    let p = state.placement();
+    let options = PlacementOptions {
+        design: state.design().design().map(|d| ContentDesign::clone(d)),
+        ..PlacementOptions::default()
+    };
+    let fresh = Placement::new(
+        state.workspace().documents(),
+        state.config().topology(),
+        &options,
+    );
+    assert_eq!(p.topology(), fresh.topology());
+    assert_eq!(p.totals(), fresh.totals());
+    assert_eq!(p.shards(), fresh.shards());
+    assert_eq!(p.groups(), fresh.groups());
+    assert_eq!(p.blocks(), fresh.blocks());
+    assert_eq!(p.bucket_load(), fresh.bucket_load());
+    for i in 0..fresh.len() {
+        assert_eq!(p.row(i), fresh.row(i));
+    }
+}
+
+#[test]
+fn a_new_configuration_is_followed_in_place_as_if_placed_again() {
+    let mut state = State::default();
+    let changes = [
+        ConfigAction::SetShardCount("5".into()),
+        ConfigAction::SetJson(
+            r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+                "Prefixed": [{"Prefix": "users/", "Shards": [2]}]}"#
+                .into(),
+        ),
+        ConfigAction::SetShardCount("2".into()),
+        ConfigAction::SetJson(DESIGN.into()),
+        ConfigAction::SetShardCount("4".into()),
+    ];
+    for change in changes {
+        state = config(state, change);
+        assert_placed_as_fresh(&state);
+    }
+}
+
 #[test]
 fn member_edits_do_not_place_the_documents_again() {
     let state = view(State::default(), ViewAction::SetFilterText("users".into()));

@@ -1,0 +1,249 @@
+//! A placement kept up to date in place (a change of topology, an edit of documents)
+//! answers exactly as one placed from scratch, after any sequence of changes (proptest).
+
+use proptest::prelude::*;
+use ravenshard::Topology;
+use ravenshard_model::workspace::{
+    Document, Placement, PlacementOptions, RowQuery, SortKey, Unplaced,
+};
+
+const SORTS: [SortKey; 6] = [
+    SortKey::Index,
+    SortKey::Id,
+    SortKey::Bucket,
+    SortKey::Shard,
+    SortKey::Size,
+    SortKey::Collection,
+];
+
+/// Every public answer of `kept` equals the one of a placement made from scratch.
+fn assert_same(kept: &Placement, documents: &[Document], topology: &Topology) {
+    let fresh = Placement::new(documents, topology, &PlacementOptions::default());
+    assert_eq!(kept.topology(), fresh.topology());
+    assert_eq!(kept.len(), fresh.len());
+    assert_eq!(kept.totals(), fresh.totals());
+    assert_eq!(kept.shards(), fresh.shards());
+    assert_eq!(kept.document_balance(), fresh.document_balance());
+    assert_eq!(kept.byte_balance(), fresh.byte_balance());
+    assert_eq!(kept.matrix(), fresh.matrix());
+    assert_eq!(kept.blocks(), fresh.blocks());
+    assert_eq!(kept.groups(), fresh.groups());
+    assert_eq!(kept.obese_threshold(), fresh.obese_threshold());
+    assert_eq!(kept.obese_buckets(), fresh.obese_buckets());
+    assert_eq!(kept.duplicates(), fresh.duplicates());
+    assert_eq!(kept.invalid(), fresh.invalid());
+    assert_eq!(kept.collections(), fresh.collections());
+    assert_eq!(
+        kept.documents_in(0..u32::MAX),
+        fresh.documents_in(0..u32::MAX)
+    );
+    assert_eq!(kept.bucket_load(), fresh.bucket_load());
+    let end = u32::try_from(fresh.bucket_space()).unwrap_or(u32::MAX);
+    assert_eq!(kept.histogram(0, end, 97), fresh.histogram(0, end, 97));
+    for i in 0..fresh.len() {
+        assert_eq!(kept.place(i), fresh.place(i), "document {i}");
+        assert_eq!(kept.row(i), fresh.row(i), "document {i}");
+    }
+    for sort in SORTS {
+        for descending in [false, true] {
+            let query = RowQuery {
+                sort,
+                descending,
+                ..Default::default()
+            };
+            assert_eq!(
+                kept.rows(&query).indices(),
+                fresh.rows(&query).indices(),
+                "{sort:?}"
+            );
+        }
+    }
+}
+
+/// Whether a document has no shard.
+fn has_unowned(p: &Placement) -> bool {
+    p.invalid()
+        .iter()
+        .any(|d| matches!(d.reason, Unplaced::NoShard { .. }))
+}
+
+/// Warms every sort order, so a stale cached order would show.
+fn warm(p: &Placement) {
+    for sort in SORTS {
+        p.rows(&RowQuery {
+            sort,
+            ..Default::default()
+        });
+    }
+}
+
+fn topology(json: &str) -> Topology {
+    Topology::from_json(json).expect("a valid test topology")
+}
+
+#[test]
+fn shard_count_change_keeps_answers() {
+    let docs: Vec<Document> = [
+        "orders/1-A",
+        "customers/1-A",
+        "orders/2-A$customers/1-A",
+        "",
+    ]
+    .into_iter()
+    .map(Document::new)
+    .collect();
+    let mut p = Placement::new(
+        &docs,
+        &topology(r#"{"Shards": {"0": {}}}"#),
+        &Default::default(),
+    );
+    warm(&p);
+    for count in [3, 7, 2] {
+        let t = Topology::with_shards(count).expect("valid");
+        p.set_topology(&t).expect("no design, no unowned bucket");
+        assert_same(&p, &docs, &t);
+    }
+}
+
+#[test]
+fn prefix_change_moves_only_matching_ids() {
+    let docs: Vec<Document> = ["eu/orders/1", "EU/a$eu/b", "us/1", "orders/1$eu/b", "eu/b"]
+        .into_iter()
+        .map(Document::new)
+        .collect();
+    let plain = topology(r#"{"Shards": {"0": {}, "1": {}}}"#);
+    let mut p = Placement::new(&docs, &plain, &Default::default());
+    warm(&p);
+    let eu = topology(
+        r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [1]}]}"#,
+    );
+    p.set_topology(&eu).expect("in place");
+    assert_same(&p, &docs, &eu);
+    assert!(p.groups().iter().any(|g| g.split));
+    p.set_topology(&plain).expect("in place");
+    assert_same(&p, &docs, &plain);
+}
+
+#[test]
+fn design_is_refused_and_nothing_changes() {
+    let design = ravenshard_design::content::ContentDesign::default();
+    let options = PlacementOptions {
+        design: Some(design),
+        ..Default::default()
+    };
+    let docs = [Document::new("orders/1-A")];
+    let three = Topology::with_shards(3).expect("valid");
+    let mut p = Placement::new(&docs, &three, &options);
+    let before = p.shards().to_vec();
+    assert!(p
+        .set_topology(&Topology::with_shards(5).expect("valid"))
+        .is_err());
+    assert_eq!(p.shards(), before);
+}
+
+/// A topology: 1-4 shards, optional custom range starts, 0-3 prefixes in some order,
+/// members on some shards.
+fn topologies() -> impl Strategy<Value = Topology> {
+    (
+        1u32..5,
+        proptest::collection::vec((1u32..(1 << 20), 0u32..4), 0..3),
+        proptest::sample::subsequence(vec!["eu/", "us/", "eu/a/", "asia/"], 0..3),
+        any::<bool>(),
+        0u32..4,
+    )
+        .prop_map(|(count, extra, prefixes, reverse, members)| {
+            let shards: Vec<String> = (0..count)
+                .map(|s| {
+                    let m = if s < members { r#"["A"]"# } else { "[]" };
+                    format!(r#""{s}": {{"Members": {m}}}"#)
+                })
+                .collect();
+            let mut starts: Vec<(u32, u32)> = vec![(0, 0)];
+            starts.extend(extra.into_iter().map(|(s, k)| (s, k % count)));
+            starts.sort_unstable();
+            starts.dedup_by_key(|(s, _)| *s);
+            let mut prefixes = prefixes;
+            if reverse {
+                prefixes.reverse();
+            }
+            // Prefix k owns block k + 1, held by one shard.
+            starts.extend((1u32..).zip(&prefixes).map(|(k, _)| (k << 20, k % count)));
+            let ranges: Vec<String> = starts
+                .iter()
+                .map(|(s, k)| format!(r#"{{"ShardNumber": {k}, "BucketRangeStart": {s}}}"#))
+                .collect();
+            let prefixed: Vec<String> = (1u32..)
+                .zip(&prefixes)
+                .map(|(k, p)| {
+                    format!(
+                        r#"{{"Prefix": "{p}", "Shards": [{}], "BucketRangeStart": {}}}"#,
+                        k % count,
+                        k << 20
+                    )
+                })
+                .collect();
+            let json = format!(
+                r#"{{"Shards": {{{}}}, "BucketRanges": [{}], "Prefixed": [{}]}}"#,
+                shards.join(","),
+                ranges.join(","),
+                prefixed.join(",")
+            );
+            topology(&json)
+        })
+}
+
+fn documents() -> impl Strategy<Value = Vec<Document>> {
+    let id = (
+        prop::sample::select(vec!["", "eu/", "EU/", "us/", "eu/a/", "asia/"]),
+        prop::sample::select(vec!["orders/1", "orders/2", "customers/1", "Users/4", "x"]),
+        prop::sample::select(vec!["", "$customers/1", "$users/4", "$eu/x", "$"]),
+    );
+    let doc = (
+        id,
+        proptest::option::of(0u64..5000),
+        proptest::option::of(prop::sample::select(vec!["Orders", "Users"])),
+    )
+        .prop_map(|((p, base, anchor), size, collection)| Document {
+            id: format!("{p}{base}{anchor}"),
+            size,
+            collection: collection.map(String::from),
+            body: None,
+        });
+    proptest::collection::vec(doc, 0..40)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn topology_changes_match_a_fresh_placement(
+        docs in documents(),
+        first in topologies(),
+        changes in proptest::collection::vec(topologies(), 1..5),
+    ) {
+        let mut p = Placement::new(&docs, &first, &PlacementOptions::default());
+        for t in changes {
+            warm(&p);
+            let fresh = Placement::new(&docs, &t, &PlacementOptions::default());
+            let owned = !has_unowned(&p) && !has_unowned(&fresh);
+            match p.set_topology(&t) {
+                Ok(()) => {}
+                Err(e) => {
+                    prop_assert!(!owned, "{e}");
+                    p = fresh;
+                }
+            }
+            assert_same(&p, &docs, &t);
+        }
+    }
+}
+
+#[test]
+fn the_test_topologies_parse() {
+    let json = r#"{"Shards": {"0": {"Members": ["A"]},"1": {"Members": []}}, "BucketRanges": [{"ShardNumber": 0, "BucketRangeStart": 0},{"ShardNumber": 1, "BucketRangeStart": 7}], "Prefixed": [{"Prefix": "eu/", "Shards": [1], "BucketRangeStart": 1048576}]}"#;
+    let t = topology(&json.replace(
+        "7}]",
+        "7}, {\"ShardNumber\": 1, \"BucketRangeStart\": 1048576}]",
+    ));
+    assert_eq!(t.ranges().len(), 3);
+}
