@@ -3,18 +3,21 @@
 
 use super::browser;
 use super::import::CancelToken;
+use super::saving::{self, Saver, StorageError};
 use super::tabs::{tab_view, TabBar};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
-    Action, ConfigAction, DesignAction, Level, Notice, NoticeAction, ReshardAction, State,
+    Action, ConfigAction, DesignAction, Level, Notice, NoticeAction, ReshardAction, State, Stored,
     ViewAction, WorkspaceAction,
 };
 use gloo::timers::callback::Timeout;
 use ravenshard_model::workspace::{BalanceVerdict, Placement};
+use std::cell::RefCell;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// How long the studio waits after the last change before saving.
-const SAVE_DELAY_MS: u32 = 400;
+pub const SAVE_DELAY_MS: u32 = 500;
 
 /// Where each sub-state's actions go: made once, so that a view's properties stay equal
 /// from one render to the next.
@@ -61,10 +64,38 @@ impl Dispatch {
     }
 }
 
-/// The studio page.
+/// The studio page: restores the saved studio (IndexedDB is asynchronous), then shows it.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(browser::initial_state);
+    let opened = use_state(|| None::<ByPtr<RefCell<Option<State>>>>);
+    {
+        let opened = opened.clone();
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                let state = saving::open_state().await;
+                opened.set(Some(ByPtr(Rc::new(RefCell::new(Some(state))))));
+            });
+        });
+    }
+    match &*opened {
+        None => html! {
+            <div class="studio-restoring" role="status">{ "Restoring the saved studio…" }</div>
+        },
+        Some(state) => html! { <Studio opened={state.clone()} /> },
+    }
+}
+
+/// The state [`Studio`] starts from, taken once.
+#[derive(Properties, PartialEq)]
+struct StudioProps {
+    opened: ByPtr<RefCell<Option<State>>>,
+}
+
+/// The studio once opened.
+#[function_component(Studio)]
+fn studio(props: &StudioProps) -> Html {
+    let opened = props.opened.clone();
+    let state = use_reducer(move || opened.0.borrow_mut().take().unwrap_or_default());
     let dispatch = {
         let dispatcher = state.dispatcher();
         (*use_memo((), move |_| {
@@ -75,19 +106,29 @@ pub fn app() -> Html {
     let token = use_mut_ref(CancelToken::default);
     let token = (*token.borrow()).clone();
 
-    // Save (debounced) when the workspace or the configuration changes.
+    // Save (debounced) when the workspace, the configuration or the tab changes; when the
+    // browser refuses, say so with the size and offer the export.
+    let unsaved = use_state(|| None::<String>);
+    let saver = use_mut_ref(|| Rc::new(Saver::default()));
     let pending = use_mut_ref(|| None::<Timeout>);
     {
         let snapshot = (*state).clone();
-        let on_notice = dispatch.notice.clone();
-        let placement = ByPtr(state.placement().clone());
-        use_effect_with(placement, move |_| {
+        let saver = Rc::clone(&*saver.borrow());
+        let unsaved = unsaved.clone();
+        let key = (ByPtr(state.placement().clone()), state.views().tab());
+        use_effect_with(key, move |_| {
             let timeout = Timeout::new(SAVE_DELAY_MS, move || {
-                if let Err(e) = browser::save(&snapshot) {
-                    let text = format!("The studio is not saved for the next visit: {e}.");
-                    let notice = Notice::new(Level::Warning, text);
-                    on_notice.emit(NoticeAction::Notify(notice));
-                }
+                let stored = Stored::new(&snapshot.settings(), snapshot.workspace().documents());
+                saver.save(
+                    stored,
+                    Callback::from(move |done: Result<usize, StorageError>| match done {
+                        Ok(_) => unsaved.set(None),
+                        Err(e) => unsaved.set(Some(format!(
+                            "The studio is not saved for the next visit: {e}. Export the \
+                             documents to keep them."
+                        ))),
+                    }),
+                );
             });
             *pending.borrow_mut() = Some(timeout);
         });
@@ -125,12 +166,18 @@ pub fn app() -> Html {
                 <nav class="toolbar" aria-label="Share and export">
                     <button type="button" class="share-link" onclick={on_share}
                         title="Put the workspace and configuration in the URL and copy it">{ "Share link" }</button>
-                    <button type="button" class="export-csv" onclick={on_csv}
+                    <button type="button" class="export-csv" onclick={on_csv.clone()}
                         title="id, bucket, shard, collection, size of every document">{ "Export CSV" }</button>
                     <button type="button" class="export-report" onclick={on_report}
                         title="Per-shard counts, skew, top buckets and anchored groups">{ "Export report" }</button>
                 </nav>
             </header>
+            if let Some(text) = &*unsaved {
+                <div class="not-saved notice warning" role="alert">
+                    <span class="text">{ text }</span>
+                    <button type="button" class="export-unsaved" onclick={on_csv}>{ "Export CSV" }</button>
+                </div>
+            }
             <Notices notices={ByPtr(state.notices().clone())} on_action={dispatch.notice.clone()} />
             <main class="layout">
                 <aside class="side">
