@@ -118,7 +118,9 @@ fn studio(props: &StudioProps) -> Html {
         let key = (ByPtr(state.placement().clone()), state.views().tab());
         use_effect_with(key, move |_| {
             let timeout = Timeout::new(SAVE_DELAY_MS, move || {
+                saving::mark(saving::SAVE_START);
                 let stored = Stored::new(&snapshot.settings(), snapshot.workspace().documents());
+                saving::measure(saving::SERIALIZE_MEASURE, Some(saving::SAVE_START));
                 saver.save(
                     stored,
                     Callback::from(move |done: Result<usize, StorageError>| match done {

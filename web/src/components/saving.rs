@@ -31,6 +31,35 @@ pub const DOCUMENTS_KEY: &str = "documents";
 /// The prefix of the keys records that could not be read are kept under.
 pub const SET_ASIDE_PREFIX: &str = "unreadable.";
 
+/// The performance mark set before the studio is written out for a save.
+pub const SAVE_START: &str = "ravenshard-save-start";
+/// The performance measure of writing the studio out ([`Stored::new`]), from [`SAVE_START`].
+pub const SERIALIZE_MEASURE: &str = "ravenshard-serialize";
+/// The performance measure of a save, from [`SAVE_START`] until IndexedDB holds it.
+pub const SAVE_MEASURE: &str = "ravenshard-save";
+/// The performance measure from the page's start until IndexedDB gave the saved studio.
+pub const READ_MEASURE: &str = "ravenshard-restore-read";
+/// The performance measure from the page's start until the saved studio is read back.
+pub const RESTORE_MEASURE: &str = "ravenshard-restore";
+
+/// Sets the performance mark `name` (for `web/bench/studio.py`; ignored if the browser
+/// has no Performance API).
+pub fn mark(name: &str) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = performance.mark(name);
+    }
+}
+
+/// Adds the performance measure `name`, from the mark `start` (or the page's start) to now.
+pub fn measure(name: &str, start: Option<&str>) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = match start {
+            Some(start) => performance.measure_with_start_mark(name, start),
+            None => performance.measure(name),
+        };
+    }
+}
+
 /// Why the browser did not keep or give back the saved studio.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StorageError {
@@ -184,7 +213,9 @@ pub async fn open_state() -> State {
             )),
         }
     }
-    let mut state = match load().await {
+    let loaded = load().await;
+    measure(READ_MEASURE, None);
+    let mut state = match loaded {
         Ok(Some(stored)) => from_stored(stored, &mut notices).await,
         Ok(None) => None,
         Err(e) => {
@@ -197,6 +228,7 @@ pub async fn open_state() -> State {
     }
     .or_else(|| from_local_storage(&mut notices))
     .unwrap_or_default();
+    measure(RESTORE_MEASURE, None);
     for notice in notices {
         state.apply(Action::Notice(NoticeAction::Notify(notice)));
     }
@@ -287,7 +319,11 @@ impl Saver {
                 let Some(stored) = saver.next.borrow_mut().take() else {
                     break;
                 };
-                done.emit(store(&stored).await.map(|()| stored.len()));
+                let saved = store(&stored).await;
+                if saved.is_ok() {
+                    measure(SAVE_MEASURE, Some(SAVE_START));
+                }
+                done.emit(saved.map(|()| stored.len()));
             }
             saver.busy.set(false);
         });
