@@ -395,7 +395,12 @@ async fn unreadable_saved_records_are_set_aside() {
         .get(aside.into())
         .await
         .unwrap();
-    assert_eq!(kept.and_then(|v| v.as_string()).as_deref(), Some("garbage"));
+    let kept = js_sys::Uint8Array::new(&kept.unwrap()).to_vec();
+    assert_eq!(
+        String::from_utf8(kept).unwrap(),
+        "garbage",
+        "kept as UTF-8 bytes"
+    );
     db.close();
 }
 

@@ -7,7 +7,7 @@ use super::saving::{self, Saver, StorageError};
 use super::tabs::{tab_view, TabBar};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
-    Action, ConfigAction, DesignAction, Level, Notice, NoticeAction, ReshardAction, State, Stored,
+    Action, ConfigAction, DesignAction, Level, Notice, NoticeAction, ReshardAction, State,
     ViewAction, WorkspaceAction,
 };
 use gloo::timers::callback::Timeout;
@@ -118,11 +118,9 @@ fn studio(props: &StudioProps) -> Html {
         let key = (ByPtr(state.placement().clone()), state.views().tab());
         use_effect_with(key, move |_| {
             let timeout = Timeout::new(SAVE_DELAY_MS, move || {
-                saving::mark(saving::SAVE_START);
-                let stored = Stored::new(&snapshot.settings(), snapshot.workspace().documents());
-                saving::measure(saving::SERIALIZE_MEASURE, Some(saving::SAVE_START));
                 saver.save(
-                    stored,
+                    snapshot.settings(),
+                    Rc::clone(snapshot.workspace().documents()),
                     Callback::from(move |done: Result<usize, StorageError>| match done {
                         Ok(_) => unsaved.set(None),
                         Err(e) => unsaved.set(Some(format!(

@@ -45,8 +45,8 @@ pub use inputs::{
 };
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use persist::{
-    read_documents, read_saved, write_documents, Saved, Stored, SAVED_VERSION, SET_ASIDE_KEY,
-    STORAGE_KEY,
+    documents_json, lines_capacity, read_documents, read_saved, write_documents, write_lines,
+    Saved, Stored, LINES_HEADER, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY,
 };
 pub use reshard::{Inputs, ReshardAction, ReshardState, ReshardView, StepMove};
 pub use tab::Tab;

@@ -63,6 +63,12 @@ pub struct Stored {
 impl Stored {
     /// The records of `settings` (its documents are not written) and `documents`.
     pub fn new(settings: &Saved, documents: &[Document]) -> Stored {
+        Stored::with_documents(settings, write_documents(documents))
+    }
+
+    /// The records of `settings` (its documents are not written) and documents already
+    /// written by [`write_documents`] (or [`write_lines`] after [`LINES_HEADER`]).
+    pub fn with_documents(settings: &Saved, documents: String) -> Stored {
         let settings = Saved {
             documents: Vec::new(),
             ..settings.clone()
@@ -70,7 +76,7 @@ impl Stored {
         Stored {
             // A struct of strings, numbers and documents always serializes.
             settings: serde_json::to_string(&settings).unwrap_or_default(),
-            documents: write_documents(documents),
+            documents,
         }
     }
 
@@ -93,27 +99,52 @@ impl Stored {
 }
 
 /// The first line of documents kept in the line format.
-const LINES_HEADER: &str = "ravenshard documents lines 1\n";
+pub const LINES_HEADER: &str = "ravenshard documents lines 1\n";
 /// The first line of documents kept as a JSON array.
 const JSON_HEADER: &str = "ravenshard documents json 1\n";
 
 /// The documents as one string: a header line, then one line per document
 /// ([`Document::write_line`]) when every document reads back the same from its line
-/// ([`Document::line_problem`]), else a JSON array.
+/// ([`Document::line_problem`]), else a JSON array ([`documents_json`]).
 pub fn write_documents(documents: &[Document]) -> String {
-    if documents.iter().any(|d| d.line_problem().is_some()) {
-        // Documents always serialize (strings and numbers).
-        let json = serde_json::to_string(documents).unwrap_or_default();
-        return format!("{JSON_HEADER}{json}");
-    }
-    let bytes: usize = documents.iter().map(|d| d.id.len() + 16).sum();
-    let mut text = String::with_capacity(LINES_HEADER.len() + bytes);
+    let mut text = String::with_capacity(lines_capacity(documents));
     text.push_str(LINES_HEADER);
-    for document in documents {
-        document.write_line(&mut text);
-        text.push('\n');
+    if write_lines(documents, &mut text) {
+        text
+    } else {
+        documents_json(documents)
     }
-    text
+}
+
+/// About the bytes [`write_documents`] writes in the line format.
+pub fn lines_capacity(documents: &[Document]) -> usize {
+    let fields = |d: &Document| {
+        d.id.len()
+            + d.collection.as_ref().map_or(0, String::len)
+            + d.body.as_ref().map_or(0, String::len)
+    };
+    LINES_HEADER.len() + documents.iter().map(|d| fields(d) + 24).sum::<usize>()
+}
+
+/// Appends one line per document to `out`; `false` (and `out` partly written) as soon as a
+/// document would not read back the same from its line: then keep [`documents_json`].
+pub fn write_lines(documents: &[Document], out: &mut String) -> bool {
+    for document in documents {
+        if document.line_problem().is_some() {
+            return false;
+        }
+        document.write_line(out);
+        out.push('\n');
+    }
+    true
+}
+
+/// The documents as [`write_documents`] writes them when a line would not do: a header
+/// line, then a JSON array.
+pub fn documents_json(documents: &[Document]) -> String {
+    // Documents always serialize (strings and numbers).
+    let json = serde_json::to_string(documents).unwrap_or_default();
+    format!("{JSON_HEADER}{json}")
 }
 
 /// Reads what [`write_documents`] wrote, or says why it cannot.
