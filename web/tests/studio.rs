@@ -30,6 +30,12 @@ async fn forget() {
     saving::forget().await.unwrap();
 }
 
+/// No saved studio and no link.
+async fn clean() {
+    forget().await;
+    web_sys::window().unwrap().location().set_hash("").unwrap();
+}
+
 /// Waits (at most ~10 s) until IndexedDB holds a studio of `documents` documents, and
 /// returns it.
 async fn saved_with(documents: usize) -> Saved {
@@ -52,8 +58,7 @@ type Studio = Mounted<App>;
 impl Mounted<App> {
     /// Mounts on a clean slate: no saved studio, no link.
     async fn fresh() -> Studio {
-        forget().await;
-        web_sys::window().unwrap().location().set_hash("").unwrap();
+        clean().await;
         Studio::open().await
     }
 
@@ -301,11 +306,24 @@ async fn a_generated_workspace_of_20000_documents_survives_a_reload() {
     let saved = saved_with(20_000).await;
     assert_eq!(saved.tab.as_deref(), Some("nodes"));
     drop(studio);
+    let saves = || {
+        let performance = web_sys::window().unwrap().performance().unwrap();
+        performance
+            .get_entries_by_name(saving::SAVE_MEASURE)
+            .length()
+    };
+    let before = saves();
     let studio = Studio::open().await;
     assert_eq!(studio.text(".count-documents strong"), "20,000");
     assert!(
         studio.find(".view-nodes").is_some(),
         "the tab shown is restored"
+    );
+    gloo::timers::future::TimeoutFuture::new(700).await;
+    assert_eq!(
+        saves(),
+        before,
+        "a restored studio is saved again only once changed"
     );
     studio.click("#tab-shards").await;
     let restored: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
@@ -316,8 +334,7 @@ async fn a_generated_workspace_of_20000_documents_survives_a_reload() {
 
 #[wasm_bindgen_test]
 async fn a_studio_saved_in_local_storage_is_read_once_and_moved() {
-    forget().await;
-    web_sys::window().unwrap().location().set_hash("").unwrap();
+    clean().await;
     let old = r#"{"version": 1, "database": "Shop", "nodes": "A, B, C, D", "replication_factor": "2", "config": "{\"Shards\": {\"0\": {}, \"1\": {}, \"2\": {}}}", "documents": [{"id": "customers/1-A"}, {"id": "orders/1-A", "size": 3}]}"#;
     storage().set_item(STORAGE_KEY, old).unwrap();
     let studio = Studio::open().await;
@@ -331,8 +348,7 @@ async fn a_studio_saved_in_local_storage_is_read_once_and_moved() {
 
 #[wasm_bindgen_test]
 async fn a_refused_save_says_so_with_the_size_and_offers_export() {
-    forget().await;
-    web_sys::window().unwrap().location().set_hash("").unwrap();
+    clean().await;
     // A newer version of the database than the studio opens: the browser refuses every
     // open (VersionError), as it refuses a store that is full.
     rexie::Rexie::builder(saving::DATABASE)
@@ -359,8 +375,7 @@ async fn a_refused_save_says_so_with_the_size_and_offers_export() {
 
 #[wasm_bindgen_test]
 async fn unreadable_saved_records_are_set_aside() {
-    forget().await;
-    web_sys::window().unwrap().location().set_hash("").unwrap();
+    clean().await;
     let studio = Studio::open().await;
     studio.type_into("#ids", "a\nb").await;
     saved_with(2).await;
@@ -406,8 +421,7 @@ async fn unreadable_saved_records_are_set_aside() {
 
 #[wasm_bindgen_test]
 async fn a_corrupt_saved_state_is_reported_and_set_aside() {
-    forget().await;
-    web_sys::window().unwrap().location().set_hash("").unwrap();
+    clean().await;
     storage().set_item(STORAGE_KEY, "{not json").unwrap();
     let studio = Studio::open().await;
     assert!(studio

@@ -67,13 +67,13 @@ impl Dispatch {
 /// The studio page: restores the saved studio (IndexedDB is asynchronous), then shows it.
 #[function_component(App)]
 pub fn app() -> Html {
-    let opened = use_state(|| None::<ByPtr<RefCell<Option<State>>>>);
+    let opened = use_state(|| None::<(ByPtr<RefCell<Option<State>>>, bool)>);
     {
         let opened = opened.clone();
         use_effect_with((), move |_| {
             wasm_bindgen_futures::spawn_local(async move {
-                let state = saving::open_state().await;
-                opened.set(Some(ByPtr(Rc::new(RefCell::new(Some(state))))));
+                let (state, saved) = saving::open_state().await;
+                opened.set(Some((ByPtr(Rc::new(RefCell::new(Some(state)))), saved)));
             });
         });
     }
@@ -81,7 +81,7 @@ pub fn app() -> Html {
         None => html! {
             <div class="studio-restoring" role="status">{ "Restoring the saved studio…" }</div>
         },
-        Some(state) => html! { <Studio opened={state.clone()} /> },
+        Some((state, saved)) => html! { <Studio opened={state.clone()} saved={*saved} /> },
     }
 }
 
@@ -89,6 +89,8 @@ pub fn app() -> Html {
 #[derive(Properties, PartialEq)]
 struct StudioProps {
     opened: ByPtr<RefCell<Option<State>>>,
+    /// Whether the state is the one IndexedDB holds: then it is saved only once changed.
+    saved: bool,
 }
 
 /// The studio once opened.
@@ -111,12 +113,17 @@ fn studio(props: &StudioProps) -> Html {
     let unsaved = use_state(|| None::<String>);
     let saver = use_mut_ref(|| Rc::new(Saver::default()));
     let pending = use_mut_ref(|| None::<Timeout>);
+    let unchanged = use_mut_ref(|| props.saved);
     {
+        let unchanged = unchanged.clone();
         let snapshot = (*state).clone();
         let saver = Rc::clone(&*saver.borrow());
         let unsaved = unsaved.clone();
         let key = (ByPtr(state.placement().clone()), state.views().tab());
         use_effect_with(key, move |_| {
+            if std::mem::take(&mut *unchanged.borrow_mut()) {
+                return;
+            }
             let timeout = Timeout::new(SAVE_DELAY_MS, move || {
                 saver.save(
                     snapshot.settings(),

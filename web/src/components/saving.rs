@@ -218,15 +218,16 @@ fn local_storage() -> Option<web_sys::Storage> {
 /// The state the studio opens on: a share link in the URL fragment wins, then the studio
 /// saved in IndexedDB, then one saved in `localStorage` by an older studio, then the
 /// chapter's examples. Problems are reported as notices; a saved studio that cannot be read
-/// is set aside.
-pub async fn open_state() -> State {
+/// is set aside. The flag says whether the state is the one IndexedDB holds (so that it
+/// need not be saved again until it changes).
+pub async fn open_state() -> (State, bool) {
     let mut notices: Vec<Notice> = Vec::new();
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
     if !hash.trim_start_matches('#').trim().is_empty() {
         match decode_fragment(&hash) {
-            Ok(shared) => return State::from_shared(shared),
+            Ok(shared) => return (State::from_shared(shared), false),
             Err(e) => notices.push(Notice::new(
                 Level::Error,
                 format!("The link in the address bar cannot be opened: {e}"),
@@ -235,8 +236,11 @@ pub async fn open_state() -> State {
     }
     let loaded = load().await;
     measure(READ_MEASURE, None);
+    let mut saved = false;
     let mut state = match loaded {
-        Ok(Some(stored)) => from_stored(stored, &mut notices).await,
+        Ok(Some(stored)) => from_stored(stored, &mut notices)
+            .await
+            .inspect(|_| saved = true),
         Ok(None) => None,
         Err(e) => {
             notices.push(Notice::new(
@@ -252,7 +256,7 @@ pub async fn open_state() -> State {
     for notice in notices {
         state.apply(Action::Notice(NoticeAction::Notify(notice)));
     }
-    state
+    (state, saved)
 }
 
 /// The state of records read from IndexedDB; records that cannot be used are set aside.
