@@ -291,6 +291,23 @@ async fn the_studio_survives_a_reload() {
     assert_eq!(studio.cell(0, "fragment"), "Shop$2");
 }
 
+#[wasm_bindgen_test]
+async fn leaving_the_page_saves_at_once() {
+    let studio = Studio::fresh().await;
+    studio.type_into("#ids", "a\nb\nc").await;
+    common::fire_at(&web_sys::window().unwrap(), "pagehide");
+    // Well before the debounced save (500 ms after the change) would run.
+    for _ in 0..15 {
+        if let Ok(Some(stored)) = saving::load().await {
+            if stored.read().unwrap().documents.len() == 3 {
+                return;
+            }
+        }
+        gloo::timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("leaving the page did not save the change at once");
+}
+
 /// A true page reload would end wasm-bindgen-test's run, so the reload here is the page's
 /// next start: the App is unmounted and mounted again against the same IndexedDB database.
 #[wasm_bindgen_test]

@@ -14,6 +14,7 @@ use gloo::timers::callback::Timeout;
 use ravenshard_model::workspace::{BalanceVerdict, Placement};
 use std::cell::RefCell;
 use std::rc::Rc;
+use yew::hook;
 use yew::prelude::*;
 
 /// How long the studio waits after the last change before saving.
@@ -108,38 +109,7 @@ fn studio(props: &StudioProps) -> Html {
     let token = use_mut_ref(CancelToken::default);
     let token = (*token.borrow()).clone();
 
-    // Save (debounced) when the workspace, the configuration or the tab changes; when the
-    // browser refuses, say so with the size and offer the export.
-    let unsaved = use_state(|| None::<String>);
-    let saver = use_mut_ref(|| Rc::new(Saver::default()));
-    let pending = use_mut_ref(|| None::<Timeout>);
-    let unchanged = use_mut_ref(|| props.saved);
-    {
-        let unchanged = unchanged.clone();
-        let snapshot = (*state).clone();
-        let saver = Rc::clone(&*saver.borrow());
-        let unsaved = unsaved.clone();
-        let key = (ByPtr(state.placement().clone()), state.views().tab());
-        use_effect_with(key, move |_| {
-            if std::mem::take(&mut *unchanged.borrow_mut()) {
-                return;
-            }
-            let timeout = Timeout::new(SAVE_DELAY_MS, move || {
-                saver.save(
-                    snapshot.settings(),
-                    Rc::clone(snapshot.workspace().documents()),
-                    Callback::from(move |done: Result<usize, StorageError>| match done {
-                        Ok(_) => unsaved.set(None),
-                        Err(e) => unsaved.set(Some(format!(
-                            "The studio is not saved for the next visit: {e}. Export the \
-                             documents to keep them."
-                        ))),
-                    }),
-                );
-            });
-            *pending.borrow_mut() = Some(timeout);
-        });
-    }
+    let unsaved = use_saving(&state, props.saved);
 
     let on_share = {
         let state = state.clone();
@@ -179,7 +149,7 @@ fn studio(props: &StudioProps) -> Html {
                         title="Per-shard counts, skew, top buckets and anchored groups">{ "Export report" }</button>
                 </nav>
             </header>
-            if let Some(text) = &*unsaved {
+            if let Some(text) = unsaved {
                 <div class="not-saved notice warning" role="alert">
                     <span class="text">{ text }</span>
                     <button type="button" class="export-unsaved" onclick={on_csv}>{ "Export CSV" }</button>
@@ -202,6 +172,58 @@ fn studio(props: &StudioProps) -> Html {
             </main>
         </div>
     }
+}
+
+/// Saves the studio [`SAVE_DELAY_MS`] after the last change of the workspace, the
+/// configuration or the tab (at once when the page is hidden or left, so that a reload
+/// right after an edit keeps it), and gives the message to show when the browser refused.
+/// A state `restored` from IndexedDB is saved only once changed.
+#[hook]
+fn use_saving(state: &State, restored: bool) -> Option<String> {
+    let unsaved = use_state(|| None::<String>);
+    let latest = use_mut_ref(|| None::<State>);
+    let pending = use_mut_ref(|| None::<Timeout>);
+    let unchanged = use_mut_ref(|| restored);
+    let flush = {
+        let latest = latest.clone();
+        let setter = unsaved.setter();
+        use_memo((), move |_| {
+            let saver = Rc::new(Saver::default());
+            let done = Callback::from(move |done: Result<usize, StorageError>| {
+                setter.set(done.err().map(|e| {
+                    format!(
+                        "The studio is not saved for the next visit: {e}. Export the \
+                         documents to keep them."
+                    )
+                }))
+            });
+            move || {
+                if let Some(state) = latest.borrow_mut().take() {
+                    let documents = Rc::clone(state.workspace().documents());
+                    saver.save(state.settings(), documents, done.clone());
+                }
+            }
+        })
+    };
+    {
+        let flush = flush.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|window| {
+                gloo::events::EventListener::new(&window, "pagehide", move |_| flush())
+            });
+            move || drop(listener)
+        });
+    }
+    let key = (ByPtr(state.placement().clone()), state.views().tab());
+    let snapshot = state.clone();
+    use_effect_with(key, move |_| {
+        if std::mem::take(&mut *unchanged.borrow_mut()) {
+            return;
+        }
+        *latest.borrow_mut() = Some(snapshot);
+        *pending.borrow_mut() = Some(Timeout::new(SAVE_DELAY_MS, move || flush()));
+    });
+    (*unsaved).clone()
 }
 
 /// The totals over the views: documents, placed, invalid, shards, anchored groups, bytes
