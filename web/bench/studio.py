@@ -3,6 +3,7 @@
 
     trunk build --release && python3 web/bench/studio.py [--docs N] [--edits N] [--dist DIR]
     python3 web/bench/studio.py --load-only      # only the cold load and the size
+    python3 web/bench/studio.py --reload-only --docs 200000   # generate, save, reload
 
 Drives the real page through ChromeDriver (CHROMEDRIVER, default /usr/bin/chromedriver;
 CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the last line:
@@ -15,6 +16,10 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
   (Content-Encoding: gzip, as static hosts such as nginx, GitHub Pages or Netlify send them)
   and sent as they are;
 * generate: time from clicking the generator's button (N documents) to the next frame;
+* save and reload: after the generation, the studio's own performance measures of its
+  debounced save to IndexedDB (writing the records out, then until IndexedDB holds them);
+  then the page is loaded again and timed from navigation start until the N documents are
+  shown again (with the studio's measures of reading IndexedDB and of the state restored);
 * edit, per view: the time from an edit of the ID editor (one character, which changes one
   document and so places every document again) to the next painted frame, with that view
   shown; the median and the worst of --edits edits;
@@ -108,7 +113,41 @@ const [n, done] = arguments;
   document.querySelector('button.generate').click();
   await frame();
   const ms = performance.now() - t;
-  done({ms, documents: count(), longest: Math.max(0, ...window.__tasks)});
+  done({ms, start: t, documents: count(), longest: Math.max(0, ...window.__tasks)});
+})();
+"""
+
+# After a generation: waits for the studio's save of the generated documents and reports its
+# performance measures (names from web/src/components/saving.rs) and the longest task the
+# main thread ran meanwhile (the save starts 500 ms after the generation, so after this).
+SAVED = PRELUDE + """
+const [since, done] = arguments;
+(async () => {
+  const last = name => performance.getEntriesByName(name).filter(e => e.startTime >= since).pop();
+  window.__tasks = [];
+  const t = performance.now();
+  while (!last('ravenshard-save')) {
+    if (performance.now() - t > 120000) { done({error: 'no save in 120 s'}); return; }
+    if (document.querySelector('.not-saved')) { done({error: document.querySelector('.not-saved').textContent}); return; }
+    await sleep(20);
+  }
+  done({serialize: last('ravenshard-serialize').duration, save: last('ravenshard-save').duration,
+        longest: Math.max(0, ...window.__tasks)});
+})();
+"""
+
+# After a reload: the time from navigation start until the documents are shown again.
+RESTORED = PRELUDE + """
+const [n, done] = arguments;
+(async () => {
+  while (count() !== n) {
+    if (performance.now() > 120000) { done({error: 'the documents were not shown in 120 s'}); return; }
+    await sleep(5);
+  }
+  await frame();
+  const shown = performance.now();
+  const at = name => (performance.getEntriesByName(name)[0] || {duration: null}).duration;
+  done({shown, read: at('ravenshard-restore-read'), restored: at('ravenshard-restore')});
 })();
 """
 
@@ -333,12 +372,30 @@ def mark(ms, target):
     return f"{ms:7.1f} ms" + ("  over" if ms > target else "")
 
 
+def measure_reload(driver, url, docs, result):
+    """The save of the generated documents, then a reload until they are shown again."""
+    saved = result["save"] = driver.run(SAVED, result["generate"]["start"])
+    if "error" in saved:
+        raise SystemExit(f"studio bench: the save failed: {saved['error']}")
+    print(f"save {docs} documents to IndexedDB: {saved['save']:.0f} ms "
+          f"(writing them out, in chunks, {saved['serialize']:.0f} ms; "
+          f"longest task {mark(saved['longest'], TASK_TARGET_MS)})")
+    driver.open(url)
+    reload = result["reload"] = driver.run(RESTORED, docs)
+    if "error" in reload:
+        raise SystemExit(f"studio bench: the reload failed: {reload['error']}")
+    print(f"reload until the {docs} documents are shown: {reload['shown']:.0f} ms "
+          f"(IndexedDB read by {reload['read']:.0f} ms, state restored by {reload['restored']:.0f} ms)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=100_000)
     parser.add_argument("--edits", type=int, default=9)
     parser.add_argument("--load-only", action="store_true",
                         help="measure only the cold load and dist/'s size")
+    parser.add_argument("--reload-only", action="store_true",
+                        help="measure only the generation, its save and a reload")
     parser.add_argument("--dist", default=os.path.join(os.path.dirname(__file__), "..", "..", "dist"))
     args = parser.parse_args()
     dist = os.path.abspath(args.dist)
@@ -368,6 +425,10 @@ def main():
         result["generate"] = driver.run(GENERATE, args.docs)
         print(f"generate {args.docs} documents: {result['generate']['ms']:.1f} ms "
               f"(longest task {result['generate']['longest']:.0f} ms)")
+        measure_reload(driver, f"http://127.0.0.1:{http_port}/", args.docs, result)
+        if args.reload_only:
+            print(json.dumps(result))
+            return
         print(f"{'view':<10} {'edit median':>14} {'edit worst':>16} {'shard count':>16}")
         result["views"] = {}
         for tab in TABS:

@@ -6,7 +6,8 @@
 
 use ravenshard_studio::components::count;
 use ravenshard_studio::components::import::{import_blob, CancelToken};
-use ravenshard_studio::state::{WorkspaceAction, SET_ASIDE_KEY, STORAGE_KEY};
+use ravenshard_studio::components::saving;
+use ravenshard_studio::state::{Saved, WorkspaceAction, SET_ASIDE_KEY, STORAGE_KEY};
 use ravenshard_studio::App;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -23,14 +24,49 @@ fn storage() -> web_sys::Storage {
     web_sys::window().unwrap().local_storage().unwrap().unwrap()
 }
 
+/// No saved studio anywhere: neither in IndexedDB nor in `localStorage`.
+async fn forget() {
+    storage().clear().unwrap();
+    saving::forget().await.unwrap();
+}
+
+/// No saved studio and no link.
+async fn clean() {
+    forget().await;
+    web_sys::window().unwrap().location().set_hash("").unwrap();
+}
+
+/// Waits (at most ~10 s) until IndexedDB holds a studio of `documents` documents, and
+/// returns it.
+async fn saved_with(documents: usize) -> Saved {
+    let mut last = None;
+    for _ in 0..500 {
+        if let Ok(Some(stored)) = saving::load().await {
+            let saved = stored.read().unwrap();
+            if saved.documents.len() == documents {
+                return saved;
+            }
+            last = Some(saved.documents.len());
+        }
+        gloo::timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("IndexedDB never held {documents} documents (last: {last:?})");
+}
+
 type Studio = Mounted<App>;
 
 impl Mounted<App> {
     /// Mounts on a clean slate: no saved studio, no link.
     async fn fresh() -> Studio {
-        storage().clear().unwrap();
-        web_sys::window().unwrap().location().set_hash("").unwrap();
-        Studio::mount(()).await
+        clean().await;
+        Studio::open().await
+    }
+
+    /// Mounts and waits until the saved studio (if any) is restored and shown.
+    async fn open() -> Studio {
+        let studio = Studio::mount(()).await;
+        studio.wait_for(".studio").await;
+        studio
     }
 
     /// The text of one cell (`.bucket`, `.shard`...) of the row of a document (0-based).
@@ -199,13 +235,13 @@ async fn import_function_can_be_cancelled() {
 
 #[wasm_bindgen_test]
 async fn a_share_link_opens_its_workspace() {
-    storage().clear().unwrap();
+    forget().await;
     web_sys::window()
         .unwrap()
         .location()
         .set_hash("shards=3&ids=orders%2F1-A%0AUsers%2F70%24Users%2F4")
         .unwrap();
-    let studio = Studio::mount(()).await;
+    let studio = Studio::open().await;
     assert_eq!(studio.count(".dt-row"), 2);
     assert_eq!(studio.text(".dt-row[data-index=\"1\"] mark"), "Users/4");
     assert!(studio.text(".notice").contains("shared link"));
@@ -232,7 +268,7 @@ async fn a_large_share_link_is_compressed_by_the_browser_and_opens() {
     assert_eq!(shared.documents.len(), 3000);
     drop(studio);
     // Opening the link shows its documents.
-    let studio = Studio::mount(()).await;
+    let studio = Studio::open().await;
     assert_eq!(studio.text(".count-documents strong"), "3,000");
     drop(studio);
     location.set_hash("").unwrap();
@@ -243,20 +279,168 @@ async fn the_studio_survives_a_reload() {
     let studio = Studio::fresh().await;
     studio.type_into("#ids", "customers/1-A").await;
     studio.type_into("#database", "Shop").await;
-    gloo::timers::future::TimeoutFuture::new(600).await;
+    let saved = saved_with(1).await;
+    assert_eq!(saved.database, "Shop");
     drop(studio);
-    assert!(storage().get_item(STORAGE_KEY).unwrap().is_some());
-    let studio = Studio::mount(()).await;
+    assert!(
+        storage().get_item(STORAGE_KEY).unwrap().is_none(),
+        "IndexedDB, not localStorage"
+    );
+    let studio = Studio::open().await;
     assert_eq!(studio.count(".dt-row"), 1);
     assert_eq!(studio.cell(0, "fragment"), "Shop$2");
 }
 
 #[wasm_bindgen_test]
+async fn leaving_the_page_saves_at_once() {
+    let studio = Studio::fresh().await;
+    studio.type_into("#ids", "a\nb\nc").await;
+    common::fire_at(&web_sys::window().unwrap(), "pagehide");
+    // Well before the debounced save (500 ms after the change) would run.
+    for _ in 0..15 {
+        if let Ok(Some(stored)) = saving::load().await {
+            if stored.read().unwrap().documents.len() == 3 {
+                return;
+            }
+        }
+        gloo::timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("leaving the page did not save the change at once");
+}
+
+/// A true page reload would end wasm-bindgen-test's run, so the reload here is the page's
+/// next start: the App is unmounted and mounted again against the same IndexedDB database.
+#[wasm_bindgen_test]
+async fn a_generated_workspace_of_20000_documents_survives_a_reload() {
+    let studio = Studio::fresh().await;
+    studio.type_into("#gen-count", "20000").await;
+    studio.click("button.generate").await;
+    assert_eq!(studio.text(".count-documents strong"), "20,000");
+    let first = studio.cell(0, "id-text");
+    studio.click("#tab-shards").await;
+    let shards: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
+    studio.click("#tab-nodes").await;
+    let saved = saved_with(20_000).await;
+    assert_eq!(saved.tab.as_deref(), Some("nodes"));
+    drop(studio);
+    let saves = || {
+        let performance = web_sys::window().unwrap().performance().unwrap();
+        performance
+            .get_entries_by_name(saving::SAVE_MEASURE)
+            .length()
+    };
+    let before = saves();
+    let studio = Studio::open().await;
+    assert_eq!(studio.text(".count-documents strong"), "20,000");
+    assert!(
+        studio.find(".view-nodes").is_some(),
+        "the tab shown is restored"
+    );
+    gloo::timers::future::TimeoutFuture::new(700).await;
+    assert_eq!(
+        saves(),
+        before,
+        "a restored studio is saved again only once changed"
+    );
+    studio.click("#tab-shards").await;
+    let restored: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
+    assert_eq!(restored, shards);
+    studio.click("#tab-documents").await;
+    assert_eq!(studio.cell(0, "id-text"), first);
+}
+
+#[wasm_bindgen_test]
+async fn a_studio_saved_in_local_storage_is_read_once_and_moved() {
+    clean().await;
+    let old = r#"{"version": 1, "database": "Shop", "nodes": "A, B, C, D", "replication_factor": "2", "config": "{\"Shards\": {\"0\": {}, \"1\": {}, \"2\": {}}}", "documents": [{"id": "customers/1-A"}, {"id": "orders/1-A", "size": 3}]}"#;
+    storage().set_item(STORAGE_KEY, old).unwrap();
+    let studio = Studio::open().await;
+    assert_eq!(studio.text(".count-documents strong"), "2");
+    assert_eq!(saved_with(2).await.database, "Shop");
+    assert!(storage().get_item(STORAGE_KEY).unwrap().is_none());
+    drop(studio);
+    let studio = Studio::open().await;
+    assert_eq!(studio.text(".count-documents strong"), "2");
+}
+
+#[wasm_bindgen_test]
+async fn a_refused_save_says_so_with_the_size_and_offers_export() {
+    clean().await;
+    // A newer version of the database than the studio opens: the browser refuses every
+    // open (VersionError), as it refuses a store that is full.
+    rexie::Rexie::builder(saving::DATABASE)
+        .version(saving::DATABASE_VERSION + 1)
+        .build()
+        .await
+        .unwrap()
+        .close();
+    let studio = Studio::open().await;
+    assert!(studio
+        .text(".notice.warning")
+        .contains("could not be restored"));
+    studio.wait_for(".not-saved").await;
+    let text = studio.text(".not-saved");
+    assert!(text.contains("not saved for the next visit"), "{text}");
+    assert!(
+        text.contains("refused to store") && text.contains(" KB"),
+        "{text}"
+    );
+    assert_eq!(studio.text(".not-saved .export-unsaved"), "Export CSV");
+    drop(studio);
+    forget().await;
+}
+
+#[wasm_bindgen_test]
+async fn unreadable_saved_records_are_set_aside() {
+    clean().await;
+    let studio = Studio::open().await;
+    studio.type_into("#ids", "a\nb").await;
+    saved_with(2).await;
+    drop(studio);
+    let db = rexie::Rexie::builder(saving::DATABASE)
+        .version(saving::DATABASE_VERSION)
+        .build()
+        .await
+        .unwrap();
+    let tx = db
+        .transaction(&[saving::STORE], rexie::TransactionMode::ReadWrite)
+        .unwrap();
+    let store = tx.store(saving::STORE).unwrap();
+    let key = JsValue::from_str(saving::DOCUMENTS_KEY);
+    store.put(&"garbage".into(), Some(&key)).await.unwrap();
+    tx.done().await.unwrap();
+    db.close();
+    let studio = Studio::open().await;
+    assert!(studio.text(".notice.warning").contains("does not know"));
+    assert_eq!(studio.count(".dt-row"), 12, "opens on the examples");
+    let db = rexie::Rexie::builder(saving::DATABASE)
+        .build()
+        .await
+        .unwrap();
+    let tx = db
+        .transaction(&[saving::STORE], rexie::TransactionMode::ReadOnly)
+        .unwrap();
+    let aside = format!("{}{}", saving::SET_ASIDE_PREFIX, saving::DOCUMENTS_KEY);
+    let kept = tx
+        .store(saving::STORE)
+        .unwrap()
+        .get(aside.into())
+        .await
+        .unwrap();
+    let kept = js_sys::Uint8Array::new(&kept.unwrap()).to_vec();
+    assert_eq!(
+        String::from_utf8(kept).unwrap(),
+        "garbage",
+        "kept as UTF-8 bytes"
+    );
+    db.close();
+}
+
+#[wasm_bindgen_test]
 async fn a_corrupt_saved_state_is_reported_and_set_aside() {
-    storage().clear().unwrap();
-    web_sys::window().unwrap().location().set_hash("").unwrap();
+    clean().await;
     storage().set_item(STORAGE_KEY, "{not json").unwrap();
-    let studio = Studio::mount(()).await;
+    let studio = Studio::open().await;
     assert!(studio
         .text(".notice.warning")
         .contains("could not be restored"));
@@ -267,12 +451,13 @@ async fn a_corrupt_saved_state_is_reported_and_set_aside() {
     );
     studio.click(".notice.warning .dismiss").await;
     assert!(studio.find(".notice.warning").is_none());
+    drop(studio);
 
+    forget().await;
     storage()
         .set_item(STORAGE_KEY, r#"{"version": 7}"#)
         .unwrap();
-    drop(studio);
-    let studio = Studio::mount(()).await;
+    let studio = Studio::open().await;
     assert!(studio.text(".notice.warning").contains("version 7"));
 }
 

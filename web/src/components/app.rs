@@ -3,6 +3,7 @@
 
 use super::browser;
 use super::import::CancelToken;
+use super::saving::{self, Saver, StorageError};
 use super::tabs::{tab_view, TabBar};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
@@ -11,10 +12,13 @@ use crate::state::{
 };
 use gloo::timers::callback::Timeout;
 use ravenshard_model::workspace::{BalanceVerdict, Placement};
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::hook;
 use yew::prelude::*;
 
 /// How long the studio waits after the last change before saving.
-const SAVE_DELAY_MS: u32 = 400;
+pub const SAVE_DELAY_MS: u32 = 500;
 
 /// Where each sub-state's actions go: made once, so that a view's properties stay equal
 /// from one render to the next.
@@ -61,10 +65,40 @@ impl Dispatch {
     }
 }
 
-/// The studio page.
+/// The studio page: restores the saved studio (IndexedDB is asynchronous), then shows it.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(browser::initial_state);
+    let opened = use_state(|| None::<(ByPtr<RefCell<Option<State>>>, bool)>);
+    {
+        let opened = opened.clone();
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                let (state, saved) = saving::open_state().await;
+                opened.set(Some((ByPtr(Rc::new(RefCell::new(Some(state)))), saved)));
+            });
+        });
+    }
+    match &*opened {
+        None => html! {
+            <div class="studio-restoring" role="status">{ "Restoring the saved studio…" }</div>
+        },
+        Some((state, saved)) => html! { <Studio opened={state.clone()} saved={*saved} /> },
+    }
+}
+
+/// The state [`Studio`] starts from, taken once.
+#[derive(Properties, PartialEq)]
+struct StudioProps {
+    opened: ByPtr<RefCell<Option<State>>>,
+    /// Whether the state is the one IndexedDB holds: then it is saved only once changed.
+    saved: bool,
+}
+
+/// The studio once opened.
+#[function_component(Studio)]
+fn studio(props: &StudioProps) -> Html {
+    let opened = props.opened.clone();
+    let state = use_reducer(move || opened.0.borrow_mut().take().unwrap_or_default());
     let dispatch = {
         let dispatcher = state.dispatcher();
         (*use_memo((), move |_| {
@@ -75,23 +109,7 @@ pub fn app() -> Html {
     let token = use_mut_ref(CancelToken::default);
     let token = (*token.borrow()).clone();
 
-    // Save (debounced) when the workspace or the configuration changes.
-    let pending = use_mut_ref(|| None::<Timeout>);
-    {
-        let snapshot = (*state).clone();
-        let on_notice = dispatch.notice.clone();
-        let placement = ByPtr(state.placement().clone());
-        use_effect_with(placement, move |_| {
-            let timeout = Timeout::new(SAVE_DELAY_MS, move || {
-                if let Err(e) = browser::save(&snapshot) {
-                    let text = format!("The studio is not saved for the next visit: {e}.");
-                    let notice = Notice::new(Level::Warning, text);
-                    on_notice.emit(NoticeAction::Notify(notice));
-                }
-            });
-            *pending.borrow_mut() = Some(timeout);
-        });
-    }
+    let unsaved = use_saving(&state, props.saved);
 
     let on_share = {
         let state = state.clone();
@@ -125,12 +143,18 @@ pub fn app() -> Html {
                 <nav class="toolbar" aria-label="Share and export">
                     <button type="button" class="share-link" onclick={on_share}
                         title="Put the workspace and configuration in the URL and copy it">{ "Share link" }</button>
-                    <button type="button" class="export-csv" onclick={on_csv}
+                    <button type="button" class="export-csv" onclick={on_csv.clone()}
                         title="id, bucket, shard, collection, size of every document">{ "Export CSV" }</button>
                     <button type="button" class="export-report" onclick={on_report}
                         title="Per-shard counts, skew, top buckets and anchored groups">{ "Export report" }</button>
                 </nav>
             </header>
+            if let Some(text) = unsaved {
+                <div class="not-saved notice warning" role="alert">
+                    <span class="text">{ text }</span>
+                    <button type="button" class="export-unsaved" onclick={on_csv}>{ "Export CSV" }</button>
+                </div>
+            }
             <Notices notices={ByPtr(state.notices().clone())} on_action={dispatch.notice.clone()} />
             <main class="layout">
                 <aside class="side">
@@ -148,6 +172,58 @@ pub fn app() -> Html {
             </main>
         </div>
     }
+}
+
+/// Saves the studio [`SAVE_DELAY_MS`] after the last change of the workspace, the
+/// configuration or the tab (at once when the page is hidden or left, so that a reload
+/// right after an edit keeps it), and gives the message to show when the browser refused.
+/// A state `restored` from IndexedDB is saved only once changed.
+#[hook]
+fn use_saving(state: &State, restored: bool) -> Option<String> {
+    let unsaved = use_state(|| None::<String>);
+    let latest = use_mut_ref(|| None::<State>);
+    let pending = use_mut_ref(|| None::<Timeout>);
+    let unchanged = use_mut_ref(|| restored);
+    let flush = {
+        let latest = latest.clone();
+        let setter = unsaved.setter();
+        use_memo((), move |_| {
+            let saver = Rc::new(Saver::default());
+            let done = Callback::from(move |done: Result<usize, StorageError>| {
+                setter.set(done.err().map(|e| {
+                    format!(
+                        "The studio is not saved for the next visit: {e}. Export the \
+                         documents to keep them."
+                    )
+                }))
+            });
+            move || {
+                if let Some(state) = latest.borrow_mut().take() {
+                    let documents = Rc::clone(state.workspace().documents());
+                    saver.save(state.settings(), documents, done.clone());
+                }
+            }
+        })
+    };
+    {
+        let flush = flush.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|window| {
+                gloo::events::EventListener::new(&window, "pagehide", move |_| flush())
+            });
+            move || drop(listener)
+        });
+    }
+    let key = (ByPtr(state.placement().clone()), state.views().tab());
+    let snapshot = state.clone();
+    use_effect_with(key, move |_| {
+        if std::mem::take(&mut *unchanged.borrow_mut()) {
+            return;
+        }
+        *latest.borrow_mut() = Some(snapshot);
+        *pending.borrow_mut() = Some(Timeout::new(SAVE_DELAY_MS, move || flush()));
+    });
+    (*unsaved).clone()
 }
 
 /// The totals over the views: documents, placed, invalid, shards, anchored groups, bytes

@@ -1,78 +1,13 @@
-//! The few things the studio asks of the browser: the URL fragment, `localStorage`, the
-//! clipboard and downloads. Every call tolerates a browser that refuses (private mode,
+//! The few things the studio asks of the browser: the URL fragment, the clipboard and
+//! downloads (saving is [`saving`](super::saving)'s). Every call tolerates a browser that refuses (private mode,
 //! storage full, no clipboard): the studio reports it and goes on.
 
-use crate::state::{
-    read_saved, Action, Level, Notice, NoticeAction, State, SET_ASIDE_KEY, STORAGE_KEY,
-};
+use crate::state::{Level, Notice, NoticeAction, State};
 use gloo::timers::callback::Timeout;
-use ravenshard_model::share::decode_fragment;
 use ravenshard_model::share::{finish_fragment, plan_fragment, FragmentPlan};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::Callback;
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
-/// The state the studio opens on: a share link in the URL fragment wins, then the saved
-/// studio, then the chapter's examples. Problems are reported as notices; an unreadable
-/// saved studio is set aside under [`SET_ASIDE_KEY`].
-pub fn initial_state() -> State {
-    let mut notices: Vec<Notice> = Vec::new();
-    let hash = web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default();
-    if hash.trim_start_matches('#').trim().is_empty() {
-        // No link: the saved studio.
-    } else {
-        match decode_fragment(&hash) {
-            Ok(shared) => return State::from_shared(shared),
-            Err(e) => notices.push(Notice::new(
-                Level::Error,
-                format!("The link in the address bar cannot be opened: {e}"),
-            )),
-        }
-    }
-    let mut state = match storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten()) {
-        None => State::default(),
-        Some(text) => match read_saved(&text).and_then(State::from_saved) {
-            Ok(state) => state,
-            Err(reason) => {
-                if let Some(s) = storage() {
-                    let _ = s.set_item(SET_ASIDE_KEY, &text);
-                    let _ = s.remove_item(STORAGE_KEY);
-                }
-                notices.push(Notice::new(
-                    Level::Warning,
-                    format!(
-                        "Your saved studio could not be restored: {reason}. It was set aside \
-                         (localStorage key \"{SET_ASIDE_KEY}\") and the studio opened on the \
-                         chapter's examples."
-                    ),
-                ));
-                State::default()
-            }
-        },
-    };
-    for notice in notices {
-        state.apply(Action::Notice(NoticeAction::Notify(notice)));
-    }
-    state
-}
-
-/// Saves the studio; says why not when the browser refuses (usually: too large).
-pub fn save(state: &State) -> Result<(), String> {
-    let text = serde_json::to_string(&state.saved()).map_err(|e| e.to_string())?;
-    let storage = storage().ok_or("this browser gives the page no localStorage")?;
-    storage.set_item(STORAGE_KEY, &text).map_err(|_| {
-        format!(
-            "the browser refused to store {} KB (its localStorage is full or limited)",
-            text.len() / 1024
-        )
-    })
-}
 
 /// Writes a share link for the state into the address bar and copies it; says so (or why
 /// not) through `on_notice`.

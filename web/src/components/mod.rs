@@ -18,6 +18,7 @@ mod notices;
 mod queries;
 mod ranges;
 mod reshard;
+pub mod saving;
 mod shards;
 pub mod tabs;
 mod workspace;

@@ -44,7 +44,10 @@ pub use inputs::{
     parse_tags, preview, split_chars, Field, MAX_NODES, MAX_SHARDS, PREVIEW_CHARS,
 };
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
-pub use persist::{read_saved, Saved, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY};
+pub use persist::{
+    documents_json, lines_capacity, read_documents, read_saved, write_documents, write_lines,
+    Saved, Stored, LINES_HEADER, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY,
+};
 pub use reshard::{Inputs, ReshardAction, ReshardState, ReshardView, StepMove};
 pub use tab::Tab;
 pub use views::{Metric, ViewAction, ViewsState};
@@ -242,6 +245,14 @@ impl State {
 
     /// What to save.
     pub fn saved(&self) -> Saved {
+        Saved {
+            documents: self.workspace.documents().to_vec(),
+            ..self.settings()
+        }
+    }
+
+    /// What to save but the documents (which [`persist::Stored`] keeps apart).
+    pub fn settings(&self) -> Saved {
         let config = &self.config;
         Saved {
             version: SAVED_VERSION,
@@ -250,7 +261,8 @@ impl State {
             replication_factor: config.replication_factor().text().to_string(),
             config: config.topology().to_json(),
             custom: config.custom(),
-            documents: self.workspace.documents().to_vec(),
+            documents: Vec::new(),
+            tab: Some(self.views.tab().key().to_string()),
         }
     }
 

@@ -58,6 +58,11 @@ impl Tab {
         }
     }
 
+    /// The tab of a [`key`](Tab::key), if any.
+    pub fn from_key(key: &str) -> Option<Tab> {
+        Tab::ALL.into_iter().find(|tab| tab.key() == key)
+    }
+
     /// A stable key, for ids (`tab-<key>`) and test selectors.
     pub fn key(self) -> &'static str {
         match self {
@@ -84,6 +89,7 @@ mod tests {
         for (i, tab) in Tab::ALL.iter().enumerate() {
             assert!(!tab.label().is_empty());
             assert!(Tab::ALL[i + 1..].iter().all(|t| t.key() != tab.key()));
+            assert_eq!(Tab::from_key(tab.key()), Some(*tab));
         }
         assert!(Tab::ALL.contains(&Tab::default()));
     }

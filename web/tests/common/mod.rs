@@ -111,8 +111,13 @@ impl<C: BaseComponent> Drop for Mounted<C> {
 
 /// Fires a bubbling event of `kind` at `element`.
 pub fn fire(element: &Element, kind: &str) {
+    fire_at(element, kind);
+}
+
+/// Fires a bubbling event of `kind` at any target (an element, the window).
+pub fn fire_at(target: &web_sys::EventTarget, kind: &str) {
     let init = EventInit::new();
     init.set_bubbles(true);
     let event = Event::new_with_event_init_dict(kind, &init).unwrap();
-    element.dispatch_event(&event).unwrap();
+    target.dispatch_event(&event).unwrap();
 }

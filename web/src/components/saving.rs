@@ -1,0 +1,391 @@
+//! The saved studio in IndexedDB (through `rexie`): opened on load, saved after changes.
+//!
+//! The database [`DATABASE`] has one object store, [`STORE`], holding the two records of a
+//! [`Stored`] under [`SETTINGS_KEY`] and [`DOCUMENTS_KEY`], written in one transaction. A
+//! studio saved before in `localStorage` (under [`STORAGE_KEY`]) is read when IndexedDB has
+//! none, and removed from `localStorage` once IndexedDB holds it. Records that cannot be
+//! read are set aside under [`SET_ASIDE_PREFIX`] keys, never overwritten.
+
+use crate::state::{
+    lines_capacity, read_saved, write_lines, Action, Level, Notice, NoticeAction, Saved, State,
+    Stored, Tab, ViewAction, LINES_HEADER, SET_ASIDE_KEY, STORAGE_KEY,
+};
+use gloo::timers::future::TimeoutFuture;
+use ravenshard_model::share::decode_fragment;
+use ravenshard_model::workspace::Document;
+use rexie::{ObjectStore, Rexie, TransactionMode, TransactionResult};
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use yew::Callback;
+
+/// The IndexedDB database of the studio.
+pub const DATABASE: &str = "ravenshard-studio";
+/// The version of [`DATABASE`] this studio opens.
+pub const DATABASE_VERSION: u32 = 1;
+/// The object store of the saved studio.
+pub const STORE: &str = "studio";
+/// The key of the settings record.
+pub const SETTINGS_KEY: &str = "settings";
+/// The key of the documents record.
+pub const DOCUMENTS_KEY: &str = "documents";
+/// The prefix of the keys records that could not be read are kept under.
+pub const SET_ASIDE_PREFIX: &str = "unreadable.";
+
+/// The performance mark set before the studio is written out for a save.
+pub const SAVE_START: &str = "ravenshard-save-start";
+/// The performance measure of writing the studio out (in chunks), from [`SAVE_START`].
+pub const SERIALIZE_MEASURE: &str = "ravenshard-serialize";
+/// The performance measure of a save, from [`SAVE_START`] until IndexedDB holds it.
+pub const SAVE_MEASURE: &str = "ravenshard-save";
+/// The performance measure from the page's start until IndexedDB gave the saved studio.
+pub const READ_MEASURE: &str = "ravenshard-restore-read";
+/// The performance measure from the page's start until the saved studio is read back.
+pub const RESTORE_MEASURE: &str = "ravenshard-restore";
+
+/// Sets the performance mark `name` (for `web/bench/studio.py`; ignored if the browser
+/// has no Performance API).
+pub fn mark(name: &str) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = performance.mark(name);
+    }
+}
+
+/// Adds the performance measure `name`, from the mark `start` (or the page's start) to now.
+pub fn measure(name: &str, start: Option<&str>) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = match start {
+            Some(start) => performance.measure_with_start_mark(name, start),
+            None => performance.measure(name),
+        };
+    }
+}
+
+/// Why the browser did not keep or give back the saved studio.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StorageError {
+    /// The browser refused to store `bytes` (full, limited, private mode, blocked).
+    Refused {
+        /// The size of what was to be stored.
+        bytes: usize,
+        /// The browser's reason.
+        reason: String,
+    },
+    /// The browser could not read the saved studio.
+    Unreadable {
+        /// The browser's reason.
+        reason: String,
+    },
+}
+
+impl fmt::Display for StorageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StorageError::Refused { bytes, reason } => write!(
+                f,
+                "the browser refused to store {} ({reason})",
+                size_text(*bytes)
+            ),
+            StorageError::Unreadable { reason } => {
+                write!(f, "the browser could not read the saved studio ({reason})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StorageError {}
+
+/// A size for messages: `840 bytes`, `35.2 KB`, `12.9 MB`.
+pub fn size_text(bytes: usize) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
+}
+
+fn reason(e: rexie::Error) -> String {
+    match e {
+        rexie::Error::IdbError(e) => e.to_string(),
+        e => e.to_string(),
+    }
+}
+
+async fn open() -> Result<Rexie, String> {
+    Rexie::builder(DATABASE)
+        .version(DATABASE_VERSION)
+        .add_object_store(ObjectStore::new(STORE))
+        .build()
+        .await
+        .map_err(reason)
+}
+
+/// Text as a `Uint8Array` of its UTF-8 bytes: one copy, where a JS string would be
+/// transcoded to UTF-16 (over 100 ms for 13 MB in Chromium, in one task).
+fn to_bytes(text: &str) -> JsValue {
+    js_sys::Uint8Array::from(text.as_bytes()).into()
+}
+
+/// The text of a record: UTF-8 bytes as [`to_bytes`] keeps it, or a string.
+fn from_bytes(value: JsValue) -> Result<String, String> {
+    if let Some(text) = value.as_string() {
+        return Ok(text);
+    }
+    if !value.is_instance_of::<js_sys::Uint8Array>() {
+        return Err("a record is neither text nor bytes".into());
+    }
+    String::from_utf8(js_sys::Uint8Array::from(value).to_vec())
+        .map_err(|e| format!("a record is not UTF-8 ({e})"))
+}
+
+/// Writes `records` (key, text) in one transaction.
+async fn put(records: &[(&str, &str)]) -> Result<(), String> {
+    let db = open().await?;
+    let result = async {
+        let tx = db
+            .transaction(&[STORE], TransactionMode::ReadWrite)
+            .map_err(reason)?;
+        let store = tx.store(STORE).map_err(reason)?;
+        for (key, text) in records {
+            let key = JsValue::from_str(key);
+            store
+                .put(&to_bytes(text), Some(&key))
+                .await
+                .map_err(reason)?;
+        }
+        match tx.done().await.map_err(reason)? {
+            TransactionResult::Committed => Ok(()),
+            TransactionResult::Aborted => Err("the browser aborted the transaction".into()),
+        }
+    }
+    .await;
+    db.close();
+    result
+}
+
+/// Saves `stored`; then a studio saved in `localStorage` before is no longer needed.
+pub async fn store(stored: &Stored) -> Result<(), StorageError> {
+    put(&[
+        (SETTINGS_KEY, &stored.settings),
+        (DOCUMENTS_KEY, &stored.documents),
+    ])
+    .await
+    .map_err(|reason| StorageError::Refused {
+        bytes: stored.len(),
+        reason,
+    })?;
+    if let Some(s) = local_storage() {
+        let _ = s.remove_item(STORAGE_KEY);
+    }
+    Ok(())
+}
+
+/// The saved studio, if IndexedDB holds one.
+pub async fn load() -> Result<Option<Stored>, StorageError> {
+    let unreadable = |reason| StorageError::Unreadable { reason };
+    let db = open().await.map_err(unreadable)?;
+    let result = async {
+        let tx = db
+            .transaction(&[STORE], TransactionMode::ReadOnly)
+            .map_err(reason)?;
+        let store = tx.store(STORE).map_err(reason)?;
+        let settings = store.get(SETTINGS_KEY.into()).await.map_err(reason)?;
+        let documents = store.get(DOCUMENTS_KEY.into()).await.map_err(reason)?;
+        Ok(match (settings, documents) {
+            (Some(s), Some(d)) => Some(Stored {
+                settings: from_bytes(s)?,
+                documents: from_bytes(d)?,
+            }),
+            _ => None,
+        })
+    }
+    .await
+    .map_err(unreadable);
+    db.close();
+    result
+}
+
+/// Removes the saved studio (all of [`DATABASE`]); tests start from nothing with it.
+pub async fn forget() -> Result<(), String> {
+    Rexie::delete(DATABASE).await.map_err(reason)
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The state the studio opens on: a share link in the URL fragment wins, then the studio
+/// saved in IndexedDB, then one saved in `localStorage` by an older studio, then the
+/// chapter's examples. Problems are reported as notices; a saved studio that cannot be read
+/// is set aside. The flag says whether the state is the one IndexedDB holds (so that it
+/// need not be saved again until it changes).
+pub async fn open_state() -> (State, bool) {
+    let mut notices: Vec<Notice> = Vec::new();
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    if !hash.trim_start_matches('#').trim().is_empty() {
+        match decode_fragment(&hash) {
+            Ok(shared) => return (State::from_shared(shared), false),
+            Err(e) => notices.push(Notice::new(
+                Level::Error,
+                format!("The link in the address bar cannot be opened: {e}"),
+            )),
+        }
+    }
+    let loaded = load().await;
+    measure(READ_MEASURE, None);
+    let mut saved = false;
+    let mut state = match loaded {
+        Ok(Some(stored)) => from_stored(stored, &mut notices)
+            .await
+            .inspect(|_| saved = true),
+        Ok(None) => None,
+        Err(e) => {
+            notices.push(Notice::new(
+                Level::Warning,
+                format!("Your saved studio could not be restored: {e}."),
+            ));
+            None
+        }
+    }
+    .or_else(|| from_local_storage(&mut notices))
+    .unwrap_or_default();
+    measure(RESTORE_MEASURE, None);
+    for notice in notices {
+        state.apply(Action::Notice(NoticeAction::Notify(notice)));
+    }
+    (state, saved)
+}
+
+/// The state of records read from IndexedDB; records that cannot be used are set aside.
+async fn from_stored(stored: Stored, notices: &mut Vec<Notice>) -> Option<State> {
+    match stored.read().and_then(|saved| {
+        let tab = saved.tab.as_deref().and_then(Tab::from_key);
+        let mut state = State::from_saved(saved)?;
+        if let Some(tab) = tab {
+            state.apply(Action::View(ViewAction::SelectTab(tab)));
+        }
+        Ok(state)
+    }) {
+        Ok(state) => Some(state),
+        Err(why) => {
+            let settings = format!("{SET_ASIDE_PREFIX}{SETTINGS_KEY}");
+            let documents = format!("{SET_ASIDE_PREFIX}{DOCUMENTS_KEY}");
+            let kept = put(&[
+                (&settings, &stored.settings),
+                (&documents, &stored.documents),
+            ])
+            .await
+            .is_ok();
+            let aside = if kept {
+                format!(
+                    "It was set aside (IndexedDB \"{DATABASE}\", keys \"{settings}\" and \
+                     \"{documents}\")"
+                )
+            } else {
+                "It could not be set aside and will be replaced at the next save".into()
+            };
+            notices.push(Notice::new(
+                Level::Warning,
+                format!(
+                    "Your saved studio could not be restored: {why}. {aside} and the studio \
+                     opened on the chapter's examples."
+                ),
+            ));
+            None
+        }
+    }
+}
+
+/// The state an older studio saved in `localStorage`, moved to IndexedDB at the next save;
+/// one that cannot be read is set aside under [`SET_ASIDE_KEY`].
+fn from_local_storage(notices: &mut Vec<Notice>) -> Option<State> {
+    let storage = local_storage()?;
+    let text = storage.get_item(STORAGE_KEY).ok().flatten()?;
+    match read_saved(&text).and_then(State::from_saved) {
+        Ok(state) => Some(state),
+        Err(reason) => {
+            let _ = storage.set_item(SET_ASIDE_KEY, &text);
+            let _ = storage.remove_item(STORAGE_KEY);
+            notices.push(Notice::new(
+                Level::Warning,
+                format!(
+                    "Your saved studio could not be restored: {reason}. It was set aside \
+                     (localStorage key \"{SET_ASIDE_KEY}\") and the studio opened on the \
+                     chapter's examples."
+                ),
+            ));
+            None
+        }
+    }
+}
+
+/// How many documents are written out between two yields to the browser (about 20 ms of
+/// work in Chromium on a slow machine).
+const WRITE_CHUNK: usize = 16_384;
+
+/// Writes the studio out as [`write_documents`](crate::state::write_documents) does, but in
+/// chunks, yielding to the browser between them so that the page stays responsive.
+async fn write_out(settings: &Saved, documents: &[Document]) -> Stored {
+    let mut text = String::with_capacity(lines_capacity(documents));
+    text.push_str(LINES_HEADER);
+    for chunk in documents.chunks(WRITE_CHUNK) {
+        if !write_lines(chunk, &mut text) {
+            return Stored::new(settings, documents);
+        }
+        TimeoutFuture::new(0).await;
+    }
+    Stored::with_documents(settings, text)
+}
+
+/// A save asked for: the settings and the documents (shared with the state, not copied).
+struct Request {
+    settings: Saved,
+    documents: Rc<Vec<Document>>,
+}
+
+/// Saves one after the other, so that an older save never lands after a newer one: while a
+/// save runs, only the newest of the states asked for waits.
+#[derive(Default)]
+pub struct Saver {
+    busy: Cell<bool>,
+    next: RefCell<Option<Request>>,
+}
+
+impl Saver {
+    /// Saves `settings` and `documents` (now, or after the save that runs); `done` hears how
+    /// each save went (the bytes stored, or why not).
+    pub fn save(
+        self: &Rc<Self>,
+        settings: Saved,
+        documents: Rc<Vec<Document>>,
+        done: Callback<Result<usize, StorageError>>,
+    ) {
+        *self.next.borrow_mut() = Some(Request {
+            settings,
+            documents,
+        });
+        if self.busy.replace(true) {
+            return;
+        }
+        let saver = Rc::clone(self);
+        wasm_bindgen_futures::spawn_local(async move {
+            loop {
+                let Some(request) = saver.next.borrow_mut().take() else {
+                    break;
+                };
+                mark(SAVE_START);
+                let stored = write_out(&request.settings, &request.documents).await;
+                measure(SERIALIZE_MEASURE, Some(SAVE_START));
+                let saved = store(&stored).await;
+                if saved.is_ok() {
+                    measure(SAVE_MEASURE, Some(SAVE_START));
+                }
+                done.emit(saved.map(|()| stored.len()));
+            }
+            saver.busy.set(false);
+        });
+    }
+}
