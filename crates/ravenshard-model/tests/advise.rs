@@ -186,6 +186,7 @@ fn routes_the_workload_per_candidate() {
     let company_shard = topology.locate("companies/1-A").unwrap().shard;
     assert_eq!(content.queries[1].shards, vec![company_shard]);
     assert_eq!(content.single_shard_queries, Some(1.0));
+    assert_eq!(orders.recommended.strategy, Strategy::Content);
     let companies = collection(&advice, "Companies");
     assert_eq!(
         candidate(companies, Strategy::None, None).queries[0].shards,

@@ -192,6 +192,12 @@ impl ExportReader {
         Ok(())
     }
 
+    /// The format being read: the one given, else the one recognised from the first chunk
+    /// (`None` before it).
+    pub fn format(&self) -> Option<Format> {
+        self.importer.as_ref().map(Importer::format).or(self.format)
+    }
+
     /// How many bytes to push next (the importer's advice).
     pub fn next_chunk_len(&self) -> usize {
         self.importer

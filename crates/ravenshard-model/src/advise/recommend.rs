@@ -92,11 +92,16 @@ pub(super) fn recommend(candidates: &[Candidate], references: &[(u32, Reference)
             strategy: best.strategy,
             field: best.field.clone(),
             reason: format!(
-                "{} keeps {} of the documents in the bucket of the document they name{queries}, with a skew of {:.2} and no bucket over the obese threshold of {}.",
+                "{} keeps {} of the documents in the bucket of the document they name{queries}, with a skew of {:.2} and no bucket over the obese threshold of {}{}.",
                 name(best),
                 percent(colocated),
                 best.skew,
-                best.obese_threshold
+                best.obese_threshold,
+                if best.strategy == Strategy::Content {
+                    " (the draft chapter's design, not shipped RavenDB)"
+                } else {
+                    ""
+                }
             ),
         };
     }
