@@ -1,8 +1,7 @@
 //! Scoring one candidate placement of a collection, exactly: every document is placed
 //! through the core ([`Topology::locate`]) or the draft's content rules.
 
-use super::read::{Kept, Read};
-use super::references::referenced;
+use super::read::Kept;
 use super::{Candidate, Group, QueryShards, Strategy, Workload};
 use ravenshard::{lower_id, Topology};
 use ravenshard_design::content::{ContentDesign, ContentDocument};
@@ -25,17 +24,33 @@ pub(super) struct Setup {
     pub topology: Topology,
     pub design: Option<ContentDesign>,
     pub configuration: Option<Value>,
+    /// Whether plain IDs land where they do under the topology given (all but `prefix`),
+    /// so the buckets in [`Scope::targets`] hold.
+    pub same_buckets: bool,
 }
 
 /// The collection being scored.
 pub(super) struct Scope<'a> {
-    pub read: &'a Read,
     pub name: &'a str,
     pub documents: &'a [&'a Kept],
     /// The field `colocated` measures when the candidate has none: the most covering
     /// reference.
     pub main_reference: Option<u32>,
     pub workload: &'a Workload,
+    /// Per reference field, per document: the index in its `values` of the first value
+    /// that names a document of the export, and that document's bucket under the topology
+    /// given (found once, for every candidate).
+    pub targets: HashMap<u32, Vec<Option<(u32, u32)>>>,
+}
+
+impl<'a> Scope<'a> {
+    /// The document the `i`-th document's `field` names, and its bucket under the topology
+    /// given.
+    pub fn target(&self, field: u32, i: usize) -> Option<(&'a str, u32)> {
+        let (value, bucket) = (*self.targets.get(&field)?.get(i)?)?;
+        let document = self.documents.get(i)?;
+        Some((document.values.get(value as usize)?.1.as_str(), bucket))
+    }
 }
 
 /// The own placement of an ID (what `none` does, and the fallback of a document a
@@ -73,7 +88,7 @@ fn skew(per_shard: &[u64]) -> f64 {
 pub(super) fn score<'d>(
     scope: &Scope<'d>,
     setup: Setup,
-    place: impl Fn(&Setup, &'d Kept) -> Option<Placed>,
+    place: impl Fn(&Setup, usize, &'d Kept) -> Option<Placed>,
     id_example: Option<String>,
 ) -> Candidate {
     let shards = setup.topology.shards().len().max(1);
@@ -87,8 +102,8 @@ pub(super) fn score<'d>(
         .as_ref()
         .map(|(f, _)| *f)
         .or(scope.main_reference);
-    for document in scope.documents {
-        let placed = match place(&setup, document) {
+    for (i, document) in scope.documents.iter().enumerate() {
+        let placed = match place(&setup, i, document) {
             Some(p) => p,
             None => {
                 tally.unplaced += 1;
@@ -105,9 +120,12 @@ pub(super) fn score<'d>(
         let group = tally.groups.entry(placed.group).or_default();
         group.0 += 1;
         group.1 += document.size;
-        let target = colocate_field.and_then(|f| referenced(scope.read, document, f));
-        if let Some(target) = target {
-            if setup.topology.locate(target).map(|l| l.bucket) == Ok(placed.bucket) {
+        if let Some((target, bucket)) = colocate_field.and_then(|f| scope.target(f, i)) {
+            let bucket = match setup.same_buckets {
+                true => Ok(bucket),
+                false => setup.topology.locate(target).map(|l| l.bucket),
+            };
+            if bucket == Ok(placed.bucket) {
                 tally.colocated += 1;
             }
         }

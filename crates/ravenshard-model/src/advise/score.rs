@@ -46,11 +46,14 @@ fn advise_collection(
 ) -> CollectionAdvice {
     let references = references(read, name, documents, workload);
     let scope = Scope {
-        read,
         name,
         documents,
         main_reference: references.first().map(|(f, _)| *f),
         workload,
+        targets: references
+            .iter()
+            .map(|(field, _)| (*field, targets(read, documents, *field, topology)))
+            .collect(),
     };
     let mut candidates = vec![none(&scope, topology)];
     for (field, reference) in &references {
@@ -84,6 +87,28 @@ fn advise_collection(
     }
 }
 
+/// Per document, the index of the first value of `field` naming a document of the export,
+/// and that document's bucket under `topology`.
+fn targets(
+    read: &Read,
+    documents: &[&Kept],
+    field: u32,
+    topology: &Topology,
+) -> Vec<Option<(u32, u32)>> {
+    documents
+        .iter()
+        .map(|d| {
+            let value = referenced(read, d, field)?;
+            let index = d
+                .values
+                .iter()
+                .position(|(_, v)| std::ptr::eq(v.as_str(), value))?;
+            let bucket = topology.locate(value).ok()?.bucket;
+            Some((index as u32, bucket))
+        })
+        .collect()
+}
+
 fn setup(topology: &Topology, strategy: Strategy, field: Option<(u32, &str)>) -> Setup {
     Setup {
         strategy,
@@ -91,27 +116,24 @@ fn setup(topology: &Topology, strategy: Strategy, field: Option<(u32, &str)>) ->
         topology: topology.clone(),
         design: None,
         configuration: None,
+        same_buckets: true,
     }
 }
 
 fn none(scope: &Scope<'_>, topology: &Topology) -> Candidate {
     let example = scope.documents.first().map(|d| d.id.clone());
-    score(
-        scope,
-        setup(topology, Strategy::None, None),
-        |s, d| own(&s.topology, &d.id),
-        example,
-    )
+    let place = |s: &Setup, _: usize, d: &Kept| own(&s.topology, &d.id);
+    score(scope, setup(topology, Strategy::None, None), place, example)
 }
 
 fn anchor(scope: &Scope<'_>, topology: &Topology, field: u32, name: &str) -> Candidate {
-    let read = scope.read;
-    let example = scope
-        .documents
-        .iter()
-        .find_map(|d| referenced(read, d, field).map(|t| anchored(&d.id, t)));
-    let place = move |s: &Setup, d: &Kept| match referenced(read, d, field) {
-        Some(target) => {
+    let example = (0..scope.documents.len()).find_map(|i| {
+        scope
+            .target(field, i)
+            .map(|(t, _)| anchored(&scope.documents[i].id, t))
+    });
+    let place = |s: &Setup, i: usize, d: &Kept| match scope.target(field, i) {
+        Some((target, _)) => {
             let location = s.topology.locate(&anchored(&d.id, target)).ok()?;
             Some(Placed {
                 bucket: location.bucket,
@@ -189,8 +211,9 @@ fn prefix(scope: &Scope<'_>, topology: &Topology) -> Option<Candidate> {
     let (prefixed, configuration) = with_keys(topology, &[("Prefixed", Value::Array(settings))])?;
     let mut setup = setup(&prefixed, Strategy::Prefix, None);
     setup.configuration = Some(configuration);
+    setup.same_buckets = false;
     let example = scope.documents.first().map(|d| d.id.clone());
-    let place = |s: &Setup, d: &Kept| {
+    let place = |s: &Setup, _: usize, d: &Kept| {
         let location = s.topology.locate(&d.id).ok()?;
         let group = lower_id(leading_segment(&d.id).unwrap_or(&d.id)).into_owned();
         Some(Placed {
@@ -233,13 +256,13 @@ fn content(
     setup.topology = ruled;
     setup.design = Some(design);
     setup.configuration = Some(configuration);
-    let read = scope.read;
     let collection = scope.name;
-    let example = scope
-        .documents
-        .iter()
-        .find_map(|d| content_id(&setup, collection, &d.id, referenced(read, d, field)?));
-    let place =
-        move |s: &Setup, d: &Kept| content_placed(s, collection, d, referenced(read, d, field));
+    let example = (0..scope.documents.len()).find_map(|i| {
+        let (value, _) = scope.target(field, i)?;
+        content_id(&setup, collection, &scope.documents[i].id, value)
+    });
+    let place = |s: &Setup, i: usize, d: &Kept| {
+        content_placed(s, collection, d, scope.target(field, i).map(|(v, _)| v))
+    };
     Some(score(scope, setup, place, example))
 }
