@@ -21,6 +21,9 @@ pub(super) struct Kept {
     /// `(field index into Read::fields, value)`: string values that may be IDs, in
     /// document order (arrays included, nested paths dotted: `Lines.Product`).
     pub values: Vec<(u32, String)>,
+    /// Per value, the collection of the document of the export it names (`None` when it
+    /// names none): found once, when the export has been read ([`Read::resolve`]).
+    pub named: Vec<Option<u32>>,
 }
 
 /// Everything read from an export.
@@ -82,6 +85,7 @@ impl Read {
             id: document.id,
             collection,
             values,
+            named: Vec::new(),
         });
     }
 
@@ -119,6 +123,21 @@ impl Read {
                 }
             }
             _ => {}
+        }
+    }
+}
+
+impl Read {
+    /// Finds, for every value, the document of the export it names (IDs compared as
+    /// RavenDB compares them, lower-cased).
+    fn resolve(&mut self) {
+        let ids = &self.ids;
+        for document in &mut self.documents {
+            document.named = document
+                .values
+                .iter()
+                .map(|(_, v)| ids.get(lower_id(v).as_ref()).copied())
+                .collect();
         }
     }
 }
@@ -236,6 +255,7 @@ impl ExportReader {
         for document in imported.documents {
             self.read.add(document);
         }
+        self.read.resolve();
         Ok(())
     }
 }

@@ -3,7 +3,6 @@
 
 use super::read::{Kept, Read};
 use super::{Reference, Workload};
-use ravenshard::lower_id;
 use std::collections::HashMap;
 
 /// A field counts as a reference when at least this share of the documents with an
@@ -18,13 +17,11 @@ struct FieldStats {
 }
 
 /// The first value of `field` in `document` that is the ID of a document of the export.
-pub(super) fn referenced<'d>(read: &Read, document: &'d Kept, field: u32) -> Option<&'d str> {
-    document
-        .values
-        .iter()
-        .filter(|(f, _)| *f == field)
-        .map(|(_, v)| v.as_str())
-        .find(|v| read.ids.contains_key(lower_id(v).as_ref()))
+pub(super) fn referenced(document: &Kept, field: u32) -> Option<(usize, &str)> {
+    let mut named = document.values.iter().zip(&document.named).enumerate();
+    named
+        .find(|(_, ((f, _), target))| *f == field && target.is_some())
+        .map(|(i, ((_, v), _))| (i, v.as_str()))
 }
 
 /// The references of `collection` (its documents `documents`), most covering first, with
@@ -38,12 +35,12 @@ pub(super) fn references(
     let mut stats: HashMap<u32, FieldStats> = HashMap::new();
     for document in documents {
         let mut seen: Vec<u32> = Vec::new();
-        for (field, value) in &document.values {
+        for ((field, _), named) in document.values.iter().zip(&document.named) {
             if seen.contains(field) {
                 continue;
             }
             let entry = stats.entry(*field).or_default();
-            if let Some(&target) = read.ids.get(lower_id(value).as_ref()) {
+            if let Some(target) = *named {
                 seen.push(*field);
                 entry.matching += 1;
                 *entry.targets.entry(target).or_default() += 1;

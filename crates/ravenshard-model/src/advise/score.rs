@@ -52,7 +52,7 @@ fn advise_collection(
         workload,
         targets: references
             .iter()
-            .map(|(field, _)| (*field, targets(read, documents, *field, topology)))
+            .map(|(field, _)| (*field, targets(documents, *field, topology)))
             .collect(),
     };
     let mut candidates = vec![none(&scope, topology)];
@@ -89,20 +89,11 @@ fn advise_collection(
 
 /// Per document, the index of the first value of `field` naming a document of the export,
 /// and that document's bucket under `topology`.
-fn targets(
-    read: &Read,
-    documents: &[&Kept],
-    field: u32,
-    topology: &Topology,
-) -> Vec<Option<(u32, u32)>> {
+fn targets(documents: &[&Kept], field: u32, topology: &Topology) -> Vec<Option<(u32, u32)>> {
     documents
         .iter()
         .map(|d| {
-            let value = referenced(read, d, field)?;
-            let index = d
-                .values
-                .iter()
-                .position(|(_, v)| std::ptr::eq(v.as_str(), value))?;
+            let (index, value) = referenced(d, field)?;
             let bucket = topology.locate(value).ok()?.bucket;
             Some((index as u32, bucket))
         })
