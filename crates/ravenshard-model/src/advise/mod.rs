@@ -46,6 +46,7 @@
 //! ```
 
 mod candidate;
+mod fields;
 mod read;
 pub mod recommend;
 mod references;

@@ -2,11 +2,11 @@
 //! scoring needs (its ID, size, collection and the ID-like string values of its fields);
 //! its body is dropped at once.
 
+use super::fields::Collector;
 use super::AdviseError;
 use crate::import::{Format, Importer};
 use crate::workspace::Document;
 use ravenshard::{lower_id, MAX_ID_BYTES};
-use serde_json::Value;
 use std::collections::HashMap;
 
 /// What the advisor keeps of one document.
@@ -66,13 +66,16 @@ impl Read {
         );
         let mut values = Vec::new();
         if let Some(body) = document.body.as_deref() {
-            if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(body) {
-                let mut path = String::new();
-                for (key, value) in &map {
-                    if key != "@metadata" {
-                        self.collect(&mut path, key, value, &mut values);
-                    }
-                }
+            let mut collector = Collector {
+                names: &mut self.fields,
+                index: &mut self.field_index,
+                path: String::new(),
+                out: Vec::new(),
+                keep: looks_like_id,
+            };
+            // The importer has read the body as a JSON object already.
+            if collector.read(body).is_ok() {
+                values = collector.out;
                 // A document naming itself (its `Id` field) is no reference.
                 let own = lower_id(&document.id);
                 values.retain(|(_, v)| lower_id(v) != own);
@@ -87,43 +90,6 @@ impl Read {
             values,
             named: Vec::new(),
         });
-    }
-
-    /// Collects ID-like strings under `key` (nested objects and arrays included).
-    fn collect(
-        &mut self,
-        path: &mut String,
-        key: &str,
-        value: &Value,
-        out: &mut Vec<(u32, String)>,
-    ) {
-        let len = path.len();
-        if !path.is_empty() {
-            path.push('.');
-        }
-        path.push_str(key);
-        self.collect_value(path, value, out);
-        path.truncate(len);
-    }
-
-    fn collect_value(&mut self, path: &mut String, value: &Value, out: &mut Vec<(u32, String)>) {
-        match value {
-            Value::String(s) if looks_like_id(s) => {
-                let field = Read::intern(&mut self.fields, &mut self.field_index, path);
-                out.push((field, s.clone()));
-            }
-            Value::Array(items) => {
-                for item in items {
-                    self.collect_value(path, item, out);
-                }
-            }
-            Value::Object(map) => {
-                for (k, v) in map {
-                    self.collect(path, k, v, out);
-                }
-            }
-            _ => {}
-        }
     }
 }
 
