@@ -53,10 +53,12 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod advise;
 mod design;
 mod reshard;
 mod topology;
 
+pub use advise::advise;
 pub use design::config_diff;
 pub use reshard::Workload;
 pub use topology::Topology;

@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, JsString, Reflect, Uint32Array, JSON};
-use ravenshard_js::{bucket_for, buckets_for, config_diff, explain, Topology, Workload};
+use ravenshard_js::{advise, bucket_for, buckets_for, config_diff, explain, Topology, Workload};
 use std::fmt::Debug;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -1289,4 +1289,73 @@ fn a_workload_under_the_design_places_pinned_ids() {
     assert!(workload.topology().design_is_on());
     let on_grown = workload.with_topology(&grown).unwrap();
     assert_eq!(number(&on_grown.summary().unwrap(), "documents"), 1.0);
+}
+
+/// An NDJSON export: 300 companies, 3000 orders naming them in `Company`.
+fn advise_export() -> String {
+    let mut text = String::new();
+    for c in 1..=300 {
+        text += &format!(
+            "{{\"@metadata\": {{\"@id\": \"companies/{c}-A\", \"@collection\": \"Companies\"}}}}\n"
+        );
+    }
+    for o in 1..=3000 {
+        text += &format!(
+            "{{\"Company\": \"companies/{}-A\", \"@metadata\": {{\"@id\": \"orders/{o}-A\", \"@collection\": \"Orders\"}}}}\n",
+            o % 300 + 1
+        );
+    }
+    text
+}
+
+#[wasm_bindgen_test]
+fn advise_answers_the_libraries_object_from_text_or_bytes() {
+    let text = advise_export();
+    let options = object(r#"{"shards": 3, "loads": "Orders.Company"}"#);
+    let from_text = advise(text.as_str().into(), options.clone()).unwrap();
+    let bytes = js_sys::Uint8Array::from(text.as_bytes());
+    let from_bytes = advise(bytes.into(), options).unwrap();
+    assert_eq!(json(&from_text), json(&from_bytes));
+    assert_eq!(number(&from_text, "documents"), 3300.0);
+    let orders = Array::from(&get(&from_text, "collections")).get(1);
+    assert_eq!(string(&orders, "collection"), "Orders");
+    let recommended = get(&orders, "recommended");
+    assert_eq!(string(&recommended, "strategy"), "anchor");
+    assert_eq!(string(&recommended, "field"), "Company");
+    // The library's own answer, key for key.
+    let topology = ravenshard::Topology::with_shards(3).unwrap();
+    let workload = ravenshard_model::advise::Workload::parse("", "Orders.Company").unwrap();
+    let expected =
+        ravenshard_model::advise::advise(text.as_bytes(), None, &topology, &workload).unwrap();
+    let expected = JSON::parse(&serde_json::to_string(&expected).unwrap()).unwrap();
+    assert_eq!(json(&from_text), json(&expected));
+}
+
+#[wasm_bindgen_test]
+fn advise_routes_the_workload_and_refuses_bad_options() {
+    let text = advise_export();
+    let options = object(
+        r#"{"config": "{\"Shards\": {\"0\": {}, \"1\": {}, \"2\": {}}}", "queries": "from Orders where Company = 'companies/1-A'"}"#,
+    );
+    let advice = advise(text.as_str().into(), options).unwrap();
+    let orders = Array::from(&get(&advice, "collections")).get(1);
+    let candidates = Array::from(&get(&orders, "candidates"));
+    assert_eq!(number(&candidates.get(0), "single_shard_queries"), 0.0);
+    let content = candidates.get(2);
+    assert_eq!(string(&content, "strategy"), "content");
+    assert_eq!(number(&content, "single_shard_queries"), 1.0);
+    assert_eq!(
+        thrown(advise("".into(), JsValue::UNDEFINED)),
+        "options: give shards or config"
+    );
+    assert!(thrown(advise("".into(), object(r#"{"shard": 3}"#)))
+        .starts_with("options: unknown key `shard`"));
+    assert!(thrown(advise(
+        "".into(),
+        object(r#"{"shards": 3, "loads": "Orders"}"#)
+    ))
+    .starts_with("loads, line 1: "));
+    assert!(
+        thrown(advise(JsValue::from_f64(1.0), object(r#"{"shards": 3}"#))).starts_with("export: ")
+    );
 }

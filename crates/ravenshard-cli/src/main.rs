@@ -1,5 +1,6 @@
 //! `ravenshard`: RavenDB sharding for lists of document IDs, at native speed.
 
+mod advise;
 mod check_tx;
 mod config_diff;
 mod explain;
@@ -102,6 +103,21 @@ enum Command {
         topology: TopologyArgs,
         /// The query, e.g. "from Orders where Customer = 'customers/1-A'".
         query: String,
+    },
+    /// How to shape each collection's IDs (JSON): references between collections and
+    /// candidate placements (none, anchor, prefix, the draft's content rule) scored on an
+    /// export with bodies (`.ravendbdump`, NDJSON or JSON), and a recommendation.
+    Advise {
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// RQL queries, one a line, routed under each candidate.
+        #[arg(long, value_name = "FILE")]
+        queries: Option<PathBuf>,
+        /// LoadDocument relations, `Collection.Field` one a line.
+        #[arg(long, value_name = "FILE")]
+        loads: Option<PathBuf>,
+        /// The export; stdin when absent.
+        export: Option<PathBuf>,
     },
     /// The bucket moves from one configuration to another: runs of buckets that change
     /// shard, documents and bytes moved, per-shard totals before and after, skew (JSON).
@@ -330,6 +346,21 @@ fn main() -> ExitCode {
         Command::ConfigDiff { old, new, docs } => config_diff::run(&old, &new, docs.as_deref()),
         Command::CheckTx { topology, ids } => check_tx::run(&topology, &ids),
         Command::Route { topology, query } => route::run(&topology, &query),
+        Command::Advise {
+            topology,
+            queries,
+            loads,
+            export,
+        } => topology.load().and_then(|t| {
+            let t =
+                t.ok_or_else(|| Fatal::Usage("advise needs --shards N or --config FILE.".into()))?;
+            let options = advise::Options {
+                export: export.as_deref(),
+                queries: queries.as_deref(),
+                loads: loads.as_deref(),
+            };
+            advise::run(&t, &options)
+        }),
         Command::Plan {
             config,
             target,

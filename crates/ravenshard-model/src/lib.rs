@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod advise;
 pub mod import;
 pub mod sample;
 pub mod share;

@@ -13,5 +13,6 @@ is<ravenshard.Location>()(topology.locate("orders/1-A"));
 const workload = new ravenshard.Workload(topology, "orders/1-A\n");
 is<ravenshard.BalancePlan>()(workload.balance());
 is<ravenshard.ConfigDiff>()(ravenshard.configDiff("{}", "{}"));
+is<ravenshard.Advice>()(ravenshard.advise("", { shards: 3 }));
 workload.free();
 topology.free();

@@ -1,8 +1,8 @@
 // Every export of the npm package, through `import`, checked by `tsc --noEmit --strict`
 // (js/package/test/run.sh types): the calls type-check, and no result is `any`.
 import {
-  bucketFor, bucketsFor, configDiff, explain, Topology, Workload,
-  type BalancePlan, type ConfigDiff, type ContentRule, type Explanation, type LoadCheck,
+  advise, bucketFor, bucketsFor, configDiff, explain, Topology, Workload,
+  type Advice, type AdviseCandidate, type AdviseStrategy, type BalancePlan, type ConfigDiff, type ContentRule, type Explanation, type LoadCheck,
   type Location, type MigrationStep, type Notice, type PlacedId, type Plan, type Report,
   type Route, type StoreAnswer, type TransactionCheck, type WorkloadSummary,
 } from "ravenshard";
@@ -79,6 +79,15 @@ is<Topology>()(three.removeShard(2));
 is<Topology>()(workload.addPrefix("eu/", [1, 2]));
 is<Topology>()(workload.removePrefix("eu/"));
 is<Topology>()(workload.setPrefixShards("eu/", [0]));
+
+const advice = advise(bytes, { shards: 3, queries: "from Orders", loads: "Orders.Company" });
+is<Advice>()(advice);
+is<Advice>()(advise("{}", { config: '{"Shards": {"0": {}}}' }));
+is<AdviseCandidate[]>()(advice.collections[0].candidates);
+is<AdviseStrategy>()(advice.collections[0].recommended.strategy);
+is<number | null>()(advice.collections[0].candidates[0].colocated);
+// @ts-expect-error: an unknown option of advise.
+advise(bytes, { shard: 3 });
 
 // @ts-expect-error: IDs are strings or bytes, not numbers.
 bucketsFor(42);

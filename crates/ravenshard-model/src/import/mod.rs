@@ -307,7 +307,8 @@ impl Importer {
 
     /// The documents read since the last call, in file order, handed over: a reader that
     /// uses each document once (the CLI) takes them after every push, so memory holds only
-    /// the documents of a chunk. [`finish`](Importer::finish) returns the rest.
+    /// the documents of a chunk. [`finish`](Importer::finish) returns the rest. Bodies taken
+    /// no longer count towards [`MAX_BODY_BYTES`], which limits the bodies held at once.
     ///
     /// # Examples
     ///
@@ -325,6 +326,13 @@ impl Importer {
     pub fn take_documents(&mut self) -> Vec<Document> {
         let documents = std::mem::take(&mut self.sink.documents);
         self.taken += documents.len();
+        // Bodies handed over are no longer held: the limit is on what memory holds at once.
+        let handed: usize = documents
+            .iter()
+            .filter_map(|d| d.body.as_ref())
+            .map(String::len)
+            .sum();
+        self.sink.body_bytes -= handed;
         documents
     }
 
