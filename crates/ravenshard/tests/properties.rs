@@ -2,7 +2,10 @@
 
 use proptest::prelude::*;
 use ravenshard::casing::{lower_case, lower_char};
-use ravenshard::{bucket_for, lower_id, report, ReportOptions, Topology, NUMBER_OF_BUCKETS};
+use ravenshard::{
+    bucket_for, bucket_for_with, lower_id, report, ReportOptions, ServerVersion, Topology,
+    NUMBER_OF_BUCKETS,
+};
 
 /// IDs of up to 60 characters from a mix of ASCII, `$`, and non-ASCII letters.
 fn id() -> impl Strategy<Value = String> {
@@ -149,6 +152,26 @@ proptest! {
     fn fast_path_with_control_characters(id in "[A-Z$a/\\\\\\x00-\\x1f]{1,40}") {
         let lower = ravenshard::escape_controls(&id.to_ascii_lowercase()).into_owned();
         prop_assert_eq!(bucket_for(&id), Ok(ravenshard::bucket_of_lower(lower.as_bytes())));
+    }
+
+    #[test]
+    fn non_ascii_table_path_equals_per_character_lower_casing(
+        id in "[A-Za-z$/ÉéΩßẞİȺK𐐀ǅЖ\\u{1}\\u{1f}\t]{1,80}",
+        v6 in any::<bool>(),
+    ) {
+        // The table path lowers a whole UTF-8 ID at once (with `Ⱥ` growing and `K`
+        // shrinking in UTF-8); the reference maps one character at a time, then escapes.
+        let version = if v6 { ServerVersion::V6_2 } else { ServerVersion::V7 };
+        let lowered: String = id.chars().map(lower_char).collect();
+        let reference = match version {
+            ServerVersion::V6_2 if !id.is_ascii() => lowered,
+            _ => ravenshard::escape_controls(&lowered).into_owned(),
+        };
+        prop_assert_eq!(lower_case(&id), id.chars().map(lower_char).collect::<String>());
+        prop_assert_eq!(
+            bucket_for_with(&id, version),
+            Ok(ravenshard::bucket_of_lower(reference.as_bytes()))
+        );
     }
 
     #[test]
