@@ -174,6 +174,26 @@ fn bucket_of_non_ascii(id: &str, version: ServerVersion) -> u32 {
     fast.unwrap_or_else(|| bucket_of_lower(lower_id_with(id, version).as_bytes()))
 }
 
+/// Calls `f` with the lowered ID ([`lower_id_with`]), lowered into a stack buffer when it
+/// is short and has no control character (almost every ID), so without allocating.
+#[inline]
+pub(crate) fn with_lowered<R>(id: &str, version: ServerVersion, f: impl FnOnce(&str) -> R) -> R {
+    let mut buffer = [0u8; 3 * SHORT];
+    if id.len() <= SHORT {
+        let written = match lower_ascii(id.as_bytes(), &mut buffer[..id.len()]) {
+            Some(Ascii::Plain { .. }) => Some(id.len()),
+            Some(Ascii::WithControls) => None,
+            None if has_control_byte(id.as_bytes()) => None,
+            None => lower_into(id, &mut buffer),
+        };
+        let lower = written.and_then(|n| buffer.get(..n));
+        if let Some(Ok(lower)) = lower.map(std::str::from_utf8) {
+            return f(lower);
+        }
+    }
+    f(&lower_id_with(id, version))
+}
+
 /// What [`lower_ascii`] found in an all-ASCII ID.
 enum Ascii {
     /// No control character: the hashed part starts at `anchor`.

@@ -368,7 +368,11 @@ pub fn for_each_line_in<E>(
         return Ok(0);
     }
     let mut number = 0;
-    each_line(block.strip_suffix(b"\n").unwrap_or(block), &mut number, &mut f)?;
+    each_line(
+        block.strip_suffix(b"\n").unwrap_or(block),
+        &mut number,
+        &mut f,
+    )?;
     Ok(number)
 }
 

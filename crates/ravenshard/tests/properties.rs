@@ -284,3 +284,56 @@ proptest! {
         }
     }
 }
+
+/// Short IDs over a tiny alphabet, so that anchors, anchor documents and invalid (empty)
+/// IDs are frequent.
+fn report_id() -> impl Strategy<Value = String> {
+    proptest::string::string_regex("(|[AaÉé]{1,3}(\\$[AaÉé]{1,3})?)").expect("valid regex")
+}
+
+proptest! {
+    // Each report scans its 2^20 bucket counters: fewer cases keep the debug build quick.
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn merged_parts_make_the_report_of_the_whole(
+        ids in proptest::collection::vec(report_id(), 0..120),
+        cuts in proptest::collection::vec(0usize..120, 0..4),
+        two_pass in any::<bool>(),
+        shards in proptest::option::of(1u32..5),
+    ) {
+        use ravenshard::ReportBuilder;
+        let topology = shards.map(|n| Topology::with_shards(n).expect("valid shard count"));
+        let options = ReportOptions { members_per_group: 2, max_invalid: 3, ..ReportOptions::default() };
+        let builder = |t| match two_pass {
+            true => ReportBuilder::two_pass(t, options.clone()),
+            false => ReportBuilder::new(t, options.clone()),
+        };
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(ids.len())).collect();
+        cuts.push(ids.len());
+        cuts.sort_unstable();
+        let mut whole = builder(topology.as_ref());
+        let mut merged = builder(topology.as_ref());
+        let mut from = 0;
+        for to in cuts {
+            let mut part = builder(topology.as_ref());
+            for id in &ids[from..to] {
+                whole.add(id);
+                part.add(id);
+            }
+            merged.merge(part);
+            from = to;
+        }
+        if two_pass {
+            for id in &ids {
+                whole.mark_anchor_document(id);
+                if merged.is_anchor_document(id) {
+                    merged.mark_anchor_document(id);
+                }
+            }
+        }
+        let (whole, merged) = (whole.finish(), merged.finish());
+        // In one pass or two, the same anchor documents are found.
+        prop_assert_eq!(&whole, &report(ids.iter().map(String::as_str), topology.as_ref(), &options));
+        prop_assert_eq!(whole, merged);
+    }
+}
