@@ -332,7 +332,8 @@ fn main() -> ExitCode {
                 obese,
                 format: input.format,
             };
-            report::run(t.as_ref(), file.as_deref(), &options)
+            let pool = Pool::new(input.threads)?;
+            report::run(t.as_ref(), file.as_deref(), &options, &pool)
         }),
         Command::Store { config, file } => store::run(&config, file.as_deref()),
         Command::ConfigDiff { old, new, docs } => config_diff::run(&old, &new, docs.as_deref()),

@@ -158,8 +158,10 @@ pub struct ReportBuilder<'t> {
     /// small part of the input never sets up the dense tables.
     pending: Vec<u32>,
     /// Documents per bucket: a table of 2^20 counters per block of buckets that holds any
-    /// (`bucket >> 20`: the default buckets, and one block per prefix).
-    counts: HashMap<u32, Vec<u64>>,
+    /// (`bucket >> 20`: the default buckets, and one block per prefix). 32-bit counters
+    /// keep a table in cache; `overflow` holds the multiples of 2^32 (never, in practice).
+    counts: HashMap<u32, Vec<u32>>,
+    overflow: HashMap<u32, u64>,
     invalid_count: u64,
     invalid: Vec<InvalidId>,
     /// The groups by the XXH64 of their anchor (which their bucket is computed from anyway);
@@ -201,6 +203,7 @@ impl<'t> ReportBuilder<'t> {
             documents: 0,
             pending: Vec::new(),
             counts: HashMap::new(),
+            overflow: HashMap::new(),
             invalid_count: 0,
             invalid: Vec::new(),
             groups: HashMap::default(),
@@ -294,6 +297,15 @@ impl<'t> ReportBuilder<'t> {
             }
             return;
         }
+        let members_per_group = self.options.members_per_group;
+        let same = self.groups.get_mut(&hash).into_iter().flatten();
+        if let Some(group) = same.into_iter().find(|g| g.anchor == hashed) {
+            group.count += 1;
+            if group.members.len() < members_per_group {
+                group.members.push(id.to_string());
+            }
+            return;
+        }
         let group = AnchorGroup {
             anchor: String::new(),
             count: 1,
@@ -337,15 +349,37 @@ impl<'t> ReportBuilder<'t> {
     }
 
     fn count_pending(&mut self) {
-        for bucket in self.pending.drain(..) {
+        let mut pending = std::mem::take(&mut self.pending);
+        // Runs of buckets in the same block (all of them, without prefixes) share a lookup.
+        for run in pending.chunk_by(|a, b| a >> 20 == b >> 20) {
+            let Some(&first) = run.first() else { continue };
             let table = self
                 .counts
-                .entry(bucket >> 20)
+                .entry(first >> 20)
                 .or_insert_with(|| vec![0; NUMBER_OF_BUCKETS as usize]);
-            if let Some(n) = table.get_mut((bucket % NUMBER_OF_BUCKETS) as usize) {
-                *n += 1;
+            for &bucket in run {
+                if let Some(n) = table.get_mut((bucket % NUMBER_OF_BUCKETS) as usize) {
+                    *n = n.wrapping_add(1);
+                    if *n == 0 {
+                        *self.overflow.entry(bucket).or_default() += 1 << 32;
+                    }
+                }
             }
         }
+        pending.clear();
+        self.pending = pending;
+    }
+
+    /// The buckets that hold documents, with how many, in any order.
+    fn used_buckets(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.counts.iter().flat_map(move |(&block, table)| {
+            let full = table.iter().zip(0u32..).filter(|(&n, _)| n > 0);
+            full.map(move |(&n, i)| {
+                let bucket = (block << 20) + i;
+                let over = self.overflow.get(&bucket).copied().unwrap_or(0);
+                (bucket, u64::from(n) + over)
+            })
+        })
     }
 
     /// Adds what `later` (a builder of the input that follows this builder's) found: the
@@ -431,17 +465,21 @@ impl<'t> ReportBuilder<'t> {
             .obese_threshold
             .unwrap_or_else(|| (documents / 100).min(10_000));
         let shard_of = |bucket: u32| self.topology.and_then(|t| t.shard_for_bucket(bucket));
-        let mut used: Vec<BucketStats> = Vec::new();
-        for (&block, table) in &self.counts {
-            let first = block << 20;
-            let full = table.iter().zip(0u32..).filter(|(&n, _)| n > 0);
-            used.extend(full.map(|(&documents, i)| BucketStats {
-                bucket: first + i,
-                shard: None,
-                documents,
-            }));
-        }
+        let used = self.used_buckets().map(|(bucket, documents)| BucketStats {
+            bucket,
+            shard: None,
+            documents,
+        });
+        let mut used: Vec<BucketStats> = used.collect();
         let buckets_used = used.len() as u64;
+        let mut per_shard: HashMap<u32, u64> = HashMap::new();
+        if let Some(t) = self.topology {
+            for s in &used {
+                if let Some(shard) = t.shard_for_bucket(s.bucket) {
+                    *per_shard.entry(shard).or_default() += s.documents;
+                }
+            }
+        }
         let obese = used
             .iter()
             .filter(|s| s.documents > obese_threshold)
@@ -465,14 +503,6 @@ impl<'t> ReportBuilder<'t> {
         let shards: Vec<ShardStats> = match self.topology {
             None => Vec::new(),
             Some(t) => {
-                let mut per_shard: HashMap<u32, u64> = HashMap::new();
-                for (&block, table) in &self.counts {
-                    for (&n, i) in table.iter().zip(0u32..).filter(|(&n, _)| n > 0) {
-                        if let Some(shard) = t.shard_for_bucket((block << 20) + i) {
-                            *per_shard.entry(shard).or_default() += n;
-                        }
-                    }
-                }
                 t.shards()
                     .map(|s| {
                         let n = per_shard.get(&s.number).copied().unwrap_or(0);
@@ -552,4 +582,31 @@ pub fn report<'a>(
         builder.add(id);
     }
     builder.finish()
+}
+
+#[cfg(test)]
+mod counter_tests {
+    use super::*;
+
+    #[test]
+    fn counters_carry_past_32_bits_when_counting_and_merging() {
+        let bucket = crate::bucket_for("a").unwrap_or_default();
+        let mut first = ReportBuilder::new(None, ReportOptions::default());
+        first.add("a");
+        first.count_pending();
+        if let Some(n) = first.counts.get_mut(&0).and_then(|t| t.get_mut(bucket as usize)) {
+            *n = u32::MAX;
+        }
+        first.add("a");
+        first.count_pending();
+        let mut second = ReportBuilder::new(None, ReportOptions::default());
+        second.add("A");
+        second.count_pending();
+        if let Some(n) = second.counts.get_mut(&0).and_then(|t| t.get_mut(bucket as usize)) {
+            *n = u32::MAX;
+        }
+        first.merge(second);
+        let used: Vec<(u32, u64)> = first.used_buckets().collect();
+        assert_eq!(used, [(bucket, (1 << 32) + u64::from(u32::MAX))]);
+    }
 }
