@@ -42,6 +42,8 @@ enum Command {
         file: Option<PathBuf>,
         #[command(flatten)]
         input: FormatArgs,
+        #[command(flatten)]
+        threads: ThreadArgs,
         /// Document IDs; when none are given, the documents of --file or stdin.
         ids: Vec<String>,
     },
@@ -71,6 +73,8 @@ enum Command {
         obese: Option<u64>,
         #[command(flatten)]
         input: FormatArgs,
+        #[command(flatten)]
+        threads: ThreadArgs,
         /// The documents: ID lines (`id[<TAB>size...]`), a RavenDB export
         /// (`.ravendbdump`), JSON, NDJSON or CSV, plain or gzip-compressed (see --format);
         /// stdin when absent.
@@ -180,8 +184,12 @@ struct FormatArgs {
     /// whatever the format).
     #[arg(long, value_enum, default_value = "auto")]
     format: InputFormat,
-    /// Threads for large inputs [default: the machine's cores]. The output is the same,
-    /// byte for byte, whatever the number.
+}
+
+#[derive(Args)]
+struct ThreadArgs {
+    /// Threads for ID lines [default: the machine's cores]. The output is the same, byte
+    /// for byte, whatever the number.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
 }
@@ -301,6 +309,7 @@ fn main() -> ExitCode {
             topology,
             file,
             input,
+            threads,
             ids,
         } => topology.load().and_then(|t| {
             let design = match (&t, &topology.config) {
@@ -312,7 +321,7 @@ fn main() -> ExitCode {
                 true => Some(Input::open(file.as_deref(), input_args.format)?),
                 false => None,
             };
-            let pool = Pool::new(input_args.threads)?;
+            let pool = Pool::new(threads.threads)?;
             bucket(t.as_ref(), design.as_ref(), ids, input, &pool)
         }),
         Command::Explain { topology, json, id } => topology
@@ -324,6 +333,7 @@ fn main() -> ExitCode {
             top,
             obese,
             input,
+            threads,
             file,
         } => topology.load().and_then(|t| {
             let options = report::Options {
@@ -332,7 +342,7 @@ fn main() -> ExitCode {
                 obese,
                 format: input.format,
             };
-            let pool = Pool::new(input.threads)?;
+            let pool = Pool::new(threads.threads)?;
             report::run(t.as_ref(), file.as_deref(), &options, &pool)
         }),
         Command::Store { config, file } => store::run(&config, file.as_deref()),

@@ -502,24 +502,23 @@ impl<'t> ReportBuilder<'t> {
         let obese_buckets = used.iter().take(obese).map(with_shard).collect();
         let shards: Vec<ShardStats> = match self.topology {
             None => Vec::new(),
-            Some(t) => {
-                t.shards()
-                    .map(|s| {
-                        let n = per_shard.get(&s.number).copied().unwrap_or(0);
-                        ShardStats {
-                            shard: s.number,
-                            fragment: t.fragment(s.number),
-                            nodes: s.members.clone(),
-                            documents: n,
-                            share: if documents == 0 {
-                                0.0
-                            } else {
-                                n as f64 / documents as f64
-                            },
-                        }
-                    })
-                    .collect()
-            }
+            Some(t) => t
+                .shards()
+                .map(|s| {
+                    let n = per_shard.get(&s.number).copied().unwrap_or(0);
+                    ShardStats {
+                        shard: s.number,
+                        fragment: t.fragment(s.number),
+                        nodes: s.members.clone(),
+                        documents: n,
+                        share: if documents == 0 {
+                            0.0
+                        } else {
+                            n as f64 / documents as f64
+                        },
+                    }
+                })
+                .collect(),
         };
         let skew = skew(shards.iter().map(|s| s.documents));
         let anchored_group_count = self.group_count;
@@ -594,7 +593,11 @@ mod counter_tests {
         let mut first = ReportBuilder::new(None, ReportOptions::default());
         first.add("a");
         first.count_pending();
-        if let Some(n) = first.counts.get_mut(&0).and_then(|t| t.get_mut(bucket as usize)) {
+        if let Some(n) = first
+            .counts
+            .get_mut(&0)
+            .and_then(|t| t.get_mut(bucket as usize))
+        {
             *n = u32::MAX;
         }
         first.add("a");
@@ -602,7 +605,11 @@ mod counter_tests {
         let mut second = ReportBuilder::new(None, ReportOptions::default());
         second.add("A");
         second.count_pending();
-        if let Some(n) = second.counts.get_mut(&0).and_then(|t| t.get_mut(bucket as usize)) {
+        if let Some(n) = second
+            .counts
+            .get_mut(&0)
+            .and_then(|t| t.get_mut(bucket as usize))
+        {
             *n = u32::MAX;
         }
         first.merge(second);
