@@ -168,6 +168,9 @@ pub struct ReportBuilder<'t> {
     /// anchors with the same hash share an entry.
     groups: HashMap<u64, Vec<AnchorGroup>, BuildHasherDefault<HashIsKey>>,
     group_count: u64,
+    /// The first eight bytes of every anchor ([`head`]), so that the second pass hashes only
+    /// the IDs that begin as an anchor does.
+    heads: HashSet<u64, BuildHasherDefault<HashIsKey>>,
     /// Lower-cased unanchored IDs not (yet) known to be anchors; `None` in two-pass mode.
     unanchored_seen: Option<HashSet<String>>,
 }
@@ -190,6 +193,19 @@ impl Hasher for HashIsKey {
     }
 }
 
+/// The first eight bytes of a text, ASCII letters lower-cased, mixed for hashing: `None`
+/// when one is not printable ASCII (then lower-casing or escaping may change them).
+fn head(text: &str) -> Option<u64> {
+    let mut bytes = [0u8; 8];
+    for (to, &from) in bytes.iter_mut().zip(text.as_bytes()) {
+        if !(0x20..0x80).contains(&from) {
+            return None;
+        }
+        *to = from.to_ascii_lowercase();
+    }
+    Some(u64::from_le_bytes(bytes).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
 /// Buckets pending before they are counted.
 const PENDING: usize = 1 << 16;
 
@@ -208,6 +224,7 @@ impl<'t> ReportBuilder<'t> {
             invalid: Vec::new(),
             groups: HashMap::default(),
             group_count: 0,
+            heads: HashSet::default(),
             unanchored_seen: Some(HashSet::new()),
         }
     }
@@ -246,6 +263,11 @@ impl<'t> ReportBuilder<'t> {
     pub fn is_anchor_document(&self, id: &str) -> bool {
         if self.groups.is_empty() || check_id(id).is_err() {
             return false;
+        }
+        if let Some(head) = head(id) {
+            if !self.heads.contains(&head) {
+                return false;
+            }
         }
         self.with_lowered(id, |lower| {
             anchor_start(lower.as_bytes()) == 0 && self.group_of(lower).is_some()
@@ -336,6 +358,9 @@ impl<'t> ReportBuilder<'t> {
         part.shard = self.topology.and_then(|t| t.shard_for_bucket(part.bucket));
         if let Some(seen) = self.unanchored_seen.as_mut() {
             part.anchor_is_document |= seen.remove(anchor);
+        }
+        if let Some(head) = head(anchor) {
+            self.heads.insert(head);
         }
         same.push(part);
         self.group_count += 1;
