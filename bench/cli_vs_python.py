@@ -39,16 +39,25 @@ def generate(path: str, n: int, non_ascii: bool) -> None:
     os.replace(path + ".tmp", path)
 
 
+TIME = "/usr/bin/time"
+
+
 def run(cmd: list, path: str) -> tuple:
-    """Seconds and peak memory (MB) of one whole-process run, stdin from `path`."""
+    """Seconds and peak memory (MB, from GNU time when installed) of one whole-process run,
+    stdin from `path`."""
+    peak_file = os.path.join(BENCH, "peak.txt")
+    wrapped = [TIME, "-f", "%M", "-o", peak_file] + cmd if os.path.exists(TIME) else cmd
     with open(path, "rb") as stdin:
         start = time.perf_counter()
-        child = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL)
-        _, status, usage = os.wait4(child.pid, 0)
+        done = subprocess.run(wrapped, stdin=stdin, stdout=subprocess.DEVNULL)
         elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
+    if done.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed on {path}")
-    return elapsed, usage.ru_maxrss / 1024
+    peak = float("nan")
+    if wrapped is not cmd:
+        with open(peak_file, encoding="utf-8") as f:
+            peak = int(f.read().split()[-1]) / 1024
+    return elapsed, peak
 
 
 def output(cmd: list, path: str) -> bytes:

@@ -83,10 +83,15 @@ pub fn run(
             Ok(())
         })?,
     };
-    // The second pass finds the anchors that are documents.
+    // The second pass finds the anchors that are documents (when there are anchors).
     let mut anchors: Vec<String> = Vec::new();
-    match open()?.quiet().lines() {
-        Ok(mut lines) => {
+    let second = match builder.has_anchored_groups() {
+        true => Some(open()?.quiet().lines()),
+        false => None,
+    };
+    match second {
+        None => {}
+        Some(Ok(mut lines)) => {
             let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
             let work = |block: &[u8]| {
                 let mut found = Vec::new();
@@ -105,7 +110,7 @@ pub fn run(
             pool.run(reader, work, sink)
                 .map_err(|stop| lines.stopped(stop))?;
         }
-        Err(input) => {
+        Some(Err(input)) => {
             input.read(|entry: Entry| {
                 let id = match &entry {
                     Entry::Line(_, Ok(line)) => id_field(line),

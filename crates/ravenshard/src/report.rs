@@ -274,6 +274,11 @@ impl<'t> ReportBuilder<'t> {
         })
     }
 
+    /// Whether any ID added so far is anchored (else a second pass has nothing to find).
+    pub fn has_anchored_groups(&self) -> bool {
+        self.group_count > 0
+    }
+
     /// Second pass of [`two_pass`](Self::two_pass): marks the group whose anchor is this ID.
     pub fn mark_anchor_document(&mut self, id: &str) {
         if self.groups.is_empty() || check_id(id).is_err() {
