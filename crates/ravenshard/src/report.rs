@@ -168,7 +168,7 @@ pub struct ReportBuilder<'t> {
     /// anchors with the same hash share an entry.
     groups: HashMap<u64, Vec<AnchorGroup>, BuildHasherDefault<HashIsKey>>,
     group_count: u64,
-    /// The first eight bytes of every anchor ([`head`]), so that the second pass hashes only
+    /// The first eight bytes of every anchor ([`head_of_lowered`]), so that the second pass hashes only
     /// the IDs that begin as an anchor does.
     heads: HashSet<u64, BuildHasherDefault<HashIsKey>>,
     /// Lower-cased unanchored IDs not (yet) known to be anchors; `None` in two-pass mode.
@@ -193,8 +193,17 @@ impl Hasher for HashIsKey {
     }
 }
 
-/// The first eight bytes of a text, ASCII letters lower-cased, mixed for hashing: `None`
-/// when one is not printable ASCII (then lower-casing or escaping may change them).
+/// The first eight bytes of a lowered ID (zeros after its end), mixed for hashing.
+fn head_of_lowered(lower: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    for (to, &from) in bytes.iter_mut().zip(lower.as_bytes()) {
+        *to = from;
+    }
+    u64::from_le_bytes(bytes).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// [`head_of_lowered`] of an ID's lowered form, without lowering it: `None` when one of its
+/// first eight bytes is not printable ASCII (then lower-casing or escaping may change them).
 fn head(text: &str) -> Option<u64> {
     let mut bytes = [0u8; 8];
     for (to, &from) in bytes.iter_mut().zip(text.as_bytes()) {
@@ -270,7 +279,9 @@ impl<'t> ReportBuilder<'t> {
             }
         }
         self.with_lowered(id, |lower| {
-            anchor_start(lower.as_bytes()) == 0 && self.group_of(lower).is_some()
+            self.heads.contains(&head_of_lowered(lower))
+                && anchor_start(lower.as_bytes()) == 0
+                && self.group_of(lower).is_some()
         })
     }
 
@@ -364,9 +375,7 @@ impl<'t> ReportBuilder<'t> {
         if let Some(seen) = self.unanchored_seen.as_mut() {
             part.anchor_is_document |= seen.remove(anchor);
         }
-        if let Some(head) = head(anchor) {
-            self.heads.insert(head);
-        }
+        self.heads.insert(head_of_lowered(anchor));
         same.push(part);
         self.group_count += 1;
     }

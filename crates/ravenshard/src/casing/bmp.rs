@@ -48,12 +48,18 @@ fn build() -> Bmp {
 /// The lower-case mapping of one BMP code unit (`char.ToLowerInvariant`).
 #[inline]
 pub(crate) fn lower_unit(unit: u16) -> u16 {
-    let t = table();
-    let row = t
-        .rows
-        .get(usize::from(t.row_of_block[usize::from(unit >> 8)]));
-    let delta = row.map_or(0, |r| r[usize::from(unit & 0xFF)]);
-    unit.wrapping_add(delta)
+    table().lower(unit)
+}
+
+impl Bmp {
+    #[inline]
+    fn lower(&self, unit: u16) -> u16 {
+        let row = self
+            .rows
+            .get(usize::from(self.row_of_block[usize::from(unit >> 8)]));
+        let delta = row.map_or(0, |r| r[usize::from(unit & 0xFF)]);
+        unit.wrapping_add(delta)
+    }
 }
 
 /// Lower-cases UTF-8 text into `out` as [`lower_case`](super::lower_case) does, a code
@@ -63,6 +69,7 @@ pub(crate) fn lower_unit(unit: u16) -> u16 {
 #[inline]
 pub(crate) fn lower_into(text: &str, out: &mut [u8]) -> Option<usize> {
     let bytes = text.as_bytes();
+    let table = table();
     let mut at = 0;
     let mut i = 0;
     while i < bytes.len() {
@@ -89,7 +96,7 @@ pub(crate) fn lower_into(text: &str, out: &mut [u8]) -> Option<usize> {
             i += 4;
             continue;
         };
-        let lower = char::from_u32(u32::from(lower_unit(unit as u16)))?;
+        let lower = char::from_u32(u32::from(table.lower(unit as u16)))?;
         let need = lower.len_utf8();
         lower.encode_utf8(out.get_mut(at..at + need)?);
         at += need;
