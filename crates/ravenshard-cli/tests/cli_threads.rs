@@ -1,50 +1,21 @@
 //! `--threads`: the bulk commands print the same bytes whatever the number of threads, on
 //! an input of many blocks that holds every kind of line (and the known-answer vectors).
 
-use std::io::Write;
+mod common;
+
+use common::ravenshard_bytes as run;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const VECTORS: &str = include_str!("../../../vectors/buckets-3-shards.tsv");
 const NON_ASCII_AND_CONTROL: &str =
     include_str!("../../../vectors/buckets-non-ascii-and-control.tsv");
 
-/// Runs `ravenshard` with `args`, feeding `stdin` from another thread (the output of a large
-/// input would fill the pipe before the input is all written).
-fn run(args: &[&str], stdin: Vec<u8>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ravenshard"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the ravenshard binary runs");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    let writer = std::thread::spawn(move || input.write_all(&stdin));
-    let output = child.wait_with_output().expect("ravenshard finishes");
-    writer
-        .join()
-        .expect("the writer thread ends")
-        .expect("stdin accepts input");
-    output
-}
-
 /// The known-answer rows `id<TAB>bucket<TAB>shard` that fit on a line (`\xHH` unescaped).
 fn vector_rows() -> Vec<String> {
     let rows = VECTORS.lines().chain(NON_ASCII_AND_CONTROL.lines());
     rows.filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(|l| {
-            let mut row = String::new();
-            let mut rest = l;
-            while let Some(at) = rest.find("\\x") {
-                row.push_str(&rest[..at]);
-                let byte = u8::from_str_radix(&rest[at + 2..at + 4], 16).expect("hex byte");
-                row.push(char::from(byte));
-                rest = &rest[at + 4..];
-            }
-            row.push_str(rest);
-            row
-        })
+        .map(common::unescape)
         .filter(|row| !row.contains(['\n', '\r']))
         .collect()
 }
@@ -63,9 +34,9 @@ fn large_input() -> Vec<u8> {
             1 => format!("Straße/{i}-É\r\n"),
             2 => format!("ȺK/{i}$Customers/{}\t120\n", i % 977),
             3 => format!("A\u{1}b/{i}\n"),
-            4 if i % 1000 == 4 => "bad \u{FFFD}".replace('\u{FFFD}', "\u{1}") + "\n",
+            4 if i % 1000 == 4 => format!("bad\u{1b}{i}\n"),
             5 => format!("customers/{}-A\n", i % 977),
-            6 | 7 | 8 => format!("orders/{i}-A$customers/{}-A\n", i % 977),
+            6..=8 => format!("orders/{i}-A$customers/{}-A\n", i % 977),
             _ => format!("orders/{i}-A\n"),
         };
         text.extend_from_slice(line.as_bytes());
@@ -94,7 +65,7 @@ fn same_whatever_the_threads(args: &[&str], path: &str, stdin: bool) -> Output {
             .collect();
         argv.extend(["--threads", threads]);
         let input = if stdin { large_input() } else { Vec::new() };
-        outputs.push(run(&argv, input));
+        outputs.push(run(&argv, &input));
     }
     for (i, other) in outputs.iter().enumerate().skip(1) {
         assert_eq!(outputs[0].status, other.status, "{args:?}, run {i}");
