@@ -14,6 +14,9 @@ const BLOCK_LEN: usize = 1 << 20;
 /// Blocks per thread in a batch, so a slow block does not idle the other threads long.
 const BLOCKS_PER_THREAD: usize = 4;
 
+/// A batch being worked on: its results, and its blocks back for reuse.
+type Running<'s, T> = std::thread::ScopedJoinHandle<'s, (Vec<T>, Vec<Vec<u8>>)>;
+
 /// The threads the bulk commands work on.
 pub struct Pool {
     threads: usize,
@@ -60,21 +63,42 @@ impl Pool {
             });
         };
         let batch_len = self.threads * BLOCKS_PER_THREAD;
-        let mut batch: Vec<Vec<u8>> = Vec::with_capacity(batch_len);
-        let mut free: Vec<Vec<u8>> = Vec::new();
-        let mut flush = |batch: &mut Vec<Vec<u8>>, free: &mut Vec<Vec<u8>>| -> Result<(), E> {
-            let results: Vec<T> =
-                pool.install(|| batch.par_iter().map(|block| work(block)).collect());
-            free.append(batch);
-            results.into_iter().try_for_each(&mut sink)
-        };
-        for_each_block(input, BLOCK_LEN, |block| {
-            batch.push(block);
-            if batch.len() == batch_len {
-                flush(&mut batch, &mut free)?;
-            }
-            Ok(free.pop())
-        })?;
-        flush(&mut batch, &mut free).map_err(Stop::By)
+        let work = &work;
+        // A batch is worked on (by a scoped thread that hands it to the pool) while this
+        // thread writes the results of the one before and reads the next.
+        std::thread::scope(|scope| {
+            let mut batch: Vec<Vec<u8>> = Vec::with_capacity(batch_len);
+            let mut free: Vec<Vec<u8>> = Vec::new();
+            let mut running: Option<Running<'_, T>> = None;
+            let mut hand_over = |running: Option<Running<'_, T>>, free: &mut Vec<Vec<u8>>| {
+                let Some(running) = running else {
+                    return Ok(());
+                };
+                let (results, blocks) = running
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                free.extend(blocks);
+                results.into_iter().try_for_each(&mut sink)
+            };
+            let start = |batch: Vec<Vec<u8>>| -> Running<'_, T> {
+                scope.spawn(move || {
+                    let results = pool.install(|| batch.par_iter().map(|b| work(b)).collect());
+                    (results, batch)
+                })
+            };
+            for_each_block(input, BLOCK_LEN, |block| {
+                batch.push(block);
+                if batch.len() == batch_len {
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(batch_len));
+                    let before = running.replace(start(full));
+                    hand_over(before, &mut free)?;
+                }
+                Ok(free.pop())
+            })?;
+            let before = running.take();
+            hand_over(before, &mut free).map_err(Stop::By)?;
+            let last = start(batch);
+            hand_over(Some(last), &mut free).map_err(Stop::By)
+        })
     }
 }
