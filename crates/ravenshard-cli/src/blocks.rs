@@ -12,7 +12,7 @@ use std::io::Read;
 /// of them stays in cache and memory stays flat.
 const BLOCK_LEN: usize = 1 << 20;
 /// Blocks per thread in a batch, so a slow block does not idle the other threads long.
-const BLOCKS_PER_THREAD: usize = 4;
+const BLOCKS_PER_THREAD: usize = 2;
 
 /// A batch being worked on: its results, and its blocks back for reuse.
 type Running<'s, T> = std::thread::ScopedJoinHandle<'s, (Vec<T>, Vec<Vec<u8>>)>;
