@@ -1,10 +1,20 @@
-"""`ravenshard bucket` against a plain Python loop, whole process against whole process.
+"""Every figure of issue 14 in one run: `ravenshard bucket` and `report`, one thread and all
+cores, on an ASCII file and a non-ASCII file, against a plain Python loop over `xxhash`,
+then `cargo bench -p ravenshard --bench bucket` (`bucket_for` per ID kind).
 
-Usage: python3 bench/cli_vs_python.py [N]   (N IDs, default 10,000,000)
+Usage: python3 bench/cli_vs_python.py [N] [--runs R] [--no-criterion]
+       (N IDs per file, default 10,000,000; R timed runs of each command, default 3)
 
-Builds the release CLI, generates N IDs (orders, anchored orders, a few non-ASCII IDs) into
-target/bench/, checks that both programs print the same lines for the first 100,000 IDs,
-then times each over the whole file (best of 3), output to /dev/null.
+Needs Python's `xxhash` package for the Python loop: `pip install xxhash` (the script
+installs it with pip when it is missing).
+
+Builds the release CLI, generates the files into target/bench/ (ASCII: a third of the IDs
+anchored; non-ASCII: every ID has `ß` and `É`, a third anchored), checks that the CLI and
+the Python loop print the same lines for the first 100,000 ASCII IDs and that every thread
+count prints the same bytes, then times each command as a user would: whole process, input
+on stdin, output to /dev/null. The runs of all commands are interleaved (one round runs
+each command once), so a busy moment on a shared machine hits them all alike; the table
+gives the best and worst time, the throughput of the best, and the peak memory.
 """
 import os
 import subprocess
@@ -12,59 +22,160 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "target", "bench")
 
 
-def generate(path: str, n: int) -> None:
+def generate(path: str, n: int, non_ascii: bool) -> None:
     if os.path.exists(path):
         return
-    with open(path, "w", encoding="utf-8") as f:
+    head = "Straße" if non_ascii else "orders"
+    tail = "É" if non_ascii else "A"
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
         for i in range(n):
-            if i % 20 == 0:
-                f.write(f"Straße/{i}-É\n")
-            elif i % 4 == 0:
-                f.write(f"orders/{i}-A$customers/{i % 977}-A\n")
+            if i % 3 == 0:
+                f.write(f"{head}/{i}-{tail}$Kunden/{i % 977}-{tail}\n")
             else:
-                f.write(f"orders/{i}-A\n")
+                f.write(f"{head}/{i}-{tail}\n")
+    os.replace(path + ".tmp", path)
 
 
-def best_of(cmd: list, path: str, runs: int = 3) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        with open(path, "rb") as stdin:
-            start = time.perf_counter()
-            subprocess.run(cmd, stdin=stdin, stdout=subprocess.DEVNULL, check=True)
-            best = min(best, time.perf_counter() - start)
-    return best
+TIME = "/usr/bin/time"
 
 
-def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000_000
+def run(cmd: list, path: str) -> tuple:
+    """Seconds and peak memory (MB, from GNU time when installed) of one whole-process run,
+    stdin from `path`."""
+    peak_file = os.path.join(BENCH, "peak.txt")
+    wrapped = [TIME, "-f", "%M", "-o", peak_file] + cmd if os.path.exists(TIME) else cmd
+    with open(path, "rb") as stdin:
+        start = time.perf_counter()
+        done = subprocess.run(wrapped, stdin=stdin, stdout=subprocess.DEVNULL)
+        elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed on {path}")
+    peak = float("nan")
+    if wrapped is not cmd:
+        with open(peak_file, encoding="utf-8") as f:
+            peak = int(f.read().split()[-1]) / 1024
+    return elapsed, peak
+
+
+def output(cmd: list, path: str) -> bytes:
+    with open(path, "rb") as stdin:
+        return subprocess.run(cmd, stdin=stdin, capture_output=True, check=True).stdout
+
+
+def ensure_xxhash() -> None:
     try:
         import xxhash  # noqa: F401
     except ImportError:
+        print("Python's xxhash package is missing: pip install xxhash", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "xxhash"], check=True)
+
+
+def criterion() -> list:
+    """`cargo bench -p ravenshard --bench bucket`: the throughput line of each benchmark."""
+    bench = subprocess.run(
+        ["cargo", "bench", "--quiet", "-p", "ravenshard", "--bench", "bucket"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    rows, name = [], None
+    for line in bench.stdout.splitlines():
+        if line.startswith("bucket_for/"):
+            name = line.split()[0]
+        if "thrpt:" in line and name:
+            rows.append((name, line.split("thrpt:")[1].strip()))
+            name = None
+    return rows
+
+
+def main() -> None:
+    n, runs, with_criterion = 10_000_000, 3, True
+    argv = sys.argv[1:]
+    while argv:
+        arg = argv.pop(0)
+        if arg == "--runs":
+            runs = int(argv.pop(0))
+        elif arg == "--no-criterion":
+            with_criterion = False
+        else:
+            n = int(arg.replace(",", "").replace("_", ""))
+    ensure_xxhash()
     subprocess.run(["cargo", "build", "--quiet", "--release", "--bin", "ravenshard"], cwd=ROOT, check=True)
-    cli = [os.path.join(ROOT, "target", "release", "ravenshard"), "bucket"]
+    exe = os.path.join(ROOT, "target", "release", "ravenshard")
+    cores = os.cpu_count() or 1
+    os.makedirs(BENCH, exist_ok=True)
+    files = {"ascii": os.path.join(BENCH, f"ids-ascii-{n}.txt"),
+             "non-ascii": os.path.join(BENCH, f"ids-non-ascii-{n}.txt")}
+    for kind, path in files.items():
+        generate(path, n, kind == "non-ascii")
     py = [sys.executable, os.path.join(ROOT, "bench", "python_loop.py")]
-    os.makedirs(os.path.join(ROOT, "target", "bench"), exist_ok=True)
-    path = os.path.join(ROOT, "target", "bench", f"ids-{n}.txt")
-    generate(path, n)
-    sample = os.path.join(ROOT, "target", "bench", "sample.txt")
-    with open(path, encoding="utf-8") as src, open(sample, "w", encoding="utf-8") as dst:
+
+    sample = os.path.join(BENCH, "sample.txt")
+    with open(files["ascii"], encoding="utf-8") as src, open(sample, "w", encoding="utf-8") as dst:
         for _, line in zip(range(100_000), src):
             dst.write(line)
-    outputs = []
-    for cmd in (cli, py):
-        with open(sample, "rb") as stdin:
-            outputs.append(subprocess.run(cmd, stdin=stdin, capture_output=True, check=True).stdout)
-    if outputs[0] != outputs[1]:
+    if output([exe, "bucket"], sample) != output(py, sample):
         sys.exit("the CLI and the Python loop disagree on the sample: not timing")
-    t_cli = best_of(cli, path)
-    t_py = best_of(py, path, runs=1)
-    print(f"{n:,} IDs, whole process, output to /dev/null")
-    print(f"ravenshard bucket : {t_cli:7.2f} s  ({n / t_cli / 1e6:6.2f} M IDs/s)")
-    print(f"python loop       : {t_py:7.2f} s  ({n / t_py / 1e6:6.2f} M IDs/s)")
-    print(f"speed-up          : {t_py / t_cli:7.1f}x")
+
+    commands = []
+    for command in ("bucket", "report"):
+        for kind in files:
+            for threads in sorted({1, cores}):
+                cmd = [exe, command, "--shards", "3", "--threads", str(threads)]
+                commands.append((command, kind, threads, cmd))
+    for command, kind, threads, cmd in commands:
+        if threads != 1 and output(cmd, files[kind]) != output(cmd[:-1] + ["1"], files[kind]):
+            sys.exit(f"{command} on {kind}: {threads} threads print other bytes than 1")
+
+    times = {key[:3]: [] for key in commands}
+    memory = {}
+    for _ in range(runs):
+        for command, kind, threads, cmd in commands:
+            elapsed, peak = run(cmd, files[kind])
+            times[(command, kind, threads)].append(elapsed)
+            memory[(command, kind, threads)] = max(memory.get((command, kind, threads), 0), peak)
+    t_py, _ = run(py, files["ascii"])
+
+    print(f"{n:,} IDs per file, whole process, stdin, output to /dev/null; {runs} interleaved "
+          f"runs each, {cores} cores; load average before: {os.getloadavg()[0]:.1f}")
+    print(f"{'command':<8} {'file':<10} {'threads':>7} {'best s':>7} {'worst s':>8} "
+          f"{'M IDs/s':>8} {'peak MB':>8}")
+    for (command, kind, threads), ts in times.items():
+        print(f"{command:<8} {kind:<10} {threads:>7} {min(ts):7.2f} {max(ts):8.2f} "
+              f"{n / min(ts) / 1e6:8.2f} {memory[(command, kind, threads)]:8.1f}")
+    print(f"{'python':<8} {'ascii':<10} {1:>7} {t_py:7.2f} {t_py:8.2f} {n / t_py / 1e6:8.2f}")
+
+    best = {key: min(ts) for key, ts in times.items()}
+    bucket_all = best[("bucket", "ascii", cores)]
+    checks = [
+        ("bucket, all cores, vs the Python loop", t_py / bucket_all, ">= 25x", t_py / bucket_all >= 25),
+        ("bucket, all cores over one thread (ascii)", best[("bucket", "ascii", 1)] / bucket_all,
+         ">= 1.7x", best[("bucket", "ascii", 1)] / bucket_all >= 1.7),
+    ]
+    for kind in files:
+        for threads in sorted({1, cores}):
+            ratio = best[("report", kind, threads)] / best[("bucket", kind, threads)]
+            checks.append((f"report / bucket time, {kind}, {threads} thread(s)", ratio, "<= 2x", ratio <= 2))
+    report_rate = n / best[("report", "ascii", cores)] / 1e6
+    checks.append(("report, ascii, all cores, M IDs/s", report_rate, ">= 10", report_rate >= 10))
+    print()
+    for name, value, target, met in checks:
+        print(f"{name:<45} {value:7.2f}  target {target:<8} {'met' if met else 'NOT met'}")
+
+    if with_criterion:
+        print("\ncargo bench -p ravenshard --bench bucket (one thread, 10,000 IDs an iteration):")
+        targets = {"bucket_for/short": 60, "bucket_for/non-ascii": 20}
+        for name, thrpt in criterion():
+            # `[low mid high]`, each `<value> <unit>` (Melem/s or Kelem/s or Gelem/s).
+            parts = thrpt.strip("[]").split()
+            scale = {"Kelem/s": 1e-3, "Melem/s": 1, "Gelem/s": 1e3}.get(parts[3], 0)
+            mid = float(parts[2]) * scale
+            verdict = ""
+            if name in targets:
+                met = mid >= targets[name]
+                verdict = f"  target >= {targets[name]} M/s {'met' if met else 'NOT met'}"
+            print(f"  {name:<32} {thrpt}{verdict}")
 
 
 if __name__ == "__main__":

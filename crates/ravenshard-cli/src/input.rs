@@ -149,6 +149,24 @@ impl Input {
         Ok(0)
     }
 
+    /// The stream of ID lines (inflated when gzip-compressed), for the bulk commands'
+    /// blocks; the input back when it is in another format.
+    pub fn lines(self) -> Result<LineInput, Input> {
+        if self.format != Format::Text {
+            return Err(self);
+        }
+        let reader = Cursor::new(self.head).chain(self.rest);
+        let reader: Box<dyn Read> = match self.gzip {
+            true => Box::new(MultiGzDecoder::new(reader)),
+            false => Box::new(reader),
+        };
+        Ok(LineInput {
+            name: self.name,
+            gzip: self.gzip,
+            reader,
+        })
+    }
+
     fn import<F: FnMut(Entry) -> io::Result<()>>(self, f: &mut F) -> Result<usize, Fatal> {
         let Input {
             name,
@@ -195,6 +213,25 @@ impl Input {
             eprintln!("warning: {name}: {unlisted} more entries skipped");
         }
         Ok(imported.skipped)
+    }
+}
+
+/// An input of ID lines, read in blocks.
+pub struct LineInput {
+    /// The file's name, or `stdin`.
+    pub name: String,
+    gzip: bool,
+    /// The (inflated) bytes.
+    pub reader: Box<dyn Read>,
+}
+
+impl LineInput {
+    /// Why reading stopped: a failed read (named), or `f`'s error (writing stdout).
+    pub fn stopped(&self, stop: Stop<io::Error>) -> Fatal {
+        match stop {
+            Stop::Read(e) => read_error(&self.name, self.gzip, e),
+            Stop::By(e) => stdout_error(e),
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! `ravenshard`: RavenDB sharding for lists of document IDs, at native speed.
 
 mod advise;
+mod blocks;
 mod check_tx;
 mod config_diff;
 mod explain;
@@ -10,12 +11,13 @@ mod reshard;
 mod route;
 mod store;
 
+use blocks::Pool;
 use clap::{Args, Parser, Subcommand};
 use input::{Entry, Input, InputFormat};
 use ravenshard::{ConfigError, Topology};
 use ravenshard_design::content::{locate_id, ContentDesign, ContentError};
 use ravenshard_model::import::{Format, ImportError};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -41,6 +43,8 @@ enum Command {
         file: Option<PathBuf>,
         #[command(flatten)]
         input: FormatArgs,
+        #[command(flatten)]
+        threads: ThreadArgs,
         /// Document IDs; when none are given, the documents of --file or stdin.
         ids: Vec<String>,
     },
@@ -70,6 +74,8 @@ enum Command {
         obese: Option<u64>,
         #[command(flatten)]
         input: FormatArgs,
+        #[command(flatten)]
+        threads: ThreadArgs,
         /// The documents: ID lines (`id[<TAB>size...]`), a RavenDB export
         /// (`.ravendbdump`), JSON, NDJSON or CSV, plain or gzip-compressed (see --format);
         /// stdin when absent.
@@ -196,6 +202,14 @@ struct FormatArgs {
     format: InputFormat,
 }
 
+#[derive(Args)]
+struct ThreadArgs {
+    /// Threads for ID lines [default: the machine's cores]. The output is the same, byte
+    /// for byte, whatever the number.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum By {
     Docs,
@@ -311,17 +325,20 @@ fn main() -> ExitCode {
             topology,
             file,
             input,
+            threads,
             ids,
         } => topology.load().and_then(|t| {
             let design = match (&t, &topology.config) {
                 (Some(t), Some(path)) => read_design(path, t)?,
                 _ => None,
             };
+            let input_args = input;
             let input = match ids.is_empty() {
-                true => Some(Input::open(file.as_deref(), input.format)?),
+                true => Some(Input::open(file.as_deref(), input_args.format)?),
                 false => None,
             };
-            bucket(t.as_ref(), design.as_ref(), ids, input)
+            let pool = Pool::new(threads.threads)?;
+            bucket(t.as_ref(), design.as_ref(), ids, input, &pool)
         }),
         Command::Explain { topology, json, id } => topology
             .load()
@@ -332,6 +349,7 @@ fn main() -> ExitCode {
             top,
             obese,
             input,
+            threads,
             file,
         } => topology.load().and_then(|t| {
             let options = report::Options {
@@ -340,7 +358,8 @@ fn main() -> ExitCode {
                 obese,
                 format: input.format,
             };
-            report::run(t.as_ref(), file.as_deref(), &options)
+            let pool = Pool::new(threads.threads)?;
+            report::run(t.as_ref(), file.as_deref(), &options, &pool)
         }),
         Command::Store { config, file } => store::run(&config, file.as_deref()),
         Command::ConfigDiff { old, new, docs } => config_diff::run(&old, &new, docs.as_deref()),
@@ -400,62 +419,81 @@ fn main() -> ExitCode {
 /// Streams IDs to `id<TAB>bucket[<TAB>shard]` lines; invalid IDs go to stderr with where
 /// they are and make the exit status 1. With the design on, only IDs whose last `$` is
 /// followed by `@` take its path (a pinned bucket, [`locate_id`]); the rest keep the core's
-/// fast one. Blank ID lines are empty IDs, so every line gets an answer or an error.
+/// fast one. Blank ID lines are empty IDs, so every line gets an answer or an error. ID
+/// lines are answered a block at a time on the pool's threads, in input order.
 fn bucket(
     topology: Option<&Topology>,
     design: Option<&ContentDesign>,
     ids: Vec<String>,
     input: Option<Input>,
+    pool: &Pool,
 ) -> Result<ExitCode, Fatal> {
+    let place = |id: &str| -> Result<(u32, Option<u32>), String> {
+        match topology {
+            Some(t) => locate_id(t, design, id)
+                .map(|l| (l.bucket, Some(l.shard)))
+                .map_err(|e| e.to_string()),
+            None => ravenshard::bucket_for(id)
+                .map(|b| (b, None))
+                .map_err(|e| e.to_string()),
+        }
+    };
     let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = stdout.lock();
     let mut failed = false;
-    let name = input
-        .as_ref()
-        .map_or("ravenshard bucket".into(), |i| i.name.clone());
-    let mut emit = |entry: Entry| -> io::Result<()> {
-        let id = match &entry {
-            Entry::Line(_, Ok(line)) => Ok(ravenshard::lines::id_field(line)),
-            Entry::Line(_, Err(e)) => Err(e.to_string()),
-            Entry::Document(_, document) => Ok(document.id.as_str()),
-            Entry::Argument(_, id) => Ok(*id),
-        };
-        let located = id.and_then(|id| {
-            let found = match topology {
-                Some(t) => locate_id(t, design, id)
-                    .map(|l| (l.bucket, Some(l.shard)))
-                    .map_err(|e| e.to_string()),
-                None => ravenshard::bucket_for(id)
-                    .map(|b| (b, None))
-                    .map_err(|e| e.to_string()),
-            };
-            found.map(|f| (id, f))
-        });
-        match located {
-            Ok((id, (bucket, shard))) => {
-                out.write_all(id.as_bytes())?;
-                write_column(&mut out, bucket)?;
-                if let Some(shard) = shard {
-                    write_column(&mut out, shard)?;
-                }
-                out.write_all(b"\n")
-            }
-            Err(message) => {
-                failed = true;
-                eprintln!("{name}: {}: {message}", input::place(&entry));
-                Ok(())
-            }
-        }
-    };
-    let skipped = match input {
-        Some(input) => input.read(&mut emit)?,
+    let mut skipped = 0;
+    match input.map(Input::lines) {
         None => {
+            let mut buffer = Vec::new();
             for (i, id) in ids.iter().enumerate() {
-                emit(Entry::Argument(i as u64 + 1, id)).map_err(stdout_error)?;
+                if let Err(message) = answer(&mut buffer, id, &place) {
+                    failed = true;
+                    let entry = Entry::Argument(i as u64 + 1, id);
+                    eprintln!("ravenshard bucket: {}: {message}", input::place(&entry));
+                }
             }
-            0
+            out.write_all(&buffer).map_err(stdout_error)?;
         }
-    };
+        Some(Ok(mut lines)) => {
+            let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
+            let mut first = 0;
+            let work = |block: &[u8]| answer_block(block, &place);
+            let sink = |answers: Answers| -> io::Result<()> {
+                out.write_all(&answers.out)?;
+                for (line, message) in &answers.errors {
+                    failed = true;
+                    eprintln!("{}: line {}: {message}", lines.name, first + line);
+                }
+                first += answers.lines;
+                Ok(())
+            };
+            pool.run(reader, work, sink)
+                .map_err(|stop| lines.stopped(stop))?;
+        }
+        Some(Err(input)) => {
+            let name = input.name.clone();
+            let mut buffer = Vec::with_capacity(1 << 16);
+            skipped = input.read(|entry: Entry| {
+                let id = match &entry {
+                    Entry::Document(_, document) => Ok(document.id.as_str()),
+                    Entry::Argument(_, id) => Ok(*id),
+                    Entry::Line(_, line) => line
+                        .map(ravenshard::lines::id_field)
+                        .map_err(|e| e.to_string()),
+                };
+                if let Err(message) = id.and_then(|id| answer(&mut buffer, id, &place)) {
+                    failed = true;
+                    eprintln!("{name}: {}: {message}", input::place(&entry));
+                }
+                if buffer.len() >= 1 << 16 {
+                    out.write_all(&buffer)?;
+                    buffer.clear();
+                }
+                Ok(())
+            })?;
+            out.write_all(&buffer).map_err(stdout_error)?;
+        }
+    }
     out.flush().map_err(stdout_error)?;
     Ok(if failed || skipped > 0 {
         ExitCode::FAILURE
@@ -464,23 +502,59 @@ fn bucket(
     })
 }
 
-fn stdout_error(e: io::Error) -> Fatal {
-    Fatal::Io("stdout".into(), e)
+/// The answers for one block of ID lines.
+struct Answers {
+    /// `id<TAB>bucket[<TAB>shard]` lines.
+    out: Vec<u8>,
+    /// The invalid lines: number within the block, and why.
+    errors: Vec<(u64, String)>,
+    /// How many lines the block holds.
+    lines: u64,
 }
 
-/// Writes `<TAB>n` without the formatting machinery: this is the CLI's hot loop.
-fn write_column(out: &mut impl Write, mut n: u32) -> io::Result<()> {
-    let mut digits = [0u8; 11];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+fn answer_block(
+    block: &[u8],
+    place: &impl Fn(&str) -> Result<(u32, Option<u32>), String>,
+) -> Answers {
+    let mut out = Vec::with_capacity(block.len() + block.len() / 2);
+    let mut errors = Vec::new();
+    let lines = ravenshard::lines::for_each_line_in(block, |number, line| {
+        let id = line.map(ravenshard::lines::id_field);
+        if let Err(message) = id
+            .map_err(|e| e.to_string())
+            .and_then(|id| answer(&mut out, id, place))
+        {
+            errors.push((number, message));
         }
+        Ok::<(), std::convert::Infallible>(())
+    });
+    let lines = match lines {
+        Ok(n) => n,
+        Err(never) => match never {},
+    };
+    Answers { out, errors, lines }
+}
+
+/// Appends `id<TAB>bucket[<TAB>shard]\n` for a placed ID (integers through `itoa`: this is
+/// the CLI's hot loop), or says why it cannot be placed.
+fn answer(
+    out: &mut Vec<u8>,
+    id: &str,
+    place: &impl Fn(&str) -> Result<(u32, Option<u32>), String>,
+) -> Result<(), String> {
+    let (bucket, shard) = place(id)?;
+    let mut digits = itoa::Buffer::new();
+    out.extend_from_slice(id.as_bytes());
+    out.push(b'\t');
+    out.extend_from_slice(digits.format(bucket).as_bytes());
+    if let Some(shard) = shard {
+        out.push(b'\t');
+        out.extend_from_slice(digits.format(shard).as_bytes());
     }
-    at -= 1;
-    digits[at] = b'\t';
-    out.write_all(&digits[at..])
+    out.push(b'\n');
+    Ok(())
+}
+
+fn stdout_error(e: io::Error) -> Fatal {
+    Fatal::Io("stdout".into(), e)
 }

@@ -5,9 +5,10 @@
 //! temporary file for that) instead of remembering every ID. Entries that the importer
 //! skips (documents without an ID in an export, say) are said on stderr, once.
 
+use crate::blocks::Pool;
 use crate::input::{Entry, Input, InputFormat};
 use crate::Fatal;
-use ravenshard::lines::id_field;
+use ravenshard::lines::{for_each_line_in, id_field, NotUtf8};
 use ravenshard::{Report, ReportBuilder, ReportOptions, Topology};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
@@ -26,6 +27,7 @@ pub fn run(
     topology: Option<&Topology>,
     file: Option<&Path>,
     options: &Options,
+    pool: &Pool,
 ) -> Result<ExitCode, Fatal> {
     let report_options = ReportOptions {
         top_buckets: options.top,
@@ -48,25 +50,83 @@ pub fn run(
         }
         Ok(input)
     };
-    let mut builder = ReportBuilder::two_pass(topology, report_options);
-    // ID lines are read one answer a line: a blank line is an empty (invalid) ID.
-    let skipped = open()?.read(|entry: Entry| {
-        match entry {
-            Entry::Line(_, Ok(line)) => builder.add(id_field(line)),
-            Entry::Line(_, Err(e)) => builder.add_invalid("", &e),
-            Entry::Document(_, document) => builder.add(&document.id),
-            Entry::Argument(_, id) => builder.add(id),
+    let mut builder = ReportBuilder::two_pass(topology, report_options.clone());
+    // ID lines are read one answer a line: a blank line is an empty (invalid) ID. They are
+    // read a block at a time on the pool's threads, the builders of the blocks merged in
+    // input order.
+    let skipped = match open()?.lines() {
+        Ok(mut lines) => {
+            let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
+            let work = |block: &[u8]| {
+                let mut part = ReportBuilder::two_pass(topology, report_options.clone());
+                each_line(block, |line| match line {
+                    Ok(line) => part.add(id_field(line)),
+                    Err(e) => part.add_invalid("", &e),
+                });
+                part
+            };
+            let sink = |part| {
+                builder.merge(part);
+                Ok(())
+            };
+            pool.run(reader, work, sink)
+                .map_err(|stop| lines.stopped(stop))?;
+            0
         }
-        Ok(())
-    })?;
-    open()?.quiet().read(|entry: Entry| {
-        match entry {
-            Entry::Line(_, Ok(line)) => builder.mark_anchor_document(id_field(line)),
-            Entry::Document(_, document) => builder.mark_anchor_document(&document.id),
-            Entry::Line(_, Err(_)) | Entry::Argument(..) => {}
+        Err(input) => input.read(|entry: Entry| {
+            match entry {
+                Entry::Line(_, Ok(line)) => builder.add(id_field(line)),
+                Entry::Line(_, Err(e)) => builder.add_invalid("", &e),
+                Entry::Document(_, document) => builder.add(&document.id),
+                Entry::Argument(_, id) => builder.add(id),
+            }
+            Ok(())
+        })?,
+    };
+    // The second pass finds the anchors that are documents (when there are anchors).
+    let mut anchors: Vec<String> = Vec::new();
+    let second = match builder.has_anchored_groups() {
+        true => Some(open()?.quiet().lines()),
+        false => None,
+    };
+    match second {
+        None => {}
+        Some(Ok(mut lines)) => {
+            let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
+            let work = |block: &[u8]| {
+                let mut found = Vec::new();
+                each_line(block, |line| {
+                    let id = line.map(id_field).unwrap_or_default();
+                    if builder.is_anchor_document(id) {
+                        found.push(id.to_string());
+                    }
+                });
+                found
+            };
+            let sink = |found: Vec<String>| {
+                anchors.extend(found);
+                Ok(())
+            };
+            pool.run(reader, work, sink)
+                .map_err(|stop| lines.stopped(stop))?;
         }
-        Ok(())
-    })?;
+        Some(Err(input)) => {
+            input.read(|entry: Entry| {
+                let id = match &entry {
+                    Entry::Line(_, Ok(line)) => id_field(line),
+                    Entry::Document(_, document) => &document.id,
+                    Entry::Line(_, Err(_)) | Entry::Argument(..) => "",
+                };
+                if builder.is_anchor_document(id) {
+                    anchors.push(id.to_string());
+                }
+                Ok(())
+            })?;
+        }
+    }
+    for id in &anchors {
+        builder.mark_anchor_document(id);
+    }
     let report = builder.finish();
     let text = if options.json {
         serde_json::to_string_pretty(&report).unwrap_or_else(|e| format!("error: {e}"))
@@ -81,6 +141,18 @@ pub fn run(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Calls `f` for every line of a block (the builders count lines, so no number is needed).
+fn each_line(block: &[u8], mut f: impl FnMut(Result<&str, NotUtf8>)) {
+    let read = for_each_line_in(block, |_, line| {
+        f(line);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    match read {
+        Ok(_) => {}
+        Err(never) => match never {},
+    }
 }
 
 /// stdin copied to a temporary file, removed on drop.

@@ -39,15 +39,7 @@ fn non_ascii_and_control_rows() -> Vec<(String, String)> {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .map(|l| {
             let (written, answer) = l.split_once('\t').expect("id<TAB>bucket<TAB>shard");
-            let mut id = String::new();
-            let mut rest = written;
-            while let Some(at) = rest.find("\\x") {
-                id.push_str(&rest[..at]);
-                let byte = u8::from_str_radix(&rest[at + 2..at + 4], 16).expect("hex byte");
-                id.push(char::from(byte));
-                rest = &rest[at + 4..];
-            }
-            id.push_str(rest);
+            let id = common::unescape(written);
             (id, answer.to_string())
         })
         .collect()

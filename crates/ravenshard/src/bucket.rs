@@ -1,6 +1,7 @@
 //! The bucket of a document ID: lower-case, escape control characters, anchor, XXH64,
 //! modulo 2^20.
 
+use crate::casing::lower_into;
 use crate::lowered::has_control_byte;
 use crate::{check_id, escape_controls, lower_id_with, IdError, ServerVersion, MAX_ID_BYTES};
 use xxhash_rust::xxh64::xxh64;
@@ -150,8 +151,47 @@ fn bucket_of_ascii_or(id: &str, version: ServerVersion, buffer: &mut [u8]) -> Re
             Ok(lower) => Ok(bucket_of_lower(escape_controls(lower).as_bytes())),
             Err(_) => Ok(bucket_of_lower(lower_id_with(id, version).as_bytes())),
         },
-        None => Ok(bucket_of_lower(lower_id_with(id, version).as_bytes())),
+        None => Ok(bucket_of_non_ascii(id, version)),
     }
+}
+
+/// The bucket of an ID with non-ASCII characters: lower-cased through the BMP table into a
+/// stack buffer ([`lower_into`]), no allocation. An ID with a control character (rare) takes
+/// the full path, which escapes it as the server version does.
+#[inline(never)]
+fn bucket_of_non_ascii(id: &str, version: ServerVersion) -> u32 {
+    fn hash_in(id: &str, buffer: &mut [u8]) -> Option<u32> {
+        let n = lower_into(id, buffer)?;
+        buffer.get(..n).map(bucket_of_lower)
+    }
+    let fast = if has_control_byte(id.as_bytes()) {
+        None
+    } else if id.len() <= SHORT {
+        hash_in(id, &mut [0u8; 3 * SHORT])
+    } else {
+        hash_in(id, &mut [0u8; 3 * MAX_ID_BYTES])
+    };
+    fast.unwrap_or_else(|| bucket_of_lower(lower_id_with(id, version).as_bytes()))
+}
+
+/// Calls `f` with the lowered ID ([`lower_id_with`]), lowered into a stack buffer when it
+/// is short and has no control character (almost every ID), so without allocating.
+#[inline]
+pub(crate) fn with_lowered<R>(id: &str, version: ServerVersion, f: impl FnOnce(&str) -> R) -> R {
+    let mut buffer = [0u8; 3 * SHORT];
+    if id.len() <= SHORT {
+        let written = match lower_ascii(id.as_bytes(), &mut buffer[..id.len()]) {
+            Some(Ascii::Plain { .. }) => Some(id.len()),
+            Some(Ascii::WithControls) => None,
+            None if has_control_byte(id.as_bytes()) => None,
+            None => lower_into(id, &mut buffer),
+        };
+        let lower = written.and_then(|n| buffer.get(..n));
+        if let Some(Ok(lower)) = lower.map(std::str::from_utf8) {
+            return f(lower);
+        }
+    }
+    f(&lower_id_with(id, version))
 }
 
 /// What [`lower_ascii`] found in an all-ASCII ID.

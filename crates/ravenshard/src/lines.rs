@@ -35,7 +35,7 @@
 //! ```
 
 use std::fmt;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 
 /// The lines of `text` with their 1-based numbers, without their `\n` or `\r\n`; a final
 /// line ending adds no line, so `""` has none.
@@ -339,6 +339,103 @@ pub fn for_each_line<R: BufRead, E>(
     Ok(())
 }
 
+/// Calls `f(number, line)` for every line of a block of whole lines (as
+/// [`for_each_block`] hands them out), numbered from 1 within the block, exactly as
+/// [`for_each_line`] reads the same bytes; the number of lines.
+///
+/// # Errors
+///
+/// `f`'s error, when it returns one.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::lines::for_each_line_in;
+///
+/// let mut seen = Vec::new();
+/// let n = for_each_line_in(b"a\r\n\nb\xff\n", |number, line| {
+///     seen.push((number, line.is_ok()));
+///     Ok::<(), ()>(())
+/// });
+/// assert_eq!(n, Ok(3));
+/// assert_eq!(seen, [(1, true), (2, true), (3, false)]);
+/// ```
+pub fn for_each_line_in<E>(
+    block: &[u8],
+    mut f: impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
+) -> Result<u64, E> {
+    if block.is_empty() {
+        return Ok(0);
+    }
+    let mut number = 0;
+    each_line(
+        block.strip_suffix(b"\n").unwrap_or(block),
+        &mut number,
+        &mut f,
+    )?;
+    Ok(number)
+}
+
+/// Reads a stream in blocks of whole lines of about `block_len` bytes (a longer line makes
+/// a longer block), each ending with `\n` except perhaps the last, for readers that work on
+/// many lines at once (on several threads, say); [`for_each_line_in`] reads a block's lines.
+/// Blocks that come back through `recycle` are reused, so memory stays flat.
+///
+/// # Errors
+///
+/// [`Stop::Read`] when reading fails, [`Stop::By`] with `f`'s error when it returns one.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::lines::{for_each_block, for_each_line_in};
+///
+/// let mut lines = 0;
+/// for_each_block(&b"a\nb\nc"[..], 2, |block| {
+///     lines += for_each_line_in(&block, |_, _| Ok::<(), ()>(()))?;
+///     Ok::<Option<Vec<u8>>, ()>(Some(block))
+/// })
+/// .map_err(|_| "reading a slice cannot fail")?;
+/// assert_eq!(lines, 3);
+/// # Ok::<(), &str>(())
+/// ```
+pub fn for_each_block<R: io::Read, E>(
+    mut input: R,
+    block_len: usize,
+    mut f: impl FnMut(Vec<u8>) -> Result<Option<Vec<u8>>, E>,
+) -> Result<(), Stop<E>> {
+    let mut carry: Vec<u8> = Vec::new();
+    let mut spare: Option<Vec<u8>> = None;
+    loop {
+        let mut block = spare.take().unwrap_or_default();
+        block.clear();
+        block.append(&mut carry);
+        let end = loop {
+            let want = block_len.saturating_sub(block.len()).max(1 << 12) as u64;
+            let read = (&mut input).take(want).read_to_end(&mut block);
+            if read.map_err(Stop::Read)? == 0 {
+                break None;
+            }
+            if block.len() >= block_len {
+                if let Some(last) = block.iter().rposition(|&b| b == b'\n') {
+                    break Some(last + 1);
+                }
+            }
+        };
+        if let Some(end) = end {
+            carry.extend_from_slice(block.get(end..).unwrap_or_default());
+            block.truncate(end);
+        }
+        if block.is_empty() {
+            return Ok(());
+        }
+        spare = f(block).map_err(Stop::By)?;
+        if end.is_none() {
+            return Ok(());
+        }
+    }
+}
+
 /// Calls `f` for the lines of `bytes` (lines without their final `\n`, which is not there),
 /// checking UTF-8 once for all of them.
 fn each_line<E>(
@@ -408,6 +505,39 @@ mod tests {
             (b.size(), b.collection, b.body),
             (Ok(Some(7)), Some("C"), Some("body\t x"))
         );
+    }
+
+    #[test]
+    fn blocks_read_the_lines_for_each_line_reads() {
+        let mut text = Vec::new();
+        for i in 0..3000 {
+            match i % 7 {
+                0 => text.extend_from_slice(b"\r\n"),
+                1 => text.extend_from_slice(b"bad\xff\xfe\n"),
+                2 => text.extend_from_slice("Straße/É\t12\n".as_bytes()),
+                _ => text.extend_from_slice(format!("orders/{i}-A\n").as_bytes()),
+            }
+        }
+        text.extend_from_slice(b"last");
+        let mut whole = Vec::new();
+        for_each_line(&text[..], |n, line| {
+            whole.push((n, line.map(str::to_string)));
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        for block_len in [1, 7, 100, 4096, 1 << 20] {
+            let mut blocks = Vec::new();
+            for_each_block(&text[..], block_len, |block| {
+                let first = blocks.len() as u64;
+                for_each_line_in(&block, |n, line| {
+                    blocks.push((first + n, line.map(str::to_string)));
+                    Ok::<(), ()>(())
+                })?;
+                Ok::<_, ()>(Some(block))
+            })
+            .unwrap();
+            assert_eq!(blocks, whole, "blocks of {block_len}");
+        }
     }
 
     #[test]

@@ -1,15 +1,21 @@
 //! Where a set of documents lands: per shard, per bucket, anchored groups, obese buckets.
 //!
-//! A [`ReportBuilder`] takes IDs one at a time. Its counters are per bucket, so they do not
-//! grow with the number of documents; what grows is one entry per distinct anchor (with at
-//! most [`ReportOptions::members_per_group`] member IDs kept each) and, to tell whether an
+//! A [`ReportBuilder`] takes IDs one at a time. Its counters are per bucket (a dense table
+//! of 2^20 counters per block of buckets in use), so they do not grow with the number of
+//! documents; what grows is one entry per distinct anchor (with at most
+//! [`ReportOptions::members_per_group`] member IDs kept each) and, to tell whether an
 //! anchor is itself a document, the unanchored IDs seen. Over input that can be read twice,
 //! [`ReportBuilder::two_pass`] avoids keeping those IDs: a second pass
 //! ([`ReportBuilder::mark_anchor_document`]) finds the anchor documents.
+//!
+//! Builders of consecutive parts of the input (made on several threads, say) combine with
+//! [`ReportBuilder::merge`] into the builder of the whole: the report is the same.
 
-use crate::{anchor_start, bucket_of_lower, check_id, lower_id_with, Topology};
+use crate::bucket::with_lowered;
+use crate::{anchor_start, bucket_of_hash, check_id, hash_of_key, Topology, NUMBER_OF_BUCKETS};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Knobs of a report.
 #[derive(Debug, Clone, PartialEq)]
@@ -148,15 +154,69 @@ pub struct ReportBuilder<'t> {
     options: ReportOptions,
     lines: u64,
     documents: u64,
-    /// Documents per bucket, for the buckets that hold any (sparse: a topology with many
-    /// prefixes has billions of buckets).
-    counts: HashMap<u32, u64>,
+    /// Buckets of documents not counted yet: counted in batches, so that a builder of a
+    /// small part of the input never sets up the dense tables.
+    pending: Vec<u32>,
+    /// Documents per bucket: a table of 2^20 counters per block of buckets that holds any
+    /// (`bucket >> 20`: the default buckets, and one block per prefix). 32-bit counters
+    /// keep a table in cache; `overflow` holds the multiples of 2^32 (never, in practice).
+    counts: HashMap<u32, Vec<u32>>,
+    overflow: HashMap<u32, u64>,
     invalid_count: u64,
     invalid: Vec<InvalidId>,
-    groups: HashMap<String, AnchorGroup>,
+    /// The groups by the XXH64 of their anchor (which their bucket is computed from anyway);
+    /// anchors with the same hash share an entry.
+    groups: HashMap<u64, Vec<AnchorGroup>, BuildHasherDefault<HashIsKey>>,
+    group_count: u64,
+    /// The first eight bytes of every anchor ([`head_of_lowered`]), so that the second pass hashes only
+    /// the IDs that begin as an anchor does.
+    heads: HashSet<u64, BuildHasherDefault<HashIsKey>>,
     /// Lower-cased unanchored IDs not (yet) known to be anchors; `None` in two-pass mode.
     unanchored_seen: Option<HashSet<String>>,
 }
+
+/// The hasher of keys that are already hashes (XXH64 values).
+#[derive(Debug, Default)]
+struct HashIsKey(u64);
+
+impl Hasher for HashIsKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The first eight bytes of a lowered ID (zeros after its end), mixed for hashing.
+fn head_of_lowered(lower: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    for (to, &from) in bytes.iter_mut().zip(lower.as_bytes()) {
+        *to = from;
+    }
+    u64::from_le_bytes(bytes).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// [`head_of_lowered`] of an ID's lowered form, without lowering it: `None` when one of its
+/// first eight bytes is not printable ASCII (then lower-casing or escaping may change them).
+fn head(text: &str) -> Option<u64> {
+    let mut bytes = [0u8; 8];
+    for (to, &from) in bytes.iter_mut().zip(text.as_bytes()) {
+        if !(0x20..0x80).contains(&from) {
+            return None;
+        }
+        *to = from.to_ascii_lowercase();
+    }
+    Some(u64::from_le_bytes(bytes).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Buckets pending before they are counted.
+const PENDING: usize = 1 << 16;
 
 impl<'t> ReportBuilder<'t> {
     /// A builder for documents placed by `topology` (or by bucket only, without one).
@@ -166,10 +226,14 @@ impl<'t> ReportBuilder<'t> {
             options,
             lines: 0,
             documents: 0,
+            pending: Vec::new(),
             counts: HashMap::new(),
+            overflow: HashMap::new(),
             invalid_count: 0,
             invalid: Vec::new(),
-            groups: HashMap::new(),
+            groups: HashMap::default(),
+            group_count: 0,
+            heads: HashSet::default(),
             unanchored_seen: Some(HashSet::new()),
         }
     }
@@ -184,20 +248,58 @@ impl<'t> ReportBuilder<'t> {
         }
     }
 
-    /// The lowered ID under the topology's server version (7.x without a topology).
-    fn lower_id<'i>(&self, id: &'i str) -> std::borrow::Cow<'i, str> {
+    /// `f` of the lowered ID under the topology's server version (7.x without a topology).
+    fn with_lowered<R>(&self, id: &str, f: impl FnOnce(&str) -> R) -> R {
         let version = self.topology.map(Topology::server_version);
-        lower_id_with(id, version.unwrap_or_default())
+        with_lowered(id, version.unwrap_or_default(), f)
+    }
+
+    /// Where the group whose anchor is this lowered, unanchored ID is: its hash and index.
+    fn group_of(&self, lower: &str) -> Option<(u64, usize)> {
+        self.group_at(hash_of_key(lower.as_bytes()), lower)
+    }
+
+    /// [`group_of`](Self::group_of) when the hash of `lower` is known.
+    fn group_at(&self, hash: u64, lower: &str) -> Option<(u64, usize)> {
+        let groups = self.groups.get(&hash)?;
+        let at = groups.iter().position(|g| g.anchor == lower)?;
+        Some((hash, at))
+    }
+
+    /// Whether this ID is the anchor of a group added so far (for a second pass over the
+    /// input on several threads; [`mark_anchor_document`](Self::mark_anchor_document)
+    /// marks it).
+    pub fn is_anchor_document(&self, id: &str) -> bool {
+        if self.groups.is_empty() || check_id(id).is_err() {
+            return false;
+        }
+        if let Some(head) = head(id) {
+            if !self.heads.contains(&head) {
+                return false;
+            }
+        }
+        self.with_lowered(id, |lower| {
+            self.heads.contains(&head_of_lowered(lower))
+                && anchor_start(lower.as_bytes()) == 0
+                && self.group_of(lower).is_some()
+        })
+    }
+
+    /// Whether any ID added so far is anchored (else a second pass has nothing to find).
+    pub fn has_anchored_groups(&self) -> bool {
+        self.group_count > 0
     }
 
     /// Second pass of [`two_pass`](Self::two_pass): marks the group whose anchor is this ID.
     pub fn mark_anchor_document(&mut self, id: &str) {
-        if check_id(id).is_err() {
+        if self.groups.is_empty() || check_id(id).is_err() {
             return;
         }
-        let lower = self.lower_id(id);
-        if anchor_start(lower.as_bytes()) == 0 {
-            if let Some(group) = self.groups.get_mut(lower.as_ref()) {
+        let found = self.with_lowered(id, |lower| {
+            (anchor_start(lower.as_bytes()) == 0).then(|| self.group_of(lower))
+        });
+        if let Some((hash, at)) = found.flatten() {
+            if let Some(group) = self.groups.get_mut(&hash).and_then(|g| g.get_mut(at)) {
                 group.anchor_is_document = true;
             }
         }
@@ -208,42 +310,173 @@ impl<'t> ReportBuilder<'t> {
         if let Err(e) = check_id(id) {
             return self.add_invalid(id, &e);
         }
+        let version = self.topology.map(Topology::server_version);
+        with_lowered(id, version.unwrap_or_default(), |lower| {
+            self.add_lowered(id, lower)
+        });
+    }
+
+    fn add_lowered(&mut self, id: &str, lower: &str) {
         self.lines += 1;
-        let lower = self.lower_id(id);
-        let offset = self.topology.map_or(0, |t| t.prefix_block_start(&lower));
-        let bucket = bucket_of_lower(lower.as_bytes()) + offset;
         self.documents += 1;
-        *self.counts.entry(bucket).or_default() += 1;
+        let offset = self.topology.map_or(0, |t| t.prefix_block_start(lower));
         let start = anchor_start(lower.as_bytes());
+        let hashed = lower.get(start..).unwrap_or(lower);
+        let hash = hash_of_key(hashed.as_bytes());
+        let bucket = bucket_of_hash(hash) + offset;
+        self.count(bucket);
         if start == 0 {
-            if let Some(group) = self.groups.get_mut(lower.as_ref()) {
-                group.anchor_is_document = true;
+            if let Some((hash, at)) = self.group_at(hash, lower) {
+                if let Some(group) = self.groups.get_mut(&hash).and_then(|g| g.get_mut(at)) {
+                    group.anchor_is_document = true;
+                }
             } else if let Some(seen) = self.unanchored_seen.as_mut() {
-                seen.insert(lower.into_owned());
+                seen.insert(lower.to_string());
             }
             return;
         }
-        let anchor = &lower[start..];
         let members_per_group = self.options.members_per_group;
-        let shard = self.topology.and_then(|t| t.shard_for_bucket(bucket));
-        let group = self
-            .groups
-            .entry(anchor.to_string())
-            .or_insert_with(|| AnchorGroup {
-                anchor: anchor.to_string(),
-                count: 0,
-                members: Vec::new(),
-                anchor_is_document: false,
-                bucket,
-                shard,
-            });
-        group.count += 1;
-        if group.members.len() < members_per_group {
-            group.members.push(id.to_string());
+        let same = self.groups.get_mut(&hash).into_iter().flatten();
+        if let Some(group) = same.into_iter().find(|g| g.anchor == hashed) {
+            group.count += 1;
+            if group.members.len() < members_per_group {
+                group.members.push(id.to_string());
+            }
+            return;
         }
-        if !group.anchor_is_document {
-            if let Some(seen) = self.unanchored_seen.as_mut() {
-                group.anchor_is_document = seen.remove(anchor);
+        let group = AnchorGroup {
+            anchor: String::new(),
+            count: 1,
+            members: vec![id.to_string()],
+            anchor_is_document: false,
+            bucket,
+            shard: None,
+        };
+        self.add_to_group(hash, hashed, group);
+    }
+
+    /// Adds `part` (a group of later documents, whose anchor is `anchor`, XXH64 `hash`) to
+    /// the group of its anchor, or makes it a new group.
+    fn add_to_group(&mut self, hash: u64, anchor: &str, mut part: AnchorGroup) {
+        let members_per_group = self.options.members_per_group;
+        let same = self.groups.entry(hash).or_default();
+        if let Some(group) = same.iter_mut().find(|g| g.anchor == anchor) {
+            group.count += part.count;
+            let room = members_per_group.saturating_sub(group.members.len());
+            group.members.extend(part.members.into_iter().take(room));
+            group.anchor_is_document |= part.anchor_is_document;
+            return;
+        }
+        if part.anchor.is_empty() {
+            part.anchor = anchor.to_string();
+        }
+        part.members.truncate(members_per_group);
+        part.shard = self.topology.and_then(|t| t.shard_for_bucket(part.bucket));
+        if let Some(seen) = self.unanchored_seen.as_mut() {
+            part.anchor_is_document |= seen.remove(anchor);
+        }
+        self.heads.insert(head_of_lowered(anchor));
+        same.push(part);
+        self.group_count += 1;
+    }
+
+    fn count(&mut self, bucket: u32) {
+        self.pending.push(bucket);
+        if self.pending.len() >= PENDING {
+            self.count_pending();
+        }
+    }
+
+    fn count_pending(&mut self) {
+        let mut pending = std::mem::take(&mut self.pending);
+        // Runs of buckets in the same block (all of them, without prefixes) share a lookup.
+        for run in pending.chunk_by(|a, b| a >> 20 == b >> 20) {
+            let Some(&first) = run.first() else { continue };
+            let table = self
+                .counts
+                .entry(first >> 20)
+                .or_insert_with(|| vec![0; NUMBER_OF_BUCKETS as usize]);
+            for &bucket in run {
+                if let Some(n) = table.get_mut((bucket % NUMBER_OF_BUCKETS) as usize) {
+                    *n = n.wrapping_add(1);
+                    if *n == 0 {
+                        *self.overflow.entry(bucket).or_default() += 1 << 32;
+                    }
+                }
+            }
+        }
+        pending.clear();
+        self.pending = pending;
+    }
+
+    /// The buckets that hold documents, with how many, in any order.
+    fn used_buckets(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.counts.iter().flat_map(move |(&block, table)| {
+            let full = table.iter().zip(0u32..).filter(|(&n, _)| n > 0);
+            full.map(move |(&n, i)| {
+                let bucket = (block << 20) + i;
+                let over = self.overflow.get(&bucket).copied().unwrap_or(0);
+                (bucket, u64::from(n) + over)
+            })
+        })
+    }
+
+    /// Adds what `later` (a builder of the input that follows this builder's) found: the
+    /// result is the builder of both parts, in order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::{ReportBuilder, ReportOptions};
+    ///
+    /// let mut first = ReportBuilder::new(None, ReportOptions::default());
+    /// let mut second = ReportBuilder::new(None, ReportOptions::default());
+    /// first.add("users/4");
+    /// second.add("");
+    /// second.add("Users/70$Users/4");
+    /// first.merge(second);
+    /// let report = first.finish();
+    /// assert_eq!((report.documents, report.invalid[0].line), (2, 2));
+    /// assert!(report.anchored_groups[0].anchor_is_document);
+    /// ```
+    pub fn merge(&mut self, later: ReportBuilder<'_>) {
+        let before = self.lines;
+        self.lines += later.lines;
+        self.documents += later.documents;
+        self.invalid_count += later.invalid_count;
+        let room = self.options.max_invalid.saturating_sub(self.invalid.len());
+        self.invalid
+            .extend(later.invalid.into_iter().take(room).map(|mut i| {
+                i.line += before;
+                i
+            }));
+        self.pending.extend_from_slice(&later.pending);
+        self.count_pending();
+        for (block, table) in later.counts {
+            let ours = self
+                .counts
+                .entry(block)
+                .or_insert_with(|| vec![0; table.len()]);
+            ours.iter_mut().zip(&table).for_each(|(a, b)| *a += b);
+        }
+        for (hash, groups) in later.groups {
+            for group in groups {
+                let anchor = group.anchor.clone();
+                self.add_to_group(hash, &anchor, group);
+            }
+        }
+        for lower in later.unanchored_seen.into_iter().flatten() {
+            match self.group_of(&lower) {
+                Some((hash, at)) => {
+                    if let Some(group) = self.groups.get_mut(&hash).and_then(|g| g.get_mut(at)) {
+                        group.anchor_is_document = true;
+                    }
+                }
+                None => {
+                    if let Some(seen) = self.unanchored_seen.as_mut() {
+                        seen.insert(lower);
+                    }
+                }
             }
         }
     }
@@ -263,69 +496,72 @@ impl<'t> ReportBuilder<'t> {
     }
 
     /// The report.
-    pub fn finish(self) -> Report {
+    pub fn finish(mut self) -> Report {
+        self.count_pending();
         let documents = self.documents;
         let obese_threshold = self
             .options
             .obese_threshold
             .unwrap_or_else(|| (documents / 100).min(10_000));
         let shard_of = |bucket: u32| self.topology.and_then(|t| t.shard_for_bucket(bucket));
-        let mut used: Vec<BucketStats> = self
-            .counts
-            .iter()
-            .map(|(&bucket, &documents)| BucketStats {
-                bucket,
-                shard: None,
-                documents,
-            })
-            .collect();
+        let used = self.used_buckets().map(|(bucket, documents)| BucketStats {
+            bucket,
+            shard: None,
+            documents,
+        });
+        let mut used: Vec<BucketStats> = used.collect();
         let buckets_used = used.len() as u64;
-        used.sort_by(|a, b| b.documents.cmp(&a.documents).then(a.bucket.cmp(&b.bucket)));
+        let mut per_shard: HashMap<u32, u64> = HashMap::new();
+        if let Some(t) = self.topology {
+            for s in &used {
+                if let Some(shard) = t.shard_for_bucket(s.bucket) {
+                    *per_shard.entry(shard).or_default() += s.documents;
+                }
+            }
+        }
+        let obese = used
+            .iter()
+            .filter(|s| s.documents > obese_threshold)
+            .count();
+        // Only the fullest need ordering: the most documents first, then the lowest bucket.
+        let order = |a: &BucketStats, b: &BucketStats| {
+            b.documents.cmp(&a.documents).then(a.bucket.cmp(&b.bucket))
+        };
+        let top = self.options.top_buckets.min(used.len());
+        if top > 0 && top < used.len() {
+            used.select_nth_unstable_by(top - 1, order);
+        }
+        used.truncate(top);
+        used.sort_by(order);
         let with_shard = |s: &BucketStats| BucketStats {
             shard: shard_of(s.bucket),
             ..s.clone()
         };
-        let top_buckets = used
-            .iter()
-            .take(self.options.top_buckets)
-            .map(with_shard)
-            .collect();
-        let obese = used.partition_point(|s| s.documents > obese_threshold);
-        let obese_buckets = used[..obese]
-            .iter()
-            .take(self.options.top_buckets)
-            .map(with_shard)
-            .collect();
+        let top_buckets = used.iter().map(with_shard).collect();
+        let obese_buckets = used.iter().take(obese).map(with_shard).collect();
         let shards: Vec<ShardStats> = match self.topology {
             None => Vec::new(),
-            Some(t) => {
-                let mut per_shard: HashMap<u32, u64> = HashMap::new();
-                for (&bucket, &n) in &self.counts {
-                    if let Some(shard) = t.shard_for_bucket(bucket) {
-                        *per_shard.entry(shard).or_default() += n;
+            Some(t) => t
+                .shards()
+                .map(|s| {
+                    let n = per_shard.get(&s.number).copied().unwrap_or(0);
+                    ShardStats {
+                        shard: s.number,
+                        fragment: t.fragment(s.number),
+                        nodes: s.members.clone(),
+                        documents: n,
+                        share: if documents == 0 {
+                            0.0
+                        } else {
+                            n as f64 / documents as f64
+                        },
                     }
-                }
-                t.shards()
-                    .map(|s| {
-                        let n = per_shard.get(&s.number).copied().unwrap_or(0);
-                        ShardStats {
-                            shard: s.number,
-                            fragment: t.fragment(s.number),
-                            nodes: s.members.clone(),
-                            documents: n,
-                            share: if documents == 0 {
-                                0.0
-                            } else {
-                                n as f64 / documents as f64
-                            },
-                        }
-                    })
-                    .collect()
-            }
+                })
+                .collect(),
         };
         let skew = skew(shards.iter().map(|s| s.documents));
-        let anchored_group_count = self.groups.len() as u64;
-        let mut groups: Vec<AnchorGroup> = self.groups.into_values().collect();
+        let anchored_group_count = self.group_count;
+        let mut groups: Vec<AnchorGroup> = self.groups.into_values().flatten().collect();
         groups.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.anchor.cmp(&b.anchor)));
         groups.truncate(self.options.top_groups);
         Report {
@@ -384,4 +620,39 @@ pub fn report<'a>(
         builder.add(id);
     }
     builder.finish()
+}
+
+#[cfg(test)]
+mod counter_tests {
+    use super::*;
+
+    #[test]
+    fn counters_carry_past_32_bits_when_counting_and_merging() {
+        let bucket = crate::bucket_for("a").unwrap_or_default();
+        let mut first = ReportBuilder::new(None, ReportOptions::default());
+        first.add("a");
+        first.count_pending();
+        if let Some(n) = first
+            .counts
+            .get_mut(&0)
+            .and_then(|t| t.get_mut(bucket as usize))
+        {
+            *n = u32::MAX;
+        }
+        first.add("a");
+        first.count_pending();
+        let mut second = ReportBuilder::new(None, ReportOptions::default());
+        second.add("A");
+        second.count_pending();
+        if let Some(n) = second
+            .counts
+            .get_mut(&0)
+            .and_then(|t| t.get_mut(bucket as usize))
+        {
+            *n = u32::MAX;
+        }
+        first.merge(second);
+        let used: Vec<(u32, u64)> = first.used_buckets().collect();
+        assert_eq!(used, [(bucket, (1 << 32) + u64::from(u32::MAX))]);
+    }
 }

@@ -2,7 +2,10 @@
 
 use proptest::prelude::*;
 use ravenshard::casing::{lower_case, lower_char};
-use ravenshard::{bucket_for, lower_id, report, ReportOptions, Topology, NUMBER_OF_BUCKETS};
+use ravenshard::{
+    bucket_for, bucket_for_with, lower_id, report, ReportOptions, ServerVersion, Topology,
+    NUMBER_OF_BUCKETS,
+};
 
 /// IDs of up to 60 characters from a mix of ASCII, `$`, and non-ASCII letters.
 fn id() -> impl Strategy<Value = String> {
@@ -152,6 +155,26 @@ proptest! {
     }
 
     #[test]
+    fn non_ascii_table_path_equals_per_character_lower_casing(
+        id in "[A-Za-z$/ÉéΩßẞİȺK𐐀ǅЖ\\u{1}\\u{1f}\t]{1,80}",
+        v6 in any::<bool>(),
+    ) {
+        // The table path lowers a whole UTF-8 ID at once (with `Ⱥ` growing and `K`
+        // shrinking in UTF-8); the reference maps one character at a time, then escapes.
+        let version = if v6 { ServerVersion::V6_2 } else { ServerVersion::V7 };
+        let lowered: String = id.chars().map(lower_char).collect();
+        let reference = match version {
+            ServerVersion::V6_2 if !id.is_ascii() => lowered,
+            _ => ravenshard::escape_controls(&lowered).into_owned(),
+        };
+        prop_assert_eq!(lower_case(&id), id.chars().map(lower_char).collect::<String>());
+        prop_assert_eq!(
+            bucket_for_with(&id, version),
+            Ok(ravenshard::bucket_of_lower(reference.as_bytes()))
+        );
+    }
+
+    #[test]
     fn fast_path_on_ascii_ids(id in "[ -~]{1,600}") {
         match ravenshard::check_id(&id) {
             Ok(()) => prop_assert_eq!(bucket_for(&id), Ok(ravenshard::bucket_of_lower(id.to_ascii_lowercase().as_bytes()))),
@@ -259,5 +282,61 @@ proptest! {
                 Err(other) => prop_assert!(false, "{}: {:?}", input, other),
             }
         }
+    }
+}
+
+/// Short IDs over a tiny alphabet, so that anchors, anchor documents and invalid (empty)
+/// IDs are frequent, some longer than the eight bytes the second pass compares first.
+fn report_id() -> impl Strategy<Value = String> {
+    proptest::string::string_regex(
+        "(|(customer)?[AaÉé\\x01]{1,3}(\\$(CUSTOMER)?[AaÉé\\x01]{1,3})?)",
+    )
+    .expect("valid regex")
+}
+
+proptest! {
+    // Each report scans its 2^20 bucket counters: fewer cases keep the debug build quick.
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn merged_parts_make_the_report_of_the_whole(
+        ids in proptest::collection::vec(report_id(), 0..120),
+        cuts in proptest::collection::vec(0usize..120, 0..4),
+        two_pass in any::<bool>(),
+        shards in proptest::option::of(1u32..5),
+    ) {
+        use ravenshard::ReportBuilder;
+        let topology = shards.map(|n| Topology::with_shards(n).expect("valid shard count"));
+        let options = ReportOptions { members_per_group: 2, max_invalid: 3, ..ReportOptions::default() };
+        let builder = |t| match two_pass {
+            true => ReportBuilder::two_pass(t, options.clone()),
+            false => ReportBuilder::new(t, options.clone()),
+        };
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(ids.len())).collect();
+        cuts.push(ids.len());
+        cuts.sort_unstable();
+        let mut whole = builder(topology.as_ref());
+        let mut merged = builder(topology.as_ref());
+        let mut from = 0;
+        for to in cuts {
+            let mut part = builder(topology.as_ref());
+            for id in &ids[from..to] {
+                whole.add(id);
+                part.add(id);
+            }
+            merged.merge(part);
+            from = to;
+        }
+        if two_pass {
+            for id in &ids {
+                whole.mark_anchor_document(id);
+                if merged.is_anchor_document(id) {
+                    merged.mark_anchor_document(id);
+                }
+            }
+        }
+        let (whole, merged) = (whole.finish(), merged.finish());
+        // In one pass or two, the same anchor documents are found.
+        prop_assert_eq!(&whole, &report(ids.iter().map(String::as_str), topology.as_ref(), &options));
+        prop_assert_eq!(whole, merged);
     }
 }

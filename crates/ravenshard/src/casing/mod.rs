@@ -25,7 +25,10 @@
 //! after that library's version may be lower-cased differently there. The tests list every
 //! difference between the tables and `char::to_lowercase`/`to_uppercase`.
 
+mod bmp;
 mod tables;
+
+pub(crate) use bmp::lower_into;
 
 pub use tables::UNICODE_VERSION;
 
@@ -57,10 +60,20 @@ pub fn lower_case(id: &str) -> Cow<'_, str> {
         } else {
             Cow::Borrowed(id)
         }
-    } else if id.chars().all(|c| lower_char(c) == c) {
-        Cow::Borrowed(id)
     } else {
-        Cow::Owned(id.chars().map(lower_char).collect())
+        let mut out = vec![0u8; id.len() * 3];
+        match lower_into(id, &mut out) {
+            Some(n) if out.get(..n) == Some(id.as_bytes()) => Cow::Borrowed(id),
+            Some(n) => {
+                out.truncate(n);
+                // `lower_into` writes UTF-8; the per-character path is the fallback.
+                String::from_utf8(out).map_or_else(
+                    |_| Cow::Owned(id.chars().map(lower_char).collect()),
+                    Cow::Owned,
+                )
+            }
+            None => Cow::Owned(id.chars().map(lower_char).collect()),
+        }
     }
 }
 
@@ -81,10 +94,12 @@ pub fn lower_case(id: &str) -> Cow<'_, str> {
 pub fn lower_char(c: char) -> char {
     if c.is_ascii() {
         c.to_ascii_lowercase()
-    } else if u32::from(c) > 0xFFFF {
-        c
     } else {
-        mapped(&LOWER, c)
+        match u16::try_from(u32::from(c)) {
+            Ok(unit) => char::from_u32(u32::from(bmp::lower_unit(unit))).unwrap_or(c),
+            // Outside the BMP: two surrogate code units, neither mapped.
+            Err(_) => c,
+        }
     }
 }
 

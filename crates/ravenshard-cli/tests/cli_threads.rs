@@ -1,0 +1,111 @@
+//! `--threads`: the bulk commands print the same bytes whatever the number of threads, on
+//! an input of many blocks that holds every kind of line (and the known-answer vectors).
+
+mod common;
+
+use common::ravenshard_bytes as run;
+use std::path::PathBuf;
+use std::process::Output;
+
+const VECTORS: &str = include_str!("../../../vectors/buckets-3-shards.tsv");
+const NON_ASCII_AND_CONTROL: &str =
+    include_str!("../../../vectors/buckets-non-ascii-and-control.tsv");
+
+/// The known-answer rows `id<TAB>bucket<TAB>shard` that fit on a line (`\xHH` unescaped).
+fn vector_rows() -> Vec<String> {
+    let rows = VECTORS.lines().chain(NON_ASCII_AND_CONTROL.lines());
+    rows.filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(common::unescape)
+        .filter(|row| !row.contains(['\n', '\r']))
+        .collect()
+}
+
+/// About 8 MB of ID lines: the vectors, then ASCII, anchored, non-ASCII and control
+/// character IDs, `\r\n` endings, sizes, blank lines and lines that are not UTF-8.
+fn large_input() -> Vec<u8> {
+    let mut text = Vec::new();
+    for row in vector_rows() {
+        let id = row.split('\t').next().unwrap_or_default();
+        text.extend_from_slice(format!("{id}\n").as_bytes());
+    }
+    for i in 0..400_000u32 {
+        let line = match i % 50 {
+            0 => "\n".to_string(),
+            1 => format!("Straße/{i}-É\r\n"),
+            2 => format!("ȺK/{i}$Customers/{}\t120\n", i % 977),
+            3 => format!("A\u{1}b/{i}\n"),
+            4 if i % 1000 == 4 => format!("bad\u{1b}{i}\n"),
+            5 => format!("customers/{}-A\n", i % 977),
+            6..=8 => format!("orders/{i}-A$customers/{}-A\n", i % 977),
+            _ => format!("orders/{i}-A\n"),
+        };
+        text.extend_from_slice(line.as_bytes());
+        if i % 100_003 == 7 {
+            text.extend_from_slice(b"not \xff UTF-8\n");
+        }
+    }
+    text.extend_from_slice(b"last/1-A");
+    text
+}
+
+fn input_file() -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("threads-input.txt");
+    std::fs::write(&path, large_input()).expect("the test input is written");
+    path
+}
+
+/// The output of `args` on the large input (`FILE` replaced by its path), with 1, 2 and 3
+/// threads: they must be the same bytes, stdout and stderr, and the same exit status.
+fn same_whatever_the_threads(args: &[&str], path: &str, stdin: bool) -> Output {
+    let mut outputs: Vec<Output> = Vec::new();
+    for threads in ["1", "2", "3"] {
+        let mut argv: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "FILE" { path } else { a })
+            .collect();
+        argv.extend(["--threads", threads]);
+        let input = if stdin { large_input() } else { Vec::new() };
+        outputs.push(run(&argv, &input));
+    }
+    for (i, other) in outputs.iter().enumerate().skip(1) {
+        assert_eq!(outputs[0].status, other.status, "{args:?}, run {i}");
+        assert!(
+            outputs[0].stdout == other.stdout,
+            "{args:?}: stdout differs, run {i}"
+        );
+        assert_eq!(outputs[0].stderr, other.stderr, "{args:?}, run {i}");
+    }
+    outputs.swap_remove(0)
+}
+
+#[test]
+fn bucket_prints_the_same_bytes_and_the_vectors_whatever_the_threads() {
+    let path = input_file();
+    let path = path.to_str().expect("a UTF-8 temporary path");
+    let out =
+        same_whatever_the_threads(&["bucket", "--shards", "3", "--file", "FILE"], path, false);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows = vector_rows();
+    let first: Vec<&str> = text.lines().take(rows.len()).collect();
+    assert_eq!(first, rows, "the known answers, on every path");
+    let lines = text.lines().count();
+    assert!(lines > 390_000, "{lines} answers");
+    let errors = String::from_utf8_lossy(&out.stderr);
+    assert!(errors.contains("not valid UTF-8"), "{errors}");
+    assert!(errors.contains("cannot be empty"), "{errors}");
+    same_whatever_the_threads(&["bucket"], path, true);
+}
+
+#[test]
+fn report_prints_the_same_bytes_whatever_the_threads() {
+    let path = input_file();
+    let path = path.to_str().expect("a UTF-8 temporary path");
+    let json =
+        same_whatever_the_threads(&["report", "--shards", "3", "--json", "FILE"], path, false);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert!(report["documents"].as_u64() > Some(390_000));
+    // `customers/…` and `customers/…-a` anchors, and those of the vectors.
+    assert!(report["anchored_group_count"].as_u64() > Some(977 + 977));
+    same_whatever_the_threads(&["report", "--top", "30", "FILE"], path, false);
+    same_whatever_the_threads(&["report", "--json"], path, true);
+}
