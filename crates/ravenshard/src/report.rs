@@ -175,9 +175,22 @@ pub struct ReportBuilder<'t> {
     unanchored_seen: Option<HashSet<String>>,
 }
 
-/// The hasher of keys that are already hashes (XXH64 values).
+/// The hasher of keys that are already hashes (XXH64 values): a `u64` key is its own hash,
+/// so maps keyed by anchors' hashes skip hashing them again.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::HashIsKey;
+/// use std::collections::HashMap;
+/// use std::hash::BuildHasherDefault;
+///
+/// let mut groups: HashMap<u64, u32, BuildHasherDefault<HashIsKey>> = HashMap::default();
+/// groups.insert(0x8e3a_8064_4e7e_fc9d, 2);
+/// assert_eq!(groups[&0x8e3a_8064_4e7e_fc9d], 2);
+/// ```
 #[derive(Debug, Default)]
-struct HashIsKey(u64);
+pub struct HashIsKey(u64);
 
 impl Hasher for HashIsKey {
     fn finish(&self) -> u64 {

@@ -87,24 +87,6 @@ impl Hash for AnchorKey<'_> {
     }
 }
 
-/// Passes an XXH64 value through (see [`AnchorKey`]).
-#[derive(Default)]
-struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 struct Builder<'a> {
     anchor: &'a str,
     members: Vec<u32>,
@@ -124,7 +106,7 @@ pub(super) struct GroupInput<'a> {
 /// Finds every anchored group, sorted by size, and records each document's group in its
 /// slot.
 pub(super) fn find_groups(slots: &mut [Slot], input: &GroupInput<'_>) -> Vec<AnchoredGroup> {
-    let mut lookup: HashMap<AnchorKey<'_>, u32, BuildHasherDefault<PassThrough>> =
+    let mut lookup: HashMap<AnchorKey<'_>, u32, BuildHasherDefault<ravenshard::HashIsKey>> =
         HashMap::default();
     let mut builders: Vec<Builder<'_>> = Vec::new();
     let hash_of = |i: u32| input.hashes.get(i as usize).copied().unwrap_or(0);
