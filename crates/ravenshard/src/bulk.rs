@@ -1,7 +1,7 @@
 //! Many IDs at once: newline-separated text in (read by [`lines`](crate::lines)'s
 //! line-by-line mode), one bucket (or shard) per line out.
 
-use crate::{bucket_for, bucket_of_lower, check_id, escape_controls, IdError, Topology};
+use crate::{bucket_for, IdError, Topology};
 use std::fmt;
 
 /// An invalid line of newline-separated text, with its 1-based line number: an invalid ID
@@ -69,30 +69,18 @@ pub fn buckets_with<E: From<IdError>>(
     topology: Option<&Topology>,
     pinned: impl Fn(&str) -> Option<Result<u32, E>>,
 ) -> Result<Vec<u32>, LineError<E>> {
-    // Lower-case all ASCII letters of the text in one vectorised pass; ASCII lines then need
-    // only their control characters escaped (rare: one scan) and their anchor found and
-    // hashed, as `bucket_for` does. Byte offsets are the same in both texts.
-    let lower_text = text.to_ascii_lowercase();
+    // Each ID takes the core's single-pass path: lower-cased eight bytes at a time into a
+    // stack buffer with its anchor found in the same pass (`bucket_for`), which is faster
+    // than lower-casing the whole text first and scanning each line again.
     let mut out = Vec::with_capacity(text.len() / 16 + 1);
-    for (i, lower) in lines(&lower_text).enumerate() {
-        let start = lower.as_ptr() as usize - lower_text.as_ptr() as usize;
-        let id = &text[start..start + lower.len()];
-        let bucket = if let Some(bucket) = pinned(id) {
-            bucket
-        } else if lower.is_ascii() {
-            check_id(lower)
-                .map(|()| {
-                    let lower = escape_controls(lower);
-                    let offset = topology.map_or(0, |t| t.prefix_block_start(&lower));
-                    bucket_of_lower(lower.as_bytes()) + offset
-                })
-                .map_err(E::from)
-        } else {
-            match topology {
+    for (i, id) in lines(text).enumerate() {
+        let bucket = match pinned(id) {
+            Some(bucket) => bucket,
+            None => match topology {
                 Some(t) => t.bucket_for(id),
                 None => bucket_for(id),
             }
-            .map_err(E::from)
+            .map_err(E::from),
         };
         out.push(bucket.map_err(|error| LineError { line: i + 1, error })?);
     }
