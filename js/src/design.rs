@@ -1,4 +1,4 @@
-//! The draft "Sharding" chapter's design (not shipped RavenDB 6.x): content-based storing,
+//! The draft "Sharding" chapter's design (not shipped RavenDB 7.x): content-based storing,
 //! query routing, transaction and `LoadDocument` checks, configuration diffs.
 
 use crate::topology::Topology;
@@ -203,7 +203,7 @@ impl Topology {
 #[wasm_bindgen]
 impl Topology {
     /// Whether the configuration has a `ByContent` section, which turns the draft chapter's
-    /// content-based design on (not shipped RavenDB 6.x): `$@<n>` IDs, generated IDs, write
+    /// content-based design on (not shipped RavenDB 7.x): `$@<n>` IDs, generated IDs, write
     /// checks, routing by content.
     #[wasm_bindgen(getter, js_name = designOn)]
     pub fn design_is_on(&self) -> bool {

@@ -1,6 +1,6 @@
 //! # ravenshard-js
 //!
-//! The JavaScript API of [`ravenshard`]: which RavenDB 6.x bucket and shard a document ID
+//! The JavaScript API of [`ravenshard`]: which RavenDB 7.x bucket and shard a document ID
 //! lands on, computed exactly. This crate only converts types; every answer is the core's.
 //!
 //! It ships as the npm package `ravenshard` (`scripts/js-package.sh`), for Node.js, browsers
@@ -19,7 +19,7 @@
 //! ```
 //!
 //! A configuration with `ByContent` turns on the draft "Sharding" chapter's design (not
-//! shipped RavenDB 6.x): `store`, `storeMany`, `route`, `checkTransaction`, `checkLoad`,
+//! shipped RavenDB 7.x): `store`, `storeMany`, `route`, `checkTransaction`, `checkLoad`,
 //! `designOn` and `contentRules` on a [`Topology`], and [`configDiff`](config_diff).
 //!
 //! ```js

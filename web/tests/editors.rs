@@ -758,7 +758,7 @@ async fn content_rules_are_labelled_listed_and_added() {
     let (editor, emitted) = content_rules(ORDERS_BY_CUSTOMER).await;
     let banner = editor.text(".draft-banner");
     assert!(banner.contains("draft \"Sharding\" chapter"), "{banner}");
-    assert!(banner.contains("not shipped RavenDB 6.x"), "{banner}");
+    assert!(banner.contains("not shipped RavenDB 7.x"), "{banner}");
     let fields: HtmlInputElement = editor
         .get("tr[data-rule=\"Orders\"] input.rule-fields")
         .unchecked_into();

@@ -569,7 +569,7 @@ async fn the_chapters_design_rules_routing_and_transactions() {
     let studio = Studio::fresh().await;
     // Queries: without ByContent only id() narrows a query.
     studio.click("#tab-queries").await;
-    assert!(studio.text(".design-note").contains("shipped RavenDB 6.x"));
+    assert!(studio.text(".design-note").contains("shipped RavenDB 7.x"));
     assert_eq!(studio.text(".route-count"), "3 of 3 shards");
     studio
         .type_into("#rql", "from Orders where id() = 'orders/1-A'")

@@ -636,7 +636,7 @@ fn the_chapters_design_places_pinned_generated_and_rejected_documents() {
         .contains("need a ByContent rule for collection invoices"));
     assert!(p.error(6).unwrap().message.contains("has bucket 2423"));
     assert_eq!(p.totals().placed, 3);
-    // Without the design, the same documents follow RavenDB 6.x.
+    // Without the design, the same documents follow RavenDB 7.x.
     let plain = Placement::new(&documents, &topology, &PlacementOptions::default());
     assert_eq!(plain.place(2).unwrap().bucket, own);
     assert!(plain.generated().is_empty());

@@ -136,7 +136,7 @@ fn studio(props: &StudioProps) -> Html {
                 <div class="brand">
                     <h1>{ "ravenshard studio" }</h1>
                     <p class="tagline">
-                        { "Where a sharded RavenDB 6.x database puts each document: bucket, shard, \
+                        { "Where a sharded RavenDB 7.x database puts each document: bucket, shard, \
                            nodes and anchored groups, computed exactly." }
                     </p>
                 </div>

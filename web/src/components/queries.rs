@@ -44,9 +44,9 @@ pub fn queries_view(props: &QueriesViewProps) -> Html {
         <div class="queries-view">
             <p class={classes!("design-note", design_on.then_some("on"))}>
                 if design_on {
-                    { "Routing by content follows the draft \"Sharding\" chapter's design (ByContent), not shipped RavenDB 6.x. " }
+                    { "Routing by content follows the draft \"Sharding\" chapter's design (ByContent), not shipped RavenDB 7.x. " }
                 } else {
-                    { "No ByContent rules: like shipped RavenDB 6.x, only id() narrows a query. Add rules in the Content rules tab to try the chapter's design. " }
+                    { "No ByContent rules: like shipped RavenDB 7.x, only id() narrows a query. Add rules in the Content rules tab to try the chapter's design. " }
                 }
             </p>
             <label for="rql" class="rql-label">{ "Query (RQL)" }</label>

@@ -192,8 +192,8 @@ pub fn content_rules_editor(props: &ContentRulesEditorProps) -> Html {
         <section class="content-rules" aria-label="Content rules">
             <p class="draft-banner" role="note">
                 <strong>{ "Draft design. " }</strong>
-                { "Content rules are the draft \"Sharding\" chapter's design, not shipped RavenDB 6.x: \
-                   RavenDB 6.x places documents by their IDs (and $ anchors) only." }
+                { "Content rules are the draft \"Sharding\" chapter's design, not shipped RavenDB 7.x: \
+                   RavenDB 7.x places documents by their IDs (and $ anchors) only." }
             </p>
             { body }
             <form class="rules-add" onsubmit={on_add}>

@@ -1,5 +1,5 @@
 //! Content-based sharding as the draft "Sharding" chapter designs it — **not** shipped
-//! RavenDB 6.x behaviour.
+//! RavenDB 7.x behaviour.
 //!
 //! The design is on when a sharding configuration has a `ByContent` section:
 //!

@@ -1,6 +1,6 @@
 //! Query routing, like `vtexplain`: which shards a query goes to, and why.
 //!
-//! Shipped RavenDB 6.x routes `id()` queries to the shards of those IDs and every other
+//! Shipped RavenDB 7.x routes `id()` queries to the shards of those IDs and every other
 //! query to all shards. The draft chapter's design (a configuration with `ByContent`, see
 //! [`content`](crate::content)) adds routing by content: equality on every field of an
 //! immutable rule sends the query to the shards whose bucket ranges meet the content's
@@ -75,7 +75,7 @@ fn rule_for<'d>(
     let Some(design) = design else {
         return Err(
             "the configuration has no ByContent section, so only id() narrows a \
-                    query (shipped RavenDB 6.x)"
+                    query (shipped RavenDB 7.x)"
                 .into(),
         );
     };

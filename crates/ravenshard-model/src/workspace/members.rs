@@ -75,7 +75,7 @@ impl fmt::Display for MemberError {
 impl std::error::Error for MemberError {}
 
 /// The member nodes of `shards` new shards (shard `i` at position `i`), each with
-/// `replication_factor` distinct nodes out of `nodes`, exactly as RavenDB 6.x assigns them
+/// `replication_factor` distinct nodes out of `nodes`, exactly as RavenDB 7.x assigns them
 /// at database creation (`ShardingStore.FillShardingConfiguration` with
 /// `GetNodesDistribution`):
 ///

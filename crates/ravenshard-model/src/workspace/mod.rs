@@ -75,7 +75,7 @@ pub struct PlacementOptions {
     pub obese_threshold: Option<u64>,
     /// The draft chapter's design (a configuration's `ByContent`): `$@` IDs are pinned,
     /// IDs ending in `$` get generated IDs, and writes an immutable rule rejects are not
-    /// placed. `None`: RavenDB 6.x's rules only.
+    /// placed. `None`: RavenDB 7.x's rules only.
     pub design: Option<ravenshard_design::content::ContentDesign>,
 }
 
