@@ -58,6 +58,14 @@ impl Workload {
         reader.finish()
     }
 
+    /// A workload of a load alone, without IDs.
+    pub(crate) fn of_load(load: BucketLoad) -> Workload {
+        Workload {
+            load,
+            ..Workload::default()
+        }
+    }
+
     /// The lower-cased IDs of the documents read, in input order.
     pub fn lower_ids(&self) -> impl Iterator<Item = &str> {
         self.lower_ids.split_terminator('\n')
