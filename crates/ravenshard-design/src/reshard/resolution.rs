@@ -126,7 +126,8 @@ fn owned_span(r: &StatisticsRange, topology: &Topology) -> (u32, u32) {
 }
 
 /// The note a plan over `load` carries when some of its figures are per range: the ranges
-/// that straddle a boundary of `current` or `target`, or lie at the edge of a move, biggest
+/// that straddle a boundary of `current` or `target`, or hold the first or last bucket of a
+/// move (a finer answer would let a balance take part of them), biggest
 /// first, as drill-downs.
 pub(crate) fn per_range_note(
     load: &BucketLoad,
@@ -145,13 +146,9 @@ pub(crate) fn per_range_note(
     };
     let at_edge = |from: u32, to: u32| {
         moves.iter().any(|m| {
-            let edges = [
-                m.from_bucket.checked_sub(1),
-                Some(m.from_bucket),
-                Some(m.to_bucket),
-                m.to_bucket.checked_add(1),
-            ];
-            edges.iter().flatten().any(|&e| from <= e && e <= to)
+            [m.from_bucket, m.to_bucket]
+                .iter()
+                .any(|&e| from <= e && e <= to)
         })
     };
     for (from, to, amount) in load.ranges() {
