@@ -178,6 +178,34 @@ fn a_balance_never_splits_a_range_and_says_so() {
     assert_eq!(note.unwrap()["drill_downs"][0]["range"], 1024);
 }
 
+#[test]
+fn a_range_that_keeps_a_shard_above_its_share_is_one_to_drill_into() {
+    let text = answer(&[range(0, 32767, "0", 9, 900)]);
+    let s = read(&[("a.json", &text)]).unwrap();
+    let t = Topology::with_shards(2).unwrap();
+    let w = Workload::from_statistics(&s, &t).unwrap();
+    let b = balance(&t, &w.load, &BalanceOptions::default()).unwrap();
+    assert!(b.plan.moves.is_empty());
+    assert!(
+        b.obstacles.is_empty(),
+        "a range is not a bucket: {:?}",
+        b.obstacles
+    );
+    let Some(PlanNote::PerRange { drill_downs, .. }) =
+        b.plan.notes.iter().find(|n| n.kind() == "per_range")
+    else {
+        panic!("{:?}", b.plan.notes)
+    };
+    assert_eq!(
+        (
+            drill_downs[0].from_bucket,
+            drill_downs[0].to_bucket,
+            drill_downs[0].range
+        ),
+        (0, 32767, 1024)
+    );
+}
+
 fn error(files: &[(&str, &str)]) -> String {
     read(files).unwrap_err().to_string()
 }
@@ -242,4 +270,47 @@ fn a_prefix_block_needs_a_prefix_in_the_record() {
     .unwrap();
     let w = Workload::from_statistics(&s, &prefixed).unwrap();
     assert_eq!(w.load.total().docs, 4);
+}
+
+mod invariants {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Per-shard answers of any ranges, given in any order (and one of them twice),
+        /// merge into the orchestrator's sums; a drill-down of each range that keeps its
+        /// figures changes no total.
+        #[test]
+        fn merging_keeps_every_document(
+            cells in proptest::collection::btree_map(0u32..32, (1u64..1000, 1u64..1000, 0u32..3), 1..12),
+            rotate in 0usize..8,
+        ) {
+            let mut files: Vec<String> = (0..3u32)
+                .map(|shard| {
+                    let ranges: Vec<String> = cells
+                        .iter()
+                        .filter(|(_, c)| c.2 == shard)
+                        .map(|(&k, c)| range(k * 32768, k * 32768 + 32767, &shard.to_string(), c.0, c.1))
+                        .collect();
+                    answer(&ranges)
+                })
+                .collect();
+            let drill: Vec<String> = cells
+                .iter()
+                .map(|(&k, c)| range(k * 32768 + 1024, k * 32768 + 2047, &c.2.to_string(), c.0, c.1))
+                .collect();
+            files.push(answer(&drill));
+            files.push(files[0].clone());
+            let n = files.len();
+            files.rotate_left(rotate % n);
+            let named: Vec<(&str, &str)> = files.iter().map(|f| ("f.json", f.as_str())).collect();
+            let s = read(&named).unwrap();
+            let docs: u64 = cells.values().map(|c| c.0).sum();
+            let bytes: u64 = cells.values().map(|c| c.1).sum();
+            prop_assert_eq!((s.total().docs, s.total().bytes), (docs, bytes));
+            prop_assert_eq!(s.ranges().len(), cells.len());
+            prop_assert!(s.ranges().iter().all(|r| r.resolution() == 1024));
+            prop_assert!(s.notes().is_empty());
+        }
+    }
 }

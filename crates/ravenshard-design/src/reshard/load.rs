@@ -170,11 +170,14 @@ impl BucketLoad {
     /// The entries whose figures cover more than one bucket, as
     /// `(first bucket, last bucket, amount)`; none for a load of documents.
     pub fn ranges(&self) -> impl Iterator<Item = (u32, u32, Amount)> + '_ {
-        self.ends
-            .iter()
-            .enumerate()
-            .filter(|&(i, &end)| end > self.buckets[i])
-            .map(|(i, &end)| (self.buckets[i], end, self.between(i, i + 1)))
+        self.spans().filter(|&(first, last, _)| last > first)
+    }
+
+    /// Every entry as `(first bucket, last bucket, amount)`: one bucket each for a load of
+    /// documents.
+    pub(crate) fn spans(&self) -> impl Iterator<Item = (u32, u32, Amount)> + '_ {
+        (0..self.buckets.len())
+            .map(|i| (self.buckets[i], self.last_bucket(i), self.between(i, i + 1)))
     }
 
     /// The last bucket entry `i` covers.

@@ -64,7 +64,8 @@ pub enum PlanNote {
         ranges: usize,
         /// The buckets they cover.
         buckets: u64,
-        /// How many of them straddle a range boundary or lie at the edge of a move.
+        /// How many of them matter: they straddle a range boundary, hold the first or last
+        /// bucket of a move, or (in a balance) sit on a shard left above its share.
         unresolved: usize,
         /// The biggest of those, as drill-downs (at most
         /// [`MAX_DRILL_DOWNS`](crate::reshard::MAX_DRILL_DOWNS)).
@@ -175,9 +176,10 @@ impl fmt::Display for PlanNote {
                 }
                 write!(
                     f,
-                    "{unresolved} of them straddle a range boundary or lie at the edge of a \
-                     move; save these drill-downs, biggest first, and import them with the \
-                     rest to resolve them:"
+                    "{unresolved} of them matter (they straddle a range boundary, hold the \
+                     first or last bucket of a move, or sit on a shard left above its share); \
+                     save these drill-downs, biggest first, and import them with the rest to \
+                     resolve them:"
                 )?;
                 for d in drill_downs {
                     write!(f, " GET {}", d.path(database))?;

@@ -126,7 +126,7 @@ fn owned_span(r: &StatisticsRange, topology: &Topology) -> (u32, u32) {
 }
 
 /// The note a plan over `load` carries when some of its figures are per range: the ranges
-/// that straddle a boundary of `current` or `target`, or hold the first or last bucket of a
+/// that `also` picks (by first bucket), that straddle a boundary of `current` or `target`, or hold the first or last bucket of a
 /// move (a finer answer would let a balance take part of them), biggest
 /// first, as drill-downs.
 pub(crate) fn per_range_note(
@@ -134,6 +134,7 @@ pub(crate) fn per_range_note(
     current: &Topology,
     target: &Topology,
     moves: &[Move],
+    also: &dyn Fn(u32) -> bool,
 ) -> Option<PlanNote> {
     let mut ranges = 0usize;
     let mut buckets = 0u64;
@@ -154,7 +155,7 @@ pub(crate) fn per_range_note(
     for (from, to, amount) in load.ranges() {
         ranges += 1;
         buckets += u64::from(to - from) + 1;
-        if cut(&a, from, to) || cut(&b, from, to) || at_edge(from, to) {
+        if also(from) || cut(&a, from, to) || cut(&b, from, to) || at_edge(from, to) {
             matter.push(DrillDown::of(from, to, amount));
         }
     }
