@@ -833,3 +833,69 @@ async fn buckets_too_big_for_a_fair_share_are_listed() {
     let start = format!("Bucket {} on shard {shard}:", count(bucket));
     assert!(line.starts_with(&start), "{line}");
 }
+
+/// Picks several files at once, as a user does.
+async fn import_files(studio: &Studio, files: &[(&str, &str)]) {
+    let transfer = web_sys::DataTransfer::new().unwrap();
+    for (name, text) in files {
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(text.as_bytes()));
+        let file = web_sys::File::new_with_u8_array_sequence(&parts, name).unwrap();
+        transfer.items().add_with_file(&file).unwrap();
+    }
+    let input = studio.get("#import-file");
+    input
+        .unchecked_ref::<HtmlInputElement>()
+        .set_files(transfer.files().as_ref());
+    studio.fire("#import-file", "change").await;
+}
+
+#[wasm_bindgen_test]
+async fn bucket_statistics_import_as_a_workspace_of_statistics() {
+    let studio = Studio::fresh().await;
+    let range = |from: u32, to: u32, shard: u32, docs: u32| {
+        format!(
+            r#""{from}": {{"ShardNumbers": [{shard}], "FromBucket": {from}, "ToBucket": {to},
+            "NumberOfBuckets": 1, "RangeSize": {docs}0, "DocumentsCount": {docs}}}"#
+        )
+    };
+    let shard0 = format!(
+        r#"{{"TotalSizeHumane": "-", "TotalSize": 9000, "BucketRanges": {{{}, {}}}}}"#,
+        range(0, 32767, 0, 600),
+        range(32768, 65535, 0, 300)
+    );
+    let shard2 = format!(
+        r#"{{"TotalSizeHumane": "-", "TotalSize": 1000, "BucketRanges": {{{}}}}}"#,
+        range(720896, 720896, 2, 100)
+    );
+    import_files(
+        &studio,
+        &[("shard0.json", &shard0), ("shard2.json", &shard2)],
+    )
+    .await;
+    studio.wait_for(".notice.info").await;
+    assert!(studio
+        .text(".notice.info")
+        .starts_with("Imported bucket statistics from 2 files: 1000 documents"));
+    assert!(studio
+        .text(".doc-count")
+        .starts_with("bucket statistics: 1,000 documents"));
+    assert!(studio
+        .text(".statistics-note")
+        .contains("bucket statistics, which have no document IDs"));
+    studio.click("#tab-shards").await;
+    assert!(studio
+        .text(".statistics-note")
+        .contains("2 of 3 figures are per range of buckets"));
+    studio.click("#tab-reshard").await;
+    studio.set("input.threshold", "0", "input").await;
+    studio.click("button.balance").await;
+    let notes = studio.text(".plan-notes");
+    assert!(
+        notes.contains("a range is counted at its first bucket"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("debug/sharding/buckets?fromBucket="),
+        "{notes}"
+    );
+}
