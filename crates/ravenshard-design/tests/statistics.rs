@@ -270,6 +270,15 @@ fn a_prefix_block_needs_a_prefix_in_the_record() {
     .unwrap();
     let w = Workload::from_statistics(&s, &prefixed).unwrap();
     assert_eq!(w.load.total().docs, 4);
+    // Adding a prefix cannot be checked without IDs: the plan says so.
+    let asia = Topology::from_json(
+        r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [1]},
+            {"Prefix": "asia/", "Shards": [0]}]}"#,
+    )
+    .unwrap();
+    let p = w.plan(&prefixed, &asia, &PlanOptions::default()).unwrap();
+    let kinds: Vec<&str> = p.notes.iter().map(|n| n.kind()).collect();
+    assert!(kinds.contains(&"prefix_unchecked"), "{kinds:?}");
 }
 
 mod invariants {

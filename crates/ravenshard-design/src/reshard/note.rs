@@ -57,6 +57,12 @@ pub enum PlanNote {
         /// What `amount` counts.
         measure: crate::reshard::Measure,
     },
+    /// A prefix is added, but the load comes from bucket statistics, which have no IDs:
+    /// whether documents start with it cannot be checked.
+    PrefixUnchecked {
+        /// The prefix.
+        prefix: String,
+    },
     /// The load comes from bucket statistics that give some figures per range of buckets,
     /// not per bucket: each such range stands at its first bucket and moves whole.
     PerRange {
@@ -92,6 +98,7 @@ impl PlanNote {
             NoImprovement => "no_improvement",
             PrefixConstrained { .. } => "prefix_constrained",
             PerRange { .. } => "per_range",
+            PrefixUnchecked { .. } => "prefix_unchecked",
         }
     }
 }
@@ -154,6 +161,13 @@ impl fmt::Display for PlanNote {
                 "{amount} {} could not go where balance wants them: a prefix's buckets may only \
                  move to that prefix's shards.",
                 measure.name()
+            ),
+            PrefixUnchecked { prefix } => write!(
+                f,
+                "Prefix '{prefix}' is added, but bucket statistics have no document IDs, so \
+                 whether documents start with it is not checked here. RavenDB refuses to add \
+                 a prefix that existing documents start with: check the IDs before you apply \
+                 the target."
             ),
             PerRange {
                 ranges,
