@@ -160,17 +160,23 @@ async fn groups_and_explain() {
         .contains("512 bytes"));
 }
 
-async fn import_bytes(studio: &Studio, name: &str, bytes: &[u8]) {
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let file = web_sys::File::new_with_u8_array_sequence(&parts, name).unwrap();
-    // Through the file picker, as a user does.
+/// Picks files (several at once when given), through the file picker, as a user does.
+async fn import_files(studio: &Studio, files: &[(&str, &[u8])]) {
     let transfer = web_sys::DataTransfer::new().unwrap();
-    transfer.items().add_with_file(&file).unwrap();
+    for (name, bytes) in files {
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(*bytes));
+        let file = web_sys::File::new_with_u8_array_sequence(&parts, name).unwrap();
+        transfer.items().add_with_file(&file).unwrap();
+    }
     let input = studio.get("#import-file");
     input
         .unchecked_ref::<HtmlInputElement>()
         .set_files(transfer.files().as_ref());
     studio.fire("#import-file", "change").await;
+}
+
+async fn import_bytes(studio: &Studio, name: &str, bytes: &[u8]) {
+    import_files(studio, &[(name, bytes)]).await;
 }
 
 #[wasm_bindgen_test]
@@ -834,21 +840,6 @@ async fn buckets_too_big_for_a_fair_share_are_listed() {
     assert!(line.starts_with(&start), "{line}");
 }
 
-/// Picks several files at once, as a user does.
-async fn import_files(studio: &Studio, files: &[(&str, &str)]) {
-    let transfer = web_sys::DataTransfer::new().unwrap();
-    for (name, text) in files {
-        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(text.as_bytes()));
-        let file = web_sys::File::new_with_u8_array_sequence(&parts, name).unwrap();
-        transfer.items().add_with_file(&file).unwrap();
-    }
-    let input = studio.get("#import-file");
-    input
-        .unchecked_ref::<HtmlInputElement>()
-        .set_files(transfer.files().as_ref());
-    studio.fire("#import-file", "change").await;
-}
-
 #[wasm_bindgen_test]
 async fn bucket_statistics_import_as_a_workspace_of_statistics() {
     let studio = Studio::fresh().await;
@@ -869,7 +860,10 @@ async fn bucket_statistics_import_as_a_workspace_of_statistics() {
     );
     import_files(
         &studio,
-        &[("shard0.json", &shard0), ("shard2.json", &shard2)],
+        &[
+            ("shard0.json", shard0.as_bytes()),
+            ("shard2.json", shard2.as_bytes()),
+        ],
     )
     .await;
     studio.wait_for(".notice.info").await;
