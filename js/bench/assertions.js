@@ -11,6 +11,7 @@ export function runAssertions(api, report) {
   bytes(api, report);
   design(api, report);
   reshard(api, report);
+  bucketStatistics(api, report);
 }
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -150,6 +151,50 @@ function reshard({ Topology, Workload }, { check, throws }) {
   throws("a step that is not a whole number", () => onGrown.migrationStep(target, -1), "the step must be a whole number");
   throws("documents that are not text", () => new Workload(current, ["a"]), "documents: ");
   for (const o of [current, workload, grown, onGrown, target]) o.free();
+}
+
+/** `Workload.fromBucketStatistics`: RavenDB's `debug/sharding/buckets` answers in place of documents. */
+function bucketStatistics({ Topology, Workload }, { check, throws }) {
+  const range = (from, to, shards, docs, bytes) => ({ [from]: {
+    RangeSizeHumane: "-", ShardNumbers: shards, FromBucket: from, ToBucket: to, NumberOfBuckets: 2,
+    RangeSize: bytes, DocumentsCount: docs, LastModified: "2026-11-20T10:11:12.1234567Z" } });
+  const answer = (...ranges) => JSON.stringify({ TotalSizeHumane: "-", TotalSize: 0,
+    BucketRanges: Object.assign({}, ...ranges) });
+  const current = Topology.withShards(2);
+  const whole = answer(range(0, 32767, [0], 600, 6000), range(32768, 65535, [0], 300, 3000));
+  const shard1 = answer(range(600000, 600001, [1], 100, 1000));
+  const workload = Workload.fromBucketStatistics(current, [whole, shard1], ["whole.json", "shard1.json"]);
+  check("fromBucketStatistics summary", () => {
+    const s = workload.summary();
+    return [s.documents, s.bytes, s.per_range, s.statistics_notes];
+  }, [1000, 10000, 3, []]);
+  check("a balance over statistics moves whole ranges and says so", () => {
+    const b = workload.balance({ threshold: 0 });
+    const note = b.notes.find((n) => n.kind === "per_range");
+    return [b.docs_moved, b.moves.map((m) => [m.from_bucket, m.to_bucket]), note.drill_downs[0].range];
+  }, [300, [[32768, 524287]], 1024]);
+  check("a drill-down replaces the range it resolves", () => {
+    const drill = answer(range(0, 1023, [0], 500, 5000), range(31744, 32767, [0], 100, 1000));
+    const w = Workload.fromBucketStatistics(current, [whole, drill]);
+    const s = w.summary();
+    w.free();
+    return [s.documents, s.per_range];
+  }, [900, 3]);
+  check("one text is one answer", () => {
+    const w = Workload.fromBucketStatistics(current, shard1);
+    const d = w.summary().documents;
+    w.free();
+    return d;
+  }, 100);
+  throws("not a statistics answer", () => Workload.fromBucketStatistics(current, '{"Results": []}'),
+    "answer 1: not a bucket statistics answer");
+  throws("a bad value is named with its key", () => Workload.fromBucketStatistics(current,
+    [whole.replace('"DocumentsCount":600', '"DocumentsCount":"x"')], ["b.json"]),
+    "b.json: BucketRanges.0.DocumentsCount: invalid type");
+  throws("a prefix block needs a prefix", () => Workload.fromBucketStatistics(current,
+    answer(range(1048576, 1048577, [0], 1, 1))), "no prefix of the database record owns that block");
+  throws("answers that are not text", () => Workload.fromBucketStatistics(current, 42), "answers");
+  for (const o of [current, workload]) o.free();
 }
 
 /** The bulk calls with UTF-8 bytes (a file read with `fs.readFileSync`, a `fetch`ed body). */

@@ -36,6 +36,10 @@ export interface WorkloadSummary {
     invalid_count: number;
     /** The first 100 lines left out; `line` is 1-based. */
     invalid: { line: number; id: string; error: string }[];
+    /** From bucket statistics: how many figures cover a range of more than one bucket (0 for documents). */
+    per_range: number;
+    /** From bucket statistics: what merging the answers found (a drill-down whose figures differ from its range). */
+    statistics_notes: string[];
 }
 /** A maximal run of buckets `from_bucket..=to_bucket` that changes shard. */
 export interface Move {
@@ -58,10 +62,21 @@ export interface ShardChange {
 }
 export type PlanNoteKind = "nothing_moves" | "shard_added_empty" | "shard_removed" | "prefix_added"
     | "prefix_removed" | "no_sizes_for_estimate" | "within_threshold" | "capped" | "no_documents"
-    | "no_improvement" | "prefix_constrained";
+    | "no_improvement" | "prefix_constrained" | "per_range" | "prefix_unchecked";
+/** A request for finer bucket statistics of a range (`GET /databases/<db>/debug/sharding/buckets?fromBucket=&toBucket=&range=`). */
+export interface DrillDown {
+    from_bucket: number;
+    to_bucket: number;
+    /** `(to_bucket - from_bucket + 1) / 32`, at least 1. */
+    range: number;
+    docs: number;
+    bytes: number;
+}
 export interface PlanNote {
     kind: PlanNoteKind;
     message: string;
+    /** Only for `per_range`: the ranges worth resolving, biggest first (at most 32). */
+    drill_downs?: DrillDown[];
 }
 /** From `Workload.plan`: the same JSON as `ravenshard plan`. */
 export interface Plan {
@@ -281,6 +296,8 @@ struct Summary<'a> {
     buckets_used: usize,
     invalid_count: u64,
     invalid: &'a [InvalidId],
+    per_range: usize,
+    statistics_notes: &'a [String],
 }
 
 /// Documents read once, placed by a topology, for any number of plans, balances and
@@ -293,6 +310,8 @@ pub struct Workload {
     topology: Topology,
     /// Shared by the workloads `withTopology` gives.
     documents: Rc<reshard::Workload>,
+    /// What merging bucket statistics found; empty for documents.
+    statistics_notes: Rc<[String]>,
 }
 
 impl Workload {
@@ -336,6 +355,55 @@ impl Workload {
         Ok(Workload {
             topology: topology.clone(),
             documents: Rc::new(documents),
+            statistics_notes: Rc::new([]),
+        })
+    }
+
+    /// A workload of a cluster's own bucket statistics instead of documents: saved answers
+    /// of `GET /databases/<db>/debug/sharding/buckets?fromBucket=&toBucket=&range=` (per
+    /// shard with `&shardNumber=N`, drill-downs) and of
+    /// `GET /databases/<db>/debug/sharding/bucket?bucket=N`, one text or several, merged (a
+    /// finer range replaces the coarser one it lies in, per-shard answers are summed).
+    /// `topology` is the database record they were taken with. There are no IDs; figures
+    /// per range of buckets move whole, and plans say so in a `per_range` note with the
+    /// drill-downs that would resolve them. `names` name the texts in messages (default
+    /// `answer 1`, `answer 2`, ...).
+    ///
+    /// Throws an `Error` naming the text and the key when an answer is not such JSON, when
+    /// ranges overlap inconsistently or leave their block of 2^20 buckets, or when a range
+    /// lies in a prefix block the record has no prefix for.
+    #[wasm_bindgen(js_name = fromBucketStatistics)]
+    pub fn from_bucket_statistics(
+        topology: &Topology,
+        #[wasm_bindgen(unchecked_param_type = "string | string[]")] answers: JsValue,
+        names: Option<Vec<String>>,
+    ) -> Result<Workload, JsError> {
+        let texts: Vec<String> = if let Some(text) = answers.as_string() {
+            vec![text]
+        } else {
+            from_js(
+                "answers (the JSON text of an answer, or an array of such texts)",
+                answers,
+            )?
+        };
+        let names = names.unwrap_or_default();
+        let named: Vec<(String, &str)> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let name = names.get(i).cloned().unwrap_or(format!("answer {}", i + 1));
+                (name, t.as_str())
+            })
+            .collect();
+        let statistics =
+            reshard::BucketStatistics::read(named.iter().map(|(n, t)| (n.as_str(), *t)))
+                .map_err(js_error)?;
+        let documents =
+            reshard::Workload::from_statistics(&statistics, &topology.inner).map_err(js_error)?;
+        Ok(Workload {
+            topology: topology.clone(),
+            documents: Rc::new(documents),
+            statistics_notes: statistics.notes().into(),
         })
     }
 
@@ -357,6 +425,8 @@ impl Workload {
             buckets_used: self.documents.load.buckets_used(),
             invalid_count: self.documents.invalid_count,
             invalid: &self.documents.invalid,
+            per_range: self.documents.load.ranges().count(),
+            statistics_notes: &self.statistics_notes,
         })
     }
 
@@ -378,6 +448,7 @@ impl Workload {
         Ok(Workload {
             topology: topology.clone(),
             documents: Rc::clone(&self.documents),
+            statistics_notes: Rc::clone(&self.statistics_notes),
         })
     }
 

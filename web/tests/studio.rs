@@ -160,17 +160,23 @@ async fn groups_and_explain() {
         .contains("512 bytes"));
 }
 
-async fn import_bytes(studio: &Studio, name: &str, bytes: &[u8]) {
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let file = web_sys::File::new_with_u8_array_sequence(&parts, name).unwrap();
-    // Through the file picker, as a user does.
+/// Picks files (several at once when given), through the file picker, as a user does.
+async fn import_files(studio: &Studio, files: &[(&str, &[u8])]) {
     let transfer = web_sys::DataTransfer::new().unwrap();
-    transfer.items().add_with_file(&file).unwrap();
+    for (name, bytes) in files {
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(*bytes));
+        let file = web_sys::File::new_with_u8_array_sequence(&parts, name).unwrap();
+        transfer.items().add_with_file(&file).unwrap();
+    }
     let input = studio.get("#import-file");
     input
         .unchecked_ref::<HtmlInputElement>()
         .set_files(transfer.files().as_ref());
     studio.fire("#import-file", "change").await;
+}
+
+async fn import_bytes(studio: &Studio, name: &str, bytes: &[u8]) {
+    import_files(studio, &[(name, bytes)]).await;
 }
 
 #[wasm_bindgen_test]
@@ -832,4 +838,58 @@ async fn buckets_too_big_for_a_fair_share_are_listed() {
     assert!(style.starts_with("--shard: "), "{style}");
     let start = format!("Bucket {} on shard {shard}:", count(bucket));
     assert!(line.starts_with(&start), "{line}");
+}
+
+#[wasm_bindgen_test]
+async fn bucket_statistics_import_as_a_workspace_of_statistics() {
+    let studio = Studio::fresh().await;
+    let range = |from: u32, to: u32, shard: u32, docs: u32| {
+        format!(
+            r#""{from}": {{"ShardNumbers": [{shard}], "FromBucket": {from}, "ToBucket": {to},
+            "NumberOfBuckets": 1, "RangeSize": {docs}0, "DocumentsCount": {docs}}}"#
+        )
+    };
+    let shard0 = format!(
+        r#"{{"TotalSizeHumane": "-", "TotalSize": 9000, "BucketRanges": {{{}, {}}}}}"#,
+        range(0, 32767, 0, 600),
+        range(32768, 65535, 0, 300)
+    );
+    let shard2 = format!(
+        r#"{{"TotalSizeHumane": "-", "TotalSize": 1000, "BucketRanges": {{{}}}}}"#,
+        range(720896, 720896, 2, 100)
+    );
+    import_files(
+        &studio,
+        &[
+            ("shard0.json", shard0.as_bytes()),
+            ("shard2.json", shard2.as_bytes()),
+        ],
+    )
+    .await;
+    studio.wait_for(".notice.info").await;
+    assert!(studio
+        .text(".notice.info")
+        .starts_with("Imported bucket statistics from 2 files: 1000 documents"));
+    assert!(studio
+        .text(".doc-count")
+        .starts_with("bucket statistics: 1,000 documents"));
+    assert!(studio
+        .text(".statistics-note")
+        .contains("bucket statistics, which have no document IDs"));
+    studio.click("#tab-shards").await;
+    assert!(studio
+        .text(".statistics-note")
+        .contains("2 of 3 figures are per range of buckets"));
+    studio.click("#tab-reshard").await;
+    studio.set("input.threshold", "0", "input").await;
+    studio.click("button.balance").await;
+    let notes = studio.text(".plan-notes");
+    assert!(
+        notes.contains("a range is counted at its first bucket"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("debug/sharding/buckets?fromBucket="),
+        "{notes}"
+    );
 }

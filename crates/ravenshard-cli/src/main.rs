@@ -2,6 +2,7 @@
 
 mod advise;
 mod blocks;
+mod buckets;
 mod check_tx;
 mod config_diff;
 mod explain;
@@ -192,6 +193,12 @@ struct ReshardArgs {
     /// The documents: ID lines (`id[<TAB>size...]`), a RavenDB export (`.ravendbdump`),
     /// JSON, NDJSON or CSV, plain or gzip-compressed (see --format); stdin when absent.
     file: Option<PathBuf>,
+    /// The cluster's own bucket statistics in place of documents: saved answers of
+    /// `GET /databases/<db>/debug/sharding/buckets` (and drill-downs, per-shard answers,
+    /// `.../debug/sharding/bucket?bucket=N`); repeatable; a folder reads every .json in it.
+    /// --config is then the database record they were taken with.
+    #[arg(long, value_name = "FILE", conflicts_with = "file")]
+    buckets: Vec<PathBuf>,
 }
 
 #[derive(Args)]
@@ -230,6 +237,7 @@ impl ReshardArgs {
             throughput: self.throughput,
             file: self.file.as_deref(),
             format: self.input.format,
+            buckets: &self.buckets,
         }
     }
 }

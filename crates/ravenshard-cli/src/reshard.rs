@@ -21,6 +21,8 @@ pub struct Common<'a> {
     pub throughput: Option<Throughput>,
     pub file: Option<&'a Path>,
     pub format: InputFormat,
+    /// Bucket statistics to read in place of documents (`--buckets`).
+    pub buckets: &'a [std::path::PathBuf],
 }
 
 pub fn run_plan(config: &Path, target: &Path, common: Common) -> Result<ExitCode, Fatal> {
@@ -76,6 +78,9 @@ fn read_documents(
     common: &Common,
     keep_ids: bool,
 ) -> Result<Workload, Fatal> {
+    if !common.buckets.is_empty() {
+        return crate::buckets::read(topology, common.buckets);
+    }
     let input = Input::open(common.file, common.format)?;
     let name = input.name.clone();
     let mut reader = WorkloadReader::new(topology, design, keep_ids);

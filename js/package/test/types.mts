@@ -4,7 +4,7 @@ import {
   advise, bucketFor, bucketsFor, configDiff, explain, Topology, Workload,
   type Advice, type AdviseCandidate, type AdviseStrategy, type BalancePlan, type ConfigDiff, type ContentRule, type Explanation, type LoadCheck,
   type Location, type MigrationStep, type Notice, type PlacedId, type Plan, type Report,
-  type Route, type StoreAnswer, type TransactionCheck, type WorkloadSummary,
+  type Route, type StoreAnswer, type TransactionCheck, type WorkloadSummary, type DrillDown,
 } from "ravenshard";
 
 /** `true` only when `T` is exactly `Expected` (and so not `any`). */
@@ -63,6 +63,11 @@ is<ConfigDiff>()(configDiff("{}", "{}"));
 const workload = new Workload(three, "orders/1-A\t1200\ncompanies/1-A\t800\n");
 const fromBytes = new Workload(three, bytes);
 is<WorkloadSummary>()(workload.summary());
+const answer = '{"BucketRanges": {"0": {"ShardNumbers": [0], "FromBucket": 0, "ToBucket": 32767, "NumberOfBuckets": 1, "RangeSize": 10, "DocumentsCount": 1}}}';
+const statistics = Workload.fromBucketStatistics(three, [answer, answer], ["a.json", "b.json"]);
+is<Workload>()(Workload.fromBucketStatistics(three, answer));
+is<number>()(statistics.summary().per_range);
+is<DrillDown[] | undefined>()(statistics.balance().notes[0]?.drill_downs);
 is<Topology>()(workload.topology);
 const onGrown = workload.withTopology(three.addShard());
 const balanced = onGrown.balance({ by: "bytes", weights: { 0: 1, 1: 2 }, threshold: 0, maxBuckets: 10, throughput: "50MB/s" });

@@ -4,7 +4,7 @@
 //! Cancel).
 
 use crate::state::WorkspaceAction;
-use ravenshard_model::import::{Format, Importer};
+use ravenshard_model::import::{is_bucket_statistics, Format, Importer};
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen_futures::JsFuture;
@@ -49,6 +49,50 @@ async fn read_slice(blob: &Blob, start: f64, end: f64) -> Result<Vec<u8>, String
         .await
         .map_err(|e| format!("the browser could not read the file ({})", js_message(&e)))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Imports dropped or picked files: RavenDB bucket statistics answers (told by the first
+/// file's first bytes) are read whole, every file, as one workspace of statistics; anything
+/// else is a document list, of which the first file is imported ([`import_blob`]).
+pub async fn import_files(
+    files: Vec<(String, Blob)>,
+    on_action: Callback<WorkspaceAction>,
+    token: CancelToken,
+) {
+    let Some((name, first)) = files.first() else {
+        return;
+    };
+    let head = match read_slice(first, 0.0, first.size().min(SNIFF_BYTES)).await {
+        Ok(head) => head,
+        Err(message) => {
+            let name = name.clone();
+            return on_action.emit(WorkspaceAction::ImportFailed { name, message });
+        }
+    };
+    if !is_bucket_statistics(&head) {
+        if let Some((name, blob)) = files.into_iter().next() {
+            import_blob(blob, name, on_action, token).await;
+        }
+        return;
+    }
+    token.cancel();
+    let generation = token.generation();
+    let (mut names, mut texts) = (Vec::new(), Vec::new());
+    for (name, blob) in files {
+        on_action.emit(WorkspaceAction::ImportStarted { name: name.clone() });
+        let text = read_slice(&blob, 0.0, blob.size())
+            .await
+            .and_then(|bytes| String::from_utf8(bytes).map_err(|e| format!("not UTF-8 ({e})")));
+        if token.generation() != generation {
+            return;
+        }
+        match text {
+            Ok(text) => texts.push(text),
+            Err(message) => return on_action.emit(WorkspaceAction::ImportFailed { name, message }),
+        }
+        names.push(name);
+    }
+    on_action.emit(WorkspaceAction::StatisticsImported { names, texts });
 }
 
 /// Imports `blob` (a `File` or any blob) named `name`, reporting through `on_action`:

@@ -39,8 +39,21 @@ pub fn tab_bar(props: &TabBarProps) -> Html {
     }
 }
 
-/// The view of `tab`, with its part of `state`.
+/// The view of `tab`, with its part of `state`, under a note when the workspace holds
+/// bucket statistics ([`State::statistics_note`]).
 pub fn tab_view(tab: Tab, state: &State, on: &Dispatch) -> Html {
+    let note = state.statistics_note(tab);
+    html! {
+        <>
+        if let Some(note) = note {
+            <p class="statistics-note" role="note">{ note }</p>
+        }
+        { view_of(tab, state, on) }
+        </>
+    }
+}
+
+fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
     let placement = ByPtr(state.placement().clone());
     let views = state.views();
     let topology = || ByPtr(state.config().topology().clone());

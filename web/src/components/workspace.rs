@@ -1,6 +1,6 @@
 //! The workspace panel: the documents editor, sample data and import.
 
-use super::import::{import_blob, CancelToken};
+use super::import::{import_files, CancelToken};
 use super::{count, on_value, plural, ByPtr};
 use crate::state::{Page, PageMove, WorkspaceAction, WorkspaceState, PAGE_LINES};
 use ravenshard_model::import::ACCEPT;
@@ -25,22 +25,21 @@ impl PartialEq for CancelToken {
     }
 }
 
-/// Starts importing the first file of a list.
+/// Starts importing a list of files: the first one as documents, or all of them as
+/// RavenDB bucket statistics ([`import_files`]).
 fn import_first(
     files: Option<FileList>,
     on_action: &Callback<WorkspaceAction>,
     token: &CancelToken,
 ) {
-    if let Some(file) = files.and_then(|f| f.get(0)) {
-        let name = file.name();
-        let blob: web_sys::Blob = file.unchecked_into();
-        wasm_bindgen_futures::spawn_local(import_blob(
-            blob,
-            name,
-            on_action.clone(),
-            token.clone(),
-        ));
-    }
+    let Some(files) = files else {
+        return;
+    };
+    let files: Vec<(String, web_sys::Blob)> = (0..files.length())
+        .filter_map(|i| files.get(i))
+        .map(|file| (file.name(), file.unchecked_into()))
+        .collect();
+    wasm_bindgen_futures::spawn_local(import_files(files, on_action.clone(), token.clone()));
 }
 
 /// Documents: the editor (one `id<TAB>size<TAB>collection` per line), the chapter's
@@ -98,15 +97,18 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
             ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>
             <div class="panel-head">
                 <h2><label for="ids">{ "Documents" }</label></h2>
-                <span class="doc-count">{ format!("{} document{}", count(documents as u64), plural(documents as u64)) }</span>
+                <span class="doc-count">{ match workspace.statistics() {
+                    Some(s) => format!("bucket statistics: {} documents in {} range{}", count(s.total().docs), count(s.ranges().len() as u64), plural(s.ranges().len() as u64)),
+                    None => format!("{} document{}", count(documents as u64), plural(documents as u64)),
+                } }</span>
             </div>
             <div class="sample-row">
                 <button type="button" class="sample" onclick={emit(WorkspaceAction::LoadChapterSample)}
                     title="The sharding chapter's orders, customers and users">{ "Chapter examples" }</button>
                 <button type="button" class="clear" onclick={emit(WorkspaceAction::Clear)}>{ "Clear" }</button>
-                <label class="import-button" title={format!("Text, CSV, JSON, NDJSON or a RavenDB export ({ACCEPT})")}>
+                <label class="import-button" title={format!("Text, CSV, JSON, NDJSON or a RavenDB export ({ACCEPT}); or saved bucket statistics of a cluster (debug/sharding/buckets answers, several at once)")}>
                     { "Import file…" }
-                    <input id="import-file" type="file" accept={ACCEPT} onchange={on_file} />
+                    <input id="import-file" type="file" accept={ACCEPT} multiple=true onchange={on_file} />
                 </label>
             </div>
             { generator(workspace, on) }
@@ -134,7 +136,7 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
             { for workspace.parse_notes().iter().map(|n| html! { <p class="field-error">{ n.clone() }</p> }) }
             <p id="ids-help" class="hint">
                 { "One ID per line, optionally " }<code>{ "id⇥size⇥collection⇥body" }</code>
-                { " (body: the document's JSON). Or drop a file here." }
+                { " (body: the document's JSON). Or drop a file here, or a cluster's saved bucket statistics (one or more " }<code>{ "debug/sharding/buckets" }</code>{ " answers)." }
             </p>
         </section>
     }

@@ -25,6 +25,7 @@ pub mod inputs;
 pub mod notices;
 pub mod persist;
 pub mod reshard;
+mod statistics;
 pub mod tab;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
@@ -58,6 +59,7 @@ pub use workspace::{
 
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
+use ravenshard_design::reshard::BucketStatistics;
 use ravenshard_model::sample::chapter_examples;
 use ravenshard_model::share::SharedState;
 use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
@@ -91,20 +93,25 @@ pub enum Action {
 #[derive(Debug, Clone)]
 struct Placed {
     documents: Rc<Vec<Document>>,
+    /// The bucket statistics placed instead of documents.
+    statistics: Option<Rc<BucketStatistics>>,
     revision: u64,
     topology: Rc<Topology>,
     options: Rc<PlacementOptions>,
 }
 
 impl Placed {
-    /// Places `documents` by `config`'s topology, with `design`'s rules when on.
+    /// Places the workspace's documents (or bucket statistics) by `config`'s topology,
+    /// with `design`'s rules when on. Statistics the topology cannot place (a range in a
+    /// prefix block it has no prefix for) give an empty placement and the reason.
     fn new(
-        documents: &Rc<Vec<Document>>,
+        workspace: &WorkspaceState,
         config: &ConfigState,
         design: &DesignState,
-    ) -> (Placed, Rc<Placement>) {
+    ) -> (Placed, Rc<Placement>, Option<String>) {
         let placed = Placed {
-            documents: Rc::clone(documents),
+            documents: Rc::clone(workspace.documents()),
+            statistics: workspace.statistics().cloned(),
             revision: config.revision(),
             topology: Rc::clone(config.topology()),
             options: Rc::new(PlacementOptions {
@@ -112,8 +119,23 @@ impl Placed {
                 ..PlacementOptions::default()
             }),
         };
+        if let Some(statistics) = &placed.statistics {
+            let placement =
+                Placement::from_statistics(statistics, &placed.topology, &placed.options);
+            return match placement {
+                Ok(p) => (placed, Rc::new(p), None),
+                Err(e) => {
+                    let empty = Placement::new(&[], &placed.topology, &placed.options);
+                    let why = format!(
+                        "The configuration in force cannot place the bucket statistics, so the \
+                         views are empty: {e}"
+                    );
+                    (placed, Rc::new(empty), Some(why))
+                }
+            };
+        }
         let placement = Placement::new(&placed.documents, &placed.topology, &placed.options);
-        (placed, Rc::new(placement))
+        (placed, Rc::new(placement), None)
     }
 
     /// Follows a new configuration without placing the documents again, when neither the
@@ -186,7 +208,7 @@ impl State {
     /// The state of a configuration and a workspace; everything else is derived.
     fn new(config: ConfigState, workspace: WorkspaceState) -> State {
         let design = DesignState::new(Rc::clone(config.topology()));
-        let (placed, placement) = Placed::new(workspace.documents(), &config, &design);
+        let (placed, placement, _) = Placed::new(&workspace, &config, &design);
         State {
             views: Rc::new(ViewsState::new(Rc::clone(&placement))),
             reshard: Rc::new(ReshardState::new(placed.inputs(&config, &placement))),
@@ -383,14 +405,24 @@ impl State {
         }
         let documents = self.workspace.documents();
         let revision = self.config.revision();
-        let same_documents = Rc::ptr_eq(&self.placed.documents, documents);
+        let same_statistics = match (&self.placed.statistics, self.workspace.statistics()) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        };
+        let same_documents = Rc::ptr_eq(&self.placed.documents, documents) && same_statistics;
         if !same_documents || self.placed.revision != revision {
             let in_place = same_documents
                 && self
                     .placed
                     .follow_topology(&mut self.placement, &self.config, &self.design);
             if !in_place {
-                (self.placed, self.placement) = Placed::new(documents, &self.config, &self.design);
+                let problem;
+                (self.placed, self.placement, problem) =
+                    Placed::new(&self.workspace, &self.config, &self.design);
+                if let Some(problem) = problem {
+                    self.notify(Level::Error, problem);
+                }
             }
             let placed = ViewAction::Placed(Rc::clone(&self.placement));
             self.views = Rc::clone(&self.views).reduce(placed);

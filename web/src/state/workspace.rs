@@ -4,6 +4,7 @@
 use super::editor::{Page, PageMove, PAGE_LINES};
 use super::inputs::{preview, Field};
 use super::notices::{Level, Notice};
+use ravenshard_design::reshard::BucketStatistics;
 use ravenshard_model::import::Imported;
 use ravenshard_model::sample::{chapter_examples, Generator};
 use ravenshard_model::workspace::Document;
@@ -74,6 +75,14 @@ pub enum WorkspaceAction {
     },
     /// The user cancelled the import.
     ImportCancelled,
+    /// Files of RavenDB bucket statistics were read (`GET /databases/<db>/debug/sharding/buckets`
+    /// answers, drill-downs, per-shard answers): they replace the documents.
+    StatisticsImported {
+        /// The files' names.
+        names: Vec<String>,
+        /// Their texts, in the same order.
+        texts: Vec<String>,
+    },
 }
 
 /// Reads the generator's count field: 1 to [`MAX_GENERATED`].
@@ -118,6 +127,8 @@ fn plural(n: usize) -> &'static str {
 pub struct WorkspaceState {
     page: Page,
     documents: Rc<Vec<Document>>,
+    /// Bucket statistics in place of documents (then `documents` is empty).
+    statistics: Option<Rc<BucketStatistics>>,
     parse_notes: Vec<String>,
     generated: Field<usize>,
     anchored_percent: Field<f64>,
@@ -132,6 +143,7 @@ impl WorkspaceState {
         WorkspaceState {
             page: Page::at(&documents, 0),
             documents: Rc::new(documents),
+            statistics: None,
             parse_notes: Vec::new(),
             generated: Field::new(DEFAULT_GENERATED, 10_000),
             anchored_percent: Field::new(DEFAULT_ANCHORED_PERCENT, 50.0),
@@ -149,6 +161,11 @@ impl WorkspaceState {
     /// The documents.
     pub fn documents(&self) -> &Rc<Vec<Document>> {
         &self.documents
+    }
+
+    /// The bucket statistics the workspace holds instead of documents.
+    pub fn statistics(&self) -> Option<&Rc<BucketStatistics>> {
+        self.statistics.as_ref()
     }
 
     /// Problems reading the editor's text.
@@ -222,6 +239,9 @@ impl WorkspaceState {
                     "{name} could not be read, so the workspace is unchanged: {message}"
                 ));
             }
+            WorkspaceAction::StatisticsImported { names, texts } => {
+                self.statistics_imported(&names, &texts)
+            }
             WorkspaceAction::ImportCancelled => {
                 if let Some(status) = self.import.take() {
                     self.notice = Some(Notice::new(
@@ -258,6 +278,7 @@ impl WorkspaceState {
         }
         if let Some(documents) = edit.documents {
             self.documents = Rc::new(documents);
+            self.statistics = None;
         }
     }
 
@@ -303,6 +324,47 @@ impl WorkspaceState {
         self.page = Page::at(&documents, 0);
         self.parse_notes.clear();
         self.documents = Rc::new(documents);
+        self.statistics = None;
+    }
+
+    /// Bucket statistics were read: merged, they replace the documents; if they cannot be
+    /// read, the workspace is unchanged and the import's error says why.
+    fn statistics_imported(&mut self, names: &[String], texts: &[String]) {
+        self.import = None;
+        let files = names
+            .iter()
+            .zip(texts)
+            .map(|(n, t)| (n.as_str(), t.as_str()));
+        let statistics = match BucketStatistics::read(files) {
+            Ok(s) => s,
+            Err(e) => {
+                self.import_error = Some(format!(
+                    "The bucket statistics could not be read, so the workspace is unchanged: {e}"
+                ));
+                return;
+            }
+        };
+        self.import_error = None;
+        let total = statistics.total();
+        let ranges = statistics.ranges().len();
+        let coarse = statistics.coarse_ranges();
+        let mut summary = format!(
+            "Imported bucket statistics from {} file{}: {} documents, {} bytes in {ranges} \
+             range{}, {coarse} of them per range of buckets rather than per bucket. They have \
+             no document IDs, and are not kept when the page reloads.",
+            names.len(),
+            plural(names.len()),
+            total.docs,
+            total.bytes,
+            plural(ranges),
+        );
+        for note in statistics.notes() {
+            summary.push(' ');
+            summary.push_str(note);
+        }
+        self.replace(Vec::new());
+        self.statistics = Some(Rc::new(statistics));
+        self.notice = Some(Notice::new(Level::Info, summary));
     }
 }
 

@@ -306,6 +306,6 @@ fn cut(
     Some(match (tail, e == if tail { a } else { b }) {
         (_, true) => (range.start, range.end),
         (true, false) => (load.bucket(e), range.end),
-        (false, false) => (range.start, load.bucket(e - 1) + 1),
+        (false, false) => (range.start, (load.last_bucket(e - 1) + 1).min(range.end)),
     })
 }

@@ -5,6 +5,7 @@ use super::assign::{Assignment, Weighing};
 use super::load::{BucketLoad, Measure, PerShard};
 use super::note::PlanNote;
 use super::plan::{plan, Plan, PlanOptions, Throughput};
+use super::resolution::per_range_note;
 use super::ReshardError;
 use ravenshard::Topology;
 use serde::Serialize;
@@ -247,6 +248,28 @@ pub fn balance(
     p.notes
         .retain(|n| !matches!(n, PlanNote::NothingMoves) || notes.is_empty());
     p.notes.extend(notes);
+    if load.ranges().next().is_some() {
+        // Ranges of statistics on shards left above their share matter too: finer figures
+        // would let the balance take part of them.
+        let t = options.threshold / 100.0;
+        let over: Vec<u32> = p
+            .per_shard
+            .iter()
+            .filter(|c| {
+                fair.get(&c.shard)
+                    .is_some_and(|&f| c.held(true).by(by) as f64 > f * (1.0 + t))
+            })
+            .map(|c| c.shard)
+            .collect();
+        let held_by_over = |from: u32| {
+            p.target
+                .shard_for_bucket(from)
+                .is_some_and(|s| over.contains(&s))
+        };
+        let note = per_range_note(load, current, &p.target, &p.moves, &held_by_over);
+        p.notes.retain(|n| n.kind() != "per_range");
+        p.notes.extend(note);
+    }
     Ok(BalancePlan {
         obstacles: obstacles(current, load, by, &fair),
         plan: p,
@@ -351,10 +374,11 @@ fn obstacles(
     if largest <= 0.0 {
         return Vec::new();
     }
+    // A range of buckets (from statistics) is not an obstacle: finer figures may split it.
     let mut out: Vec<Obstacle> = load
-        .buckets()
-        .filter(|(_, a)| a.by(by) as f64 > largest)
-        .map(|(bucket, a)| Obstacle {
+        .spans()
+        .filter(|&(first, last, a)| first == last && a.by(by) as f64 > largest)
+        .map(|(bucket, _, a)| Obstacle {
             bucket,
             shard: current.shard_for_bucket(bucket).unwrap_or(u32::MAX),
             docs: a.docs,

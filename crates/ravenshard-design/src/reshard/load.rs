@@ -70,6 +70,10 @@ pub struct BucketLoad {
     /// The same for bytes.
     bytes: Vec<u64>,
     without_size: u64,
+    /// The last bucket of each entry, when the load comes from statistics that give some
+    /// figures per range of buckets ([`BucketLoad::from_ranges`]); empty when every entry is
+    /// one bucket. A range's figures stand at its first bucket and it moves whole.
+    ends: Vec<u32>,
 }
 
 impl Default for BucketLoad {
@@ -80,6 +84,7 @@ impl Default for BucketLoad {
             docs: vec![0],
             bytes: vec![0],
             without_size: 0,
+            ends: Vec::new(),
         }
     }
 }
@@ -126,6 +131,58 @@ impl BucketLoad {
             load.bytes.push(bytes);
         }
         load
+    }
+
+    /// The load of statistics by range: `(first bucket, last bucket, amount)`, disjoint, in
+    /// any order. A range's amount stands at its first bucket; a balance moves it whole
+    /// (it never cuts inside a range), and [`BucketLoad::ranges`] lists the ranges of more
+    /// than one bucket.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_design::reshard::{Amount, BucketLoad};
+    ///
+    /// let load = BucketLoad::from_ranges([(32, 63, Amount { docs: 5, bytes: 50 }),
+    ///                                      (7, 7, Amount { docs: 1, bytes: 10 })]);
+    /// assert_eq!(load.in_range(0, 40).docs, 6);
+    /// assert_eq!(load.ranges().collect::<Vec<_>>(), [(32, 63, Amount { docs: 5, bytes: 50 })]);
+    /// ```
+    pub fn from_ranges(ranges: impl IntoIterator<Item = (u32, u32, Amount)>) -> BucketLoad {
+        let mut ranges: Vec<(u32, u32, Amount)> = ranges.into_iter().collect();
+        ranges.sort_unstable_by_key(|r| r.0);
+        let mut load = BucketLoad::default();
+        let (mut docs, mut bytes) = (0u64, 0u64);
+        for (start, end, amount) in ranges {
+            docs += amount.docs;
+            bytes = bytes.saturating_add(amount.bytes);
+            load.buckets.push(start);
+            load.ends.push(end.max(start));
+            load.docs.push(docs);
+            load.bytes.push(bytes);
+        }
+        if load.ends.iter().zip(&load.buckets).all(|(e, b)| e == b) {
+            load.ends.clear();
+        }
+        load
+    }
+
+    /// The entries whose figures cover more than one bucket, as
+    /// `(first bucket, last bucket, amount)`; none for a load of documents.
+    pub fn ranges(&self) -> impl Iterator<Item = (u32, u32, Amount)> + '_ {
+        self.spans().filter(|&(first, last, _)| last > first)
+    }
+
+    /// Every entry as `(first bucket, last bucket, amount)`: one bucket each for a load of
+    /// documents.
+    pub(crate) fn spans(&self) -> impl Iterator<Item = (u32, u32, Amount)> + '_ {
+        (0..self.buckets.len())
+            .map(|i| (self.buckets[i], self.last_bucket(i), self.between(i, i + 1)))
+    }
+
+    /// The last bucket entry `i` covers.
+    pub(crate) fn last_bucket(&self, i: usize) -> u32 {
+        self.ends.get(i).copied().unwrap_or(self.buckets[i])
     }
 
     /// Every document and byte.

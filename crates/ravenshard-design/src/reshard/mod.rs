@@ -13,7 +13,8 @@
 //! A plan never changes a document's bucket: a prefix keeps its block, and a prefix cannot
 //! be added or removed while documents start with it ([`check_prefix_changes`]). A
 //! [`Workload`] reads the documents once, from `id[<TAB>size]` text, for any number of
-//! plans.
+//! plans, or from a live cluster's own bucket statistics ([`BucketStatistics`],
+//! [`Workload::from_statistics`]), whose figures may be per range of buckets.
 //!
 //! ```
 //! use ravenshard_design::reshard::{add_shard, balance, BalanceOptions, BucketLoad};
@@ -37,6 +38,9 @@ mod note;
 mod ops;
 mod plan;
 pub mod prefixes;
+mod resolution;
+mod statistics;
+mod statistics_merge;
 mod workload;
 
 pub use balance::{balance, BalanceOptions, BalancePlan, Obstacle, WeightsError, MAX_OBSTACLES};
@@ -52,4 +56,6 @@ pub use ops::{
     set_prefix_shards,
 };
 pub use plan::{plan, Move, Plan, PlanOptions, ShardChange, Throughput, ThroughputError};
+pub use resolution::{DrillDown, MAX_DRILL_DOWNS};
+pub use statistics::{BucketStatistics, Source, StatisticsError, StatisticsRange};
 pub use workload::{Workload, WorkloadReader, MAX_INVALID};

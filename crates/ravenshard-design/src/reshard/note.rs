@@ -57,6 +57,28 @@ pub enum PlanNote {
         /// What `amount` counts.
         measure: crate::reshard::Measure,
     },
+    /// A prefix is added, but the load comes from bucket statistics, which have no IDs:
+    /// whether documents start with it cannot be checked.
+    PrefixUnchecked {
+        /// The prefix.
+        prefix: String,
+    },
+    /// The load comes from bucket statistics that give some figures per range of buckets,
+    /// not per bucket: each such range stands at its first bucket and moves whole.
+    PerRange {
+        /// Ranges of more than one bucket.
+        ranges: usize,
+        /// The buckets they cover.
+        buckets: u64,
+        /// How many of them matter: they straddle a range boundary, hold the first or last
+        /// bucket of a move, or (in a balance) sit on a shard left above its share.
+        unresolved: usize,
+        /// The biggest of those, as drill-downs (at most
+        /// [`MAX_DRILL_DOWNS`](crate::reshard::MAX_DRILL_DOWNS)).
+        drill_downs: Vec<crate::reshard::DrillDown>,
+        /// The database, for the drill-downs' paths.
+        database: String,
+    },
 }
 
 impl PlanNote {
@@ -75,6 +97,8 @@ impl PlanNote {
             NoDocuments => "no_documents",
             NoImprovement => "no_improvement",
             PrefixConstrained { .. } => "prefix_constrained",
+            PerRange { .. } => "per_range",
+            PrefixUnchecked { .. } => "prefix_unchecked",
         }
     }
 }
@@ -138,15 +162,60 @@ impl fmt::Display for PlanNote {
                  move to that prefix's shards.",
                 measure.name()
             ),
+            PrefixUnchecked { prefix } => write!(
+                f,
+                "Prefix '{prefix}' is added, but bucket statistics have no document IDs, so \
+                 whether documents start with it is not checked here. RavenDB refuses to add \
+                 a prefix that existing documents start with: check the IDs before you apply \
+                 the target."
+            ),
+            PerRange {
+                ranges,
+                buckets,
+                unresolved,
+                drill_downs,
+                database,
+            } => {
+                write!(
+                    f,
+                    "The bucket statistics give {ranges} figures per range of buckets (covering \
+                     {buckets} buckets), not per bucket: a range is counted at its first bucket \
+                     and moved whole, never split. "
+                )?;
+                if *unresolved == 0 {
+                    return write!(
+                        f,
+                        "No such range straddles a boundary or the edge of a move."
+                    );
+                }
+                write!(
+                    f,
+                    "{unresolved} of them matter (they straddle a range boundary, hold the \
+                     first or last bucket of a move, or sit on a shard left above its share); \
+                     save these drill-downs, biggest first, and import them with the rest to \
+                     resolve them:"
+                )?;
+                for d in drill_downs {
+                    write!(f, " GET {}", d.path(database))?;
+                }
+                Ok(())
+            }
         }
     }
 }
 
 impl Serialize for PlanNote {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut out = s.serialize_struct("PlanNote", 2)?;
+        let drill_downs = match self {
+            PlanNote::PerRange { drill_downs, .. } => Some(drill_downs),
+            _ => None,
+        };
+        let mut out = s.serialize_struct("PlanNote", 2 + usize::from(drill_downs.is_some()))?;
         out.serialize_field("kind", self.kind())?;
         out.serialize_field("message", &self.to_string())?;
+        if let Some(d) = drill_downs {
+            out.serialize_field("drill_downs", d)?;
+        }
         out.end()
     }
 }

@@ -247,6 +247,10 @@ pub fn plan(
     if moves.is_empty() {
         notes.push(PlanNote::NothingMoves);
     }
+    let none = |_| false;
+    notes.extend(super::resolution::per_range_note(
+        load, current, target, &moves, &none,
+    ));
     let estimate_seconds = match options.throughput {
         Some(Throughput::Docs(rate)) => Some(moved.docs as f64 / rate),
         Some(Throughput::Bytes(rate)) if total.bytes > 0 || moved.docs == 0 => {

@@ -3,6 +3,7 @@
 //! lines that could not be read.
 
 use super::load::BucketLoad;
+use super::note::PlanNote;
 use super::ops::check_prefix_changes;
 use super::plan::{plan, Plan, PlanOptions};
 use super::ReshardError;
@@ -41,6 +42,9 @@ pub struct Workload {
     pub invalid_count: u64,
     /// The first [`MAX_INVALID`] of them, with their 1-based line numbers.
     pub invalid: Vec<InvalidId>,
+    /// Whether the load comes without IDs (bucket statistics): added prefixes cannot be
+    /// checked.
+    without_ids: bool,
 }
 
 impl Workload {
@@ -58,6 +62,15 @@ impl Workload {
         reader.finish()
     }
 
+    /// A workload of a load alone, without IDs.
+    pub(crate) fn of_load(load: BucketLoad) -> Workload {
+        Workload {
+            load,
+            without_ids: true,
+            ..Workload::default()
+        }
+    }
+
     /// The lower-cased IDs of the documents read, in input order.
     pub fn lower_ids(&self) -> impl Iterator<Item = &str> {
         self.lower_ids.split_terminator('\n')
@@ -73,7 +86,18 @@ impl Workload {
         options: &PlanOptions,
     ) -> Result<Plan, ReshardError> {
         check_prefix_changes(current, target, self.lower_ids())?;
-        plan(current, target, &self.load, options)
+        let mut p = plan(current, target, &self.load, options)?;
+        if self.without_ids {
+            let unchecked = p.notes.iter().filter_map(|n| match n {
+                PlanNote::PrefixAdded { prefix, .. } => Some(PlanNote::PrefixUnchecked {
+                    prefix: prefix.clone(),
+                }),
+                _ => None,
+            });
+            let unchecked: Vec<PlanNote> = unchecked.collect();
+            p.notes.extend(unchecked);
+        }
+        Ok(p)
     }
 }
 

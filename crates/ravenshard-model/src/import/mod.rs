@@ -8,6 +8,9 @@
 //! | [`Ndjson`](Format::Ndjson) | one ID (JSON string) or document (JSON object) per line |
 //! | [`RavenDump`](Format::RavenDump) | a `.ravendbdump`: gzip of `{"BuildVersion": .., "Docs": [..], ..}` |
 //!
+//! A RavenDB bucket statistics answer (`debug/sharding/buckets`) is not a document list:
+//! [`is_bucket_statistics`] tells it by its first bytes, so that it is read as statistics.
+//!
 //! Any format may be gzip-compressed; compression is recognised by its magic bytes and
 //! undone by flate2 (multi-member files included).
 //! Line formats accept `\r\n` and a UTF-8 byte-order mark and skip blank lines.
@@ -61,10 +64,12 @@ mod format;
 mod gzip;
 mod json;
 mod lines;
+mod statistics;
 mod trail;
 
 pub use error::{ImportError, ImportWarning, Location};
 pub use format::{Format, UnknownFormat, ACCEPT};
+pub use statistics::is_bucket_statistics;
 
 use crate::workspace::Document;
 use decode::Decoder;

@@ -37,6 +37,10 @@ pub(super) struct BucketIndex {
     bytes: Vec<u64>,
     /// `without_size[k]` is how many of `documents[..k]` have no size.
     without_size: Vec<u32>,
+    /// For an index of bucket statistics ([`BucketIndex::from_amounts`]), where each entry
+    /// is an aggregate rather than a document: `counts[k]` is the documents of entries
+    /// `..k`. Empty for an index of documents (each entry counts one).
+    counts: Vec<u64>,
 }
 
 /// Documents, bytes and documents without a size over a run of buckets: the per-bucket
@@ -84,6 +88,39 @@ impl BucketIndex {
             buckets,
             bytes,
             without_size,
+            counts: Vec::new(),
+        }
+    }
+
+    /// An index of aggregates: `(bucket, documents, bytes)` in ascending bucket order, one
+    /// entry per bucket (or per range of buckets, standing at its first bucket). It lists no
+    /// document.
+    pub(super) fn from_amounts(entries: impl Iterator<Item = (u32, u64, u64)>) -> Self {
+        let mut index = BucketIndex {
+            bytes: vec![0],
+            without_size: vec![0],
+            counts: vec![0],
+            ..BucketIndex::default()
+        };
+        let (mut documents, mut bytes) = (0u64, 0u64);
+        for (bucket, docs, size) in entries {
+            documents += docs;
+            bytes = bytes.saturating_add(size);
+            index.buckets.push(bucket);
+            index.counts.push(documents);
+            index.bytes.push(bytes);
+            index.without_size.push(0);
+        }
+        index
+    }
+
+    /// Documents at positions `a..b` of the index.
+    fn documents_between(&self, a: usize, b: usize) -> u64 {
+        if self.counts.is_empty() {
+            b.saturating_sub(a) as u64
+        } else {
+            let at = |k: usize| self.counts.get(k).copied().unwrap_or(0);
+            at(b).saturating_sub(at(a))
         }
     }
 
@@ -126,7 +163,7 @@ impl BucketIndex {
     /// Documents and bytes in buckets `[start, end)`.
     pub(super) fn count(&self, start: u64, end: u64) -> (u64, u64) {
         let (a, b) = (self.lower_bound(start), self.lower_bound(end));
-        ((b.saturating_sub(a)) as u64, self.bytes_between(a, b))
+        (self.documents_between(a, b), self.bytes_between(a, b))
     }
 
     /// Documents, bytes and documents without a size in buckets `[start, end)`:
@@ -135,7 +172,7 @@ impl BucketIndex {
         let (a, b) = (self.lower_bound(start), self.lower_bound(end));
         let missing = |k: usize| self.without_size.get(k).copied().unwrap_or(0);
         Load {
-            documents: b.saturating_sub(a) as u64,
+            documents: self.documents_between(a, b),
             bytes: self.bytes_between(a, b),
             without_size: u64::from(missing(b).saturating_sub(missing(a))),
         }
@@ -209,7 +246,7 @@ pub(super) fn histogram(
         out.push(Bin {
             start: lo as u32,
             end: hi as u32,
-            documents: (b - a) as u64,
+            documents: index.documents_between(a, b),
             bytes: index.bytes_between(a, b),
             shard: first.map(|r| r.shard),
             mixed: split || first != last,

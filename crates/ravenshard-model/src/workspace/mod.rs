@@ -14,6 +14,7 @@
 //! | explain | [`Placement::explain`] |
 //! | warnings | [`Placement::invalid`], [`Placement::duplicates`] |
 //! | configuration | [`assign_members`], [`Placement::set_members`], [`Placement::set_topology`] |
+//! | bucket statistics | [`Placement::from_statistics`], [`Placement::statistics`]: a cluster's own figures per bucket or per range, no IDs |
 //!
 //! The placement owns copies of the IDs (two flat strings, original and lower-cased), so it
 //! borrows nothing and can live in the studio's state next to the documents.
@@ -46,6 +47,7 @@ mod members;
 mod retopology;
 mod rows;
 mod shards;
+mod statistics;
 
 pub use groups::{AnchoredGroup, DuplicateId, ObeseBucket};
 pub use histogram::{Bin, MAX_BINS};
@@ -252,6 +254,8 @@ pub struct Placement {
     hashes: Arc<[u64]>,
     /// Whether the chapter's design placed the documents ([`PlacementOptions::design`]).
     with_design: bool,
+    /// The bucket statistics the placement was made from instead of documents.
+    statistics: Option<statistics::Statistics>,
 }
 
 impl Placement {
@@ -443,6 +447,7 @@ impl Placement {
             orders: rows::SortCache::default(),
             hashes: hashes.into(),
             with_design: options.design.is_some(),
+            statistics: None,
         }
     }
 
@@ -661,6 +666,9 @@ impl Placement {
     /// assert_eq!(p.bucket_load().total().docs, 2);
     /// ```
     pub fn bucket_load(&self) -> BucketLoad {
+        if let Some(s) = &self.statistics {
+            return BucketLoad::clone(&s.load);
+        }
         let in_order = self.documents_in(0..u32::MAX);
         let sized = |&i: &u32| {
             let i = i as usize;

@@ -2,8 +2,11 @@
 //! changed prefix matches the ID, and every view is summed again from the bucket index.
 
 use super::histogram::BucketIndex;
-use super::{groups, shards, Balance, Locator, NodeMatrix, Placement, Unplaced, NONE};
+use super::{
+    groups, shards, Balance, Locator, NodeMatrix, Placement, PlacementOptions, Unplaced, NONE,
+};
 use ravenshard::{Prefix, Topology, NUMBER_OF_BUCKETS};
+use ravenshard_design::reshard::StatisticsError;
 use std::fmt;
 
 /// Why [`Placement::set_topology`] left a placement as it was: place the documents again
@@ -79,6 +82,20 @@ impl Placement {
     /// assert_eq!(p.place(1).unwrap().shard, 4);
     /// ```
     pub fn set_topology(&mut self, topology: &Topology) -> Result<(), TopologyChangeError> {
+        if let Some(s) = &self.statistics {
+            let options = PlacementOptions {
+                obese_threshold: Some(self.obese_threshold),
+                design: None,
+            };
+            let placed = Placement::from_statistics(&s.statistics, topology, &options);
+            *self = placed.map_err(|e| TopologyChangeError::NoShard {
+                bucket: match e {
+                    StatisticsError::NoPrefix { block_start, .. } => block_start,
+                    _ => 0,
+                },
+            })?;
+            return Ok(());
+        }
         if self.with_design {
             return Err(TopologyChangeError::Design);
         }

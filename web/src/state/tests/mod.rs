@@ -5,6 +5,7 @@
 mod config;
 mod design;
 mod reshard;
+mod statistics;
 mod views;
 mod workspace;
 
