@@ -4,16 +4,12 @@
 mod common;
 
 use common::ravenshard;
-use serde_json::Value;
-use std::process::Output;
 
 fn write(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("ravenshard-cli-calls-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
+    common::write("cli-calls", name, text)
 }
+use serde_json::Value;
+use std::process::Output;
 
 fn stdout(out: &Output) -> String {
     assert!(

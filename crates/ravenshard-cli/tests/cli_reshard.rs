@@ -4,9 +4,8 @@
 
 mod common;
 
-use common::ravenshard;
+use common::{ravenshard, write};
 use serde_json::Value;
-use std::path::PathBuf;
 use std::process::Output;
 
 const VECTORS: &str = include_str!("../../../vectors/buckets-3-shards.tsv");
@@ -39,15 +38,6 @@ fn vectors() -> Vec<(String, u32)> {
             (id, f.next().unwrap().parse().unwrap())
         })
         .collect()
-}
-
-fn write(test: &str, name: &str, text: &str) -> String {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("ravenshard-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
 }
 
 fn json(out: &Output) -> Value {

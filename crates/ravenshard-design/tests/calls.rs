@@ -2,11 +2,13 @@
 //! the estimate's two terms, the balance objectives on a skewed load, and the shell script
 //! run against a fake RavenDB server (start, state, a Faulted operation).
 
-use ravenshard::config::{PrefixedShardingSetting, ShardBucketRange, ShardingConfiguration};
+mod common;
+
+use common::topology;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use ravenshard_design::reshard::{
     add_shard, balance, calls, plan, BalanceOptions, BucketCost, BucketLoad, Calls, CallsOptions,
-    Chore, Dominant, Objective, PlanOptions, Throughput,
+    Chore, Dominant, Objective, Plan, PlanOptions, Throughput,
 };
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -15,30 +17,9 @@ use std::sync::{Arc, Mutex};
 
 const B: u32 = NUMBER_OF_BUCKETS;
 
-fn topology(ranges: &[(u32, u32)], shards: u32, prefixes: &[(&str, &[u32], u32)]) -> Topology {
-    let config = ShardingConfiguration {
-        shards: (0..shards)
-            .map(|s| (s.to_string(), Default::default()))
-            .collect(),
-        bucket_ranges: ranges
-            .iter()
-            .map(|&(start, shard)| ShardBucketRange {
-                bucket_range_start: start,
-                shard_number: shard,
-            })
-            .collect(),
-        prefixed: prefixes
-            .iter()
-            .map(|(p, s, start)| PrefixedShardingSetting {
-                prefix: p.to_string(),
-                shards: s.to_vec(),
-                bucket_range_start: Some(*start),
-                other: Default::default(),
-            })
-            .collect(),
-        other: Default::default(),
-    };
-    Topology::from_configuration(config, "Orders", "").expect("valid test topology")
+/// The plan from `a` to `b` with no documents.
+fn empty_plan(a: &Topology, b: &Topology) -> Plan {
+    plan(a, b, &BucketLoad::default(), &PlanOptions::default()).unwrap()
 }
 
 fn options() -> CallsOptions {
@@ -141,13 +122,7 @@ fn prefix_blocks_split_runs_and_add_the_destination_first() {
         3,
         &[("eu/", &[0, 1, 2], B)],
     );
-    let p = plan(
-        &current,
-        &target,
-        &BucketLoad::default(),
-        &PlanOptions::default(),
-    )
-    .unwrap();
+    let p = empty_plan(&current, &target);
     let c = calls(&current, &p, &options()).unwrap();
     let runs: Vec<(u32, u32, Option<&str>)> = c
         .calls
@@ -177,23 +152,11 @@ fn new_and_removed_shards_are_chores() {
     let (grown, shard) = add_shard(&current, vec![]).unwrap();
     let target = topology(&[(0, 0), (B / 2, 2)], 3, &[]);
     assert_eq!(shard, 2);
-    let p = plan(
-        &grown,
-        &target,
-        &BucketLoad::default(),
-        &PlanOptions::default(),
-    )
-    .unwrap();
+    let p = empty_plan(&grown, &target);
     let c = calls(&current, &p, &options()).unwrap();
     assert_eq!(c.before, vec![Chore::AddShard { shard: 2 }]);
     let shrunk = Topology::with_shards(1).unwrap();
-    let p = plan(
-        &current,
-        &shrunk,
-        &BucketLoad::default(),
-        &PlanOptions::default(),
-    )
-    .unwrap();
+    let p = empty_plan(&current, &shrunk);
     let c = calls(&current, &p, &options()).unwrap();
     assert_eq!(c.after, vec![Chore::RemoveShard { shard: 1 }]);
 }
@@ -391,13 +354,7 @@ fn fake_server(fault: Option<u64>) -> (String, Arc<Mutex<Vec<String>>>) {
 fn three_calls() -> Calls {
     let current = topology(&[(0, 0)], 4, &[]);
     let target = topology(&[(0, 0), (100, 1), (200, 2), (300, 3), (400, 0)], 4, &[]);
-    let p = plan(
-        &current,
-        &target,
-        &BucketLoad::default(),
-        &PlanOptions::default(),
-    )
-    .unwrap();
+    let p = empty_plan(&current, &target);
     let c = calls(&current, &p, &options()).unwrap();
     assert_eq!(c.calls.len(), 3);
     c

@@ -3,8 +3,10 @@
 //! conservation, a plan applied gives its target, no bucket is split, prefix buckets stay
 //! on their shards, balancing never raises the skew, and the same inputs give the same plan.
 
+mod common;
+
+use common::topology;
 use proptest::prelude::*;
-use ravenshard::config::{PrefixedShardingSetting, ShardBucketRange, ShardingConfiguration};
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use ravenshard_design::reshard::{
     add_prefix, add_shard, balance, calls, check_prefix_changes, drain_shard, migration_step,
@@ -25,32 +27,6 @@ fn load_of(t: &Topology, ids: impl IntoIterator<Item = String>) -> BucketLoad {
 
 fn orders(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("orders/{i}-A")).collect()
-}
-
-fn topology(ranges: &[(u32, u32)], shards: u32, prefixes: &[(&str, &[u32], u32)]) -> Topology {
-    let config = ShardingConfiguration {
-        shards: (0..shards)
-            .map(|s| (s.to_string(), Default::default()))
-            .collect(),
-        bucket_ranges: ranges
-            .iter()
-            .map(|&(start, shard)| ShardBucketRange {
-                bucket_range_start: start,
-                shard_number: shard,
-            })
-            .collect(),
-        prefixed: prefixes
-            .iter()
-            .map(|(p, s, start)| PrefixedShardingSetting {
-                prefix: p.to_string(),
-                shards: s.to_vec(),
-                bucket_range_start: Some(*start),
-                other: Default::default(),
-            })
-            .collect(),
-        other: Default::default(),
-    };
-    Topology::from_configuration(config, "Orders", "").expect("valid test topology")
 }
 
 /// The shard of every bucket boundary of either topology (and the bucket before it).

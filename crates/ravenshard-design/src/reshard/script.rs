@@ -49,16 +49,25 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-# request METHOD PATH: the answer's body, then its HTTP status on a line of its own.
+# request WHAT METHOD PATH: sets body to the answer; says what failed (for WHAT) and returns
+# 1 when curl cannot reach the node or the answer is not 2xx.
 request() {
-    method=$1
-    target=$URL$2
+    what=$1
+    method=$2
+    target=$URL$3
     set --
     if [ -n "$CERT" ]; then set -- "$@" --cert "$CERT"; fi
     if [ -n "$KEY" ]; then set -- "$@" --key "$KEY"; fi
     if [ -n "$CACERT" ]; then set -- "$@" --cacert "$CACERT"; fi
     if [ "$method" = POST ]; then set -- "$@" --data ''; fi
-    curl -sS -X "$method" "$@" -w '\n%{http_code}' "$target" </dev/null
+    answer=$(curl -sS -X "$method" "$@" -w '\n%{http_code}' "$target" </dev/null) || {
+        echo "$what: curl could not reach $URL" >&2; return 1; }
+    code=$(printf '%s\n' "$answer" | tail -n 1)
+    body=$(printf '%s\n' "$answer" | sed '$d')
+    case $code in
+        2??) return 0 ;;
+        *) echo "$what: the server answered HTTP $code: $body" >&2; return 1 ;;
+    esac
 }
 
 # field NAME: a number or a string field of the JSON on stdin.
@@ -71,27 +80,13 @@ field() {
 
 # run N FROM TO SHARD: one resharding/start, polled until it ends.
 run() {
-    answer=$(request POST "/admin/resharding/start?database=$DATABASE&fromBucket=$2&toBucket=$3&toShard=$4") || {
-        echo "call $1: curl could not reach $URL" >&2; return 1; }
-    code=$(printf '%s\n' "$answer" | tail -n 1)
-    body=$(printf '%s\n' "$answer" | sed '$d')
-    case $code in
-        2??) ;;
-        *) echo "call $1: the server answered HTTP $code: $body" >&2; return 1 ;;
-    esac
+    request "call $1" POST "/admin/resharding/start?database=$DATABASE&fromBucket=$2&toBucket=$3&toShard=$4" || return 1
     id=$(printf '%s' "$body" | field OperationId)
     node=$(printf '%s' "$body" | field OperationNodeTag)
     if [ -z "$id" ]; then echo "call $1: no OperationId in the answer: $body" >&2; return 1; fi
     echo "call $1: buckets $2..$3 to shard $4: operation $id on node $node"
     while :; do
-        answer=$(request GET "/operations/state?id=$id") || {
-            echo "call $1: curl could not reach $URL for operation $id" >&2; return 1; }
-        code=$(printf '%s\n' "$answer" | tail -n 1)
-        body=$(printf '%s\n' "$answer" | sed '$d')
-        case $code in
-            2??) ;;
-            *) echo "call $1: operation $id: the server answered HTTP $code: $body" >&2; return 1 ;;
-        esac
+        request "call $1: operation $id" GET "/operations/state?id=$id" || return 1
         status=$(printf '%s' "$body" | field Status)
         case $status in
             Completed) echo "call $1: completed"; return 0 ;;
