@@ -360,7 +360,7 @@ fn three_calls() -> Calls {
     c
 }
 
-fn run_script(calls: &Calls, url: &str) -> (i32, String, String) {
+fn run_script(calls: &Calls, url: &str, poll: &str) -> (i32, String, String) {
     let path = std::env::temp_dir().join(format!(
         "ravenshard-calls-{}-{}.sh",
         std::process::id(),
@@ -369,7 +369,7 @@ fn run_script(calls: &Calls, url: &str) -> (i32, String, String) {
     std::fs::write(&path, calls.script()).unwrap();
     let out = Command::new("sh")
         .arg(&path)
-        .args(["--url", url, "--poll", "0"])
+        .args(["--url", url, "--poll", poll])
         .output()
         .expect("sh runs");
     let _ = std::fs::remove_file(&path);
@@ -384,7 +384,13 @@ fn run_script(calls: &Calls, url: &str) -> (i32, String, String) {
 fn the_script_runs_the_calls_one_after_the_other() {
     let c = three_calls();
     let (url, seen) = fake_server(None);
-    let (code, stdout, stderr) = run_script(&c, &url);
+    // Each operation is InProgress at the first poll: the script waits (0.1 s) and polls again.
+    let started = std::time::Instant::now();
+    let (code, stdout, stderr) = run_script(&c, &url, "5");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(4),
+        "the first waits are short"
+    );
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert!(stdout.ends_with("all calls completed\n"), "{stdout}");
     let seen = seen.lock().unwrap().clone();
@@ -409,7 +415,7 @@ fn the_script_runs_the_calls_one_after_the_other() {
 fn the_script_stops_at_a_faulted_operation_and_says_what_is_left() {
     let c = three_calls();
     let (url, seen) = fake_server(Some(2));
-    let (code, stdout, stderr) = run_script(&c, &url);
+    let (code, stdout, stderr) = run_script(&c, &url, "0");
     assert_eq!(code, 1, "{stdout}\n{stderr}");
     let starts = seen
         .lock()
@@ -464,7 +470,7 @@ fn the_script_stops_at_a_faulted_operation_and_says_what_is_left() {
 #[test]
 fn the_script_stops_when_the_server_refuses_a_call() {
     let c = three_calls();
-    let (code, _, stderr) = run_script(&c, "http://127.0.0.1:9");
+    let (code, _, stderr) = run_script(&c, "http://127.0.0.1:9", "0");
     assert_eq!(code, 1);
     assert!(stderr.contains("call 1: curl could not reach"), "{stderr}");
     assert!(stderr.contains("remaining: call 3"), "{stderr}");

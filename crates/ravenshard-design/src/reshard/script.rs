@@ -78,6 +78,18 @@ field() {
         -e "s/.*\"$1\"[[:space:]]*:[[:space:]]*\([0-9][0-9]*\).*/\1/p"
 }
 
+# pause N: the wait before poll N+1 of an operation. A one-bucket call ends in well under a
+# second, so the first waits are short (fractions of a second where sleep takes them), then
+# every POLL seconds.
+pause() {
+    if [ "$POLL" = 0 ]; then return 0; fi
+    case $1 in
+        1) sleep 0.1 2>/dev/null || sleep 1 ;;
+        2) sleep 0.5 2>/dev/null || sleep 1 ;;
+        *) sleep "$POLL" ;;
+    esac
+}
+
 # run N FROM TO SHARD: one resharding/start, polled until it ends.
 run() {
     request "call $1" POST "/admin/resharding/start?database=$DATABASE&fromBucket=$2&toBucket=$3&toShard=$4" || return 1
@@ -85,12 +97,13 @@ run() {
     node=$(printf '%s' "$body" | field OperationNodeTag)
     if [ -z "$id" ]; then echo "call $1: no OperationId in the answer: $body" >&2; return 1; fi
     echo "call $1: buckets $2..$3 to shard $4: operation $id on node $node"
+    polls=0
     while :; do
         request "call $1: operation $id" GET "/operations/state?id=$id" || return 1
         status=$(printf '%s' "$body" | field Status)
         case $status in
             Completed) echo "call $1: completed"; return 0 ;;
-            InProgress) sleep "$POLL" ;;
+            InProgress) polls=$((polls + 1)); pause "$polls" ;;
             Faulted|Canceled)
                 message=$(printf '%s' "$body" | field Message)
                 echo "call $1: operation $id $status: ${message:-$body}" >&2; return 1 ;;
