@@ -312,11 +312,11 @@ pub fn calls(current: &Topology, plan: &Plan, options: &CallsOptions) -> Result<
     let (before, after) = chores(current, &plan.target, &runs)?;
     let (ordered, shards) = order(runs, plan);
     let encoded = encoded(&database);
+    let total = Amount {
+        docs: plan.docs,
+        bytes: plan.bytes,
+    };
     let estimate_of = |buckets: u64, moved: Amount| {
-        let total = Amount {
-            docs: plan.docs,
-            bytes: plan.bytes,
-        };
         Estimate::new(
             buckets,
             moved,
@@ -326,32 +326,9 @@ pub fn calls(current: &Topology, plan: &Plan, options: &CallsOptions) -> Result<
         )
     };
     let calls: Vec<ReshardingCall> = ordered
-        .into_iter()
+        .iter()
         .enumerate()
-        .map(|(i, run)| {
-            let held = run.from.iter().fold(Amount::default(), |a, (_, h)| Amount {
-                docs: a.docs + h.docs,
-                bytes: a.bytes + h.bytes,
-            });
-            let buckets = u64::from(run.to_bucket - run.first.from_bucket) + 1;
-            ReshardingCall {
-                call: i + 1,
-                from_bucket: run.first.from_bucket,
-                to_bucket: run.to_bucket,
-                to_shard: run.first.to_shard,
-                from_shards: run.from.iter().map(|&(s, _)| s).collect(),
-                prefix: prefix_of(&plan.target, run.first.from_bucket),
-                buckets,
-                docs: held.docs,
-                bytes: held.bytes,
-                method: "POST",
-                path: format!(
-                    "/admin/resharding/start?database={encoded}&fromBucket={}&toBucket={}&toShard={}",
-                    run.first.from_bucket, run.to_bucket, run.first.to_shard
-                ),
-                estimate: estimate_of(buckets, held),
-            }
-        })
+        .map(|(i, run)| resharding_call(i + 1, run, &encoded, &plan.target, &estimate_of))
         .collect();
     Ok(Calls {
         database,
@@ -375,6 +352,39 @@ pub fn calls(current: &Topology, plan: &Plan, options: &CallsOptions) -> Result<
         key: options.key.clone(),
         cacert: options.cacert.clone(),
     })
+}
+
+/// The call that carries out `run`, number `call`, for the database `encoded`, estimated
+/// by `estimate(buckets, moved)`.
+fn resharding_call(
+    call: usize,
+    run: &Run,
+    encoded: &str,
+    target: &Topology,
+    estimate: &impl Fn(u64, Amount) -> Estimate,
+) -> ReshardingCall {
+    let held = run.from.iter().fold(Amount::default(), |a, (_, h)| Amount {
+        docs: a.docs + h.docs,
+        bytes: a.bytes + h.bytes,
+    });
+    let (from, to, shard) = (run.first.from_bucket, run.to_bucket, run.first.to_shard);
+    let buckets = u64::from(to - from) + 1;
+    ReshardingCall {
+        call,
+        from_bucket: from,
+        to_bucket: to,
+        to_shard: shard,
+        from_shards: run.from.iter().map(|&(s, _)| s).collect(),
+        prefix: prefix_of(target, from),
+        buckets,
+        docs: held.docs,
+        bytes: held.bytes,
+        method: "POST",
+        path: format!(
+            "/admin/resharding/start?database={encoded}&fromBucket={from}&toBucket={to}&toShard={shard}"
+        ),
+        estimate: estimate(buckets, held),
+    }
 }
 
 /// A value for a query string, percent-encoded.
@@ -478,7 +488,11 @@ fn chores(
     }
     let mut after = Vec::new();
     for p in current.prefixes() {
-        if let Some(q) = target.prefixes().iter().find(|q| q.prefix == p.prefix) {
+        let same = |q: &&ravenshard::Prefix| {
+            ravenshard::casing::ordinal_ignore_case(&q.prefix, &p.prefix)
+                == std::cmp::Ordering::Equal
+        };
+        if let Some(q) = target.prefixes().iter().find(same) {
             for &shard in p.shards.iter().filter(|s| !q.shards.contains(s)) {
                 after.push(Chore::RemovePrefixShard {
                     prefix: p.prefix.clone(),
