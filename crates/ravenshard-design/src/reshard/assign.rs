@@ -80,6 +80,50 @@ impl Assignment {
         self.merge_around(k.saturating_sub(1), k + count + 1);
     }
 
+    /// Gives single buckets to shards, `(bucket, shard)` in ascending bucket order, in one
+    /// pass over the ranges (as many [`reassign`](Self::reassign) calls would, without
+    /// moving the ranges once per bucket).
+    pub(crate) fn reassign_buckets(&mut self, moves: &[(u32, u32)]) {
+        let mut out: Vec<BucketRange> = Vec::with_capacity(self.ranges.len() + 2 * moves.len());
+        // Appends a range, merged with the last when they touch, share a shard and a block.
+        let mut push = |range: BucketRange| match out.last_mut() {
+            Some(last)
+                if last.end == range.start
+                    && last.shard == range.shard
+                    && range.start % NUMBER_OF_BUCKETS != 0 =>
+            {
+                last.end = range.end
+            }
+            _ => out.push(range),
+        };
+        let mut next = moves.iter().peekable();
+        for r in &self.ranges {
+            let mut start = r.start;
+            while let Some(&(bucket, shard)) = next.next_if(|m| m.0 < r.end) {
+                if bucket < start || shard == r.shard {
+                    continue;
+                }
+                if start < bucket {
+                    push(BucketRange {
+                        start,
+                        end: bucket,
+                        ..*r
+                    });
+                }
+                push(BucketRange {
+                    start: bucket,
+                    end: bucket + 1,
+                    shard,
+                });
+                start = bucket + 1;
+            }
+            if start < r.end {
+                push(BucketRange { start, ..*r });
+            }
+        }
+        self.ranges = out;
+    }
+
     /// Merges neighbours in `lo..hi` that touch, share a shard and a block.
     fn merge_around(&mut self, lo: usize, mut hi: usize) {
         let mut i = lo;

@@ -89,18 +89,31 @@ impl Assignment {
         budget: &mut Option<u64>,
     ) -> f64 {
         let by = weighing.by;
-        let mut buckets: Vec<(u32, u32, f64)> = weighing
+        // The donors' buckets that hold anything, with their owner: the ranges and the
+        // buckets are both in ascending order, so one walk finds every owner.
+        let ranges = self.ranges();
+        let mut k = 0;
+        let mut buckets: Vec<(std::cmp::Reverse<u64>, u32, u32)> = weighing
             .load
             .buckets()
             .filter_map(|(bucket, held)| {
-                let owner = self.owner(bucket)?;
-                let weight = held.by(by) as f64;
-                (weight > 0.0 && gives.get(&owner).is_some_and(|&g| g >= 0.5))
-                    .then_some((bucket, owner, weight))
+                while ranges.get(k).is_some_and(|r| r.end <= bucket) {
+                    k += 1;
+                }
+                let owner = ranges.get(k).filter(|r| r.start <= bucket)?.shard;
+                let weight = held.by(by);
+                (weight > 0 && gives.get(&owner).is_some_and(|&g| g >= 0.5)).then_some((
+                    std::cmp::Reverse(weight),
+                    bucket,
+                    owner,
+                ))
             })
             .collect();
-        buckets.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
-        for (bucket, donor, weight) in buckets {
+        // Fullest first, then in bucket order (buckets are distinct: the order is total).
+        buckets.sort_unstable();
+        let mut moves: Vec<(u32, u32)> = Vec::new();
+        for (std::cmp::Reverse(weight), bucket, donor) in buckets {
+            let weight = weight as f64;
             if *budget == Some(0) {
                 break;
             }
@@ -116,7 +129,7 @@ impl Assignment {
             let Some(receiver) = receiver else {
                 continue;
             };
-            self.reassign(bucket, bucket + 1, receiver);
+            moves.push((bucket, receiver));
             if let Some(left) = budget.as_mut() {
                 *left -= 1;
             }
@@ -126,6 +139,8 @@ impl Assignment {
                 }
             }
         }
+        moves.sort_unstable();
+        self.reassign_buckets(&moves);
         self.blocked(&gives, &takes)
     }
 
@@ -147,14 +162,5 @@ impl Assignment {
             })
             .map(|(_, &g)| g)
             .sum()
-    }
-
-    /// The shard that owns `bucket` now.
-    fn owner(&self, bucket: u32) -> Option<u32> {
-        let ranges = self.ranges();
-        let k = ranges
-            .partition_point(|r| r.start <= bucket)
-            .checked_sub(1)?;
-        ranges.get(k).filter(|r| bucket < r.end).map(|r| r.shard)
     }
 }
