@@ -353,3 +353,40 @@ fn cut(
         (false, false) => (range.start, load.bucket(e - 1) + 1),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One pass gives the ranges that one `reassign` per bucket gives.
+    #[test]
+    fn reassigning_buckets_at_once_is_reassigning_them_one_by_one() {
+        let t = Topology::with_shards(3).unwrap();
+        let b = NUMBER_OF_BUCKETS;
+        let moves = [
+            (0, 1),
+            (1, 1),
+            (5, 0),
+            (349_524, 2),
+            (349_525, 2),
+            (349_526, 0),
+            (699_049, 1),
+            (b - 1, 0),
+        ];
+        let mut one_by_one = Assignment::new(&t);
+        for &(bucket, shard) in &moves {
+            one_by_one.reassign(bucket, bucket + 1, shard);
+        }
+        let mut at_once = Assignment::new(&t);
+        at_once.reassign_buckets(&moves);
+        assert_eq!(at_once.ranges(), one_by_one.ranges());
+        assert_eq!(
+            at_once.ranges()[0],
+            BucketRange {
+                start: 0,
+                end: 2,
+                shard: 1
+            }
+        );
+    }
+}
