@@ -122,9 +122,25 @@ function reshard({ Topology, Workload }, { check, throws }) {
     Math.round(balanced.share_moved * 100),
     Math.abs(balanced.per_shard[3].docs_after - 750) <= 1,
     balanced.skew_after < 1.01,
-    balanced.estimate_seconds === balanced.bytes_moved / 1e5,
+    balanced.estimate.data_seconds === balanced.bytes_moved / 1e5,
+    balanced.estimate_seconds === balanced.estimate.data_seconds + balanced.estimate.buckets_seconds,
+    balanced.estimate.buckets === balanced.buckets_moved && balanced.estimate.dominant,
     balanced.options.threshold,
-  ], [25, true, true, true, 0]);
+  ], [25, true, true, true, true, "buckets", 0]);
+  check("balance reports both objectives", () => {
+    const fewest = onGrown.balance({ threshold: 0, objective: "fewest-migrations" });
+    return [fewest.options.objective, fewest.objectives.map((o) => o.objective),
+      fewest.migrations <= balanced.migrations, fewest.migrations === fewest.buckets_moved];
+  }, ["fewest-migrations", ["contiguous", "fewest-migrations"], true, true]);
+  check("balanceCalls: one resharding/start per run, and the script", () => {
+    const { calls, script } = onGrown.balanceCalls({ database: "Orders", url: "https://a.example.com" },
+      { threshold: 0, bucketCost: "10ms" });
+    return [calls.calls.reduce((n, c) => n + c.buckets, 0) === balanced.buckets_moved, calls.calls[0].path.startsWith(
+      "/admin/resharding/start?database=Orders&fromBucket="), calls.state_endpoint,
+      calls.estimate.bucket_cost_seconds, script.startsWith("#!/bin/sh\n")];
+  }, [true, true, "/operations/state?id={OperationId}", 0.01, true]);
+  throws("a URL that is not a node's", () => onGrown.balanceCalls({ url: "a.example.com" }),
+    "is not a node's URL");
   const target = new Topology(JSON.stringify(balanced.target));
   check("plan to the balanced target", () => same(onGrown.plan(target).moves, balanced.moves), true);
   check("migrationSteps", () => onGrown.migrationSteps(target), balanced.buckets_moved * 4);

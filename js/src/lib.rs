@@ -54,6 +54,7 @@
 #![forbid(unsafe_code)]
 
 mod advise;
+mod calls;
 mod design;
 mod reshard;
 mod topology;

@@ -6,7 +6,9 @@ use crate::topology::Topology;
 use crate::{bulk_text, from_js, js_error, read_options, to_js, whole_number};
 use js_sys::{Uint8Array, JSON};
 use ravenshard::report::InvalidId;
-use ravenshard_design::reshard::{self, BalanceOptions, Measure, PlanOptions, Throughput};
+use ravenshard_design::reshard::{
+    self, BalanceOptions, BucketCost, Measure, Objective, PlanOptions, Throughput,
+};
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
@@ -78,6 +80,18 @@ export interface PlanNote {
     /** Only for `per_range`: the ranges worth resolving, biggest first (at most 32). */
     drill_downs?: DrillDown[];
 }
+/** The time a plan takes: the data at the throughput plus every bucket moved (empty ones
+ * included) times the cost of one bucket's migration. */
+export interface Estimate {
+    /** Null without a throughput (or a bytes throughput and no sizes). */
+    data_seconds: number | null;
+    buckets: number;
+    bucket_cost_seconds: number;
+    buckets_seconds: number;
+    /** Both terms; null when the data term is. */
+    total_seconds: number | null;
+    dominant: "data" | "buckets";
+}
 /** From `Workload.plan`: the same JSON as `ravenshard plan`. */
 export interface Plan {
     moves: Move[];
@@ -94,8 +108,10 @@ export interface Plan {
     skew_after: number | null;
     docs: number;
     bytes: number;
-    /** Null without a throughput (or a bytes throughput and no sizes). */
+    /** `estimate.total_seconds`: null without a throughput (or a bytes throughput and no sizes). */
     estimate_seconds: number | null;
+    /** Both terms of the estimate; the buckets term is known without a throughput. */
+    estimate: Estimate;
     notes: PlanNote[];
     target: ShardingConfiguration;
 }
@@ -117,14 +133,34 @@ export interface BalancePlan extends Plan {
         threshold: number;
         max_buckets: number | null;
         throughput: { unit: "bytes" | "docs"; per_second: number } | null;
+        bucket_cost: number;
+        objective: Objective;
     };
+    /** Target ranges less current ranges. */
+    ranges_added: number;
+    /** Bucket migrations: every bucket moved, empty ones included. */
+    migrations: number;
+    /** The same balance under each objective, to compare. */
+    objectives: {
+        objective: Objective;
+        migrations: number;
+        ranges_added: number;
+        docs_moved: number;
+        bytes_moved: number;
+        skew_after: number | null;
+        estimate: Estimate;
+    }[];
 }
+/** What a balance optimizes: few contiguous ranges, or few bucket migrations. */
+export type Objective = "contiguous" | "fewest-migrations";
 /** Knobs of `Workload.plan`; every key is optional. */
 export interface PlanOptions {
     /** What `share_moved` and the skews count; default "docs". */
     by?: Measure;
-    /** For `estimate_seconds`: "50MB/s", "800KB/s", "1GB/s", "20000docs/s". */
+    /** For the estimate's data term: "50MB/s", "800KB/s", "1GB/s", "20000docs/s". */
     throughput?: string;
+    /** For the estimate's buckets term, what one bucket's migration costs; default "40ms". */
+    bucketCost?: string;
 }
 /** Knobs of `Workload.balance`; every key is optional. */
 export interface BalanceOptions extends PlanOptions {
@@ -135,6 +171,8 @@ export interface BalanceOptions extends PlanOptions {
     threshold?: number;
     /** The most buckets the plan may move. */
     maxBuckets?: number;
+    /** Default "contiguous". */
+    objective?: Objective;
 }
 export type MigrationPhase = "Moving" | "Moved" | "OwnershipTransferred" | "CleanedUp";
 /** Where requests for a bucket's documents go. */
@@ -191,9 +229,11 @@ impl From<By> for Measure {
 
 /// The options of [`Workload::plan`] as JS passes them.
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct JsPlanOptions {
     by: Option<By>,
     throughput: Option<String>,
+    bucket_cost: Option<String>,
 }
 
 /// The options of [`Workload::balance`] as JS passes them.
@@ -205,6 +245,8 @@ struct JsBalanceOptions {
     threshold: Option<f64>,
     max_buckets: Option<u64>,
     throughput: Option<String>,
+    bucket_cost: Option<String>,
+    objective: Option<String>,
 }
 
 /// Balance weights: an object `{"0": 1, "1": 2}`, or the CLI's text `"0=1,1=2"`.
@@ -252,23 +294,31 @@ fn throughput(text: Option<String>) -> Result<Option<Throughput>, JsError> {
         .map_err(|e| js_error(format_args!("options: {e}")))
 }
 
+/// A cost per bucket option, read as the CLI reads `--bucket-cost`.
+fn bucket_cost(text: Option<String>) -> Result<BucketCost, JsError> {
+    text.map_or(Ok(BucketCost::DEFAULT), |t| {
+        BucketCost::parse(&t).map_err(|e| js_error(format_args!("options: {e}")))
+    })
+}
+
 /// Reads the `options` of [`Workload::plan`].
-fn plan_options(options: JsValue) -> Result<PlanOptions, JsError> {
-    let Some(js) = read_options::<JsPlanOptions>(options, "by and throughput")? else {
+pub(crate) fn plan_options(options: JsValue) -> Result<PlanOptions, JsError> {
+    let Some(js) = read_options::<JsPlanOptions>(options, "by, throughput and bucketCost")? else {
         return Ok(PlanOptions::default());
     };
     Ok(PlanOptions {
         measure: js.by.map_or(Measure::Docs, Measure::from),
         throughput: throughput(js.throughput)?,
+        bucket_cost: bucket_cost(js.bucket_cost)?,
     })
 }
 
 /// Reads the `options` of [`Workload::balance`].
-fn balance_options(options: JsValue) -> Result<BalanceOptions, JsError> {
+pub(crate) fn balance_options(options: JsValue) -> Result<BalanceOptions, JsError> {
     let default = BalanceOptions::default();
     let Some(js) = read_options::<JsBalanceOptions>(
         options,
-        "by, weights, threshold, maxBuckets and throughput",
+        "by, weights, threshold, maxBuckets, throughput, bucketCost and objective",
     )?
     else {
         return Ok(default);
@@ -279,6 +329,13 @@ fn balance_options(options: JsValue) -> Result<BalanceOptions, JsError> {
         threshold: js.threshold.unwrap_or(default.threshold),
         max_buckets: js.max_buckets,
         throughput: throughput(js.throughput)?,
+        bucket_cost: bucket_cost(js.bucket_cost)?,
+        objective: js
+            .objective
+            .map(|o| Objective::parse(&o))
+            .transpose()
+            .map_err(|e| js_error(format_args!("options: {e}")))?
+            .unwrap_or_default(),
     })
 }
 
@@ -315,8 +372,22 @@ pub struct Workload {
 }
 
 impl Workload {
+    /// The topology the documents are placed by.
+    pub(crate) fn current(&self) -> &ravenshard::Topology {
+        &self.topology.inner
+    }
+
+    /// The documents per bucket.
+    pub(crate) fn load(&self) -> &reshard::BucketLoad {
+        &self.documents.load
+    }
+
     /// The plan from this workload's topology to `target`, checked as the CLI checks it.
-    fn plan_to(&self, target: &Topology, options: &PlanOptions) -> Result<reshard::Plan, JsError> {
+    pub(crate) fn plan_to(
+        &self,
+        target: &Topology,
+        options: &PlanOptions,
+    ) -> Result<reshard::Plan, JsError> {
         self.documents
             .plan(&self.topology.inner, &target.inner, options)
             .map_err(js_error)
@@ -454,9 +525,10 @@ impl Workload {
 
     /// The bucket moves from this workload's topology to `target`, and what they cost:
     /// `{moves, buckets_moved, docs_moved, bytes_moved, share_moved, measure, per_shard,
-    /// skew_before, skew_after, docs, bytes, estimate_seconds, notes, target}`, as
-    /// `ravenshard plan` prints it. `options` may set `by` (`"docs"` or `"bytes"`) and
-    /// `throughput` (`"50MB/s"`, `"20000docs/s"`).
+    /// skew_before, skew_after, docs, bytes, estimate_seconds, estimate, notes, target}`, as
+    /// `ravenshard plan` prints it. `options` may set `by` (`"docs"` or `"bytes"`),
+    /// `throughput` (`"50MB/s"`, `"20000docs/s"`) and `bucketCost` (`"40ms"`, the
+    /// default).
     ///
     /// Throws an `Error` with RavenDB's message when `target` adds or removes a prefix that
     /// documents start with, or moves a prefix's block; or for bad options.
@@ -473,7 +545,8 @@ impl Workload {
     /// buckets, with its plan: the plan's fields, `obstacles` (buckets too big for a fair
     /// share) and `options`, as `ravenshard balance` prints it. `options` may set `by`,
     /// `weights` (`{"0": 1, "1": 2}` or `"0=1,1=2"`), `threshold` (percent, default 5),
-    /// `maxBuckets` and `throughput`.
+    /// `maxBuckets`, `throughput`, `bucketCost` and `objective` (`"contiguous"`, the
+    /// default, or `"fewest-migrations"`); `objectives` compares both.
     ///
     /// Throws an `Error` for bad options, with the core's message for a bad weight or
     /// threshold.

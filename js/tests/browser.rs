@@ -863,7 +863,7 @@ fn a_boundary_moved_is_one_move_with_its_documents() {
     assert_eq!(
         keys(&plan),
         "moves,buckets_moved,docs_moved,bytes_moved,share_moved,measure,per_shard,\
-         skew_before,skew_after,docs,bytes,estimate_seconds,notes,target"
+         skew_before,skew_after,docs,bytes,estimate_seconds,estimate,notes,target"
     );
     assert_eq!(Array::from(&get(&plan, "moves")).length(), 1);
     let bytes: u64 = moved.iter().sum();
@@ -879,7 +879,15 @@ fn a_boundary_moved_is_one_move_with_its_documents() {
     assert_eq!(number(&plan, "buckets_moved"), 1000.0);
     assert_eq!(number(&plan, "docs_moved"), docs as f64);
     assert_eq!(string(&plan, "measure"), "bytes");
-    assert_eq!(number(&plan, "estimate_seconds"), bytes as f64 / 1000.0);
+    // The data at 1,000 B/s plus 1,000 bucket migrations at 40 ms.
+    let estimate = get(&plan, "estimate");
+    assert_eq!(number(&estimate, "data_seconds"), bytes as f64 / 1000.0);
+    assert_eq!(number(&estimate, "buckets"), 1000.0);
+    assert_eq!(number(&estimate, "bucket_cost_seconds"), 0.04);
+    assert_eq!(
+        number(&plan, "estimate_seconds"),
+        bytes as f64 / 1000.0 + number(&estimate, "buckets_seconds")
+    );
     let shard0 = shard_change(&plan, 0);
     assert_eq!(
         number(&shard0, "docs_after"),
@@ -958,7 +966,8 @@ fn adding_a_shard_then_balancing_gives_it_a_quarter() {
     assert_eq!(
         keys(&balanced),
         "moves,buckets_moved,docs_moved,bytes_moved,share_moved,measure,per_shard,\
-         skew_before,skew_after,docs,bytes,estimate_seconds,notes,target,obstacles,options"
+         skew_before,skew_after,docs,bytes,estimate_seconds,estimate,notes,target,obstacles,\
+         options,ranges_added,migrations,objectives"
     );
     let share = number(&balanced, "share_moved");
     assert!((share - 0.25).abs() < 0.01, "{share}");
@@ -967,7 +976,7 @@ fn adding_a_shard_then_balancing_gives_it_a_quarter() {
     assert!((749.0..=751.0).contains(&new_shard), "{new_shard}");
     assert_eq!(
         json(&get(&balanced, "options")),
-        r#"{"by":"docs","weights":{},"threshold":0,"max_buckets":null,"throughput":null}"#
+        r#"{"by":"docs","weights":{},"threshold":0,"max_buckets":null,"throughput":null,"bucket_cost":0.04,"objective":"contiguous"}"#
     );
     // The balanced target, read back, plans to the same moves.
     let target = Topology::new(&json(&get(&balanced, "target")), None).unwrap();
@@ -1182,12 +1191,12 @@ fn bad_reshard_input_is_a_clear_error() {
     assert!(plan(r#"{"throughput": 50}"#).starts_with("options: invalid type"));
     assert_eq!(
         plan(r#"{"maxBuckets": 3}"#),
-        "options: unknown key `maxBuckets`; the keys are by and throughput"
+        "options: unknown key `maxBuckets`; the keys are by, throughput and bucketCost"
     );
     assert_eq!(
         balance(r#"{"thresold": 5}"#),
-        "options: unknown key `thresold`; the keys are by, weights, threshold, maxBuckets and \
-         throughput"
+        "options: unknown key `thresold`; the keys are by, weights, threshold, maxBuckets, \
+         throughput, bucketCost and objective"
     );
     assert!(balance(r#"{"threshold": 120}"#).starts_with("The threshold is 120%"));
     assert!(balance(r#"{"threshold": "5"}"#).starts_with("options: invalid type"));
@@ -1358,4 +1367,69 @@ fn advise_routes_the_workload_and_refuses_bad_options() {
     assert!(
         thrown(advise(JsValue::from_f64(1.0), object(r#"{"shards": 3}"#))).starts_with("export: ")
     );
+}
+
+#[wasm_bindgen_test]
+fn a_plan_and_a_balance_give_their_calls_and_script() {
+    let current = ranges(2, &[(0, 0), (B / 2, 1)]);
+    let target = ranges(2, &[(0, 0), (B / 2 + 1000, 1)]);
+    let workload = Workload::new(&current, orders_text(2_000).into()).unwrap();
+    let out = workload
+        .plan_calls(
+            &target,
+            object(
+                r#"{"database": "Orders", "url": "https://a.example.com", "cert": "admin.pem"}"#,
+            ),
+            object(r#"{"bucketCost": "10ms"}"#),
+        )
+        .unwrap();
+    assert_eq!(keys(&out), "calls,script");
+    let calls = get(&out, "calls");
+    let first = at(&get(&calls, "calls"), 0);
+    assert_eq!(
+        string(&first, "path"),
+        format!(
+            "/admin/resharding/start?database=Orders&fromBucket={}&toBucket={}&toShard=0",
+            B / 2,
+            B / 2 + 999
+        )
+    );
+    assert_eq!(
+        string(&calls, "state_endpoint"),
+        "/operations/state?id={OperationId}"
+    );
+    let estimate = get(&calls, "estimate");
+    assert!((number(&estimate, "buckets_seconds") - 10.0).abs() < 1e-9);
+    let script = get(&out, "script").as_string().unwrap();
+    assert!(script.starts_with("#!/bin/sh\n"));
+    assert!(script.contains("CERT='admin.pem'"));
+    let bad = workload.plan_calls(
+        &target,
+        object(r#"{"url": "a.example.com"}"#),
+        JsValue::UNDEFINED,
+    );
+    assert!(bad.is_err());
+    let unknown = workload.plan_calls(&target, object(r#"{"host": "a"}"#), JsValue::UNDEFINED);
+    assert!(unknown.is_err());
+    // A balance, by either objective, with both objectives reported.
+    let balanced = workload
+        .balance(object(
+            r#"{"threshold": 0, "objective": "fewest-migrations"}"#,
+        ))
+        .unwrap();
+    assert_eq!(
+        string(&get(&balanced, "options"), "objective"),
+        "fewest-migrations"
+    );
+    let objectives = get(&balanced, "objectives");
+    assert_eq!(Array::from(&objectives).length(), 2);
+    assert_eq!(string(&at(&objectives, 0), "objective"), "contiguous");
+    assert!(number(&at(&objectives, 1), "migrations") <= number(&at(&objectives, 0), "migrations"));
+    let out = workload
+        .balance_calls(JsValue::UNDEFINED, object(r#"{"threshold": 0}"#))
+        .unwrap();
+    assert_eq!(string(&get(&out, "calls"), "url"), "http://127.0.0.1:8080");
+    assert!(workload
+        .balance(object(r#"{"objective": "fast"}"#))
+        .is_err());
 }

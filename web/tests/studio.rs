@@ -810,6 +810,53 @@ async fn the_target_downloads_as_json() {
 }
 
 #[wasm_bindgen_test]
+async fn the_plan_shows_both_terms_and_downloads_its_calls() {
+    let studio = Studio::balanced_with_a_new_shard().await;
+    // A contiguous balance to a new shard moves about a quarter of 2^20 buckets: at 40 ms
+    // each, the buckets take the time, and the view says so.
+    assert!(studio
+        .text(".estimate-buckets")
+        .starts_with("+ buckets 2 h"));
+    assert!(studio.find(".estimate-warning").is_some());
+    assert_eq!(studio.count("table.objectives tbody tr"), 2);
+    let contiguous = studio.text("table.objectives tr.contiguous .migrations");
+    let fewest = studio.text("table.objectives tr.fewest-migrations .migrations");
+    let number = |t: &str| t.replace(',', "").parse::<u64>().unwrap();
+    assert!(
+        number(&fewest) < number(&contiguous),
+        "{fewest} vs {contiguous}"
+    );
+    // Few migrations: balance the new shard again, with the other objective.
+    studio.click("button.reset-target").await;
+    studio.click("button.add-shard").await;
+    studio.click(".objective .fewest-migrations").await;
+    studio.click("button.balance").await;
+    assert_eq!(studio.text(".buckets-moved strong"), fewest);
+    studio
+        .set("input.cluster-url", "https://a.example.com", "input")
+        .await;
+    let stop = catch_downloads();
+    studio.click("button.download-calls-json").await;
+    studio.click("button.download-calls-sh").await;
+    stop.call0(&JsValue::NULL).unwrap();
+    let caught: Vec<(String, String)> = serde_json::from_str(&caught_downloads()).unwrap();
+    assert_eq!(caught.len(), 2, "{caught:?}");
+    assert_eq!(caught[0].0, "Orders-calls.json");
+    let json: serde_json::Value =
+        serde_json::from_str(&text_at(&caught[0].1).await.unwrap().as_string().unwrap()).unwrap();
+    assert_eq!(json["url"], "https://a.example.com");
+    assert!(json["calls"][0]["path"]
+        .as_str()
+        .unwrap()
+        .starts_with("/admin/resharding/start?database=Orders&fromBucket="));
+    assert_eq!(caught[1].0, "Orders-calls.sh");
+    let script = text_at(&caught[1].1).await.unwrap().as_string().unwrap();
+    assert!(script.starts_with("#!/bin/sh\n"));
+    assert!(script.contains("URL='https://a.example.com'"));
+    assert!(studio.find(".notice.error").is_none());
+}
+
+#[wasm_bindgen_test]
 async fn buckets_too_big_for_a_fair_share_are_listed() {
     let studio = Studio::fresh().await;
     // 300 orders anchored to one company: one bucket with half the documents, more than the

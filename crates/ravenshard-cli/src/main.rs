@@ -3,6 +3,7 @@
 mod advise;
 mod blocks;
 mod buckets;
+mod calls;
 mod check_tx;
 mod config_diff;
 mod explain;
@@ -153,6 +154,10 @@ enum Command {
         /// The most buckets to move.
         #[arg(long, value_name = "N")]
         max_buckets: Option<u64>,
+        /// `contiguous` (few ranges) or `fewest-migrations` (the fullest buckets first:
+        /// far fewer bucket migrations, more ranges).
+        #[arg(long, value_name = "OBJECTIVE", default_value = "contiguous", value_parser = calls::parse_objective)]
+        objective: ravenshard_design::reshard::Objective,
         #[command(flatten)]
         common: ReshardArgs,
     },
@@ -190,6 +195,8 @@ struct ReshardArgs {
     throughput: Option<ravenshard_design::reshard::Throughput>,
     #[command(flatten)]
     input: FormatArgs,
+    #[command(flatten)]
+    calls: calls::CallArgs,
     /// The documents: ID lines (`id[<TAB>size...]`), a RavenDB export (`.ravendbdump`),
     /// JSON, NDJSON or CSV, plain or gzip-compressed (see --format); stdin when absent.
     file: Option<PathBuf>,
@@ -235,6 +242,7 @@ impl ReshardArgs {
                 By::Bytes => ravenshard_design::reshard::Measure::Bytes,
             },
             throughput: self.throughput,
+            calls: &self.calls,
             file: self.file.as_deref(),
             format: self.input.format,
             buckets: &self.buckets,
@@ -398,6 +406,7 @@ fn main() -> ExitCode {
             weights,
             threshold,
             max_buckets,
+            objective,
             common,
         } => ravenshard_design::reshard::BalanceOptions::parse_weights(
             weights.as_deref().unwrap_or(""),
@@ -408,6 +417,7 @@ fn main() -> ExitCode {
                 weights,
                 threshold,
                 max_buckets,
+                objective,
                 ..Default::default()
             };
             reshard::run_balance(&config, options, common.common())

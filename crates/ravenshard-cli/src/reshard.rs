@@ -1,7 +1,8 @@
 //! `ravenshard plan` and `ravenshard balance`: the bucket moves between two configurations,
 //! or to a balanced one, for the documents of a file or stdin (ID lines, an export, JSON,
 //! NDJSON or CSV), as JSON. Documents that cannot be read are reported on stderr and left
-//! out (exit status 1).
+//! out (exit status 1). With `--calls`, the plan's calls to the cluster instead (see
+//! `calls.rs`).
 
 use crate::input::{place, Entry, Input, InputFormat};
 use crate::{read_design, read_topology, Fatal};
@@ -19,6 +20,7 @@ use std::process::ExitCode;
 pub struct Common<'a> {
     pub by: Measure,
     pub throughput: Option<Throughput>,
+    pub calls: &'a crate::calls::CallArgs,
     pub file: Option<&'a Path>,
     pub format: InputFormat,
     /// Bucket statistics to read in place of documents (`--buckets`).
@@ -34,11 +36,14 @@ pub fn run_plan(config: &Path, target: &Path, common: Common) -> Result<ExitCode
     let options = PlanOptions {
         measure: common.by,
         throughput: common.throughput,
+        bucket_cost: common.calls.bucket_cost,
     };
     let p = documents
         .plan(&current, &target, &options)
         .map_err(reshard_error)?;
-    print_json(&p)?;
+    common
+        .calls
+        .print(&current, &p, common.throughput, || print_json(&p))?;
     Ok(exit_code(&documents))
 }
 
@@ -53,10 +58,13 @@ pub fn run_balance(
     let options = BalanceOptions {
         by: common.by,
         throughput: common.throughput,
+        bucket_cost: common.calls.bucket_cost,
         ..weights
     };
     let b = balance(&current, &documents.load, &options).map_err(reshard_error)?;
-    print_json(&b)?;
+    common
+        .calls
+        .print(&current, &b.plan, common.throughput, || print_json(&b))?;
     Ok(exit_code(&documents))
 }
 

@@ -3,14 +3,16 @@
 //! conservation, a plan applied gives its target, no bucket is split, prefix buckets stay
 //! on their shards, balancing never raises the skew, and the same inputs give the same plan.
 
+mod common;
+
+use common::topology;
 use proptest::prelude::*;
-use ravenshard::config::{PrefixedShardingSetting, ShardBucketRange, ShardingConfiguration};
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use ravenshard_design::reshard::{
-    add_prefix, add_shard, balance, check_prefix_changes, drain_shard, migration_step,
+    add_prefix, add_shard, balance, calls, check_prefix_changes, drain_shard, migration_step,
     migration_steps, plan, remove_prefix, remove_shard, set_prefix_shards, BalanceOptions,
-    BucketLoad, Measure, Phase, Plan, PlanNote, PlanOptions, ReshardError, Throughput, Workload,
-    MAX_INVALID,
+    BucketLoad, CallsOptions, Measure, Objective, Phase, Plan, PlanNote, PlanOptions, ReshardError,
+    Throughput, Workload, MAX_INVALID,
 };
 use std::collections::BTreeMap;
 
@@ -25,32 +27,6 @@ fn load_of(t: &Topology, ids: impl IntoIterator<Item = String>) -> BucketLoad {
 
 fn orders(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("orders/{i}-A")).collect()
-}
-
-fn topology(ranges: &[(u32, u32)], shards: u32, prefixes: &[(&str, &[u32], u32)]) -> Topology {
-    let config = ShardingConfiguration {
-        shards: (0..shards)
-            .map(|s| (s.to_string(), Default::default()))
-            .collect(),
-        bucket_ranges: ranges
-            .iter()
-            .map(|&(start, shard)| ShardBucketRange {
-                bucket_range_start: start,
-                shard_number: shard,
-            })
-            .collect(),
-        prefixed: prefixes
-            .iter()
-            .map(|(p, s, start)| PrefixedShardingSetting {
-                prefix: p.to_string(),
-                shards: s.to_vec(),
-                bucket_range_start: Some(*start),
-                other: Default::default(),
-            })
-            .collect(),
-        other: Default::default(),
-    };
-    Topology::from_configuration(config, "Orders", "").expect("valid test topology")
 }
 
 /// The shard of every bucket boundary of either topology (and the bucket before it).
@@ -141,11 +117,14 @@ fn totals_share_and_estimate() {
     let options = PlanOptions {
         measure: Measure::Bytes,
         throughput: Some(Throughput::parse("0.5MB/s").unwrap()),
+        ..Default::default()
     };
     let p = plan(&current, &target, &load, &options).unwrap();
     assert_eq!(p.bytes_moved, 1_000_000);
     assert_eq!(p.share_moved, 0.25);
-    assert_eq!(p.estimate_seconds, Some(2.0));
+    assert_eq!(p.estimate.data_seconds, Some(2.0));
+    // Plus 524,288 bucket migrations at 40 ms each.
+    assert_eq!(p.estimate_seconds, Some(2.0 + 524_288.0 * 0.04));
     assert_eq!(p.skew_before, Some(1.5));
     assert_eq!(p.skew_after, Some(2.0));
     let json = serde_json::to_value(&p).unwrap();
@@ -646,10 +625,11 @@ proptest! {
     }
 
     #[test]
-    fn balancing_never_raises_skew(current in arb_topology(), ids in arb_ids(), threshold in 0.0f64..30.0, bytes in any::<bool>()) {
+    fn balancing_never_raises_skew(current in arb_topology(), ids in arb_ids(), threshold in 0.0f64..30.0, bytes in any::<bool>(), fewest in any::<bool>()) {
         let load = BucketLoad::from_buckets(ids.iter().map(|(id, s)| (current.bucket_for(id).unwrap(), *s)));
         let by = if bytes && load.total().bytes > 0 { Measure::Bytes } else { Measure::Docs };
-        let options = BalanceOptions { by, threshold, ..Default::default() };
+        let objective = if fewest { Objective::FewestMigrations } else { Objective::Contiguous };
+        let options = BalanceOptions { by, threshold, objective, ..Default::default() };
         let b = balance(&current, &load, &options).unwrap();
         if let (Some(before), Some(after)) = (b.plan.skew_before, b.plan.skew_after) {
             prop_assert!(after <= before + 1e-9, "{} -> {}", before, after);
@@ -661,6 +641,15 @@ proptest! {
             }
         }
         check_moves(&current, &b.plan);
+        // The calls move exactly the plan's buckets and documents, each within one block.
+        let c = calls(&current, &b.plan, &CallsOptions::default()).unwrap();
+        prop_assert_eq!(c.calls.iter().map(|c| c.buckets).sum::<u64>(), b.plan.buckets_moved);
+        prop_assert_eq!(c.calls.iter().map(|c| c.docs).sum::<u64>(), b.plan.docs_moved);
+        for call in &c.calls {
+            prop_assert_eq!(call.from_bucket / B, call.to_bucket / B);
+            prop_assert_eq!(b.plan.target.shard_for_bucket(call.from_bucket), Some(call.to_shard));
+            prop_assert_eq!(b.plan.target.shard_for_bucket(call.to_bucket), Some(call.to_shard));
+        }
         prop_assert_eq!(balance(&current, &load, &options).unwrap(), b);
     }
 }

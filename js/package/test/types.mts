@@ -2,7 +2,7 @@
 // (js/package/test/run.sh types): the calls type-check, and no result is `any`.
 import {
   advise, bucketFor, bucketsFor, configDiff, explain, Topology, Workload,
-  type Advice, type AdviseCandidate, type AdviseStrategy, type BalancePlan, type ConfigDiff, type ContentRule, type Explanation, type LoadCheck,
+  type Advice, type AdviseCandidate, type CallsExport, type Estimate, type Objective, type AdviseStrategy, type BalancePlan, type ConfigDiff, type ContentRule, type Explanation, type LoadCheck,
   type Location, type MigrationStep, type Notice, type PlacedId, type Plan, type Report,
   type Route, type StoreAnswer, type TransactionCheck, type WorkloadSummary, type DrillDown,
 } from "ravenshard";
@@ -73,7 +73,14 @@ const onGrown = workload.withTopology(three.addShard());
 const balanced = onGrown.balance({ by: "bytes", weights: { 0: 1, 1: 2 }, threshold: 0, maxBuckets: 10, throughput: "50MB/s" });
 is<BalancePlan>()(balanced);
 const target = new Topology(JSON.stringify(balanced.target));
-is<Plan>()(onGrown.plan(target, { by: "docs", throughput: "20000docs/s" }));
+is<Plan>()(onGrown.plan(target, { by: "docs", throughput: "20000docs/s", bucketCost: "40ms" }));
+is<Estimate>()(balanced.estimate);
+is<Objective>()(balanced.objectives[0].objective);
+is<CallsExport>()(onGrown.planCalls(target, { database: "Orders", url: "https://a:443", cert: "a.pem", poll: 1 }));
+is<CallsExport>()(onGrown.balanceCalls(undefined, { objective: "fewest-migrations" }));
+is<string>()(onGrown.balanceCalls().script);
+// @ts-expect-error: an objective that does not exist.
+onGrown.balance({ objective: "fast" });
 is<number>()(onGrown.migrationSteps(target));
 const step = onGrown.migrationStep(target, 0);
 is<MigrationStep>()(step);

@@ -18,6 +18,7 @@ mod notices;
 mod queries;
 mod ranges;
 mod reshard;
+mod reshard_calls;
 pub mod saving;
 mod shards;
 pub mod tabs;

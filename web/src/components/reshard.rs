@@ -5,9 +5,7 @@ use super::{browser, bytes, count, on_value, percent, plural, shard_style, ByPtr
 use crate::editors::{BucketMap, ConfigJson, PrefixEditor, RangeEditor};
 use crate::state::{Field, ReshardAction, ReshardState, StepMove, ViewAction};
 use ravenshard::Topology;
-use ravenshard_design::reshard::{
-    migration_steps, Measure, MigrationStep, Obstacle, Phase, Plan, Throughput,
-};
+use ravenshard_design::reshard::{migration_steps, Measure, MigrationStep, Obstacle, Phase, Plan};
 use ravenshard_model::workspace::Placement;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -103,7 +101,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                     Some((Err(e), _)) => html! { <p class="error plan-error" role="alert">{ e.clone() }</p> },
                     Some((Ok(plan), after)) => html! {
                         <>
-                        { totals(plan, r.throughput(), on) }
+                        { totals(plan, r, on) }
                         { notes(&plan.notes.iter().map(ToString::to_string).collect::<Vec<_>>(), "plan-notes") }
                         <section class="reshard-compare" aria-label="Before and after">
                             { side("Before", Rc::clone(&inputs.current), Rc::clone(&inputs.placement), &on_bucket) }
@@ -111,6 +109,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                         </section>
                         { per_shard(plan) }
                         { moves(plan) }
+                        { super::reshard_calls::calls(&props.reshard, plan, on, &props.on_error) }
                         { migration(r, plan, on) }
                         </>
                     },
@@ -200,12 +199,14 @@ fn target_form(r: &ReshardState, on: &Callback<ReshardAction>) -> Html {
                 { field("Weights ", "weights", r.weights(), "0=1,1=2", on, ReshardAction::SetWeights) }
                 { field("Threshold % ", "threshold", r.threshold(), "", on, ReshardAction::SetThreshold) }
                 { field("Max buckets ", "max-buckets", r.max_buckets(), "no cap", on, ReshardAction::SetMaxBuckets) }
+                { super::reshard_calls::objective(r, on) }
                 { button("balance primary", "Balance", "", false, act(on, ReshardAction::Balance)) }
             </div>
             if let Some(e) = r.option_error() {
                 <p class="error option-error" role="alert">{ e.to_string() }</p>
             }
             { notes(&r.balance_notes().iter().map(ToString::to_string).collect::<Vec<_>>(), "balance-notes") }
+            { super::reshard_calls::objectives(r) }
             { obstacles(r.obstacles()) }
         </>
     }
@@ -277,11 +278,7 @@ fn obstacles(list: &[Obstacle]) -> Html {
     }
 }
 
-fn totals(
-    plan: &Plan,
-    throughput: &Field<Option<Throughput>>,
-    on: &Callback<ReshardAction>,
-) -> Html {
+fn totals(plan: &Plan, r: &ReshardState, on: &Callback<ReshardAction>) -> Html {
     let skew = |s: Option<f64>| s.map_or("–".to_string(), |s| format!("{:.2}", s));
     let stat = |class: &'static str, label: &str, value: String| {
         html! { <div class={classes!("stat", class)}><span class="label">{ label.to_string() }</span><strong>{ value }</strong></div> }
@@ -293,14 +290,7 @@ fn totals(
             { stat("bytes-moved", "Bytes moved", bytes(plan.bytes_moved)) }
             { stat("share-moved", "Share of the data", percent(plan.share_moved)) }
             { stat("skew", "Skew (max/mean)", format!("{} → {}", skew(plan.skew_before), skew(plan.skew_after))) }
-            <div class="stat estimate">
-                <span class="label">{ "Time at " }
-                    <input class={classes!("throughput", (!throughput.is_valid()).then_some("invalid"))} size="9"
-                        value={throughput.text().clone()} aria-label="Throughput"
-                        oninput={on_value::<InputEvent, _>(on, ReshardAction::SetThroughput)} />
-                </span>
-                <strong>{ plan.estimate_seconds.map_or("–".to_string(), duration) }</strong>
-            </div>
+            { super::reshard_calls::estimate(plan, r, on) }
         </section>
     }
 }

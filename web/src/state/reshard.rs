@@ -10,9 +10,10 @@ use super::config::{read_configuration, ConfigProblem};
 use super::inputs::Field;
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
-    add_shard, balance, check_prefix_changes, drain_shard, migration_step, migration_steps,
-    next_step_with_documents, plan, remove_shard, BalanceOptions, BucketLoad, Measure,
-    MigrationStep, Obstacle, Plan, PlanNote, PlanOptions, ReshardError, Throughput,
+    add_shard, balance, calls, check_prefix_changes, drain_shard, migration_step, migration_steps,
+    next_step_with_documents, plan, remove_shard, BalanceOptions, BucketCost, BucketLoad, Calls,
+    CallsOptions, Measure, MigrationStep, Objective, ObjectiveSummary, Obstacle, Plan, PlanNote,
+    PlanOptions, ReshardError, Throughput,
 };
 use ravenshard_model::workspace::{assign_members, Document, Placement, PlacementOptions};
 use std::collections::BTreeMap;
@@ -21,6 +22,12 @@ use yew::Reducible;
 
 /// The throughput the estimate opens with.
 pub const DEFAULT_THROUGHPUT: &str = "20MB/s";
+
+/// The cost of a bucket's migration the estimate opens with.
+pub const DEFAULT_BUCKET_COST: &str = "40ms";
+
+/// The node the calls go to, until the user gives one.
+pub const DEFAULT_CLUSTER_URL: &str = "http://127.0.0.1:8080";
 
 /// The balance threshold the view opens with, in percent.
 pub const DEFAULT_THRESHOLD: &str = "5";
@@ -103,6 +110,12 @@ pub enum ReshardAction {
     SetMaxBuckets(String),
     /// The throughput field (`20MB/s`, `5000docs/s`).
     SetThroughput(String),
+    /// The cost of one bucket's migration (`40ms`).
+    SetBucketCost(String),
+    /// What balancing optimizes.
+    SetObjective(Objective),
+    /// The URL of the node the calls go to.
+    SetClusterUrl(String),
     /// Show another step of the migration walk-through.
     MoveStep(StepMove),
     /// The configuration, documents or nodes changed.
@@ -129,6 +142,9 @@ struct OptionFields {
     threshold: Field<f64>,
     max_buckets: Field<Option<u64>>,
     throughput: Field<Option<Throughput>>,
+    bucket_cost: Field<BucketCost>,
+    objective: Objective,
+    url: String,
 }
 
 impl Default for OptionFields {
@@ -141,8 +157,15 @@ impl Default for OptionFields {
                 DEFAULT_THROUGHPUT,
                 Throughput::parse(DEFAULT_THROUGHPUT).ok(),
             ),
+            bucket_cost: Field::new(DEFAULT_BUCKET_COST, BucketCost::DEFAULT),
+            objective: Objective::Contiguous,
+            url: DEFAULT_CLUSTER_URL.into(),
         }
     }
+}
+
+fn parse_bucket_cost(text: &str) -> Result<BucketCost, String> {
+    BucketCost::parse(text).map_err(|e| format!("Cost per bucket: {e}"))
 }
 
 fn parse_weights(text: &str) -> Result<BTreeMap<u32, f64>, String> {
@@ -189,6 +212,7 @@ pub struct ReshardState {
     fields: OptionFields,
     obstacles: Rc<Vec<Obstacle>>,
     balance_notes: Rc<Vec<PlanNote>>,
+    objectives: Rc<Vec<ObjectiveSummary>>,
     step: u64,
     view: Option<Rc<ReshardView>>,
     migration: Option<Rc<Result<MigrationStep, String>>>,
@@ -206,6 +230,7 @@ impl ReshardState {
             fields: OptionFields::default(),
             obstacles: Rc::default(),
             balance_notes: Rc::default(),
+            objectives: Rc::default(),
             step: 0,
             view: None,
             migration: None,
@@ -262,6 +287,41 @@ impl ReshardState {
         &self.fields.throughput
     }
 
+    /// The cost-per-bucket field of the estimate.
+    pub fn bucket_cost(&self) -> &Field<BucketCost> {
+        &self.fields.bucket_cost
+    }
+
+    /// What balancing optimizes.
+    pub fn objective(&self) -> Objective {
+        self.fields.objective
+    }
+
+    /// The URL of the node the calls go to.
+    pub fn cluster_url(&self) -> &str {
+        &self.fields.url
+    }
+
+    /// The last balance's figures under each objective.
+    pub fn objectives(&self) -> &Rc<Vec<ObjectiveSummary>> {
+        &self.objectives
+    }
+
+    /// The calls that carry out the plan to the target, to the node of
+    /// [`cluster_url`](Self::cluster_url); `None` while the view is not computed.
+    pub fn calls(&self) -> Option<Result<Calls, String>> {
+        let view = self.view.as_ref()?;
+        Some(view.plan.clone().and_then(|p| {
+            let options = CallsOptions {
+                url: self.fields.url.clone(),
+                throughput: *self.fields.throughput.value(),
+                bucket_cost: *self.fields.bucket_cost.value(),
+                ..CallsOptions::default()
+            };
+            calls(&self.inputs.current, &p, &options).map_err(|e| e.to_string())
+        }))
+    }
+
     /// Why the first option field that cannot be used cannot.
     pub fn option_error(&self) -> Option<&str> {
         let f = &self.fields;
@@ -270,6 +330,7 @@ impl ReshardState {
             f.threshold.error(),
             f.max_buckets.error(),
             f.throughput.error(),
+            f.bucket_cost.error(),
         ]
         .into_iter()
         .flatten()
@@ -354,6 +415,7 @@ impl ReshardState {
             throughput: throughput
                 .then(|| *self.fields.throughput.value())
                 .flatten(),
+            bucket_cost: *self.fields.bucket_cost.value(),
         };
         let plan = plan(current, &target, &load, &options).map_err(|e| e.to_string());
         self.view = Some(Rc::new(ReshardView { plan, after, load }));
@@ -442,6 +504,18 @@ impl ReshardState {
                 self.fields.throughput.input(text, parse_throughput);
                 true
             }
+            ReshardAction::SetBucketCost(text) => {
+                self.fields.bucket_cost.input(text, parse_bucket_cost);
+                true
+            }
+            ReshardAction::SetObjective(objective) => {
+                self.fields.objective = objective;
+                false
+            }
+            ReshardAction::SetClusterUrl(url) => {
+                self.fields.url = url;
+                false
+            }
             ReshardAction::MoveStep(to) => {
                 self.move_step(to);
                 false
@@ -512,6 +586,8 @@ impl ReshardState {
             threshold: *f.threshold.value(),
             max_buckets: *f.max_buckets.value(),
             throughput: *f.throughput.value(),
+            bucket_cost: *f.bucket_cost.value(),
+            objective: f.objective,
         })
     }
 
@@ -524,6 +600,7 @@ impl ReshardState {
             Ok(b) => {
                 self.obstacles = Rc::new(b.obstacles);
                 self.balance_notes = Rc::new(b.plan.notes);
+                self.objectives = Rc::new(b.objectives);
                 self.step = 0;
                 self.outcome(Ok(b.plan.target))
             }

@@ -46,3 +46,12 @@ pub fn unescape(written: &str) -> String {
     id.push_str(rest);
     id
 }
+
+/// Writes `text` to `name` in a temporary folder of the test `test`, and returns its path.
+pub fn write(test: &str, name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("ravenshard-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}

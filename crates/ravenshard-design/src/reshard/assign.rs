@@ -80,6 +80,50 @@ impl Assignment {
         self.merge_around(k.saturating_sub(1), k + count + 1);
     }
 
+    /// Gives single buckets to shards, `(bucket, shard)` in ascending bucket order, in one
+    /// pass over the ranges (as many [`reassign`](Self::reassign) calls would, without
+    /// moving the ranges once per bucket).
+    pub(crate) fn reassign_buckets(&mut self, moves: &[(u32, u32)]) {
+        let mut out: Vec<BucketRange> = Vec::with_capacity(self.ranges.len() + 2 * moves.len());
+        // Appends a range, merged with the last when they touch, share a shard and a block.
+        let mut push = |range: BucketRange| match out.last_mut() {
+            Some(last)
+                if last.end == range.start
+                    && last.shard == range.shard
+                    && range.start % NUMBER_OF_BUCKETS != 0 =>
+            {
+                last.end = range.end
+            }
+            _ => out.push(range),
+        };
+        let mut next = moves.iter().peekable();
+        for r in &self.ranges {
+            let mut start = r.start;
+            while let Some(&(bucket, shard)) = next.next_if(|m| m.0 < r.end) {
+                if bucket < start || shard == r.shard {
+                    continue;
+                }
+                if start < bucket {
+                    push(BucketRange {
+                        start,
+                        end: bucket,
+                        ..*r
+                    });
+                }
+                push(BucketRange {
+                    start: bucket,
+                    end: bucket + 1,
+                    shard,
+                });
+                start = bucket + 1;
+            }
+            if start < r.end {
+                push(BucketRange { start, ..*r });
+            }
+        }
+        self.ranges = out;
+    }
+
     /// Merges neighbours in `lo..hi` that touch, share a shard and a block.
     fn merge_around(&mut self, lo: usize, mut hi: usize) {
         let mut i = lo;
@@ -308,4 +352,41 @@ fn cut(
         (true, false) => (load.bucket(e), range.end),
         (false, false) => (range.start, (load.last_bucket(e - 1) + 1).min(range.end)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One pass gives the ranges that one `reassign` per bucket gives.
+    #[test]
+    fn reassigning_buckets_at_once_is_reassigning_them_one_by_one() {
+        let t = Topology::with_shards(3).unwrap();
+        let b = NUMBER_OF_BUCKETS;
+        let moves = [
+            (0, 1),
+            (1, 1),
+            (5, 0),
+            (349_524, 2),
+            (349_525, 2),
+            (349_526, 0),
+            (699_049, 1),
+            (b - 1, 0),
+        ];
+        let mut one_by_one = Assignment::new(&t);
+        for &(bucket, shard) in &moves {
+            one_by_one.reassign(bucket, bucket + 1, shard);
+        }
+        let mut at_once = Assignment::new(&t);
+        at_once.reassign_buckets(&moves);
+        assert_eq!(at_once.ranges(), one_by_one.ranges());
+        assert_eq!(
+            at_once.ranges()[0],
+            BucketRange {
+                start: 0,
+                end: 2,
+                shard: 1
+            }
+        );
+    }
 }

@@ -2,8 +2,10 @@
 //! data as it can, in whole buckets.
 
 use super::assign::{Assignment, Weighing};
+use super::estimate::{BucketCost, Estimate};
 use super::load::{BucketLoad, Measure, PerShard};
 use super::note::PlanNote;
+use super::objective::Objective;
 use super::plan::{plan, Plan, PlanOptions, Throughput};
 use super::resolution::per_range_note;
 use super::ReshardError;
@@ -26,6 +28,10 @@ pub struct BalanceOptions {
     pub max_buckets: Option<u64>,
     /// The speed of the migration, for the time estimate.
     pub throughput: Option<Throughput>,
+    /// What migrating one bucket costs, for the time estimate.
+    pub bucket_cost: BucketCost,
+    /// Few contiguous ranges, or few bucket migrations.
+    pub objective: Objective,
 }
 
 impl Default for BalanceOptions {
@@ -36,6 +42,8 @@ impl Default for BalanceOptions {
             threshold: 5.0,
             max_buckets: None,
             throughput: None,
+            bucket_cost: BucketCost::DEFAULT,
+            objective: Objective::Contiguous,
         }
     }
 }
@@ -119,6 +127,31 @@ pub struct BalancePlan {
     pub obstacles: Vec<Obstacle>,
     /// The options used.
     pub options: BalanceOptions,
+    /// Bucket ranges in the target less those now (negative when ranges merge).
+    pub ranges_added: i64,
+    /// Bucket migrations the plan takes: every bucket moved, empty ones included.
+    pub migrations: u64,
+    /// The same balance under each objective, to compare (this one's included).
+    pub objectives: Vec<ObjectiveSummary>,
+}
+
+/// What a balance under one objective would take.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ObjectiveSummary {
+    /// The objective.
+    pub objective: Objective,
+    /// Bucket migrations, empty buckets included.
+    pub migrations: u64,
+    /// Bucket ranges added.
+    pub ranges_added: i64,
+    /// Documents moved.
+    pub docs_moved: u64,
+    /// Bytes moved.
+    pub bytes_moved: u64,
+    /// The skew reached.
+    pub skew_after: Option<f64>,
+    /// The time it takes, term by term.
+    pub estimate: Estimate,
 }
 
 /// The most obstacles a balance lists.
@@ -132,6 +165,11 @@ pub const MAX_OBSTACLES: usize = 100;
 /// one is adjacent, so ranges stay few; a new range is not cut for less than 0.25% of a
 /// mean fair share). A prefix's buckets only go to that prefix's
 /// shards. The skew never rises: if the moves found would not lower it, none is proposed.
+///
+/// That is the [`Objective::Contiguous`] balance; [`Objective::FewestMigrations`] moves
+/// the fullest buckets first instead, one by one, so the same data moves in fewer bucket
+/// migrations and more ranges. Either way the answer reports, in
+/// [`objectives`](BalancePlan::objectives), the migrations and ranges added under both.
 ///
 /// # Examples
 ///
@@ -149,6 +187,41 @@ pub const MAX_OBSTACLES: usize = 100;
 /// assert_eq!(b.plan.moves.len(), 1);
 /// ```
 pub fn balance(
+    current: &Topology,
+    load: &BucketLoad,
+    options: &BalanceOptions,
+) -> Result<BalancePlan, ReshardError> {
+    let mut chosen = balance_one(current, load, options)?;
+    for objective in Objective::ALL {
+        let summary = if objective == options.objective {
+            summary(&chosen)
+        } else {
+            let other = BalanceOptions {
+                objective,
+                ..options.clone()
+            };
+            summary(&balance_one(current, load, &other)?)
+        };
+        chosen.objectives.push(summary);
+    }
+    Ok(chosen)
+}
+
+/// A balance's figures for [`BalancePlan::objectives`].
+fn summary(b: &BalancePlan) -> ObjectiveSummary {
+    ObjectiveSummary {
+        objective: b.options.objective,
+        migrations: b.migrations,
+        ranges_added: b.ranges_added,
+        docs_moved: b.plan.docs_moved,
+        bytes_moved: b.plan.bytes_moved,
+        skew_after: b.plan.skew_after,
+        estimate: b.plan.estimate,
+    }
+}
+
+/// [`balance`] under `options.objective` alone.
+fn balance_one(
     current: &Topology,
     load: &BucketLoad,
     options: &BalanceOptions,
@@ -178,6 +251,7 @@ pub fn balance(
     let plan_options = PlanOptions {
         measure: by,
         throughput: options.throughput,
+        bucket_cost: options.bucket_cost,
     };
     let mut notes = Vec::new();
     let mut assignment = Assignment::new(current);
@@ -209,7 +283,14 @@ pub fn balance(
                 by,
                 tolerance,
             };
-            let left = assignment.transfer_all(&weighing, gives, takes, &mut budget);
+            let left = match options.objective {
+                Objective::Contiguous => {
+                    assignment.transfer_all(&weighing, gives, takes, &mut budget)
+                }
+                Objective::FewestMigrations => {
+                    assignment.transfer_fullest(&weighing, gives, takes, &mut budget)
+                }
+            };
             if budget == Some(0) {
                 notes.push(PlanNote::Capped {
                     max_buckets: options.max_buckets.unwrap_or(0),
@@ -272,8 +353,11 @@ pub fn balance(
     }
     Ok(BalancePlan {
         obstacles: obstacles(current, load, by, &fair),
+        ranges_added: p.target.ranges().len() as i64 - current.ranges().len() as i64,
+        migrations: p.buckets_moved,
         plan: p,
         options: options.clone(),
+        objectives: Vec::new(),
     })
 }
 

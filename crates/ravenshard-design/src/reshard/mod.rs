@@ -31,26 +31,35 @@
 
 mod assign;
 mod balance;
+mod calls;
 mod error;
+mod estimate;
 mod load;
 mod migration;
 mod note;
+mod objective;
 mod ops;
 mod plan;
 pub mod prefixes;
 mod resolution;
 mod statistics;
 mod statistics_merge;
+mod script;
 mod workload;
 
-pub use balance::{balance, BalanceOptions, BalancePlan, Obstacle, WeightsError, MAX_OBSTACLES};
+pub use balance::{
+    balance, BalanceOptions, BalancePlan, ObjectiveSummary, Obstacle, WeightsError, MAX_OBSTACLES,
+};
+pub use calls::{calls, Calls, CallsError, CallsOptions, Chore, ReshardingCall, ShardPeak};
 pub use error::ReshardError;
+pub use estimate::{BucketCost, BucketCostError, Dominant, Estimate};
 pub use load::{Amount, BucketLoad, Measure};
 pub use migration::{
     migration_step, migration_steps, next_step_with_documents, MigrationStep, Phase, Route,
     ShardBucketMigration,
 };
 pub use note::PlanNote;
+pub use objective::{Objective, ObjectiveError};
 pub use ops::{
     add_prefix, add_shard, check_prefix_changes, drain_shard, remove_prefix, remove_shard,
     set_prefix_shards,

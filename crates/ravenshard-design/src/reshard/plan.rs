@@ -1,6 +1,7 @@
 //! A plan: which bucket runs change shard between two topologies, and what moving them
 //! costs.
 
+use super::estimate::{BucketCost, Estimate};
 use super::load::{Amount, BucketLoad, Measure};
 use super::note::PlanNote;
 use super::ReshardError;
@@ -151,8 +152,11 @@ impl std::error::Error for ThroughputError {}
 pub struct PlanOptions {
     /// What the skew and the share moved count.
     pub measure: Measure,
-    /// The speed of the migration, for [`Plan::estimate_seconds`]; `None` for no estimate.
+    /// The speed of the migration, for the data term of [`Plan::estimate`]; `None` for no
+    /// data term.
     pub throughput: Option<Throughput>,
+    /// What migrating one bucket costs, for the buckets term of [`Plan::estimate`].
+    pub bucket_cost: BucketCost,
 }
 
 /// The moves from one topology to another, and what they cost.
@@ -181,9 +185,13 @@ pub struct Plan {
     pub docs: u64,
     /// Every byte, as counted.
     pub bytes: u64,
-    /// The time to move the data at the given throughput, in seconds; `null` without a
-    /// throughput, or for a bytes throughput when no document has a size.
+    /// The time the plan takes, in seconds: the data at the given throughput plus the
+    /// buckets moved times the cost of a bucket ([`Estimate::total_seconds`]); `null`
+    /// without a throughput, or for a bytes throughput when no document has a size.
     pub estimate_seconds: Option<f64>,
+    /// The estimate term by term: the data term, and the buckets term (known without a
+    /// throughput).
+    pub estimate: Estimate,
     /// What else the user should know.
     pub notes: Vec<PlanNote>,
     /// The target configuration in RavenDB's `ShardingConfiguration` JSON.
@@ -251,19 +259,19 @@ pub fn plan(
     notes.extend(super::resolution::per_range_note(
         load, current, target, &moves, &none,
     ));
-    let estimate_seconds = match options.throughput {
-        Some(Throughput::Docs(rate)) => Some(moved.docs as f64 / rate),
-        Some(Throughput::Bytes(rate)) if total.bytes > 0 || moved.docs == 0 => {
-            Some(moved.bytes as f64 / rate)
-        }
-        Some(Throughput::Bytes(_)) => {
-            notes.push(PlanNote::NoSizesForEstimate);
-            None
-        }
-        None => None,
-    };
+    let buckets_moved: u64 = moves.iter().map(Move::buckets).sum();
+    let estimate = Estimate::new(
+        buckets_moved,
+        moved,
+        total,
+        options.throughput,
+        options.bucket_cost,
+    );
+    if options.throughput.is_some() && estimate.data_seconds.is_none() {
+        notes.push(PlanNote::NoSizesForEstimate);
+    }
     Ok(Plan {
-        buckets_moved: moves.iter().map(Move::buckets).sum(),
+        buckets_moved,
         docs_moved: moved.docs,
         bytes_moved: moved.bytes,
         share_moved: share(moved.by(measure), total.by(measure)),
@@ -272,7 +280,8 @@ pub fn plan(
         skew_after: ravenshard::report::skew(shard_loads(&per_shard, target, true, measure)),
         docs: total.docs,
         bytes: total.bytes,
-        estimate_seconds,
+        estimate_seconds: estimate.total_seconds,
+        estimate,
         moves,
         per_shard,
         notes,

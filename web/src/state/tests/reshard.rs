@@ -2,7 +2,7 @@
 //! messages, the plan and the walk-through, computed only while the view is shown.
 
 use crate::state::*;
-use ravenshard_design::reshard::{Measure, Phase, Plan, PlanNote};
+use ravenshard_design::reshard::{Measure, Objective, Phase, Plan, PlanNote};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Placement};
 use std::rc::Rc;
@@ -231,7 +231,11 @@ fn option_fields_are_checked() {
         (share0 - 0.5).abs() < 0.01,
         "weight 2 of 4 takes half: {share0}"
     );
-    assert_eq!(p.estimate_seconds, Some(p.docs_moved as f64 / 1000.0));
+    assert_eq!(p.estimate.data_seconds, Some(p.docs_moved as f64 / 1000.0));
+    assert_eq!(
+        p.estimate_seconds,
+        Some(p.docs_moved as f64 / 1000.0 + p.buckets_moved as f64 * 0.04)
+    );
     // Bytes without sizes: the core says so.
     let two = vec![Document::new("orders/1-A"), Document::new("orders/2-A")];
     let state = reduce(state, ReshardAction::Inputs(inputs(two, 0)));
@@ -283,4 +287,38 @@ fn new_inputs_recompute_the_view_and_a_new_revision_drops_the_target() {
     assert!(!state.has_target());
     assert_eq!(state.threshold().text().as_str(), "1");
     assert_eq!(plan(&state).per_shard.len(), 3);
+}
+
+#[test]
+fn the_estimate_objective_and_calls_follow_the_fields() {
+    let state = reduce(generated(), ReshardAction::AddShard);
+    let state = reduce(state, ReshardAction::SetThreshold("0".into()));
+    let state = reduce(state, ReshardAction::SetBucketCost("soon".into()));
+    assert!(state.option_error().unwrap().contains("Cost per bucket"));
+    let state = reduce(state, ReshardAction::SetBucketCost("1ms".into()));
+    let state = reduce(
+        state,
+        ReshardAction::SetObjective(Objective::FewestMigrations),
+    );
+    let state = reduce(state, ReshardAction::Balance);
+    let p = plan(&state);
+    assert!(p.buckets_moved > 0);
+    assert!((p.estimate.buckets_seconds - p.buckets_moved as f64 * 0.001).abs() < 1e-9);
+    let compared = state.objectives();
+    assert_eq!(compared.len(), 2);
+    assert_eq!(compared[1].objective, Objective::FewestMigrations);
+    assert_eq!(compared[1].migrations, p.buckets_moved);
+    assert!(compared[1].migrations <= compared[0].migrations);
+    let calls = state.calls().unwrap().unwrap();
+    assert_eq!(calls.url, "http://127.0.0.1:8080");
+    assert_eq!(
+        calls.calls.iter().map(|c| c.buckets).sum::<u64>(),
+        p.buckets_moved
+    );
+    let state = reduce(state, ReshardAction::SetClusterUrl("nowhere".into()));
+    assert!(state
+        .calls()
+        .unwrap()
+        .unwrap_err()
+        .contains("is not a node's URL"));
 }

@@ -1,0 +1,166 @@
+//! What a balance optimizes: few contiguous ranges, or few bucket migrations.
+//!
+//! RavenDB migrates every bucket of a range one at a time, empty or not
+//! ([`Estimate`](super::Estimate)), so a contiguous range that holds little data can still
+//! cost hours. `FewestMigrations` moves the fullest buckets first: the same data moves in
+//! far fewer migrations, in more (often single-bucket) ranges.
+
+use super::assign::{Assignment, Weighing};
+use super::load::PerShard;
+use serde::Serialize;
+
+/// What a balance optimizes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Objective {
+    /// Few, contiguous ranges, taken at the edges of the donors' ranges (next to the
+    /// receiver's ranges first). Moves every bucket of a range, empty or not.
+    #[default]
+    Contiguous,
+    /// The fewest bucket migrations: the fullest buckets move first, each on its own if
+    /// need be. Adds ranges.
+    FewestMigrations,
+}
+
+impl Objective {
+    /// Both objectives, in the order balances report them.
+    pub const ALL: [Objective; 2] = [Objective::Contiguous, Objective::FewestMigrations];
+
+    /// `"contiguous"` or `"fewest-migrations"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Contiguous => "contiguous",
+            Objective::FewestMigrations => "fewest-migrations",
+        }
+    }
+
+    /// Reads an objective by [`name`](Objective::name).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_design::reshard::Objective;
+    ///
+    /// assert_eq!(Objective::parse("fewest-migrations"), Ok(Objective::FewestMigrations));
+    /// assert!(Objective::parse("fast").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Objective, ObjectiveError> {
+        Objective::ALL
+            .into_iter()
+            .find(|o| o.name() == text.trim())
+            .ok_or_else(|| ObjectiveError {
+                text: text.to_string(),
+            })
+    }
+}
+
+/// An objective that is not `contiguous` or `fewest-migrations`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectiveError {
+    /// The text as given.
+    pub text: String,
+}
+
+impl std::fmt::Display for ObjectiveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "'{}' is not a balance objective: write contiguous (few ranges) or \
+             fewest-migrations (few buckets moved).",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for ObjectiveError {}
+
+impl Assignment {
+    /// Moves, from every donor of `gives` to the receivers of `takes`, single buckets,
+    /// fullest first. A bucket moves when it brings both its donor and its receiver closer
+    /// to their share (it holds less than twice what either still gives or takes); the
+    /// receiver is the one short the most that may own the bucket. Returns what donors
+    /// could not give because no receiver still short may own their buckets (a prefix's
+    /// block). `budget` counts down the buckets that may still move.
+    pub(crate) fn transfer_fullest(
+        &mut self,
+        weighing: &Weighing,
+        mut gives: PerShard<f64>,
+        mut takes: PerShard<f64>,
+        budget: &mut Option<u64>,
+    ) -> f64 {
+        let by = weighing.by;
+        // The donors' buckets that hold anything, with their owner: the ranges and the
+        // buckets are both in ascending order, so one walk finds every owner.
+        let ranges = self.ranges();
+        let mut k = 0;
+        let mut buckets: Vec<(std::cmp::Reverse<u64>, u32, u32)> = weighing
+            .load
+            .buckets()
+            .filter_map(|(bucket, held)| {
+                while ranges.get(k).is_some_and(|r| r.end <= bucket) {
+                    k += 1;
+                }
+                let owner = ranges.get(k).filter(|r| r.start <= bucket)?.shard;
+                let weight = held.by(by);
+                (weight > 0 && gives.get(&owner).is_some_and(|&g| g >= 0.5)).then_some((
+                    std::cmp::Reverse(weight),
+                    bucket,
+                    owner,
+                ))
+            })
+            .collect();
+        // Fullest first, then in bucket order (buckets are distinct: the order is total).
+        buckets.sort_unstable();
+        let mut moves: Vec<(u32, u32)> = Vec::new();
+        for (std::cmp::Reverse(weight), bucket, donor) in buckets {
+            let weight = weight as f64;
+            if *budget == Some(0) {
+                break;
+            }
+            let give = gives.get(&donor).copied().unwrap_or(0.0);
+            if give < 0.5 || weight >= 2.0 * give {
+                continue;
+            }
+            let receiver = takes
+                .iter()
+                .filter(|&(&r, &k)| r != donor && weight < 2.0 * k && self.eligible(r, bucket))
+                .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
+                .map(|(&r, _)| r);
+            let Some(receiver) = receiver else {
+                continue;
+            };
+            moves.push((bucket, receiver));
+            if let Some(left) = budget.as_mut() {
+                *left -= 1;
+            }
+            for (side, shard) in [(&mut gives, donor), (&mut takes, receiver)] {
+                if let Some(v) = side.get_mut(&shard) {
+                    *v -= weight;
+                }
+            }
+        }
+        moves.sort_unstable();
+        self.reassign_buckets(&moves);
+        self.blocked(&gives, &takes)
+    }
+
+    /// What donors still give that no receiver still short may take.
+    fn blocked(&self, gives: &PerShard<f64>, takes: &PerShard<f64>) -> f64 {
+        gives
+            .iter()
+            .filter(|&(_, &g)| g >= 0.5)
+            .filter(|&(&donor, _)| {
+                let short: Vec<u32> = takes
+                    .iter()
+                    .filter(|&(&r, &k)| r != donor && k >= 0.5)
+                    .map(|(&r, _)| r)
+                    .collect();
+                !short.is_empty()
+                    && !self.ranges().iter().any(|range| {
+                        range.shard == donor && short.iter().any(|&r| self.eligible(r, range.start))
+                    })
+            })
+            .map(|(_, &g)| g)
+            .sum()
+    }
+}
