@@ -4,30 +4,47 @@ use super::candidate::{anchored, content_id, content_placed, own, score, Placed,
 use super::read::{Kept, Read};
 use super::recommend::recommend;
 use super::references::{referenced, references};
-use super::{Advice, AdviseError, Candidate, CollectionAdvice, Strategy, Workload};
+use super::{Advice, AdviseError, Candidate, CollectionAdvice, Progress, Strategy, Workload};
 use ravenshard::{lower_id, Topology, MAX_PREFIXES};
 use ravenshard_design::content::ContentDesign;
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 /// Advises on everything read.
 pub(super) fn advise_read(
     read: &Read,
     topology: &Topology,
     workload: &Workload,
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<Advice, AdviseError> {
     let mut by_collection: Vec<Vec<&Kept>> = vec![Vec::new(); read.collections.len()];
     for document in &read.documents {
         by_collection[document.collection as usize].push(document);
     }
-    let collections = by_collection
-        .iter()
-        .enumerate()
-        .filter(|(_, documents)| !documents.is_empty())
-        .map(|(i, documents)| {
-            advise_collection(read, &read.collections[i], documents, topology, workload)
-        })
-        .collect();
+    let mut tracker = Tracker {
+        done: 0,
+        total: read.documents.len() as u64,
+        progress,
+    };
+    tracker.report(0, 1)?;
+    let mut collections = Vec::new();
+    for (i, documents) in by_collection.iter().enumerate() {
+        if documents.is_empty() {
+            continue;
+        }
+        let name = &read.collections[i];
+        collections.push(advise_collection(
+            read,
+            name,
+            documents,
+            topology,
+            workload,
+            &mut tracker,
+        )?);
+        tracker.done += documents.len() as u64;
+    }
+    tracker.report(0, 1)?;
     Ok(Advice {
         shards: topology.shards().len() as u32,
         documents: read.documents.len() as u64,
@@ -37,13 +54,44 @@ pub(super) fn advise_read(
     })
 }
 
+/// Tells the caller's progress callback how far the scoring is.
+struct Tracker<'p> {
+    /// Documents of the collections done.
+    done: u64,
+    total: u64,
+    progress: &'p mut dyn FnMut(Progress) -> ControlFlow<()>,
+}
+
+impl Tracker<'_> {
+    /// Reports `part` of the current collection's `documents` done; an error when the
+    /// callback cancels.
+    fn report(&mut self, part: u64, documents: u64) -> Result<(), AdviseError> {
+        let done = (self.done + part.min(documents)).min(self.total);
+        match (self.progress)(Progress {
+            done,
+            total: self.total,
+        }) {
+            ControlFlow::Continue(()) => Ok(()),
+            ControlFlow::Break(()) => Err(AdviseError::Cancelled),
+        }
+    }
+}
+
+/// The candidates of a collection with `references`: `none`, an `anchor` per reference,
+/// maybe `prefix`, a `content` per top-level reference.
+fn candidate_count(references: &[(u32, super::Reference)]) -> u64 {
+    let top_level = references.iter().filter(|(_, r)| !r.field.contains('.'));
+    2 + references.len() as u64 + top_level.count() as u64
+}
+
 fn advise_collection(
     read: &Read,
     name: &str,
     documents: &[&Kept],
     topology: &Topology,
     workload: &Workload,
-) -> CollectionAdvice {
+    tracker: &mut Tracker<'_>,
+) -> Result<CollectionAdvice, AdviseError> {
     let references = references(read, name, documents, workload);
     let scope = Scope {
         name,
@@ -55,13 +103,23 @@ fn advise_collection(
             .map(|(field, _)| (*field, targets(documents, *field, topology)))
             .collect(),
     };
+    let count = candidate_count(&references);
+    let n = documents.len() as u64;
+    let mut scored = 0;
+    let mut tick = |tracker: &mut Tracker<'_>| {
+        scored += 1;
+        tracker.report(n * scored / count, n)
+    };
     let mut candidates = vec![none(&scope, topology)];
+    tick(tracker)?;
     for (field, reference) in &references {
         candidates.push(anchor(&scope, topology, *field, &reference.field));
+        tick(tracker)?;
     }
     if let Some(prefix) = prefix(&scope, topology) {
         candidates.push(prefix);
     }
+    tick(tracker)?;
     for (field, reference) in &references {
         if !reference.field.contains('.') {
             let largest = candidates
@@ -74,17 +132,18 @@ fn advise_collection(
             if let Some(c) = content(&scope, topology, *field, &reference.field, largest) {
                 candidates.push(c);
             }
+            tick(tracker)?;
         }
     }
     let recommended = recommend(&candidates, &references);
-    CollectionAdvice {
+    Ok(CollectionAdvice {
         collection: name.to_string(),
         documents: documents.len() as u64,
         bytes: documents.iter().map(|d| d.size).sum(),
         references: references.into_iter().map(|(_, r)| r).collect(),
         candidates,
         recommended,
-    }
+    })
 }
 
 /// Per document, the index of the first value of `field` naming a document of the export,
