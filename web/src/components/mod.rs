@@ -3,6 +3,8 @@
 //! `Callback<ConfigAction>`) and computes nothing heavy itself: the numbers come from the
 //! [`state`](crate::state), which gets them from the core.
 
+mod advice;
+mod advisor;
 mod app;
 pub mod browser;
 mod config;
@@ -23,6 +25,8 @@ mod shards;
 pub mod tabs;
 mod workspace;
 
+pub use advice::{AdviceView, AdviceViewProps};
+pub use advisor::{AdvisorView, AdvisorViewProps};
 pub use app::{App, Dispatch};
 pub use config::{ConfigPanel, ConfigPanelProps};
 pub use content::{ContentView, ContentViewProps};
