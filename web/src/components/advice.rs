@@ -139,6 +139,7 @@ fn collection_view(
         };
         html! {
             <button type="button" class="advisor-apply" disabled={!enabled} {title}
+                data-candidate={candidate_label(c.strategy, c.field.as_deref())}
                 onclick={on_apply.reform(move |_: MouseEvent| (index, i))}>{ "Apply" }</button>
         }
     };

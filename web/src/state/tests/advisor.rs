@@ -24,18 +24,18 @@ fn export() -> ExportFile {
     }
 }
 
-/// Three companies, nine orders naming them, as NDJSON.
+/// 200 companies, 2,000 orders naming them, as NDJSON.
 fn ndjson() -> String {
     let mut text = String::new();
-    for c in 1..=3 {
+    for c in 1..=200 {
         text += &format!(
             "{{\"@metadata\": {{\"@id\": \"companies/{c}-A\", \"@collection\": \"Companies\"}}}}\n"
         );
     }
-    for o in 1..=9 {
+    for o in 1..=2000 {
         text += &format!(
             "{{\"Company\": \"companies/{}-A\", \"@metadata\": {{\"@id\": \"orders/{o}-A\", \"@collection\": \"Orders\"}}}}\n",
-            o % 3 + 1
+            o % 200 + 1
         );
     }
     text
@@ -103,7 +103,7 @@ fn a_run_reports_progress_with_an_estimate_then_its_advice() {
     let Run::Done(advice) = state.run() else {
         panic!("no advice: {:?}", state.run());
     };
-    assert_eq!(advice.documents, 12);
+    assert_eq!(advice.documents, 2200);
     let orders = advice
         .collections
         .iter()
@@ -229,7 +229,7 @@ fn applying_an_anchor_to_a_workspace_without_the_export_changes_nothing_and_says
 #[test]
 fn applying_a_configuration_puts_it_in_force() {
     let state = studio_of(&["eu/orders/1-A", "us/orders/1-A"]);
-    let json = r#"{"BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0}], "Prefixed": [{"Prefix": "eu/", "Shards": [1]}, {"Prefix": "us/", "Shards": [2]}], "Shards": {"0": {}, "1": {}, "2": {}}}"#;
+    let json = r#"{"Prefixed": [{"Prefix": "eu/", "Shards": [1]}, {"Prefix": "us/", "Shards": [2]}], "Shards": {"0": {}, "1": {}, "2": {}}}"#;
     let action = Action::ApplyConfiguration {
         label: "prefix (Orders)".into(),
         json: json.into(),
