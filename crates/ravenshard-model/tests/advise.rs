@@ -344,3 +344,39 @@ fn anchor_rewrites_give_the_candidates_ids_and_co_locate_every_order() {
     let company = topology.locate("companies/2-A").unwrap().bucket;
     assert_eq!(topology.locate(&documents[1].id).unwrap().bucket, company);
 }
+
+#[test]
+fn reports_progress_within_a_candidate_of_a_large_collection_and_cancels_there() {
+    // 70,000 orders without references: the candidates `none` and (not offered) `prefix`,
+    // so the collection's progress is in halves, and `none` reports after 65,536 documents.
+    let text: String = (1..=70_000)
+        .map(|o| {
+            format!(
+                "{{\"@metadata\": {{\"@id\": \"orders/{o}-A\", \"@collection\": \"Orders\"}}}}\n"
+            )
+        })
+        .collect();
+    let export = read_export(&text);
+    let topology = Topology::with_shards(3).unwrap();
+    let mut seen = Vec::new();
+    export
+        .advise(&topology, &Workload::default(), &mut |p| {
+            seen.push(p.done);
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap();
+    assert_eq!(seen, [0, 65_535 / 2, 35_000, 70_000, 70_000]);
+    let mut calls = 0;
+    let answer = export.advise(&topology, &Workload::default(), &mut |p| {
+        calls += 1;
+        match p.done {
+            0 => std::ops::ControlFlow::Continue(()),
+            _ => std::ops::ControlFlow::Break(()),
+        }
+    });
+    assert_eq!(
+        answer,
+        Err(ravenshard_model::advise::AdviseError::Cancelled)
+    );
+    assert_eq!(calls, 2);
+}

@@ -224,13 +224,18 @@ async fn read(request: &AdviseRequest, reporter: &mut Reporter<'_>) -> Result<Re
             let format = Format::detect(Some(name), &chunk);
             ExportReader::new(Some(format), Some(request.size))
         });
-        for part in chunk.chunks(reader.next_chunk_len().max(1)) {
+        // A stream's chunk can be the whole file: push it in the importer's slices,
+        // reporting after each.
+        let mut rest = chunk.as_slice();
+        while !rest.is_empty() {
+            let (part, tail) = rest.split_at(reader.next_chunk_len().clamp(1, rest.len()));
             reader
                 .push(part)
                 .map_err(|e| in_file(&e, reader.format()))?;
+            bytes += part.len() as u64;
+            reporter.report(bytes, Some(request.size), false);
+            rest = tail;
         }
-        bytes += chunk.len() as u64;
-        reporter.report(bytes, Some(request.size), false);
     }
     reporter.report(bytes, Some(request.size), true);
     let reader = reader.unwrap_or_else(|| ExportReader::new(Some(Format::Text), Some(0)));

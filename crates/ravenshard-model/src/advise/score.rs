@@ -8,6 +8,7 @@ use super::{Advice, AdviseError, Candidate, CollectionAdvice, Progress, Strategy
 use ravenshard::{lower_id, Topology, MAX_PREFIXES};
 use ravenshard_design::content::ContentDesign;
 use serde_json::{json, Value};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
@@ -77,6 +78,35 @@ impl Tracker<'_> {
     }
 }
 
+/// A collection's scoring: `scored` of its `count` candidates done.
+struct Step<'t, 'p> {
+    tracker: &'t mut Tracker<'p>,
+    documents: u64,
+    count: u64,
+    scored: u64,
+    cancelled: bool,
+}
+
+impl Step<'_, '_> {
+    /// Reports `within` documents of the current candidate scored; `false` once cancelled.
+    fn report(&mut self, within: u64) -> bool {
+        if !self.cancelled {
+            let part = (self.documents * self.scored + within.min(self.documents)) / self.count;
+            self.cancelled = self.tracker.report(part, self.documents).is_err();
+        }
+        !self.cancelled
+    }
+
+    /// One more candidate scored.
+    fn candidate_done(&mut self) -> Result<(), AdviseError> {
+        self.scored = (self.scored + 1).min(self.count);
+        match self.report(0) {
+            true => Ok(()),
+            false => Err(AdviseError::Cancelled),
+        }
+    }
+}
+
 /// The candidates of a collection with `references`: `none`, an `anchor` per reference,
 /// maybe `prefix`, a `content` per top-level reference.
 fn candidate_count(references: &[(u32, super::Reference)]) -> u64 {
@@ -93,6 +123,14 @@ fn advise_collection(
     tracker: &mut Tracker<'_>,
 ) -> Result<CollectionAdvice, AdviseError> {
     let references = references(read, name, documents, workload);
+    let step = RefCell::new(Step {
+        tracker,
+        documents: documents.len() as u64,
+        count: candidate_count(&references),
+        scored: 0,
+        cancelled: false,
+    });
+    let within = |i: u64| step.borrow_mut().report(i);
     let scope = Scope {
         name,
         documents,
@@ -102,24 +140,19 @@ fn advise_collection(
             .iter()
             .map(|(field, _)| (*field, targets(documents, *field, topology)))
             .collect(),
+        within: &within,
     };
-    let count = candidate_count(&references);
-    let n = documents.len() as u64;
-    let mut scored = 0;
-    let mut tick = |tracker: &mut Tracker<'_>| {
-        scored += 1;
-        tracker.report(n * scored / count, n)
-    };
+    let scored = || step.borrow_mut().candidate_done();
     let mut candidates = vec![none(&scope, topology)];
-    tick(tracker)?;
+    scored()?;
     for (field, reference) in &references {
         candidates.push(anchor(&scope, topology, *field, &reference.field));
-        tick(tracker)?;
+        scored()?;
     }
     if let Some(prefix) = prefix(&scope, topology) {
         candidates.push(prefix);
     }
-    tick(tracker)?;
+    scored()?;
     for (field, reference) in &references {
         if !reference.field.contains('.') {
             let largest = candidates
@@ -132,7 +165,7 @@ fn advise_collection(
             if let Some(c) = content(&scope, topology, *field, &reference.field, largest) {
                 candidates.push(c);
             }
-            tick(tracker)?;
+            scored()?;
         }
     }
     let recommended = recommend(&candidates, &references);
