@@ -2,9 +2,9 @@
 //! studio's worker with progress and cancel, and the advice ([`AdviceView`]).
 
 use super::advice::{candidate_label, AdviceView};
-use super::{bytes, count, duration, on_value, ByPtr};
+use super::{bytes, count, drag_handlers, duration, on_value, ByPtr};
 use crate::state::{AdvisorAction, AdvisorState, ExportFile, Run};
-use crate::worker::{client, AdviseRequest, Request, Stage};
+use crate::worker::{client, AdviseRequest, Reply, Request, Stage};
 use ravenshard_model::advise::Strategy;
 use ravenshard_model::import::ACCEPT;
 use web_sys::{DragEvent, FileList, HtmlInputElement};
@@ -78,6 +78,70 @@ fn progress(advisor: &AdvisorState, on_cancel: Callback<MouseEvent>) -> Html {
     }
 }
 
+/// Starts a run in the worker, under `configuration`.
+fn run(
+    advisor: &AdvisorState,
+    configuration: &str,
+    on: &Callback<AdvisorAction>,
+    replies: &Callback<Reply>,
+) {
+    let Some(export) = advisor.export() else {
+        return;
+    };
+    let run = advisor.next_run();
+    on.emit(AdvisorAction::Started(run));
+    let request = AdviseRequest {
+        run,
+        url: export.url.clone(),
+        name: export.name.clone(),
+        size: export.size,
+        configuration: configuration.to_string(),
+        queries: advisor.queries().to_string(),
+        loads: advisor.loads().to_string(),
+    };
+    client::send(Request::Advise(request), replies.clone());
+}
+
+/// Applies candidate `i` of collection `c`: an anchor asks the worker for its rewrites
+/// (they come back as a reply), a configuration goes to `on_config`.
+fn apply(
+    advisor: &AdvisorState,
+    c: usize,
+    i: usize,
+    replies: &Callback<Reply>,
+    on_config: &Callback<(String, String)>,
+) {
+    let Run::Done(advice) = advisor.run() else {
+        return;
+    };
+    let Some(collection) = advice.collections.get(c) else {
+        return;
+    };
+    let Some(candidate) = collection.candidates.get(i) else {
+        return;
+    };
+    let label = candidate_label(candidate.strategy, candidate.field.as_deref());
+    let label = format!("{label} ({})", collection.collection);
+    match (
+        candidate.strategy,
+        &candidate.configuration,
+        &candidate.field,
+    ) {
+        (Strategy::Anchor, _, Some(field)) => {
+            if let Some(run) = advisor.advised_run() {
+                let request = Request::Rewrites {
+                    run,
+                    collection: collection.collection.clone(),
+                    field: field.clone(),
+                };
+                client::send(request, replies.clone());
+            }
+        }
+        (_, Some(configuration), _) => on_config.emit((label, configuration.to_string())),
+        _ => {}
+    }
+}
+
 /// The Advisor view.
 #[function_component(AdvisorView)]
 pub fn advisor_view(props: &AdvisorViewProps) -> Html {
@@ -106,39 +170,11 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
             );
         })
     };
-    let on_drag_over = {
-        let dragging = dragging.clone();
-        Callback::from(move |e: DragEvent| {
-            e.prevent_default();
-            if !*dragging {
-                dragging.set(true);
-            }
-        })
-    };
-    let on_drag_leave = {
-        let dragging = dragging.clone();
-        Callback::from(move |_: DragEvent| dragging.set(false))
-    };
+    let (on_drag_over, on_drag_leave) = drag_handlers(&dragging);
     let on_run = {
         let (advisor, on, replies) = (advisor.clone(), on.clone(), replies.clone());
-        let configuration = props.configuration.to_string();
-        Callback::from(move |_: MouseEvent| {
-            let Some(export) = advisor.export() else {
-                return;
-            };
-            let run = advisor.next_run();
-            on.emit(AdvisorAction::Started(run));
-            let request = AdviseRequest {
-                run,
-                url: export.url.clone(),
-                name: export.name.clone(),
-                size: export.size,
-                configuration: configuration.clone(),
-                queries: advisor.queries().to_string(),
-                loads: advisor.loads().to_string(),
-            };
-            client::send(Request::Advise(request), replies.clone());
-        })
+        let configuration = props.configuration.clone();
+        Callback::from(move |_: MouseEvent| run(&advisor, &configuration, &on, &replies))
     };
     let on_cancel = {
         let on = on.clone();
@@ -154,40 +190,7 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
     let on_apply = {
         let advisor = advisor.clone();
         let (replies, on_config) = (replies.clone(), props.on_apply_configuration.clone());
-        Callback::from(move |(c, i): (usize, usize)| {
-            let Run::Done(advice) = advisor.run() else {
-                return;
-            };
-            let Some(collection) = advice.collections.get(c) else {
-                return;
-            };
-            let Some(candidate) = collection.candidates.get(i) else {
-                return;
-            };
-            let label = format!(
-                "{} ({})",
-                candidate_label(candidate.strategy, candidate.field.as_deref()),
-                collection.collection
-            );
-            match (
-                candidate.strategy,
-                &candidate.configuration,
-                &candidate.field,
-            ) {
-                (Strategy::Anchor, _, Some(field)) => {
-                    if let Some(run) = advisor.advised_run() {
-                        let request = Request::Rewrites {
-                            run,
-                            collection: collection.collection.clone(),
-                            field: field.clone(),
-                        };
-                        client::send(request, replies.clone());
-                    }
-                }
-                (_, Some(configuration), _) => on_config.emit((label, configuration.to_string())),
-                _ => {}
-            }
-        })
+        Callback::from(move |(c, i): (usize, usize)| apply(&advisor, c, i, &replies, &on_config))
     };
     let export = advisor.export();
     html! {

@@ -138,9 +138,9 @@ fn spawn() -> Option<Running> {
         e.prevent_default();
         let said = e.message();
         crashed(if said.is_empty() {
-            "the studio's worker stopped (it could not load, or ran out of memory)".into()
+            "it could not load, or ran out of memory".into()
         } else {
-            format!("the studio's worker stopped: {said}")
+            said
         });
     });
     if let Some(native) = &native {

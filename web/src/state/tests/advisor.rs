@@ -163,6 +163,10 @@ fn a_crash_is_shown_until_dismissed_and_ends_the_run() {
     assert!(advisor(again, AdvisorAction::Started(3)).crash().is_none());
 }
 
+fn last_notice(state: &State) -> &str {
+    &state.notices().list().last().unwrap().text
+}
+
 fn studio_of(ids: &[&str]) -> State {
     State::with_documents(ids.iter().map(|id| Document::new(*id)).collect())
 }
@@ -241,13 +245,7 @@ fn applying_a_configuration_puts_it_in_force() {
         (p.place(0).unwrap().shard, p.place(1).unwrap().shard),
         (1, 2)
     );
-    assert!(state
-        .notices()
-        .list()
-        .last()
-        .unwrap()
-        .text
-        .contains("Applied prefix (Orders)"));
+    assert!(last_notice(&state).contains("Applied prefix (Orders)"));
 }
 
 #[test]
@@ -268,11 +266,5 @@ fn a_failure_outside_a_run_and_a_crash_are_noticed() {
     };
     let state = reduce(state, Action::Advisor(AdvisorAction::Reply(crash)));
     assert_eq!(state.advisor().crash(), Some("panicked"));
-    assert!(state
-        .notices()
-        .list()
-        .last()
-        .unwrap()
-        .text
-        .contains("worker stopped (panicked)"));
+    assert!(last_notice(&state).contains("worker stopped (panicked)"));
 }
