@@ -160,9 +160,13 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
     };
     let on_drop = {
         let (on, previous, dragging) = (on.clone(), advisor.export().cloned(), dragging.clone());
+        let running = advisor.running();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
+            if running {
+                return; // the run reads the file chosen: Cancel first
+            }
             choose(
                 e.data_transfer().and_then(|d| d.files()),
                 previous.as_ref(),
