@@ -4,6 +4,7 @@
     trunk build --release && python3 web/bench/studio.py [--docs N] [--edits N] [--dist DIR]
     python3 web/bench/studio.py --load-only      # only the cold load and the size
     python3 web/bench/studio.py --reload-only --docs 200000   # generate, save, reload
+    python3 web/bench/studio.py --advise --docs 1000000      # the advisor, in the worker
 
 Drives the real page through ChromeDriver (CHROMEDRIVER, default /usr/bin/chromedriver;
 CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the last line:
@@ -27,7 +28,13 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
 * import: a gzip RavenDB export of N documents, built in the page, dropped on the file
   input: the time until the documents are in, and the longest task the main thread ran
   meanwhile (a `longtask` PerformanceObserver: tasks over 50 ms);
-* size: the bytes of dist/ gzipped (level 9).
+* size: the bytes of dist/ gzipped (level 9);
+* advise (only with --advise, which measures nothing else): a gzip RavenDB export of N
+  documents (a twentieth companies, the rest orders naming one, as in the advisor's native
+  bench), built in the page, chosen in the Advisor view and advised on in the studio's
+  worker: the time from *Advise* until the advice is shown, the progress updates the page
+  showed meanwhile, and the main thread's long tasks (over 50 ms) meanwhile: the target is
+  none (issue 13).
 
 The targets: interactive (the first computed bucket shown) within 2 s of a cold load at
 10 Mbit/s and 40 ms latency, dist/ under 1 MB gzipped (issue 10); an edit updates every view
@@ -367,6 +374,71 @@ def wait_for(url, seconds=15):
             time.sleep(0.1)
     raise SystemExit(f"studio bench: {url} did not answer in {seconds} s")
 
+ADVISE = PRELUDE + """
+const [n, done] = arguments;
+(async () => {
+  document.getElementById('tab-advisor').click();
+  await frame();
+  const companies = Math.max(1, Math.floor(n / 20));
+  const parts = ['{"BuildVersion":60000,"Docs":['];
+  let batch = [];
+  const flush = () => { parts.push((parts.length > 1 ? ',' : '') + batch.join(',')); batch = []; };
+  for (let i = 0; i < n; i++) {
+    const o = i - companies;
+    batch.push(JSON.stringify(i < companies
+      ? {Name: 'Company ' + i, '@metadata': {'@id': 'companies/' + i + '-A', '@collection': 'Companies'}}
+      : {Company: 'companies/' + (o % companies) + '-A', Freight: o % 100,
+         '@metadata': {'@id': 'orders/' + o + '-A', '@collection': 'Orders'}}));
+    if (batch.length === 10000) flush();
+  }
+  if (batch.length) flush();
+  parts.push(']}');
+  const gz = await new Response(new Blob(parts).stream().pipeThrough(new CompressionStream('gzip'))).blob();
+  const input = document.getElementById('advisor-file');
+  const transfer = new DataTransfer();
+  transfer.items.add(new File([gz], 'bench.ravendbdump'));
+  input.files = transfer.files;
+  input.dispatchEvent(new Event('change', {bubbles: true}));
+  await frame(); await sleep(500);
+  window.__tasks = [];
+  const t = performance.now();
+  document.getElementById('advisor-run').click();
+  const seen = new Set();
+  while (!document.querySelector('.advisor-collection')) {
+    const failed = document.querySelector('.advisor-failed, .advisor-crash');
+    if (failed) { done({error: failed.textContent}); return; }
+    if (performance.now() - t > 280000) { done({error: 'no advice in 280 s'}); return; }
+    const text = document.querySelector('.advisor-progress-text');
+    if (text) seen.add(text.textContent);
+    await sleep(20);
+  }
+  await frame();
+  const ms = performance.now() - t;
+  await sleep(100);
+  const orders = document.querySelector('section.advisor-collection[data-collection="Orders"] .reason');
+  done({ms, bytes: gz.size, progress: seen.size, lastProgress: [...seen].pop() || null,
+        longest: Math.max(0, ...window.__tasks), longTasks: window.__tasks.length,
+        reason: orders ? orders.textContent : null});
+})();
+"""
+
+
+def measure_advise(driver, docs, result):
+    """The advisor on an export of `docs` documents, in the worker."""
+    adv = result["advise"] = driver.run(ADVISE, docs)
+    if "error" in adv:
+        raise SystemExit(f"studio bench: advise failed: {adv['error']}")
+    print(f"advise on {docs} documents ({adv['bytes'] / 1024:.0f} KB gzip export), in the worker: "
+          f"{adv['ms'] / 1000:.1f} s, {adv['progress']} progress updates shown "
+          f"(last: {adv['lastProgress']}); main-thread tasks over 50 ms: {adv['longTasks']} "
+          f"(longest {adv['longest']:.0f} ms)")
+    try:
+        load = os.getloadavg()
+        result["loadavg"] = load
+        print(f"load average (1, 5, 15 min): {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    except OSError:
+        pass
+
 
 def mark(ms, target):
     return f"{ms:7.1f} ms" + ("  over" if ms > target else "")
@@ -396,6 +468,8 @@ def main():
                         help="measure only the cold load and dist/'s size")
     parser.add_argument("--reload-only", action="store_true",
                         help="measure only the generation, its save and a reload")
+    parser.add_argument("--advise", action="store_true",
+                        help="measure only the advisor on an export of --docs documents")
     parser.add_argument("--dist", default=os.path.join(os.path.dirname(__file__), "..", "..", "dist"))
     args = parser.parse_args()
     dist = os.path.abspath(args.dist)
@@ -412,6 +486,13 @@ def main():
     try:
         wait_for(f"http://127.0.0.1:{driver_port}/status")
         result = {"documents": args.docs}
+        if args.advise:
+            driver.start(chromium)
+            driver.open(f"http://127.0.0.1:{http_port}/")
+            time.sleep(2)
+            measure_advise(driver, args.docs, result)
+            print(json.dumps(result))
+            return
         measure_loads(driver_port, chromium, dist, result)
         result["size"] = dist_size(dist)
         print(f"dist/ gzipped: {result['size']:,} bytes ({result['size'] / 1024:.1f} KB)"

@@ -20,5 +20,6 @@
 pub mod components;
 pub mod editors;
 pub mod state;
+pub mod worker;
 
 pub use components::App;

@@ -261,3 +261,122 @@ fn reads_references_past_the_importers_body_limit() {
     assert_eq!(advice.bodies_dropped, 0);
     assert_eq!(collection(&advice, "Orders").references[0].coverage, 1.0);
 }
+
+fn read_export(text: &str) -> ravenshard_model::advise::ReadExport {
+    let mut reader = ravenshard_model::advise::ExportReader::new(Some(Format::Ndjson), None);
+    reader.push(text.as_bytes()).unwrap();
+    reader.read().unwrap()
+}
+
+#[test]
+fn reports_progress_to_the_total_and_answers_as_advise_does() {
+    let text = export(&zipf_counts(50, 2000, 1.0));
+    let export = read_export(&text);
+    let topology = Topology::with_shards(3).unwrap();
+    let mut seen = Vec::new();
+    let advice = export
+        .advise(&topology, &Workload::default(), &mut |p| {
+            seen.push(p);
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap();
+    assert_eq!(advice, run(&text, 3, &Workload::default()));
+    assert!(seen.windows(2).all(|w| w[0].done <= w[1].done));
+    assert!(seen.len() > 3, "{seen:?}");
+    assert_eq!(seen.first().map(|p| p.done), Some(0));
+    assert_eq!(seen.last().map(|p| (p.done, p.total)), Some((2050, 2050)));
+}
+
+#[test]
+fn a_progress_callback_cancels() {
+    let export = read_export(&export(&zipf_counts(50, 2000, 1.0)));
+    let topology = Topology::with_shards(3).unwrap();
+    let mut calls = 0;
+    let answer = export.advise(&topology, &Workload::default(), &mut |_| {
+        calls += 1;
+        if calls == 3 {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    });
+    assert_eq!(
+        answer,
+        Err(ravenshard_model::advise::AdviseError::Cancelled)
+    );
+    assert_eq!(calls, 3);
+}
+
+#[test]
+fn anchor_rewrites_give_the_candidates_ids_and_co_locate_every_order() {
+    use ravenshard_model::advise::rewrite_ids;
+    use ravenshard_model::workspace::Document;
+    let text = export(&[3, 2]);
+    let export = read_export(&text);
+    let rewrites = export.anchor_rewrites("Orders", "Company");
+    let pairs: Vec<(&str, &str)> = rewrites
+        .iter()
+        .map(|r| (r.from.as_str(), r.to.as_str()))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            ("orders/1-A", "orders/1-A$companies/1-A"),
+            ("orders/2-A", "orders/2-A$companies/1-A"),
+            ("orders/3-A", "orders/3-A$companies/1-A"),
+            ("orders/4-A", "orders/4-A$companies/2-A"),
+            ("orders/5-A", "orders/5-A$companies/2-A"),
+        ]
+    );
+    assert!(export.anchor_rewrites("Orders", "Freight").is_empty());
+    assert!(export.anchor_rewrites("Nope", "Company").is_empty());
+    let mut documents: Vec<Document> = ["companies/1-A", "ORDERS/4-A", "orders/9-A"]
+        .into_iter()
+        .map(Document::new)
+        .collect();
+    assert_eq!(rewrite_ids(&mut documents, &rewrites), 1);
+    let ids: Vec<&str> = documents.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["companies/1-A", "orders/4-A$companies/2-A", "orders/9-A"]
+    );
+    let topology = Topology::with_shards(3).unwrap();
+    let company = topology.locate("companies/2-A").unwrap().bucket;
+    assert_eq!(topology.locate(&documents[1].id).unwrap().bucket, company);
+}
+
+#[test]
+fn reports_progress_within_a_candidate_of_a_large_collection_and_cancels_there() {
+    // 70,000 orders without references: the candidates `none` and (not offered) `prefix`,
+    // so the collection's progress is in halves, and `none` reports after 65,536 documents.
+    let text: String = (1..=70_000)
+        .map(|o| {
+            format!(
+                "{{\"@metadata\": {{\"@id\": \"orders/{o}-A\", \"@collection\": \"Orders\"}}}}\n"
+            )
+        })
+        .collect();
+    let export = read_export(&text);
+    let topology = Topology::with_shards(3).unwrap();
+    let mut seen = Vec::new();
+    export
+        .advise(&topology, &Workload::default(), &mut |p| {
+            seen.push(p.done);
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap();
+    assert_eq!(seen, [0, 65_535 / 2, 35_000, 70_000, 70_000]);
+    let mut calls = 0;
+    let answer = export.advise(&topology, &Workload::default(), &mut |p| {
+        calls += 1;
+        match p.done {
+            0 => std::ops::ControlFlow::Continue(()),
+            _ => std::ops::ControlFlow::Break(()),
+        }
+    });
+    assert_eq!(
+        answer,
+        Err(ravenshard_model::advise::AdviseError::Cancelled)
+    );
+    assert_eq!(calls, 2);
+}

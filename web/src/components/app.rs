@@ -7,8 +7,8 @@ use super::saving::{self, Saver, StorageError};
 use super::tabs::{tab_view, TabBar};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
-    Action, ConfigAction, DesignAction, Level, Notice, NoticeAction, ReshardAction, State,
-    ViewAction, WorkspaceAction,
+    Action, AdvisorAction, ConfigAction, DesignAction, Level, Notice, NoticeAction, ReshardAction,
+    State, ViewAction, WorkspaceAction,
 };
 use gloo::timers::callback::Timeout;
 use ravenshard_model::workspace::{BalanceVerdict, Placement};
@@ -44,6 +44,10 @@ pub struct Dispatch {
     pub transaction_of_shown: Callback<()>,
     /// [`Action::UseReshardTarget`].
     pub use_reshard_target: Callback<()>,
+    /// The Advisor view's (and its worker's replies).
+    pub advisor: Callback<AdvisorAction>,
+    /// [`Action::ApplyConfiguration`]: `(label, JSON)`.
+    pub apply_configuration: Callback<(String, String)>,
 }
 
 impl Dispatch {
@@ -60,6 +64,9 @@ impl Dispatch {
             }),
             transaction_of_shown: state.reform(|()| Action::TransactionOfShownDocuments),
             use_reshard_target: state.reform(|()| Action::UseReshardTarget),
+            advisor: state.reform(Action::Advisor),
+            apply_configuration: state
+                .reform(|(label, json)| Action::ApplyConfiguration { label, json }),
             state,
         }
     }

@@ -3,6 +3,8 @@
 //! `Callback<ConfigAction>`) and computes nothing heavy itself: the numbers come from the
 //! [`state`](crate::state), which gets them from the core.
 
+mod advice;
+mod advisor;
 mod app;
 pub mod browser;
 mod config;
@@ -24,6 +26,8 @@ mod shards;
 pub mod tabs;
 mod workspace;
 
+pub use advice::{AdviceView, AdviceViewProps};
+pub use advisor::{AdvisorView, AdvisorViewProps};
 pub use app::{App, Dispatch};
 pub use config::{ConfigPanel, ConfigPanelProps};
 pub use content::{ContentView, ContentViewProps};
@@ -44,7 +48,7 @@ pub use workspace::{WorkspacePanel, WorkspacePanelProps};
 
 use std::ops::Deref;
 use std::rc::Rc;
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::{DragEvent, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// An `Rc` compared by pointer, so a large derived value (a placement, a row view) can be
@@ -116,6 +120,27 @@ pub fn percent(share: f64) -> String {
     } else {
         "–".to_string()
     }
+}
+
+/// The `dragover` and `dragleave` handlers of a drop zone: `dragging` is set while a file
+/// is held over it (the drop's own handler clears it).
+pub fn drag_handlers(
+    dragging: &UseStateHandle<bool>,
+) -> (Callback<DragEvent>, Callback<DragEvent>) {
+    let over = {
+        let dragging = dragging.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if !*dragging {
+                dragging.set(true);
+            }
+        })
+    };
+    let dragging = dragging.clone();
+    (
+        over,
+        Callback::from(move |_: DragEvent| dragging.set(false)),
+    )
 }
 
 /// Turns an `<input>`'s or `<textarea>`'s `input` or `change` event into its value.

@@ -3,8 +3,8 @@
 
 use super::app::Dispatch;
 use super::{
-    ByPtr, ContentView, DocumentsView, ExplainView, GroupsView, LocalityView, MapView, MatrixView,
-    QueriesView, RangesView, ReshardView, ShardsView,
+    AdvisorView, ByPtr, ContentView, DocumentsView, ExplainView, GroupsView, LocalityView, MapView,
+    MatrixView, QueriesView, RangesView, ReshardView, ShardsView,
 };
 use crate::state::{State, Tab, ViewAction};
 use yew::prelude::*;
@@ -93,6 +93,12 @@ fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
             <ReshardView reshard={ByPtr(state.reshard().clone())} on_action={on.reshard.clone()}
                 on_use_target={on.use_reshard_target.clone()} on_view={on.view.clone()}
                 on_error={on.error.clone()} />
+        },
+        Tab::Advisor => html! {
+            <AdvisorView advisor={ByPtr(state.advisor().clone())}
+                configuration={AttrValue::from(state.config().topology().to_json())}
+                shards={state.config().topology().shards().len()}
+                on_action={on.advisor.clone()} on_apply_configuration={on.apply_configuration.clone()} />
         },
         Tab::Explain => html! {
             <ExplainView id={AttrValue::from(views.explain_id().to_string())}

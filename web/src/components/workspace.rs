@@ -1,7 +1,7 @@
 //! The workspace panel: the documents editor, sample data and import.
 
 use super::import::{import_files, CancelToken};
-use super::{count, on_value, plural, ByPtr};
+use super::{count, drag_handlers, on_value, plural, ByPtr};
 use crate::state::{Page, PageMove, WorkspaceAction, WorkspaceState, PAGE_LINES};
 use ravenshard_model::import::ACCEPT;
 use wasm_bindgen::JsCast;
@@ -71,19 +71,7 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
             import_first(e.data_transfer().and_then(|d| d.files()), &on, &token);
         })
     };
-    let on_drag_over = {
-        let dragging = dragging.clone();
-        Callback::from(move |e: DragEvent| {
-            e.prevent_default();
-            if !*dragging {
-                dragging.set(true);
-            }
-        })
-    };
-    let on_drag_leave = {
-        let dragging = dragging.clone();
-        Callback::from(move |_: DragEvent| dragging.set(false))
-    };
+    let (on_drag_over, on_drag_leave) = drag_handlers(&dragging);
     let on_cancel = {
         let on = on.clone();
         let token = props.token.clone();

@@ -16,6 +16,7 @@
 //! when its inputs change; the reducers are pure and tested natively. Typed fields are
 //! [`Field`]s: text, error and value together.
 
+pub mod advisor;
 pub mod config;
 pub mod design;
 pub mod documents;
@@ -32,6 +33,7 @@ mod tests;
 pub mod views;
 pub mod workspace;
 
+pub use advisor::{AdvisorAction, AdvisorState, ExportFile, Run};
 pub use config::{
     read_configuration, ConfigAction, ConfigProblem, ConfigState, DEFAULT_DATABASE, DEFAULT_NODES,
     DEFAULT_REPLICATION_FACTOR, DEFAULT_SHARDS,
@@ -57,9 +59,11 @@ pub use workspace::{
     MAX_GENERATED,
 };
 
+use crate::worker::Reply;
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
 use ravenshard_design::reshard::BucketStatistics;
+use ravenshard_model::advise::Rewrite;
 use ravenshard_model::sample::chapter_examples;
 use ravenshard_model::share::SharedState;
 use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
@@ -82,6 +86,15 @@ pub enum Action {
     Reshard(ReshardAction),
     /// The notices.
     Notice(NoticeAction),
+    /// The Advisor view (its worker's replies included: rewrites go to the workspace).
+    Advisor(AdvisorAction),
+    /// Apply an advisor's candidate configuration (JSON): every view shows the result.
+    ApplyConfiguration {
+        /// The candidate (`prefix`).
+        label: String,
+        /// The configuration's JSON.
+        json: String,
+    },
     /// Check a transaction over the documents the documents view shows (the first
     /// [`MAX_TRANSACTION_IDS`]).
     TransactionOfShownDocuments,
@@ -187,6 +200,7 @@ pub struct State {
     views: Rc<ViewsState>,
     reshard: Rc<ReshardState>,
     notices: Rc<NoticesState>,
+    advisor: Rc<AdvisorState>,
 }
 
 impl Default for State {
@@ -218,6 +232,7 @@ impl State {
             placement,
             placed,
             notices: Rc::default(),
+            advisor: Rc::default(),
         }
     }
 
@@ -341,6 +356,11 @@ impl State {
         &self.reshard
     }
 
+    /// The Advisor view.
+    pub fn advisor(&self) -> &Rc<AdvisorState> {
+        &self.advisor
+    }
+
     /// The notices shown at the top.
     pub fn notices(&self) -> &Rc<NoticesState> {
         &self.notices
@@ -367,8 +387,57 @@ impl State {
                 self.design = Rc::clone(&self.design).reduce(set);
             }
             Action::UseReshardTarget => self.use_reshard_target(),
+            Action::Advisor(a) => self.advisor_action(a),
+            Action::ApplyConfiguration { label, json } => {
+                self.config = Rc::clone(&self.config).reduce(ConfigAction::SetJson(json));
+                if self.config.problem().is_none() {
+                    self.notify(
+                        Level::Info,
+                        format!(
+                            "Applied {label}: its configuration is in force, every view shows it."
+                        ),
+                    );
+                }
+            }
         }
         self.reconcile();
+    }
+
+    /// An Advisor action; the worker's replies that are not the run's go elsewhere: the
+    /// rewrites of an anchor candidate to the workspace, a failure outside a run and a
+    /// crash to the notices.
+    fn advisor_action(&mut self, action: AdvisorAction) {
+        match action {
+            AdvisorAction::Reply(Reply::Rewrites {
+                collection,
+                field,
+                rewrites,
+                ..
+            }) => {
+                let rewrites = rewrites
+                    .into_iter()
+                    .map(|(from, to)| Rewrite { from, to })
+                    .collect();
+                let label = format!("anchor on {field} ({collection})");
+                let action = WorkspaceAction::RewriteIds {
+                    label,
+                    rewrites: Rc::new(rewrites),
+                };
+                self.apply(Action::Workspace(action));
+            }
+            AdvisorAction::Reply(Reply::Failed { message, .. }) if !self.advisor.running() => {
+                self.notify(Level::Error, format!("The advisor: {message}"));
+            }
+            action => {
+                if let AdvisorAction::Reply(Reply::Crashed { message }) = &action {
+                    self.notify(
+                        Level::Error,
+                        format!("The studio's worker stopped ({message}); the page is unaffected and a new worker starts on the next run."),
+                    );
+                }
+                self.advisor = Rc::clone(&self.advisor).reduce(action);
+            }
+        }
     }
 
     fn notify(&mut self, level: Level, text: String) {

@@ -14,7 +14,7 @@ impl State {
             Tab::Explain => Some("Explain"),
             Tab::Content => Some("the content rules"),
             Tab::Queries => Some("the query router's documents"),
-            Tab::Ranges => return None,
+            Tab::Ranges | Tab::Advisor => return None,
             Tab::Shards | Tab::Nodes | Tab::Map | Tab::Reshard => None,
         };
         if let Some(view) = needs_ids {

@@ -25,11 +25,13 @@ pub enum Tab {
     Queries,
     /// Plans of bucket moves to a target configuration, balancing and the migration.
     Reshard,
+    /// The sharding advisor over an export, run in the studio's worker.
+    Advisor,
 }
 
 impl Tab {
     /// Every tab, in display order.
-    pub const ALL: [Tab; 10] = [
+    pub const ALL: [Tab; 11] = [
         Tab::Documents,
         Tab::Map,
         Tab::Shards,
@@ -40,6 +42,7 @@ impl Tab {
         Tab::Content,
         Tab::Queries,
         Tab::Reshard,
+        Tab::Advisor,
     ];
 
     /// The tab's label.
@@ -55,6 +58,7 @@ impl Tab {
             Tab::Content => "Content rules",
             Tab::Queries => "Queries",
             Tab::Reshard => "Resharding",
+            Tab::Advisor => "Advisor",
         }
     }
 
@@ -76,6 +80,7 @@ impl Tab {
             Tab::Content => "content",
             Tab::Queries => "queries",
             Tab::Reshard => "reshard",
+            Tab::Advisor => "advisor",
         }
     }
 }

@@ -5,6 +5,7 @@ use super::editor::{Page, PageMove, PAGE_LINES};
 use super::inputs::{preview, Field};
 use super::notices::{Level, Notice};
 use ravenshard_design::reshard::BucketStatistics;
+use ravenshard_model::advise::{rewrite_ids, Rewrite};
 use ravenshard_model::import::Imported;
 use ravenshard_model::sample::{chapter_examples, Generator};
 use ravenshard_model::workspace::Document;
@@ -82,6 +83,14 @@ pub enum WorkspaceAction {
         names: Vec<String>,
         /// Their texts, in the same order.
         texts: Vec<String>,
+    },
+    /// Rewrite the IDs of the documents the list names (ignoring case), as an advisor's
+    /// candidate says; `label` names the candidate in the notice.
+    RewriteIds {
+        /// The candidate (`anchor on Company`).
+        label: String,
+        /// The IDs to rewrite.
+        rewrites: Rc<Vec<Rewrite>>,
     },
 }
 
@@ -242,6 +251,7 @@ impl WorkspaceState {
             WorkspaceAction::StatisticsImported { names, texts } => {
                 self.statistics_imported(&names, &texts)
             }
+            WorkspaceAction::RewriteIds { label, rewrites } => self.rewrite(&label, &rewrites),
             WorkspaceAction::ImportCancelled => {
                 if let Some(status) = self.import.take() {
                     self.notice = Some(Notice::new(
@@ -317,6 +327,34 @@ impl WorkspaceState {
         }
         self.replace(imported.documents);
         self.notice = Some(Notice::new(Level::Info, summary));
+    }
+
+    /// Rewrites the IDs `rewrites` names; the notice says how many of the workspace's.
+    fn rewrite(&mut self, label: &str, rewrites: &[Rewrite]) {
+        let mut documents = Vec::clone(&self.documents);
+        let rewritten = rewrite_ids(&mut documents, rewrites);
+        let missing = rewrites.len() - rewritten.min(rewrites.len());
+        let (level, mut text) = match rewritten {
+            0 => (
+                Level::Warning,
+                format!("Applied {label}: none of the workspace's documents is in the export, so no ID changed."),
+            ),
+            n => (
+                Level::Info,
+                format!("Applied {label}: {n} ID{} rewritten.", plural(n)),
+            ),
+        };
+        if rewritten > 0 {
+            self.replace(documents);
+        }
+        if missing > 0 {
+            text.push_str(&format!(
+                " {missing} document{} of the export {} not in the workspace: import the export first to apply it to all.",
+                plural(missing),
+                if missing == 1 { "is" } else { "are" }
+            ));
+        }
+        self.notice = Some(Notice::new(level, text));
     }
 
     /// Replaces the documents; the editor opens on their first page.

@@ -41,7 +41,13 @@ pub(super) struct Scope<'a> {
     /// that names a document of the export, and that document's bucket under the topology
     /// given (found once, for every candidate).
     pub targets: HashMap<u32, Vec<Option<(u32, u32)>>>,
+    /// Told, every [`PROGRESS_EVERY`] documents of a candidate, how many are scored;
+    /// answers `false` when the caller cancelled (the candidate is then left unfinished).
+    pub within: &'a dyn Fn(u64) -> bool,
 }
+
+/// How many documents of a candidate are scored between two progress reports.
+pub(super) const PROGRESS_EVERY: usize = 1 << 16;
 
 impl<'a> Scope<'a> {
     /// The document the `i`-th document's `field` names, and its bucket under the topology
@@ -103,6 +109,9 @@ pub(super) fn score<'d>(
         .map(|(f, _)| *f)
         .or(scope.main_reference);
     for (i, document) in scope.documents.iter().enumerate() {
+        if i % PROGRESS_EVERY == PROGRESS_EVERY - 1 && !(scope.within)(i as u64) {
+            break;
+        }
         let placed = match place(&setup, i, document) {
             Some(p) => p,
             None => {

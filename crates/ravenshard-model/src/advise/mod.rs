@@ -53,17 +53,17 @@ mod references;
 mod score;
 mod workload;
 
-pub use read::ExportReader;
+pub use read::{rewrite_ids, ExportReader, Progress, ReadExport, Rewrite};
 pub use recommend::MAX_SKEW;
 pub use workload::{Load, Workload};
 
 use crate::import::{Format, ImportError};
 use ravenshard::Topology;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The advisor's answer.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Advice {
     /// The topology's shard count.
     pub shards: u32,
@@ -79,7 +79,7 @@ pub struct Advice {
 }
 
 /// The advice for one collection.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CollectionAdvice {
     /// Its name (`@metadata.@collection`, else the ID's text before its first `/`).
     pub collection: String,
@@ -96,7 +96,7 @@ pub struct CollectionAdvice {
 }
 
 /// A field whose values name documents of the export.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reference {
     /// Its path (`Company`, `Lines.Product`: nested names dotted, arrays transparent).
     pub field: String,
@@ -109,7 +109,7 @@ pub struct Reference {
 }
 
 /// How a candidate places a collection's documents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Strategy {
     /// Own IDs, hashed on their own.
@@ -135,7 +135,7 @@ impl fmt::Display for Strategy {
 
 /// The documents placed together: an anchor, a prefix's block, a content value, or one
 /// document.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Group {
     /// What they share, lower-cased (the anchor ID, the prefix, the field value, the ID).
     pub anchor: String,
@@ -148,7 +148,7 @@ pub struct Group {
 }
 
 /// Where one query of the workload goes under a candidate.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QueryShards {
     /// The query as given.
     pub query: String,
@@ -157,7 +157,7 @@ pub struct QueryShards {
 }
 
 /// One candidate placement, scored.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Candidate {
     /// The strategy.
     pub strategy: Strategy,
@@ -200,7 +200,7 @@ pub struct Candidate {
 }
 
 /// The recommended candidate and why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Recommended {
     /// Its strategy.
     pub strategy: Strategy,
@@ -229,6 +229,8 @@ pub enum AdviseError {
         /// The line.
         text: String,
     },
+    /// The caller cancelled it (its progress callback answered `Break`).
+    Cancelled,
 }
 
 impl fmt::Display for AdviseError {
@@ -243,6 +245,7 @@ impl fmt::Display for AdviseError {
                 f,
                 "loads, line {line}: '{text}' is not Collection.Field. Write one LoadDocument relation a line (e.g. Orders.Company)."
             ),
+            AdviseError::Cancelled => write!(f, "the advisor was cancelled; run it again for an answer."),
         }
     }
 }

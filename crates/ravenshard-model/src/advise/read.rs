@@ -8,6 +8,7 @@ use crate::import::{Format, Importer};
 use crate::workspace::Document;
 use ravenshard::{lower_id, MAX_ID_BYTES};
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 /// What the advisor keeps of one document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -202,15 +203,21 @@ impl ExportReader {
     /// A truncated or malformed file ([`AdviseError::Import`]), a bad query
     /// ([`AdviseError::Query`]) or a bad load ([`AdviseError::Load`]).
     pub fn finish(
-        mut self,
+        self,
         topology: &ravenshard::Topology,
         workload: &super::Workload,
     ) -> Result<super::Advice, AdviseError> {
-        self.finish_reading()?;
-        super::score::advise_read(&self.read, topology, workload)
+        self.read()?
+            .advise(topology, workload, &mut |_| ControlFlow::Continue(()))
     }
 
-    fn finish_reading(&mut self) -> Result<(), AdviseError> {
+    /// Reads what is left and keeps what was read, to advise on it (under one topology
+    /// or several) and to rewrite IDs as a candidate says ([`ReadExport`]).
+    ///
+    /// # Errors
+    ///
+    /// A truncated or malformed file ([`AdviseError::Import`]).
+    pub fn read(mut self) -> Result<ReadExport, AdviseError> {
         let importer = match self.importer.take() {
             Some(importer) => importer,
             None => Importer::new(self.format.unwrap_or(Format::Text), self.total),
@@ -222,6 +229,134 @@ impl ExportReader {
             self.read.add(document);
         }
         self.read.resolve();
-        Ok(())
+        Ok(ReadExport { read: self.read })
     }
+}
+
+/// An export read to the end: what the advisor keeps of each document (its ID, size,
+/// collection and the ID-like values of its fields).
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_model::advise::{ExportReader, Workload};
+/// use ravenshard::Topology;
+/// use std::ops::ControlFlow;
+///
+/// let mut reader = ExportReader::new(None, None);
+/// reader.push(br#"{"Id": "companies/1-A", "@metadata": {"@collection": "Companies"}}
+/// {"Id": "orders/1-A", "Company": "companies/1-A", "@metadata": {"@collection": "Orders"}}
+/// "#)?;
+/// let export = reader.read()?;
+/// let mut seen = Vec::new();
+/// let advice = export.advise(&Topology::with_shards(3).unwrap(), &Workload::default(), &mut |p| {
+///     seen.push(p);
+///     ControlFlow::Continue(())
+/// })?;
+/// assert_eq!(advice.documents, 2);
+/// assert_eq!(seen.last().map(|p| p.done), Some(2));
+/// let rewrites = export.anchor_rewrites("Orders", "Company");
+/// assert_eq!(rewrites[0].to, "orders/1-A$companies/1-A");
+/// # Ok::<(), ravenshard_model::advise::AdviseError>(())
+/// ```
+#[derive(Debug)]
+pub struct ReadExport {
+    read: Read,
+}
+
+impl ReadExport {
+    /// Documents read.
+    pub fn documents(&self) -> usize {
+        self.read.documents.len()
+    }
+
+    /// Advises on the export under `topology` and `workload` (see [`advise`](super::advise)),
+    /// telling `progress` how far it is after each candidate; `progress` answering
+    /// [`ControlFlow::Break`] cancels it.
+    ///
+    /// # Errors
+    ///
+    /// [`AdviseError::Cancelled`] when `progress` cancelled.
+    pub fn advise(
+        &self,
+        topology: &ravenshard::Topology,
+        workload: &super::Workload,
+        progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+    ) -> Result<super::Advice, AdviseError> {
+        super::score::advise_read(&self.read, topology, workload, progress)
+    }
+
+    /// The IDs the `anchor` candidate on `field` gives the documents of `collection`:
+    /// each document whose `field` names a document of the export, anchored to it
+    /// (`orders/1-A$companies/7-A`, an existing anchor replaced), in the export's order.
+    /// Documents without such a value, or already so anchored, are left out.
+    pub fn anchor_rewrites(&self, collection: &str, field: &str) -> Vec<Rewrite> {
+        let read = &self.read;
+        let (Some(c), Some(f)) = (
+            read.collections.iter().position(|n| n == collection),
+            read.fields.iter().position(|n| n == field),
+        ) else {
+            return Vec::new();
+        };
+        read.documents
+            .iter()
+            .filter(|d| d.collection as usize == c)
+            .filter_map(|d| {
+                let (_, target) = super::references::referenced(d, f as u32)?;
+                let to = super::candidate::anchored(&d.id, target);
+                (to != d.id).then(|| Rewrite {
+                    from: d.id.clone(),
+                    to,
+                })
+            })
+            .collect()
+    }
+}
+
+/// How far [`ReadExport::advise`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Documents scored under every candidate of their collection (collections done, then
+    /// the share of the current collection's candidates done).
+    pub done: u64,
+    /// Documents to score.
+    pub total: u64,
+}
+
+/// A document's ID and the ID a candidate gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rewrite {
+    /// The ID as stored.
+    pub from: String,
+    /// The ID under the candidate.
+    pub to: String,
+}
+
+/// Rewrites the IDs of `documents` as `rewrites` say (IDs matched as RavenDB compares
+/// them, ignoring case); returns how many were rewritten.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_model::advise::{rewrite_ids, Rewrite};
+/// use ravenshard_model::workspace::Document;
+///
+/// let mut documents = vec![Document::new("Orders/1-A"), Document::new("orders/2-A")];
+/// let rewrites = [Rewrite { from: "orders/1-A".into(), to: "orders/1-A$companies/7-A".into() }];
+/// assert_eq!(rewrite_ids(&mut documents, &rewrites), 1);
+/// assert_eq!(documents[0].id, "orders/1-A$companies/7-A");
+/// ```
+pub fn rewrite_ids(documents: &mut [crate::workspace::Document], rewrites: &[Rewrite]) -> usize {
+    let by_id: HashMap<_, _> = rewrites
+        .iter()
+        .map(|r| (lower_id(&r.from).into_owned(), &r.to))
+        .collect();
+    let mut rewritten = 0;
+    for document in documents {
+        if let Some(to) = by_id.get(lower_id(&document.id).as_ref()) {
+            document.id = (*to).clone();
+            rewritten += 1;
+        }
+    }
+    rewritten
 }

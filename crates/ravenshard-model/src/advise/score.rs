@@ -4,30 +4,48 @@ use super::candidate::{anchored, content_id, content_placed, own, score, Placed,
 use super::read::{Kept, Read};
 use super::recommend::recommend;
 use super::references::{referenced, references};
-use super::{Advice, AdviseError, Candidate, CollectionAdvice, Strategy, Workload};
+use super::{Advice, AdviseError, Candidate, CollectionAdvice, Progress, Strategy, Workload};
 use ravenshard::{lower_id, Topology, MAX_PREFIXES};
 use ravenshard_design::content::ContentDesign;
 use serde_json::{json, Value};
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 /// Advises on everything read.
 pub(super) fn advise_read(
     read: &Read,
     topology: &Topology,
     workload: &Workload,
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<Advice, AdviseError> {
     let mut by_collection: Vec<Vec<&Kept>> = vec![Vec::new(); read.collections.len()];
     for document in &read.documents {
         by_collection[document.collection as usize].push(document);
     }
-    let collections = by_collection
-        .iter()
-        .enumerate()
-        .filter(|(_, documents)| !documents.is_empty())
-        .map(|(i, documents)| {
-            advise_collection(read, &read.collections[i], documents, topology, workload)
-        })
-        .collect();
+    let mut tracker = Tracker {
+        done: 0,
+        total: read.documents.len() as u64,
+        progress,
+    };
+    tracker.report(0, 1)?;
+    let mut collections = Vec::new();
+    for (i, documents) in by_collection.iter().enumerate() {
+        if documents.is_empty() {
+            continue;
+        }
+        let name = &read.collections[i];
+        collections.push(advise_collection(
+            read,
+            name,
+            documents,
+            topology,
+            workload,
+            &mut tracker,
+        )?);
+        tracker.done += documents.len() as u64;
+    }
+    tracker.report(0, 1)?;
     Ok(Advice {
         shards: topology.shards().len() as u32,
         documents: read.documents.len() as u64,
@@ -37,14 +55,82 @@ pub(super) fn advise_read(
     })
 }
 
+/// Tells the caller's progress callback how far the scoring is.
+struct Tracker<'p> {
+    /// Documents of the collections done.
+    done: u64,
+    total: u64,
+    progress: &'p mut dyn FnMut(Progress) -> ControlFlow<()>,
+}
+
+impl Tracker<'_> {
+    /// Reports `part` of the current collection's `documents` done; an error when the
+    /// callback cancels.
+    fn report(&mut self, part: u64, documents: u64) -> Result<(), AdviseError> {
+        let done = (self.done + part.min(documents)).min(self.total);
+        match (self.progress)(Progress {
+            done,
+            total: self.total,
+        }) {
+            ControlFlow::Continue(()) => Ok(()),
+            ControlFlow::Break(()) => Err(AdviseError::Cancelled),
+        }
+    }
+}
+
+/// A collection's scoring: `scored` of its `count` candidates done.
+struct Step<'t, 'p> {
+    tracker: &'t mut Tracker<'p>,
+    documents: u64,
+    count: u64,
+    scored: u64,
+    cancelled: bool,
+}
+
+impl Step<'_, '_> {
+    /// Reports `within` documents of the current candidate scored; `false` once cancelled.
+    fn report(&mut self, within: u64) -> bool {
+        if !self.cancelled {
+            let part = (self.documents * self.scored + within.min(self.documents)) / self.count;
+            self.cancelled = self.tracker.report(part, self.documents).is_err();
+        }
+        !self.cancelled
+    }
+
+    /// One more candidate scored.
+    fn candidate_done(&mut self) -> Result<(), AdviseError> {
+        self.scored = (self.scored + 1).min(self.count);
+        match self.report(0) {
+            true => Ok(()),
+            false => Err(AdviseError::Cancelled),
+        }
+    }
+}
+
+/// The candidates of a collection with `references`: `none`, an `anchor` per reference,
+/// maybe `prefix`, a `content` per top-level reference.
+fn candidate_count(references: &[(u32, super::Reference)]) -> u64 {
+    let top_level = references.iter().filter(|(_, r)| !r.field.contains('.'));
+    2 + references.len() as u64 + top_level.count() as u64
+}
+
 fn advise_collection(
     read: &Read,
     name: &str,
     documents: &[&Kept],
     topology: &Topology,
     workload: &Workload,
-) -> CollectionAdvice {
+    tracker: &mut Tracker<'_>,
+) -> Result<CollectionAdvice, AdviseError> {
     let references = references(read, name, documents, workload);
+    let step = RefCell::new(Step {
+        tracker,
+        documents: documents.len() as u64,
+        count: candidate_count(&references),
+        scored: 0,
+        cancelled: false,
+    });
+    let within = |i: u64| step.borrow_mut().report(i);
     let scope = Scope {
         name,
         documents,
@@ -54,14 +140,19 @@ fn advise_collection(
             .iter()
             .map(|(field, _)| (*field, targets(documents, *field, topology)))
             .collect(),
+        within: &within,
     };
+    let scored = || step.borrow_mut().candidate_done();
     let mut candidates = vec![none(&scope, topology)];
+    scored()?;
     for (field, reference) in &references {
         candidates.push(anchor(&scope, topology, *field, &reference.field));
+        scored()?;
     }
     if let Some(prefix) = prefix(&scope, topology) {
         candidates.push(prefix);
     }
+    scored()?;
     for (field, reference) in &references {
         if !reference.field.contains('.') {
             let largest = candidates
@@ -74,17 +165,18 @@ fn advise_collection(
             if let Some(c) = content(&scope, topology, *field, &reference.field, largest) {
                 candidates.push(c);
             }
+            scored()?;
         }
     }
     let recommended = recommend(&candidates, &references);
-    CollectionAdvice {
+    Ok(CollectionAdvice {
         collection: name.to_string(),
         documents: documents.len() as u64,
         bytes: documents.iter().map(|d| d.size).sum(),
         references: references.into_iter().map(|(_, r)| r).collect(),
         candidates,
         recommended,
-    }
+    })
 }
 
 /// Per document, the index of the first value of `field` naming a document of the export,

@@ -2,6 +2,7 @@
 //! views, Resharding), share links, saved studios and exports. Each sub-state's own reducer
 //! is tested in its file.
 
+mod advisor;
 mod config;
 mod design;
 mod reshard;

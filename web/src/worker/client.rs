@@ -1,0 +1,154 @@
+//! The page's side of the worker: one worker for the page, started on the first
+//! [`send`], its replies going to the callback of the last `send`.
+//!
+//! `gloo-worker`'s bridge does not hand out the browser's `Worker` object, which the page
+//! needs to terminate a worker busy in a long computation (cancel) and to hear the `error`
+//! event of one that stopped without a word (it could not load, or ran out of memory). So
+//! while [`spawn`] asks `gloo-worker` for a worker, the global `Worker` constructor is
+//! wrapped in a `Proxy` that remembers the instance made; the original is put back at once.
+
+use super::protocol::{Reply, Request};
+use super::run::StudioWorker;
+use gloo::worker::{Spawnable, WorkerBridge};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use yew::Callback;
+
+/// Where the worker's script is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Script {
+    /// A module made by wasm-bindgen's `web` target (trunk's worker target with
+    /// `data-bindgen-target="web"`), whose default export loads its wasm
+    /// (`<name>_bg.wasm`, next to it) and runs its `main`; relative to the page.
+    Module(String),
+    /// A module script that loads the wasm and registers [`StudioWorker`] itself (the
+    /// browser tests make one for their test module).
+    Loader(String),
+}
+
+/// The script of trunk's worker target, next to `index.html`.
+pub const WORKER_SCRIPT: &str = "ravenshard-studio-worker.js";
+
+struct Running {
+    bridge: WorkerBridge<StudioWorker>,
+    native: Option<web_sys::Worker>,
+    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+thread_local! {
+    static SCRIPT: RefCell<Script> = RefCell::new(Script::Module(WORKER_SCRIPT.into()));
+    static RUNNING: RefCell<Option<Running>> = const { RefCell::new(None) };
+    static SINK: RefCell<Option<Callback<Reply>>> = const { RefCell::new(None) };
+}
+
+/// Uses `script` for the workers started from now on.
+pub fn set_script(script: Script) {
+    SCRIPT.with(|s| *s.borrow_mut() = script);
+}
+
+/// Sends `request` to the worker (started if none runs); its replies, and those of later
+/// requests until the next `send`, go to `on_reply`.
+pub fn send(request: Request, on_reply: Callback<Reply>) {
+    SINK.with(|s| *s.borrow_mut() = Some(on_reply));
+    let sent = RUNNING.with(|running| {
+        let mut running = running.borrow_mut();
+        if running.is_none() {
+            *running = spawn();
+        }
+        running.as_ref().map(|r| r.bridge.send(request)).is_some()
+    });
+    if !sent {
+        crashed("the browser could not start the studio's worker".into());
+    }
+}
+
+/// Whether a worker is running.
+pub fn is_running() -> bool {
+    RUNNING.with(|r| r.borrow().is_some())
+}
+
+/// Terminates the worker, if one runs (a run in progress stops at once); the next
+/// [`send`] starts a new one.
+pub fn terminate() {
+    let running = RUNNING.with(|r| r.borrow_mut().take());
+    if let Some(Running {
+        native: Some(native),
+        ..
+    }) = &running
+    {
+        native.set_onerror(None);
+        native.terminate();
+    }
+    drop(running);
+}
+
+fn deliver(reply: Reply) {
+    let sink = SINK.with(|s| s.borrow().clone());
+    if let Some(sink) = sink {
+        sink.emit(reply);
+    }
+}
+
+/// The worker stopped: it is terminated (later, outside the bridge's own callback) and
+/// the page told.
+fn crashed(message: String) {
+    wasm_bindgen_futures::spawn_local(async { terminate() });
+    deliver(Reply::Crashed { message });
+}
+
+fn on_reply(reply: Reply) {
+    match reply {
+        Reply::Crashed { message } => crashed(message),
+        reply => deliver(reply),
+    }
+}
+
+/// Starts a worker through `gloo-worker`, keeping the browser's `Worker` it makes.
+fn spawn() -> Option<Running> {
+    let script = SCRIPT.with(|s| s.borrow().clone());
+    let made: Rc<RefCell<Option<web_sys::Worker>>> = Rc::default();
+    let global = js_sys::global();
+    let original = js_sys::Reflect::get(&global, &"Worker".into()).ok()?;
+    let remember = Rc::clone(&made);
+    let construct = Closure::<dyn FnMut(JsValue, js_sys::Array) -> Result<JsValue, JsValue>>::new(
+        move |target: JsValue, args: js_sys::Array| {
+            let worker =
+                js_sys::Reflect::construct(target.unchecked_ref::<js_sys::Function>(), &args)?;
+            *remember.borrow_mut() = worker.dyn_ref::<web_sys::Worker>().cloned();
+            Ok(worker)
+        },
+    );
+    let handler = js_sys::Object::new();
+    js_sys::Reflect::set(&handler, &"construct".into(), construct.as_ref()).ok()?;
+    let proxy = js_sys::Proxy::new(original.unchecked_ref(), &handler);
+    let wrapped = js_sys::Reflect::set(&global, &"Worker".into(), &proxy).unwrap_or(false);
+    let mut spawner = StudioWorker::spawner();
+    spawner.callback(on_reply);
+    let bridge = match &script {
+        Script::Module(path) => spawner.as_module(true).spawn(path),
+        Script::Loader(url) => spawner.with_loader(true).as_module(true).spawn(url),
+    };
+    if wrapped {
+        let _ = js_sys::Reflect::set(&global, &"Worker".into(), &original);
+    }
+    let native = made.borrow_mut().take();
+    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(|e: web_sys::ErrorEvent| {
+        e.prevent_default();
+        let said = e.message();
+        crashed(if said.is_empty() {
+            "it could not load, or ran out of memory".into()
+        } else {
+            said
+        });
+    });
+    if let Some(native) = &native {
+        native.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    }
+    Some(Running {
+        bridge,
+        native,
+        _on_error: on_error,
+    })
+}

@@ -1,0 +1,244 @@
+//! The worker's side: [`StudioWorker`] answers [`Request`]s. A panic is reported to the
+//! page as [`Reply::Crashed`] by a panic hook before the wasm instance stops, so the page
+//! can say so and start a new worker.
+
+use super::protocol::{AdviseRequest, Reply, Request, Stage, PROGRESS_EVERY_MS};
+use gloo::worker::{HandlerId, Worker, WorkerScope};
+use ravenshard::Topology;
+use ravenshard_model::advise::{ExportReader, ReadExport, Workload};
+use ravenshard_model::import::Format;
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+thread_local! {
+    /// Where the panic hook reports: the scope and the page's handler.
+    static REPORT_TO: RefCell<Option<(WorkerScope<StudioWorker>, HandlerId)>> =
+        const { RefCell::new(None) };
+}
+
+/// The studio's worker. It keeps the export last advised on, for [`Request::Rewrites`].
+pub struct StudioWorker {
+    export: Rc<RefCell<Option<(u64, ReadExport)>>>,
+}
+
+impl Worker for StudioWorker {
+    type Message = ();
+    type Input = Request;
+    type Output = Reply;
+
+    fn create(_scope: &WorkerScope<Self>) -> Self {
+        std::panic::set_hook(Box::new(|info| {
+            let message = info.to_string();
+            REPORT_TO.with(|to| {
+                if let Ok(to) = to.try_borrow() {
+                    if let Some((scope, id)) = to.as_ref() {
+                        scope.respond(*id, Reply::Crashed { message });
+                    }
+                }
+            });
+        }));
+        StudioWorker {
+            export: Rc::default(),
+        }
+    }
+
+    fn update(&mut self, _scope: &WorkerScope<Self>, _message: ()) {}
+
+    fn connected(&mut self, scope: &WorkerScope<Self>, id: HandlerId) {
+        REPORT_TO.with(|to| *to.borrow_mut() = Some((scope.clone(), id)));
+    }
+
+    fn received(&mut self, scope: &WorkerScope<Self>, request: Request, id: HandlerId) {
+        match request {
+            Request::Advise(request) => {
+                let (scope, export) = (scope.clone(), Rc::clone(&self.export));
+                wasm_bindgen_futures::spawn_local(async move {
+                    let run = request.run;
+                    let reply = match advise(&scope, id, request, &export).await {
+                        Ok(json) => Reply::Advice { run, json },
+                        Err(message) => Reply::Failed { run, message },
+                    };
+                    scope.respond(id, reply);
+                });
+            }
+            Request::Rewrites {
+                run,
+                collection,
+                field,
+            } => scope.respond(id, self.rewrites(run, collection, field)),
+            Request::Panic => panic!("the worker was asked to panic (the studio's debug action)"),
+        }
+    }
+}
+
+impl StudioWorker {
+    fn rewrites(&self, run: u64, collection: String, field: String) -> Reply {
+        match self.export.borrow().as_ref() {
+            Some((advised, export)) if *advised == run => {
+                let rewrites = export
+                    .anchor_rewrites(&collection, &field)
+                    .into_iter()
+                    .map(|r| (r.from, r.to))
+                    .collect();
+                Reply::Rewrites {
+                    run,
+                    collection,
+                    field,
+                    rewrites,
+                }
+            }
+            _ => Reply::Failed {
+                run,
+                message: "the worker no longer holds this export (it was restarted): run the advisor again, then apply.".into(),
+            },
+        }
+    }
+}
+
+/// Sends [`Reply::Progress`] at most every [`PROGRESS_EVERY_MS`].
+struct Reporter<'s> {
+    scope: &'s WorkerScope<StudioWorker>,
+    id: HandlerId,
+    run: u64,
+    stage: Stage,
+    began: f64,
+    last: f64,
+}
+
+impl Reporter<'_> {
+    fn stage(&mut self, stage: Stage) {
+        self.stage = stage;
+        self.began = js_sys::Date::now();
+        self.last = 0.0;
+    }
+
+    fn report(&mut self, done: u64, total: Option<u64>, force: bool) {
+        let now = js_sys::Date::now();
+        if !force && now - self.last < PROGRESS_EVERY_MS {
+            return;
+        }
+        self.last = now;
+        let progress = Reply::Progress {
+            run: self.run,
+            stage: self.stage,
+            done,
+            total,
+            elapsed_ms: (now - self.began).max(0.0) as u64,
+        };
+        self.scope.respond(self.id, progress);
+    }
+}
+
+/// What a JavaScript exception says.
+fn js_message(e: &JsValue) -> String {
+    match e.dyn_ref::<js_sys::Error>() {
+        Some(error) => String::from(error.message()),
+        None => e.as_string().unwrap_or_else(|| format!("{e:?}")),
+    }
+}
+
+/// The chunks of the file at `url`, read by `fetch` (a blob URL of the page).
+struct Chunks {
+    reader: web_sys::ReadableStreamDefaultReader,
+}
+
+impl Chunks {
+    async fn open(url: &str) -> Result<Chunks, String> {
+        let global: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+        let failed =
+            |e: JsValue| format!("the worker could not read the file ({})", js_message(&e));
+        let response = JsFuture::from(global.fetch_with_str(url))
+            .await
+            .map_err(failed)?;
+        let response: web_sys::Response = response.unchecked_into();
+        let body = response
+            .body()
+            .ok_or("the worker could not read the file (it has no body)")?;
+        let reader = body.get_reader().unchecked_into();
+        Ok(Chunks { reader })
+    }
+
+    async fn next(&self) -> Result<Option<Vec<u8>>, String> {
+        let result = JsFuture::from(self.reader.read())
+            .await
+            .map_err(|e| format!("the worker could not read the file ({})", js_message(&e)))?;
+        let done = js_sys::Reflect::get(&result, &"done".into()).unwrap_or(JsValue::TRUE);
+        if done.as_bool().unwrap_or(true) {
+            return Ok(None);
+        }
+        let value = js_sys::Reflect::get(&result, &"value".into()).unwrap_or(JsValue::NULL);
+        Ok(Some(js_sys::Uint8Array::new(&value).to_vec()))
+    }
+}
+
+/// Reads the export, then advises: the advice's JSON, or why not.
+async fn advise(
+    scope: &WorkerScope<StudioWorker>,
+    id: HandlerId,
+    request: AdviseRequest,
+    kept: &RefCell<Option<(u64, ReadExport)>>,
+) -> Result<String, String> {
+    let topology = Topology::from_json(&request.configuration)
+        .map_err(|e| format!("the configuration in force: {e}"))?;
+    let workload = Workload::parse(&request.queries, &request.loads).map_err(|e| e.to_string())?;
+    kept.borrow_mut().take();
+    let mut reporter = Reporter {
+        scope,
+        id,
+        run: request.run,
+        stage: Stage::Reading,
+        began: js_sys::Date::now(),
+        last: 0.0,
+    };
+    let export = read(&request, &mut reporter).await?;
+    reporter.stage(Stage::Scoring);
+    let total = export.documents() as u64;
+    reporter.report(0, Some(total), true);
+    let advice = export
+        .advise(&topology, &workload, &mut |p| {
+            reporter.report(p.done, Some(p.total), false);
+            ControlFlow::Continue(())
+        })
+        .map_err(|e| e.to_string())?;
+    reporter.report(total, Some(total), true);
+    let json = serde_json::to_string(&advice).map_err(|e| e.to_string())?;
+    *kept.borrow_mut() = Some((request.run, export));
+    Ok(json)
+}
+
+/// Reads the export chunk by chunk.
+async fn read(request: &AdviseRequest, reporter: &mut Reporter<'_>) -> Result<ReadExport, String> {
+    let name = &request.name;
+    let chunks = Chunks::open(&request.url).await?;
+    let mut reader: Option<ExportReader> = None;
+    let mut bytes = 0u64;
+    let in_file = |e: &dyn std::fmt::Display, format: Option<Format>| match format {
+        Some(format) => format!("{name}: {e} (read as {format})"),
+        None => format!("{name}: {e}"),
+    };
+    while let Some(chunk) = chunks.next().await? {
+        let reader = reader.get_or_insert_with(|| {
+            let format = Format::detect(Some(name), &chunk);
+            ExportReader::new(Some(format), Some(request.size))
+        });
+        // A stream's chunk can be the whole file: push it in the importer's slices,
+        // reporting after each.
+        let mut rest = chunk.as_slice();
+        while !rest.is_empty() {
+            let (part, tail) = rest.split_at(reader.next_chunk_len().clamp(1, rest.len()));
+            reader
+                .push(part)
+                .map_err(|e| in_file(&e, reader.format()))?;
+            bytes += part.len() as u64;
+            reporter.report(bytes, Some(request.size), false);
+            rest = tail;
+        }
+    }
+    reporter.report(bytes, Some(request.size), true);
+    let reader = reader.unwrap_or_else(|| ExportReader::new(Some(Format::Text), Some(0)));
+    let format = reader.format();
+    reader.read().map_err(|e| in_file(&e, format))
+}

@@ -1,0 +1,237 @@
+//! The Advisor view and the studio's worker in headless Chromium: a run goes to the worker
+//! and back, its anchor rewrites the workspace's IDs, and a worker that panics leaves a
+//! usable page with a message and is started again.
+//!
+//! The worker here is this test module itself: a module worker that loads it and calls
+//! [`register_studio_worker`] (trunk's worker target does the same in the built studio).
+#![cfg(target_arch = "wasm32")]
+
+use gloo::worker::Registrable;
+use ravenshard_studio::components::saving;
+use ravenshard_studio::worker::client::{self, Script};
+use ravenshard_studio::worker::StudioWorker;
+use ravenshard_studio::App;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+
+mod common;
+
+use common::Mounted;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+type Studio = Mounted<App>;
+
+/// Called by the worker's loader, in the worker.
+#[wasm_bindgen]
+pub fn register_studio_worker() {
+    StudioWorker::registrar().register();
+}
+
+/// The studio's workers load this test module.
+fn use_this_module_as_the_worker() {
+    let base = gloo::utils::window().location().href().unwrap();
+    let module = web_sys::Url::new_with_base("wasm-bindgen-test.js", &base)
+        .unwrap()
+        .href();
+    let wasm = module.replace(".js", "_bg.wasm");
+    // The runner builds the test module without a default path for its wasm: give it.
+    let source = format!(
+        "import init, {{ register_studio_worker }} from '{module}';\nawait init({{ module_or_path: '{wasm}' }});\nregister_studio_worker();\n"
+    );
+    let parts = js_sys::Array::of1(&source.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).unwrap();
+    let url = web_sys::Url::create_object_url_with_blob(&blob).unwrap();
+    client::terminate();
+    client::set_script(Script::Loader(url));
+}
+
+/// 200 companies, `orders` orders naming them round robin, as NDJSON.
+fn ndjson(orders: usize) -> String {
+    let mut text = String::new();
+    for c in 1..=200 {
+        text += &format!("{{\"Name\": \"C{c}\", \"@metadata\": {{\"@id\": \"companies/{c}-A\", \"@collection\": \"Companies\"}}}}\n");
+    }
+    for o in 1..=orders {
+        text += &format!(
+            "{{\"Company\": \"companies/{}-A\", \"@metadata\": {{\"@id\": \"orders/{o}-A\", \"@collection\": \"Orders\"}}}}\n",
+            o % 200 + 1
+        );
+    }
+    text
+}
+
+fn files(name: &str, text: &str) -> web_sys::DataTransfer {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(text.as_bytes()));
+    let file = web_sys::File::new_with_u8_array_sequence(&parts, name).unwrap();
+    let transfer = web_sys::DataTransfer::new().unwrap();
+    transfer.items().add_with_file(&file).unwrap();
+    transfer
+}
+
+/// Chooses a file through an `<input type=file>`, as a user does.
+async fn choose(studio: &Studio, input: &str, name: &str, text: &str) {
+    let transfer = files(name, text);
+    let element = studio.get(input);
+    element
+        .unchecked_ref::<HtmlInputElement>()
+        .set_files(transfer.files().as_ref());
+    studio.fire(input, "change").await;
+}
+
+/// Waits (at most ~30 s) until `ready` holds.
+async fn until(studio: &Studio, what: &str, ready: impl Fn(&Studio) -> bool) {
+    for _ in 0..1500 {
+        if ready(studio) {
+            return;
+        }
+        gloo::timers::future::TimeoutFuture::new(20).await;
+        yew::scheduler::flush().await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+async fn fresh() -> Studio {
+    web_sys::window()
+        .unwrap()
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .clear()
+        .unwrap();
+    saving::forget().await.unwrap();
+    web_sys::window().unwrap().location().set_hash("").unwrap();
+    use_this_module_as_the_worker();
+    let studio = Studio::mount(()).await;
+    studio.wait_for(".studio").await;
+    studio.click("#tab-advisor").await;
+    studio
+}
+
+async fn advise(studio: &Studio) {
+    studio.click("#advisor-run").await;
+    until(studio, "the advice", |s| {
+        s.find(".advisor-collection").is_some() || s.find(".advisor-failed").is_some()
+    })
+    .await;
+    assert!(
+        studio.find(".advisor-failed").is_none(),
+        "{}",
+        studio.text(".advisor-failed")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_advisor_runs_in_the_worker_and_its_anchor_rewrites_the_workspace() {
+    let studio = fresh().await;
+    assert!(studio.get("#advisor-run").has_attribute("disabled"));
+    let text = ndjson(2000);
+    // The same export in the workspace (the Documents panel's import) and in the advisor.
+    choose(&studio, "#import-file", "orders.ndjson", &text).await;
+    until(&studio, "the import", |s| {
+        s.text(".doc-count").starts_with("2,200 ")
+    })
+    .await;
+    choose(&studio, "#advisor-file", "orders.ndjson", &text).await;
+    assert!(studio.text(".advisor-file-name").contains("orders.ndjson"));
+    studio
+        .type_into(
+            "#advisor-queries",
+            "from Orders where Company = 'companies/1-A'",
+        )
+        .await;
+    studio.type_into("#advisor-loads", "Orders.Company").await;
+    advise(&studio).await;
+    let orders = "section.advisor-collection[data-collection=\"Orders\"]";
+    // With a query on Company, the draft's content rule routes it to one shard and wins.
+    let recommended = studio.text(&format!("{orders} thead th.recommended"));
+    assert!(
+        recommended.starts_with("content on Company"),
+        "{recommended}"
+    );
+    let reason = studio.text(&format!("{orders} .reason"));
+    assert!(
+        reason.contains("Recommended: content on Company.") && reason.contains("draft"),
+        "{reason}"
+    );
+    assert!(studio
+        .find(&format!("{orders} thead th[data-strategy=\"anchor\"]"))
+        .is_some());
+    assert!(studio
+        .text(&format!("{orders} .references"))
+        .contains("Company → Companies (100.0%, loaded)"));
+    assert_eq!(studio.count(&format!("{orders} thead th.recommended")), 1);
+    assert!(studio.count(&format!("{orders} .mini-bar")) >= 6);
+    // Apply the anchor: the worker sends the rewrites, the workspace takes them.
+    studio
+        .click(&format!(
+            "{orders} button.advisor-apply[data-candidate=\"anchor on Company\"]"
+        ))
+        .await;
+    until(&studio, "the rewrite", |s| {
+        s.text(".notices")
+            .contains("Applied anchor on Company (Orders): 2000 IDs rewritten.")
+    })
+    .await;
+    studio.click("#tab-documents").await;
+    let editor = studio
+        .get("#ids")
+        .unchecked_into::<HtmlTextAreaElement>()
+        .value();
+    assert!(editor.contains("orders/1-A$companies/2-A"), "{editor}");
+    client::terminate();
+}
+
+#[wasm_bindgen_test]
+async fn a_panicking_worker_leaves_a_usable_page_with_a_message_and_starts_again() {
+    let studio = fresh().await;
+    studio.click("#advisor-debug-panic").await;
+    until(&studio, "the crash message", |s| {
+        s.find(".advisor-crash").is_some()
+    })
+    .await;
+    assert!(
+        studio.text(".advisor-crash").contains("asked to panic"),
+        "{}",
+        studio.text(".advisor-crash")
+    );
+    assert!(studio
+        .text(".notices")
+        .contains("The studio's worker stopped"));
+    assert!(!client::is_running());
+    // The page still answers: the Documents view follows typed IDs.
+    studio.click("#tab-documents").await;
+    studio
+        .type_into("#ids", "orders/1-A\ncompanies/1-A\n")
+        .await;
+    until(&studio, "the typed IDs", |s| {
+        s.text(".doc-count").starts_with("2 ")
+    })
+    .await;
+    // And a new worker advises.
+    studio.click("#tab-advisor").await;
+    choose(&studio, "#advisor-file", "orders.ndjson", &ndjson(30)).await;
+    advise(&studio).await;
+    assert!(studio.find(".advisor-crash").is_none());
+    assert!(client::is_running());
+    client::terminate();
+}
+
+#[wasm_bindgen_test]
+async fn a_run_can_be_cancelled_and_run_again() {
+    let studio = fresh().await;
+    choose(&studio, "#advisor-file", "orders.ndjson", &ndjson(60_000)).await;
+    studio.click("#advisor-run").await;
+    assert!(studio.find("#advisor-cancel").is_some());
+    studio.click("#advisor-cancel").await;
+    assert!(studio.text(".advisor-failed").contains("Cancelled"));
+    assert!(!client::is_running());
+    assert!(!studio.get("#advisor-run").has_attribute("disabled"));
+    choose(&studio, "#advisor-file", "orders.ndjson", &ndjson(30)).await;
+    advise(&studio).await;
+    client::terminate();
+}
