@@ -3,7 +3,8 @@
 
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
-    balance, BalanceOptions, BucketStatistics, PlanNote, PlanOptions, StatisticsError, Workload,
+    balance, BalanceOptions, BucketStatistics, Objective, PlanNote, PlanOptions, StatisticsError,
+    Workload,
 };
 
 /// The answer: one range of 32768 buckets on shard 0.
@@ -176,6 +177,36 @@ fn a_balance_never_splits_a_range_and_says_so() {
         .iter()
         .find(|n| n["kind"] == "per_range");
     assert_eq!(note.unwrap()["drill_downs"][0]["range"], 1024);
+}
+
+/// `fewest-migrations` moves entries fullest first: an entry of bucket statistics that
+/// covers a range moves whole (every bucket of it migrates), never only its first bucket.
+#[test]
+fn fewest_migrations_moves_a_range_whole() {
+    let text = answer(&[
+        range(0, 32767, "0", 600, 0),
+        range(32768, 65535, "0", 300, 0),
+        range(600000, 600000, "1", 100, 0),
+    ]);
+    let s = read(&[("a.json", &text)]).unwrap();
+    let t = Topology::with_shards(2).unwrap();
+    let w = Workload::from_statistics(&s, &t).unwrap();
+    let options = BalanceOptions {
+        threshold: 0.0,
+        objective: Objective::FewestMigrations,
+        ..Default::default()
+    };
+    let b = balance(&t, &w.load, &options).unwrap();
+    // The fullest entry (600 of shard 0's 900) brings both shards closer to 500: it moves.
+    assert_eq!(b.plan.docs_moved, 600);
+    assert_eq!(b.migrations, 32768);
+    let moved: Vec<(u32, u32)> = b
+        .plan
+        .moves
+        .iter()
+        .map(|m| (m.from_bucket, m.to_bucket))
+        .collect();
+    assert_eq!(moved, [(0, 32767)]);
 }
 
 #[test]

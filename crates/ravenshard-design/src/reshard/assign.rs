@@ -80,10 +80,11 @@ impl Assignment {
         self.merge_around(k.saturating_sub(1), k + count + 1);
     }
 
-    /// Gives single buckets to shards, `(bucket, shard)` in ascending bucket order, in one
-    /// pass over the ranges (as many [`reassign`](Self::reassign) calls would, without
-    /// moving the ranges once per bucket).
-    pub(crate) fn reassign_buckets(&mut self, moves: &[(u32, u32)]) {
+    /// Gives spans of buckets to shards, `(first, end, shard)` (`end` exclusive), disjoint
+    /// and in ascending order, in one pass over the ranges (as many
+    /// [`reassign`](Self::reassign) calls would, without moving the ranges once per span). A
+    /// span may cover several current ranges (a bucket statistics entry of many buckets).
+    pub(crate) fn reassign_spans(&mut self, moves: &[(u32, u32, u32)]) {
         let mut out: Vec<BucketRange> = Vec::with_capacity(self.ranges.len() + 2 * moves.len());
         // Appends a range, merged with the last when they touch, share a shard and a block.
         let mut push = |range: BucketRange| match out.last_mut() {
@@ -96,26 +97,30 @@ impl Assignment {
             }
             _ => out.push(range),
         };
-        let mut next = moves.iter().peekable();
+        let mut i = 0;
         for r in &self.ranges {
             let mut start = r.start;
-            while let Some(&(bucket, shard)) = next.next_if(|m| m.0 < r.end) {
-                if bucket < start || shard == r.shard {
-                    continue;
-                }
-                if start < bucket {
+            while let Some(&(first, end, shard)) = moves.get(i).filter(|m| m.0 < r.end) {
+                let (s, e) = (first.max(start), end.min(r.end));
+                if s < e && shard != r.shard {
+                    if start < s {
+                        push(BucketRange {
+                            start,
+                            end: s,
+                            ..*r
+                        });
+                    }
                     push(BucketRange {
-                        start,
-                        end: bucket,
-                        ..*r
+                        start: s,
+                        end: e,
+                        shard,
                     });
+                    start = e;
                 }
-                push(BucketRange {
-                    start: bucket,
-                    end: bucket + 1,
-                    shard,
-                });
-                start = bucket + 1;
+                if end > r.end {
+                    break; // the span goes on in the next range
+                }
+                i += 1;
             }
             if start < r.end {
                 push(BucketRange { start, ..*r });
@@ -360,7 +365,7 @@ mod tests {
 
     /// One pass gives the ranges that one `reassign` per bucket gives.
     #[test]
-    fn reassigning_buckets_at_once_is_reassigning_them_one_by_one() {
+    fn reassigning_spans_at_once_is_reassigning_them_one_by_one() {
         let t = Topology::with_shards(3).unwrap();
         let b = NUMBER_OF_BUCKETS;
         let moves = [
@@ -378,7 +383,8 @@ mod tests {
             one_by_one.reassign(bucket, bucket + 1, shard);
         }
         let mut at_once = Assignment::new(&t);
-        at_once.reassign_buckets(&moves);
+        let spans: Vec<(u32, u32, u32)> = moves.iter().map(|&(b, s)| (b, b + 1, s)).collect();
+        at_once.reassign_spans(&spans);
         assert_eq!(at_once.ranges(), one_by_one.ranges());
         assert_eq!(
             at_once.ranges()[0],

@@ -42,9 +42,9 @@ mod ops;
 mod plan;
 pub mod prefixes;
 mod resolution;
+mod script;
 mod statistics;
 mod statistics_merge;
-mod script;
 mod workload;
 
 pub use balance::{

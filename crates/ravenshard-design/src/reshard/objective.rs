@@ -89,33 +89,44 @@ impl Assignment {
         budget: &mut Option<u64>,
     ) -> f64 {
         let by = weighing.by;
-        // The donors' buckets that hold anything, with their owner: the ranges and the
-        // buckets are both in ascending order, so one walk finds every owner.
+        // The donors' entries that hold anything, with their owner: the ranges and the
+        // entries are both in ascending order, so one walk finds every owner. An entry is one
+        // bucket, or a range of buckets for bucket statistics, which moves whole.
         let ranges = self.ranges();
         let mut k = 0;
-        let mut buckets: Vec<(std::cmp::Reverse<u64>, u32, u32)> = weighing
+        let mut entries: Vec<(std::cmp::Reverse<u64>, u32, u32, u32)> = weighing
             .load
-            .buckets()
-            .filter_map(|(bucket, held)| {
-                while ranges.get(k).is_some_and(|r| r.end <= bucket) {
+            .spans()
+            .filter_map(|(first, last, held)| {
+                while ranges.get(k).is_some_and(|r| r.end <= first) {
                     k += 1;
                 }
-                let owner = ranges.get(k).filter(|r| r.start <= bucket)?.shard;
+                // An entry that spans two current ranges cannot move whole from one donor:
+                // it stays (its drill-down is in the plan's `per_range` note).
+                let owner = ranges
+                    .get(k)
+                    .filter(|r| r.start <= first && last < r.end)?
+                    .shard;
                 let weight = held.by(by);
                 (weight > 0 && gives.get(&owner).is_some_and(|&g| g >= 0.5)).then_some((
                     std::cmp::Reverse(weight),
-                    bucket,
+                    first,
+                    last + 1,
                     owner,
                 ))
             })
             .collect();
-        // Fullest first, then in bucket order (buckets are distinct: the order is total).
-        buckets.sort_unstable();
-        let mut moves: Vec<(u32, u32)> = Vec::new();
-        for (std::cmp::Reverse(weight), bucket, donor) in buckets {
+        // Fullest first, then in bucket order (entries are disjoint: the order is total).
+        entries.sort_unstable();
+        let mut moves: Vec<(u32, u32, u32)> = Vec::new();
+        for (std::cmp::Reverse(weight), first, end, donor) in entries {
             let weight = weight as f64;
+            let migrations = u64::from(end - first);
             if *budget == Some(0) {
                 break;
+            }
+            if budget.is_some_and(|left| left < migrations) {
+                continue;
             }
             let give = gives.get(&donor).copied().unwrap_or(0.0);
             if give < 0.5 || weight >= 2.0 * give {
@@ -123,15 +134,15 @@ impl Assignment {
             }
             let receiver = takes
                 .iter()
-                .filter(|&(&r, &k)| r != donor && weight < 2.0 * k && self.eligible(r, bucket))
+                .filter(|&(&r, &k)| r != donor && weight < 2.0 * k && self.eligible(r, first))
                 .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
                 .map(|(&r, _)| r);
             let Some(receiver) = receiver else {
                 continue;
             };
-            moves.push((bucket, receiver));
+            moves.push((first, end, receiver));
             if let Some(left) = budget.as_mut() {
-                *left -= 1;
+                *left -= migrations;
             }
             for (side, shard) in [(&mut gives, donor), (&mut takes, receiver)] {
                 if let Some(v) = side.get_mut(&shard) {
@@ -140,7 +151,7 @@ impl Assignment {
             }
         }
         moves.sort_unstable();
-        self.reassign_buckets(&moves);
+        self.reassign_spans(&moves);
         self.blocked(&gives, &takes)
     }
 
