@@ -18,7 +18,17 @@ const SORTS: [SortKey; 6] = [
 
 /// Every public answer of `kept` equals the one of a placement made from scratch.
 fn assert_same(kept: &Placement, documents: &[Document], topology: &Topology) {
-    let fresh = Placement::new(documents, topology, &PlacementOptions::default());
+    assert_same_with(kept, documents, topology, &PlacementOptions::default());
+}
+
+/// [`assert_same`] with these options.
+fn assert_same_with(
+    kept: &Placement,
+    documents: &[Document],
+    topology: &Topology,
+    options: &PlacementOptions,
+) {
+    let fresh = Placement::new(documents, topology, options);
     assert_eq!(kept.topology(), fresh.topology());
     assert_eq!(kept.len(), fresh.len());
     assert_eq!(kept.totals(), fresh.totals());
@@ -38,8 +48,51 @@ fn assert_same(kept: &Placement, documents: &[Document], topology: &Topology) {
         fresh.documents_in(0..u32::MAX)
     );
     assert_eq!(kept.bucket_load(), fresh.bucket_load());
+    assert_eq!(kept.generated(), fresh.generated());
     let end = u32::try_from(fresh.bucket_space()).unwrap_or(u32::MAX);
-    assert_eq!(kept.histogram(0, end, 97), fresh.histogram(0, end, 97));
+    for (start, stop, bins) in [(0, end, 97), (0, 1 << 20, 1000), (500_000, 1 << 21, 7)] {
+        assert_eq!(
+            kept.histogram(start, stop, bins),
+            fresh.histogram(start, stop, bins)
+        );
+        assert_eq!(
+            kept.documents_in(start..stop),
+            fresh.documents_in(start..stop)
+        );
+    }
+    for bucket in fresh
+        .documents_in(0..u32::MAX)
+        .iter()
+        .filter_map(|&i| fresh.place(i as usize))
+    {
+        assert_eq!(
+            kept.documents_in_bucket(bucket.bucket),
+            fresh.documents_in_bucket(bucket.bucket)
+        );
+    }
+    let filters = [
+        RowQuery {
+            text: "ORDERS".into(),
+            ..Default::default()
+        },
+        RowQuery {
+            shard: Some(1),
+            sort: SortKey::Id,
+            ..Default::default()
+        },
+        RowQuery {
+            group: Some(0),
+            sort: SortKey::Size,
+            ..Default::default()
+        },
+    ];
+    for query in filters {
+        assert_eq!(
+            kept.rows(&query).indices(),
+            fresh.rows(&query).indices(),
+            "{query:?}"
+        );
+    }
     for i in 0..fresh.len() {
         assert_eq!(kept.place(i), fresh.place(i), "document {i}");
         assert_eq!(kept.row(i), fresh.row(i), "document {i}");
@@ -236,6 +289,104 @@ proptest! {
             assert_same(&p, &docs, &t);
         }
     }
+}
+
+/// One change of a workspace: an edit of its documents (lines `at..at + remove` replaced,
+/// as the ID editor does), another topology, or an import of other documents.
+#[derive(Debug, Clone)]
+enum Change {
+    Edit {
+        at: usize,
+        remove: usize,
+        insert: Vec<Document>,
+    },
+    Topology(Topology),
+    Import(Vec<Document>),
+}
+
+fn changes() -> impl Strategy<Value = Vec<Change>> {
+    let edit = (
+        0usize..50,
+        0usize..4,
+        documents().prop_map(|mut d| {
+            d.truncate(4);
+            d
+        }),
+    )
+        .prop_map(|(at, remove, insert)| Change::Edit { at, remove, insert });
+    let change = prop_oneof![
+        6 => edit,
+        2 => topologies().prop_map(Change::Topology),
+        1 => documents().prop_map(Change::Import),
+    ];
+    proptest::collection::vec(change, 1..8)
+}
+
+/// Applies `changes` to a placement in place and to a list of documents, and checks after
+/// each that the placement answers as one made from scratch.
+fn follow(docs: Vec<Document>, first: Topology, changes: Vec<Change>, options: &PlacementOptions) {
+    let mut docs = docs;
+    let mut topology = first;
+    let mut p = Placement::new(&docs, &topology, options);
+    for change in changes {
+        warm(&p);
+        match change {
+            Change::Edit { at, remove, insert } => {
+                let at = at % (docs.len() + 1);
+                let remove = remove.min(docs.len() - at);
+                p.splice(at..at + remove, &insert).expect("the edit fits");
+                docs.splice(at..at + remove, insert);
+            }
+            Change::Topology(t) => {
+                if p.set_topology(&t).is_err() {
+                    p = Placement::new(&docs, &t, options);
+                }
+                topology = t;
+            }
+            Change::Import(new) => {
+                p.splice(0..docs.len(), &new).expect("the import fits");
+                docs = new;
+            }
+        }
+        assert_same_with(&p, &docs, &topology, options);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn edits_match_a_fresh_placement(
+        docs in documents(),
+        first in topologies(),
+        changes in changes(),
+    ) {
+        follow(docs, first, changes, &PlacementOptions::default());
+    }
+
+    #[test]
+    fn edits_under_a_design_or_a_threshold_match_a_fresh_placement(
+        docs in documents(),
+        first in topologies(),
+        changes in changes(),
+        threshold in proptest::option::of(0u64..4),
+    ) {
+        let options = PlacementOptions {
+            obese_threshold: threshold,
+            design: threshold.is_some().then(ravenshard_design::content::ContentDesign::default),
+        };
+        follow(docs, first, changes, &options);
+    }
+}
+
+#[test]
+fn an_edit_out_of_range_changes_nothing() {
+    let docs = [Document::new("orders/1-A")];
+    let t = Topology::with_shards(3).expect("valid");
+    let mut p = Placement::new(&docs, &t, &PlacementOptions::default());
+    let err = p.splice(1..3, &[]).expect_err("past the end");
+    assert!(err.to_string().contains("there are 1"), "{err}");
+    assert_same(&p, &docs, &t);
 }
 
 #[test]
