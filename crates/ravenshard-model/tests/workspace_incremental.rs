@@ -398,3 +398,34 @@ fn the_test_topologies_parse() {
     ));
     assert_eq!(t.ranges().len(), 3);
 }
+
+#[test]
+fn a_large_placement_made_at_once_equals_one_made_in_small_edits() {
+    let generator = ravenshard_model::sample::Generator {
+        documents: 3000,
+        anchored_share: 0.5,
+        seed: 7,
+    };
+    let mut docs = generator.generate().expect("a valid generator");
+    docs.extend(docs[..40].to_vec());
+    docs.push(Document::new(""));
+    let t = topology(
+        r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "employees/", "Shards": [1]}]}"#,
+    );
+    let options = PlacementOptions::default();
+    // Made at once (the aggregates built from the bucket order) ...
+    let at_once = Placement::new(&docs, &t, &options);
+    // ... and one edit of at most 500 documents at a time.
+    let mut edited = Placement::new(&[], &t, &options);
+    for chunk in docs.chunks(500) {
+        let end = edited.len();
+        edited.splice(end..end, chunk).expect("fits");
+    }
+    warm(&edited);
+    assert_same(&edited, &docs, &t);
+    assert_same(&at_once, &docs, &t);
+    // An import over a placement replaces every document at once.
+    let other: Vec<Document> = docs[1000..2500].to_vec();
+    edited.splice(0..edited.len(), &other).expect("fits");
+    assert_same(&edited, &other, &t);
+}

@@ -2,9 +2,9 @@
 //! documents that changed, not the whole set.
 
 use super::groups::{Candidate, Member};
-use super::loads::Sign;
+use super::loads::{Loads, Sign};
 use super::store::{Entry, MAX_ARENA};
-use super::{design, rows, shards, Balance, Document, InvalidDocument, Locator, NodeMatrix};
+use super::{design, histogram, rows, shards, Balance, Document, InvalidDocument, Locator, NodeMatrix};
 use super::{Placement, Totals, Unplaced, MAX_DOCUMENTS, NONE};
 use ravenshard::{anchor_start, bucket_of_hash, check_id, hash_of_key, push_lower_id};
 use ravenshard::{ServerVersion, Topology};
@@ -164,8 +164,16 @@ impl Placement {
         let locator = Locator::new(&topology);
         let (at, remove) = (range.start, range.len());
         let (placed, threshold) = (self.totals.placed, self.obese_threshold);
-        for i in range.clone() {
-            self.remove_document(i as u32, &locator);
+        if remove == self.len() {
+            // Every document goes: the aggregates start again empty.
+            self.loads = Loads::new(&topology);
+            self.groups = Default::default();
+            self.duplicates = Default::default();
+            self.totals.placed = 0;
+        } else {
+            for i in range.clone() {
+                self.remove_document(i as u32, &locator);
+            }
         }
         let position = |list: &[u32], i: usize| list.partition_point(|&x| (x as usize) < i);
         let invalid: Vec<u32> = self.invalid.iter().map(|d| d.index).collect();
@@ -195,18 +203,32 @@ impl Placement {
         }
 
         let mut group_of = std::mem::take(&mut Arc::make_mut(&mut self.store).groups);
-        let mut added = Added::default();
+        // Every document replaced (a new placement, an import): the aggregates are built
+        // at once from the bucket order rather than one document at a time.
+        let bulk = self.len() == documents.len() && documents.len() > 1024;
+        let mut added = Added {
+            bulk,
+            ..Added::default()
+        };
         for (i, document) in (at as u32..).zip(documents) {
             self.add_document(i, document, &locator, &mut group_of, &mut added);
         }
         Arc::make_mut(&mut self.store).groups = group_of;
+        if bulk {
+            let index = histogram::BucketIndex::new(&self.store.buckets);
+            let store = &*self.store;
+            let size_of = |i: u32| store.size(i as usize);
+            self.loads = Loads::of_index(&topology, &locator, &index, &size_of);
+            self.index = OnceLock::from(index);
+        }
         self.invalid.splice(lo..lo, added.invalid);
         self.generated.splice(glo..glo, added.generated);
         self.summarise_loads(&topology);
         if self.totals.placed != placed || self.obese_threshold != threshold {
             self.groups.forget_view();
         }
-        self.forget_orders(true);
+        self.forget_orders(!bulk);
+        self.orders = rows::SortCache::default();
     }
 
     /// Moves the document indices `>= from` by `delta` in every table that holds indices.
@@ -261,8 +283,10 @@ impl Placement {
         if let Some(b) = Arc::make_mut(&mut self.store).buckets.get_mut(i as usize) {
             *b = found.bucket;
         }
-        self.loads
-            .change(locator, found.bucket, document.size, Sign::Add);
+        if !added.bulk {
+            self.loads
+                .change(locator, found.bucket, document.size, Sign::Add);
+        }
         self.totals.placed += 1;
         let store = &*self.store;
         let lower_of = |j: u32| lowered(store.id_of(j), version);
@@ -411,6 +435,8 @@ struct Found {
 /// The entries of the invalid and generated lists of the documents an edit inserts.
 #[derive(Default)]
 struct Added {
+    /// Whether the aggregates are built at the end ([`Loads::of_index`]).
+    bulk: bool,
     invalid: Vec<InvalidDocument>,
     generated: Vec<(u32, String)>,
 }

@@ -85,6 +85,17 @@ impl BucketIndex {
         self.documents.get(a..b.max(a)).unwrap_or(&[])
     }
 
+    /// Runs of documents in the same bucket: `(bucket, positions a..b in the index)`.
+    pub(super) fn runs(&self) -> impl Iterator<Item = (u32, usize, usize)> + '_ {
+        self.buckets
+            .chunk_by(|a, b| a == b)
+            .scan(0usize, |at, run| {
+                let start = *at;
+                *at += run.len();
+                Some((run[0], start, *at))
+            })
+    }
+
     /// Heap bytes.
     pub(super) fn heap_bytes(&self) -> usize {
         (self.documents.capacity() + self.buckets.capacity()) * 4
