@@ -429,3 +429,45 @@ fn a_large_placement_made_at_once_equals_one_made_in_small_edits() {
     edited.splice(0..edited.len(), &other).expect("fits");
     assert_same(&edited, &other, &t);
 }
+
+/// Two different IDs whose whole-ID hashes share their high 32 bits (the duplicate table's
+/// key): found by the birthday bound among a few hundred thousand IDs.
+fn colliding_ids() -> (String, String) {
+    let mut seen = std::collections::HashMap::new();
+    for i in 0u32.. {
+        let id = format!("c/{i}");
+        let half = (ravenshard::hash_of_key(id.as_bytes()) >> 32) as u32;
+        if let Some(other) = seen.insert(half, id.clone()) {
+            return (other, id);
+        }
+    }
+    unreachable!("a collision is found long before u32::MAX IDs")
+}
+
+#[test]
+fn ids_whose_hashes_share_a_key_are_not_duplicates() {
+    let (a, b) = colliding_ids();
+    assert_ne!(a, b);
+    let t = Topology::with_shards(3).expect("valid");
+    let docs: Vec<Document> = [&a, &b, &a.to_uppercase(), &b]
+        .into_iter()
+        .map(|id| Document::new(id.as_str()))
+        .collect();
+    let mut p = Placement::new(&docs[..2], &t, &PlacementOptions::default());
+    assert!(p.duplicates().is_empty());
+    assert_eq!(p.totals().duplicates, 0);
+    p.splice(2..2, &docs[2..]).expect("fits");
+    assert_eq!(p.totals().duplicates, 2);
+    let listed: Vec<(&str, &[u32])> = p
+        .duplicates()
+        .iter()
+        .map(|d| (d.lower_id.as_str(), d.indices.as_slice()))
+        .collect();
+    assert_eq!(
+        listed,
+        [(a.as_str(), &[0, 2][..]), (b.as_str(), &[1, 3][..])]
+    );
+    assert_same(&p, &docs, &t);
+    p.splice(0..1, &[]).expect("fits");
+    assert_same(&p, &docs[1..], &t);
+}

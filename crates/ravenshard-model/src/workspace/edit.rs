@@ -4,7 +4,9 @@
 use super::groups::{Candidate, Member};
 use super::loads::{Loads, Sign};
 use super::store::{Entry, MAX_ARENA};
-use super::{design, histogram, rows, shards, Balance, Document, InvalidDocument, Locator, NodeMatrix};
+use super::{
+    design, histogram, rows, shards, Balance, Document, InvalidDocument, Locator, NodeMatrix,
+};
 use super::{Placement, Totals, Unplaced, MAX_DOCUMENTS, NONE};
 use ravenshard::{anchor_start, bucket_of_hash, check_id, hash_of_key, push_lower_id};
 use ravenshard::{ServerVersion, Topology};
@@ -219,7 +221,6 @@ impl Placement {
             let store = &*self.store;
             let size_of = |i: u32| store.size(i as usize);
             self.loads = Loads::of_index(&topology, &locator, &index, &size_of);
-            self.index = OnceLock::from(index);
         }
         self.invalid.splice(lo..lo, added.invalid);
         self.generated.splice(glo..glo, added.generated);
@@ -227,8 +228,7 @@ impl Placement {
         if self.totals.placed != placed || self.obese_threshold != threshold {
             self.groups.forget_view();
         }
-        self.forget_orders(!bulk);
-        self.orders = rows::SortCache::default();
+        self.forget_orders(true);
     }
 
     /// Moves the document indices `>= from` by `delta` in every table that holds indices.

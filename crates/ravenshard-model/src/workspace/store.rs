@@ -35,8 +35,9 @@ pub(super) struct Entry<'a> {
     pub(super) collection: u32,
 }
 
-/// The most ID bytes a placement keeps (spans are `u32`).
-pub(super) const MAX_ARENA: usize = u32::MAX as usize;
+/// The most ID bytes a placement keeps (spans are `u32`; one less than their largest value,
+/// so that the limit can be reached on wasm32 too).
+pub(super) const MAX_ARENA: usize = (u32::MAX - 1) as usize;
 
 impl Store {
     pub(super) fn len(&self) -> usize {
@@ -77,7 +78,11 @@ impl Store {
     /// Replaces documents `at..at + remove` by `entries` (a memmove of the tables after
     /// them when the counts differ).
     pub(super) fn splice(&mut self, at: usize, remove: usize, entries: &[Entry<'_>]) {
-        if self.arena.len() + entries.iter().map(|e| e.id.len()).sum::<usize>() > MAX_ARENA {
+        let added = entries
+            .iter()
+            .map(|e| e.id.len())
+            .fold(0, usize::saturating_add);
+        if self.arena.len().saturating_add(added) > MAX_ARENA {
             self.compact();
         }
         for span in self.spans.get(at..at + remove).unwrap_or(&[]) {
