@@ -61,6 +61,28 @@ fn change(load: &mut Load, sign: Sign, size: Option<u64>) {
     }
 }
 
+/// Adds or removes one document of `size` in `bucket` of the per-bucket aggregates; a
+/// bucket left empty is dropped.
+pub(super) fn change_bucket(
+    buckets: &mut BTreeMap<u32, BucketLoad>,
+    bucket: u32,
+    size: Option<u64>,
+    sign: Sign,
+) {
+    let entry = buckets.entry(bucket).or_default();
+    let mut load = entry.load();
+    change(&mut load, sign, size);
+    if load.documents == 0 {
+        buckets.remove(&bucket);
+    } else {
+        *entry = BucketLoad {
+            documents: load.documents as u32,
+            without_size: load.without_size as u32,
+            bytes: load.bytes,
+        };
+    }
+}
+
 impl Loads {
     /// Empty aggregates for `topology`'s shards and blocks.
     pub(super) fn new(topology: &Topology) -> Loads {
@@ -90,18 +112,7 @@ impl Loads {
         size: Option<u64>,
         sign: Sign,
     ) {
-        let entry = self.buckets.entry(bucket).or_default();
-        let mut load = entry.load();
-        change(&mut load, sign, size);
-        if load.documents == 0 {
-            self.buckets.remove(&bucket);
-        } else {
-            *entry = BucketLoad {
-                documents: load.documents as u32,
-                without_size: load.without_size as u32,
-                bytes: load.bytes,
-            };
-        }
+        change_bucket(&mut self.buckets, bucket, size, sign);
         let position = locator.shard_position(bucket).unwrap_or(NONE);
         if let Some(shard) = self.shards.get_mut(position as usize) {
             change(shard, sign, size);

@@ -1,7 +1,7 @@
 //! A change of topology applied to a placement in place: the buckets stay unless a
 //! changed prefix matches the ID, and every view is summed again from the bucket index.
 
-use super::loads::BucketLoad;
+use super::loads::{change_bucket, BucketLoad, Sign};
 use super::{Locator, Placement, Unplaced, NONE};
 use ravenshard::{push_lower_id, Prefix, Topology, NUMBER_OF_BUCKETS};
 use std::collections::BTreeMap;
@@ -156,19 +156,8 @@ impl Placement {
 
 /// One document of `size` moves from bucket `from` to `to` in the per-bucket aggregates.
 fn move_one(buckets: &mut BTreeMap<u32, BucketLoad>, from: u32, to: u32, size: Option<u64>) {
-    let (bytes, missing) = (size.unwrap_or(0), u32::from(size.is_none()));
-    if let Some(load) = buckets.get_mut(&from) {
-        load.documents -= 1;
-        load.bytes = load.bytes.saturating_sub(bytes);
-        load.without_size -= missing;
-        if load.documents == 0 {
-            buckets.remove(&from);
-        }
-    }
-    let load = buckets.entry(to).or_default();
-    load.documents += 1;
-    load.bytes = load.bytes.saturating_add(bytes);
-    load.without_size += missing;
+    change_bucket(buckets, from, size, Sign::Remove);
+    change_bucket(buckets, to, size, Sign::Add);
 }
 
 /// The prefixes of `old` and `new` that are not in both, at the same block, in the same
