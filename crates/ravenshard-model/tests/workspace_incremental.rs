@@ -424,6 +424,14 @@ fn a_large_placement_made_at_once_equals_one_made_in_small_edits() {
     warm(&edited);
     assert_same(&edited, &docs, &t);
     assert_same(&at_once, &docs, &t);
+    // A prefix that moves most documents (the aggregates built again at once), then back.
+    let orders = topology(
+        r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "employees/", "Shards": [1]}, {"Prefix": "orders/", "Shards": [0]}]}"#,
+    );
+    for t in [&orders, &t] {
+        edited.set_topology(t).expect("in place");
+        assert_same(&edited, &docs, t);
+    }
     // An import over a placement replaces every document at once.
     let other: Vec<Document> = docs[1000..2500].to_vec();
     edited.splice(0..edited.len(), &other).expect("fits");

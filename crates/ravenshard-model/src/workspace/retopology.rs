@@ -1,12 +1,17 @@
 //! A change of topology applied to a placement in place: the buckets stay unless a
 //! changed prefix matches the ID, and every view is summed again from the bucket index.
 
-use super::loads::{change_bucket, BucketLoad, Sign};
+use super::histogram::BucketIndex;
+use super::loads::{change_bucket, BucketLoad, Loads, Sign};
 use super::{Locator, Placement, Unplaced, NONE};
 use ravenshard::{push_lower_id, Prefix, Topology, NUMBER_OF_BUCKETS};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
+
+/// Above this many moved documents, a change of prefixes builds the aggregates again at once
+/// rather than one move at a time.
+const BULK_MOVES: usize = 1024;
 
 /// Why [`Placement::set_topology`] left a placement as it was: place the documents again
 /// with [`Placement::new`].
@@ -96,13 +101,10 @@ impl Placement {
         }
         let moved = self.moved_by_prefixes(self.topology.prefixes(), topology);
         let locator = Locator::new(topology);
-        // The used buckets after the moves, checked before anything changes.
-        let mut buckets = self.loads.buckets.clone();
-        for &(i, to) in &moved {
-            let from = self.store.bucket(i as usize).unwrap_or(NONE);
-            let size = self.store.size(i as usize);
-            move_one(&mut buckets, from, to, size);
-        }
+        // The aggregates after the moves (none: the same buckets), checked before anything
+        // changes.
+        let loads = (!moved.is_empty()).then(|| self.loads_after(&moved, topology, &locator));
+        let buckets = &loads.as_ref().unwrap_or(&self.loads).buckets;
         if let Some(&bucket) = buckets
             .keys()
             .find(|&&b| locator.shard_position(b).is_none())
@@ -120,13 +122,48 @@ impl Placement {
                 self.groups.move_bucket(g, from, to);
             }
         }
-        self.loads.buckets = buckets;
-        self.loads.regroup(topology, &locator);
+        match loads {
+            Some(loads) => self.loads = loads,
+            None => self.loads.regroup(topology, &locator),
+        }
         self.topology = topology.clone();
         self.summarise_loads(topology);
         self.groups.forget_view();
         self.forget_orders(!moved.is_empty());
         Ok(())
+    }
+
+    /// The per-bucket, per-shard and per-block aggregates once the `moved` documents are in
+    /// their new buckets, for `topology`: one B-tree update per move, or, when many
+    /// documents move, built again at once from the bucket order (a radix sort).
+    fn loads_after(
+        &self,
+        moved: &[(u32, u32)],
+        topology: &Topology,
+        locator: &Locator<'_>,
+    ) -> Loads {
+        let store = &*self.store;
+        if moved.len() > BULK_MOVES {
+            let mut buckets = store.buckets.clone();
+            for &(i, to) in moved {
+                if let Some(b) = buckets.get_mut(i as usize) {
+                    *b = to;
+                }
+            }
+            let index = BucketIndex::new(&buckets);
+            return Loads::of_index(topology, locator, &index, &|i| store.size(i as usize));
+        }
+        let mut buckets = self.loads.buckets.clone();
+        for &(i, to) in moved {
+            let from = store.bucket(i as usize).unwrap_or(NONE);
+            move_one(&mut buckets, from, to, store.size(i as usize));
+        }
+        let mut loads = Loads {
+            buckets,
+            ..Loads::default()
+        };
+        loads.regroup(topology, locator);
+        loads
     }
 
     /// `(document, new bucket)` of the placed documents whose bucket `new`'s prefixes
