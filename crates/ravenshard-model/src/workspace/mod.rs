@@ -1,8 +1,9 @@
 //! Documents with sizes and collections, placed by a topology: what the studio shows.
 //!
 //! [`Placement::new`] places every [`Document`] once (lower-case, anchor, XXH64, prefix,
-//! bucket range) and keeps, per document, a few compact numbers; everything the studio's
-//! views need is derived from them:
+//! bucket range) and keeps, per document, a few compact numbers and, per used bucket, per
+//! shard, per block and per anchor, aggregates kept up to date as documents change;
+//! everything the studio's views need is derived from them:
 //!
 //! | view | API |
 //! |---|---|
@@ -14,6 +15,7 @@
 //! | explain | [`Placement::explain`] |
 //! | warnings | [`Placement::invalid`], [`Placement::duplicates`] |
 //! | configuration | [`assign_members`], [`Placement::set_members`], [`Placement::set_topology`] |
+//! | edits | [`Placement::splice`], [`Placement::apply`] ([`Edit`]), [`Placement::heap_bytes`] |
 //!
 //! The placement owns a copy of the IDs (one arena string), so it borrows nothing and can
 //! live in the studio's state next to the documents. It is kept up to date in place: an

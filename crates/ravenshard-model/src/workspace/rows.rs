@@ -229,9 +229,9 @@ fn compute(p: &Placement, key: SortKey) -> Order {
             // byte, and ties fall back to the whole strings).
             let (lower, offsets) = lowered_all(p);
             let texts = |i: u32| {
-                lower
-                    .get(offsets[i as usize]..offsets[i as usize + 1])
-                    .unwrap_or("")
+                let i = i as usize;
+                let span = offsets.get(i).zip(offsets.get(i + 1));
+                span.and_then(|(&a, &b)| lower.get(a..b)).unwrap_or("")
             };
             let mut keyed: Vec<(u128, u32)> = (0..n)
                 .map(|i| {
