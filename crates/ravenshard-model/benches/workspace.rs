@@ -5,14 +5,17 @@
 //! Run: `cargo bench --bench workspace`. `placement/new` is the whole placement (hashing,
 //! shards, matrix, groups, duplicates, bucket index); `views` are the per-interaction view
 //! queries on a ready placement; `scale/<n>` is the same edit at 10,000 and 1,000,000
-//! documents (issue 11: the two must differ by less than 2x): one document edited (today
-//! the documents are placed again), the shard count changed and a prefix added
-//! ([`Placement::set_topology`], on a clone made outside the timing).
+//! documents (issue 11: the two must differ by less than 2x): one character of one ID
+//! edited in place ([`Placement::apply`]), a line inserted and removed, the shard count
+//! changed and a prefix added ([`Placement::set_topology`], on a clone made outside the
+//! timing); each prints the placement's heap bytes per document. `generate` makes
+//! 1,000,000 and 10,000,000 sample documents and places 1,000,000.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
+use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{
-    assign_members, Document, Placement, PlacementOptions, RowQuery, SortKey,
+    assign_members, Document, Edit, Placement, PlacementOptions, RowQuery, SortKey,
 };
 use std::hint::black_box;
 
@@ -126,16 +129,70 @@ fn bench_scale(c: &mut Criterion) {
     )
     .expect("valid prefixed topology");
     for n in [10_000, 1_000_000] {
-        let mut documents = documents_n(n);
-        let placement = Placement::new(&documents, &three, &options);
+        let documents = documents_n(n);
+        let mut placement = Placement::new(&documents, &three, &options);
+        eprintln!(
+            "scale/{n}: the placement holds {} heap bytes, {:.1} per document beyond the \
+             {:.1} bytes of its ID",
+            placement.heap_bytes(),
+            (placement.heap_bytes() as f64 - id_bytes(&documents)) / n as f64,
+            id_bytes(&documents) / n as f64,
+        );
         let mut group = c.benchmark_group(format!("scale/{n}"));
-        group.sample_size(10);
-        group.bench_function("edit one document (placed again)", |b| {
+        group.sample_size(20);
+        // One character typed in the middle of one ID: the document is replaced in place.
+        group.bench_function("edit one character of one ID (apply)", |b| {
             let mut k = 0u64;
             b.iter(|| {
                 k += 1;
-                documents[n / 2].id = format!("lines/{k}-B");
-                black_box(Placement::new(&documents, &three, &options))
+                let typed = [Document::new(format!("lines/{}-{}", n / 2, k % 10))];
+                let edit = Edit {
+                    at: n / 2,
+                    remove: 1,
+                    insert: &typed,
+                };
+                placement
+                    .apply(edit)
+                    .map(|()| black_box(placement.totals().placed))
+            })
+        });
+        // A line added then removed: the tables after it move (a memmove), and the indices
+        // after it are renumbered.
+        group.bench_function("insert one line then remove it (apply)", |b| {
+            let line = [Document::new("lines/new-A")];
+            b.iter(|| {
+                let insert = Edit {
+                    at: n / 2,
+                    remove: 0,
+                    insert: &line,
+                };
+                let remove = Edit {
+                    at: n / 2,
+                    remove: 1,
+                    insert: &[],
+                };
+                placement
+                    .apply(insert)
+                    .and_then(|()| placement.apply(remove))
+                    .map(|()| black_box(placement.totals().placed))
+            })
+        });
+        group.bench_function("edit one ID, then the views of the map and shards", |b| {
+            let mut k = 0u64;
+            b.iter(|| {
+                k += 1;
+                let typed = [Document::new(format!("lines/{}-{}", n / 3, k % 10))];
+                let edit = Edit {
+                    at: n / 3,
+                    remove: 1,
+                    insert: &typed,
+                };
+                let _ = placement.apply(edit);
+                black_box((
+                    placement.histogram(0, NUMBER_OF_BUCKETS, 1000),
+                    placement.shards().len(),
+                    placement.totals().placed,
+                ))
             })
         });
         group.bench_function("shard count 3 -> 4 (set_topology)", |b| {
@@ -162,5 +219,38 @@ fn bench_scale(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench_workspace, bench_scale);
+/// Mean bytes of the documents' IDs.
+fn id_bytes(documents: &[Document]) -> f64 {
+    documents.iter().map(|d| d.id.len()).sum::<usize>() as f64
+}
+
+/// Generation of 1,000,000 and 10,000,000 sample documents, and the placement of the
+/// 1,000,000.
+fn bench_generate(c: &mut Criterion) {
+    let mut group = c.benchmark_group("generate");
+    group.sample_size(10);
+    for n in [1_000_000, 10_000_000] {
+        let generator = Generator {
+            documents: n,
+            anchored_share: 0.5,
+            seed: 1,
+        };
+        group.bench_function(format!("{n} documents"), |b| {
+            b.iter(|| generator.generate().map(|d| black_box(d.len())))
+        });
+    }
+    let generator = Generator {
+        documents: 1_000_000,
+        anchored_share: 0.5,
+        seed: 1,
+    };
+    let documents = generator.generate().unwrap_or_default();
+    let three = topology();
+    group.bench_function("place 1000000 generated documents (Placement::new)", |b| {
+        b.iter(|| black_box(Placement::new(&documents, &three, &Default::default())))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_workspace, bench_scale, bench_generate);
 criterion_main!(benches);

@@ -66,7 +66,7 @@ pub fn chapter_examples() -> Vec<Document> {
 }
 
 /// The most documents [`Generator::generate`] makes.
-pub const MAX_DOCUMENTS: usize = 2_000_000;
+pub const MAX_DOCUMENTS: usize = 10_000_000;
 
 /// The share of generated documents that are companies (at least one when there are any
 /// documents).
@@ -283,7 +283,8 @@ impl CompanyPicker {
         // probability ln((r + 1) / r) / ln(companies + 1), about proportional to 1/r.
         let x = (rng.unit() * self.log_span).exp();
         let rank = (x as u64).clamp(1, self.companies) - 1;
-        // Stride, rank and offset are below 2^21, so this cannot overflow (u64, not u128,
+        // Stride, rank and offset are below 2^21 (companies are 5% of at most 10,000,000
+        // documents), so this cannot overflow (u64, not u128,
         // whose division is 1 KB of the studio's wasm).
         let scattered = (rank * self.stride + self.offset) % self.companies;
         scattered + 1

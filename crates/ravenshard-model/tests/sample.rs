@@ -320,7 +320,7 @@ fn out_of_range_inputs_are_clear_errors() {
             max: MAX_DOCUMENTS
         }
     );
-    assert!(error.to_string().contains("2000000"), "{error}");
+    assert!(error.to_string().contains("10000000"), "{error}");
 }
 
 #[test]

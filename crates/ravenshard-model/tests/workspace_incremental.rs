@@ -18,7 +18,17 @@ const SORTS: [SortKey; 6] = [
 
 /// Every public answer of `kept` equals the one of a placement made from scratch.
 fn assert_same(kept: &Placement, documents: &[Document], topology: &Topology) {
-    let fresh = Placement::new(documents, topology, &PlacementOptions::default());
+    assert_same_with(kept, documents, topology, &PlacementOptions::default());
+}
+
+/// [`assert_same`] with these options.
+fn assert_same_with(
+    kept: &Placement,
+    documents: &[Document],
+    topology: &Topology,
+    options: &PlacementOptions,
+) {
+    let fresh = Placement::new(documents, topology, options);
     assert_eq!(kept.topology(), fresh.topology());
     assert_eq!(kept.len(), fresh.len());
     assert_eq!(kept.totals(), fresh.totals());
@@ -38,8 +48,51 @@ fn assert_same(kept: &Placement, documents: &[Document], topology: &Topology) {
         fresh.documents_in(0..u32::MAX)
     );
     assert_eq!(kept.bucket_load(), fresh.bucket_load());
+    assert_eq!(kept.generated(), fresh.generated());
     let end = u32::try_from(fresh.bucket_space()).unwrap_or(u32::MAX);
-    assert_eq!(kept.histogram(0, end, 97), fresh.histogram(0, end, 97));
+    for (start, stop, bins) in [(0, end, 97), (0, 1 << 20, 1000), (500_000, 1 << 21, 7)] {
+        assert_eq!(
+            kept.histogram(start, stop, bins),
+            fresh.histogram(start, stop, bins)
+        );
+        assert_eq!(
+            kept.documents_in(start..stop),
+            fresh.documents_in(start..stop)
+        );
+    }
+    for bucket in fresh
+        .documents_in(0..u32::MAX)
+        .iter()
+        .filter_map(|&i| fresh.place(i as usize))
+    {
+        assert_eq!(
+            kept.documents_in_bucket(bucket.bucket),
+            fresh.documents_in_bucket(bucket.bucket)
+        );
+    }
+    let filters = [
+        RowQuery {
+            text: "ORDERS".into(),
+            ..Default::default()
+        },
+        RowQuery {
+            shard: Some(1),
+            sort: SortKey::Id,
+            ..Default::default()
+        },
+        RowQuery {
+            group: Some(0),
+            sort: SortKey::Size,
+            ..Default::default()
+        },
+    ];
+    for query in filters {
+        assert_eq!(
+            kept.rows(&query).indices(),
+            fresh.rows(&query).indices(),
+            "{query:?}"
+        );
+    }
     for i in 0..fresh.len() {
         assert_eq!(kept.place(i), fresh.place(i), "document {i}");
         assert_eq!(kept.row(i), fresh.row(i), "document {i}");
@@ -238,6 +291,104 @@ proptest! {
     }
 }
 
+/// One change of a workspace: an edit of its documents (lines `at..at + remove` replaced,
+/// as the ID editor does), another topology, or an import of other documents.
+#[derive(Debug, Clone)]
+enum Change {
+    Edit {
+        at: usize,
+        remove: usize,
+        insert: Vec<Document>,
+    },
+    Topology(Topology),
+    Import(Vec<Document>),
+}
+
+fn changes() -> impl Strategy<Value = Vec<Change>> {
+    let edit = (
+        0usize..50,
+        0usize..4,
+        documents().prop_map(|mut d| {
+            d.truncate(4);
+            d
+        }),
+    )
+        .prop_map(|(at, remove, insert)| Change::Edit { at, remove, insert });
+    let change = prop_oneof![
+        6 => edit,
+        2 => topologies().prop_map(Change::Topology),
+        1 => documents().prop_map(Change::Import),
+    ];
+    proptest::collection::vec(change, 1..8)
+}
+
+/// Applies `changes` to a placement in place and to a list of documents, and checks after
+/// each that the placement answers as one made from scratch.
+fn follow(docs: Vec<Document>, first: Topology, changes: Vec<Change>, options: &PlacementOptions) {
+    let mut docs = docs;
+    let mut topology = first;
+    let mut p = Placement::new(&docs, &topology, options);
+    for change in changes {
+        warm(&p);
+        match change {
+            Change::Edit { at, remove, insert } => {
+                let at = at % (docs.len() + 1);
+                let remove = remove.min(docs.len() - at);
+                p.splice(at..at + remove, &insert).expect("the edit fits");
+                docs.splice(at..at + remove, insert);
+            }
+            Change::Topology(t) => {
+                if p.set_topology(&t).is_err() {
+                    p = Placement::new(&docs, &t, options);
+                }
+                topology = t;
+            }
+            Change::Import(new) => {
+                p.splice(0..docs.len(), &new).expect("the import fits");
+                docs = new;
+            }
+        }
+        assert_same_with(&p, &docs, &topology, options);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn edits_match_a_fresh_placement(
+        docs in documents(),
+        first in topologies(),
+        changes in changes(),
+    ) {
+        follow(docs, first, changes, &PlacementOptions::default());
+    }
+
+    #[test]
+    fn edits_under_a_design_or_a_threshold_match_a_fresh_placement(
+        docs in documents(),
+        first in topologies(),
+        changes in changes(),
+        threshold in proptest::option::of(0u64..4),
+    ) {
+        let options = PlacementOptions {
+            obese_threshold: threshold,
+            design: threshold.is_some().then(ravenshard_design::content::ContentDesign::default),
+        };
+        follow(docs, first, changes, &options);
+    }
+}
+
+#[test]
+fn an_edit_out_of_range_changes_nothing() {
+    let docs = [Document::new("orders/1-A")];
+    let t = Topology::with_shards(3).expect("valid");
+    let mut p = Placement::new(&docs, &t, &PlacementOptions::default());
+    let err = p.splice(1..3, &[]).expect_err("past the end");
+    assert!(err.to_string().contains("there are 1"), "{err}");
+    assert_same(&p, &docs, &t);
+}
+
 #[test]
 fn the_test_topologies_parse() {
     let json = r#"{"Shards": {"0": {"Members": ["A"]},"1": {"Members": []}}, "BucketRanges": [{"ShardNumber": 0, "BucketRangeStart": 0},{"ShardNumber": 1, "BucketRangeStart": 7}], "Prefixed": [{"Prefix": "eu/", "Shards": [1], "BucketRangeStart": 1048576}]}"#;
@@ -246,4 +397,85 @@ fn the_test_topologies_parse() {
         "7}, {\"ShardNumber\": 1, \"BucketRangeStart\": 1048576}]",
     ));
     assert_eq!(t.ranges().len(), 3);
+}
+
+#[test]
+fn a_large_placement_made_at_once_equals_one_made_in_small_edits() {
+    let generator = ravenshard_model::sample::Generator {
+        documents: 3000,
+        anchored_share: 0.5,
+        seed: 7,
+    };
+    let mut docs = generator.generate().expect("a valid generator");
+    docs.extend(docs[..40].to_vec());
+    docs.push(Document::new(""));
+    let t = topology(
+        r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "employees/", "Shards": [1]}]}"#,
+    );
+    let options = PlacementOptions::default();
+    // Made at once (the aggregates built from the bucket order) ...
+    let at_once = Placement::new(&docs, &t, &options);
+    // ... and one edit of at most 500 documents at a time.
+    let mut edited = Placement::new(&[], &t, &options);
+    for chunk in docs.chunks(500) {
+        let end = edited.len();
+        edited.splice(end..end, chunk).expect("fits");
+    }
+    warm(&edited);
+    assert_same(&edited, &docs, &t);
+    assert_same(&at_once, &docs, &t);
+    // A prefix that moves most documents (the aggregates built again at once), then back.
+    let orders = topology(
+        r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "employees/", "Shards": [1]}, {"Prefix": "orders/", "Shards": [0]}]}"#,
+    );
+    for t in [&orders, &t] {
+        edited.set_topology(t).expect("in place");
+        assert_same(&edited, &docs, t);
+    }
+    // An import over a placement replaces every document at once.
+    let other: Vec<Document> = docs[1000..2500].to_vec();
+    edited.splice(0..edited.len(), &other).expect("fits");
+    assert_same(&edited, &other, &t);
+}
+
+/// Two different IDs whose whole-ID hashes share their high 32 bits (the duplicate table's
+/// key): found by the birthday bound among a few hundred thousand IDs.
+fn colliding_ids() -> (String, String) {
+    let mut seen = std::collections::HashMap::new();
+    for i in 0u32.. {
+        let id = format!("c/{i}");
+        let half = (ravenshard::hash_of_key(id.as_bytes()) >> 32) as u32;
+        if let Some(other) = seen.insert(half, id.clone()) {
+            return (other, id);
+        }
+    }
+    unreachable!("a collision is found long before u32::MAX IDs")
+}
+
+#[test]
+fn ids_whose_hashes_share_a_key_are_not_duplicates() {
+    let (a, b) = colliding_ids();
+    assert_ne!(a, b);
+    let t = Topology::with_shards(3).expect("valid");
+    let docs: Vec<Document> = [&a, &b, &a.to_uppercase(), &b]
+        .into_iter()
+        .map(|id| Document::new(id.as_str()))
+        .collect();
+    let mut p = Placement::new(&docs[..2], &t, &PlacementOptions::default());
+    assert!(p.duplicates().is_empty());
+    assert_eq!(p.totals().duplicates, 0);
+    p.splice(2..2, &docs[2..]).expect("fits");
+    assert_eq!(p.totals().duplicates, 2);
+    let listed: Vec<(&str, &[u32])> = p
+        .duplicates()
+        .iter()
+        .map(|d| (d.lower_id.as_str(), d.indices.as_slice()))
+        .collect();
+    assert_eq!(
+        listed,
+        [(a.as_str(), &[0, 2][..]), (b.as_str(), &[1, 3][..])]
+    );
+    assert_same(&p, &docs, &t);
+    p.splice(0..1, &[]).expect("fits");
+    assert_same(&p, &docs[1..], &t);
 }

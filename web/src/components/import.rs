@@ -3,7 +3,7 @@
 //! page gets the event loop back between slices (to paint the progress bar and to notice
 //! Cancel).
 
-use crate::state::WorkspaceAction;
+use crate::state::{check_import_size, WorkspaceAction};
 use ravenshard_model::import::{is_bucket_statistics, Format, Importer};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -116,6 +116,10 @@ pub async fn import_blob(
         Ok(head) => head,
         Err(e) => return on_action.emit(fail(e)),
     };
+    let gzip = head.starts_with(&[0x1f, 0x8b]);
+    if let Err(message) = check_import_size(total as u64, gzip) {
+        return on_action.emit(fail(message));
+    }
     let format = Format::detect(Some(&name), &head);
     let mut importer = Importer::new(format, Some(total as u64));
     let mut offset = 0.0;

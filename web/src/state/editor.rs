@@ -37,11 +37,58 @@ pub struct Page {
     text: AttrValue,
 }
 
+/// The lines an edit changed: documents `at..at + remove` of the workspace were replaced by
+/// `insert` (the lines between the text's unchanged start and unchanged end).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Splice {
+    /// Index of the first document replaced.
+    pub at: usize,
+    /// How many documents were removed from `at` on.
+    pub remove: usize,
+    /// The documents put in their place.
+    pub insert: Vec<Document>,
+}
+
+impl Splice {
+    /// The change from `old` to `new` (the page's documents, the first at index `start` of
+    /// the workspace): the lines between their longest common start and end.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_studio::state::Splice;
+    /// use ravenshard_model::workspace::Document;
+    ///
+    /// let old = [Document::new("a"), Document::new("b"), Document::new("c")];
+    /// let new = [Document::new("a"), Document::new("B2"), Document::new("c")];
+    /// let splice = Splice::between(10, &old, &new);
+    /// assert_eq!((splice.at, splice.remove), (11, 1));
+    /// assert_eq!(splice.insert, [Document::new("B2")]);
+    /// ```
+    pub fn between(start: usize, old: &[Document], new: &[Document]) -> Splice {
+        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let (old_rest, new_rest) = (&old[prefix..], &new[prefix..]);
+        let suffix = old_rest
+            .iter()
+            .rev()
+            .zip(new_rest.iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        Splice {
+            at: start + prefix,
+            remove: old_rest.len() - suffix,
+            insert: new_rest[..new_rest.len() - suffix].to_vec(),
+        }
+    }
+}
+
 /// What an edit of the page's text did.
 #[derive(Debug)]
 pub struct PageEdit {
     /// The documents of the workspace after the edit, when they changed.
     pub documents: Option<Vec<Document>>,
+    /// The lines that changed, when the documents did.
+    pub splice: Option<Splice>,
     /// Problems reading the page's text (line numbers of the whole workspace).
     pub notes: Vec<String>,
     /// Whether the page was cut back to [`PAGE_LINES`] documents.
@@ -119,13 +166,15 @@ impl Page {
             notes,
         } = parse_documents_at(&text, self.start);
         let range = self.range();
-        let changed = documents.get(range.clone()) != Some(typed.as_slice());
+        let old = documents.get(range.clone()).unwrap_or_default();
+        let splice = (old != typed.as_slice()).then(|| Splice::between(range.start, old, &typed));
         let count = typed.len();
-        let next = changed.then(|| {
-            let mut next = Vec::with_capacity(documents.len().saturating_sub(range.len()) + count);
-            next.extend_from_slice(&documents[..range.start.min(documents.len())]);
-            next.extend(typed);
-            next.extend_from_slice(documents.get(range.end..).unwrap_or_default());
+        let next = splice.as_ref().map(|splice| {
+            let mut next = documents.to_vec();
+            next.splice(
+                splice.at..splice.at + splice.remove,
+                splice.insert.iter().cloned(),
+            );
             next
         });
         let cut = count > MAX_PAGE_LINES;
@@ -137,6 +186,7 @@ impl Page {
         }
         PageEdit {
             documents: next,
+            splice,
             notes,
             cut,
         }

@@ -23,6 +23,7 @@ pub mod documents;
 pub mod editor;
 pub mod export;
 pub mod inputs;
+pub mod limits;
 pub mod notices;
 pub mod persist;
 pub mod reshard;
@@ -40,12 +41,13 @@ pub use config::{
 };
 pub use design::{DesignAction, DesignState, DEFAULT_QUERY, MAX_TRANSACTION_IDS};
 pub use documents::{documents_csv, documents_text, parse_documents, parse_documents_at};
-pub use editor::{Page, PageMove, MAX_PAGE_LINES, PAGE_LINES};
+pub use editor::{Page, PageMove, Splice, MAX_PAGE_LINES, PAGE_LINES};
 pub use export::report_json;
 pub use inputs::{
     default_tags, parse_database, parse_nodes, parse_replication_factor, parse_shard_count,
     parse_tags, preview, split_chars, Field, MAX_NODES, MAX_SHARDS, PREVIEW_CHARS,
 };
+pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use persist::{
     documents_json, lines_capacity, read_documents, read_saved, write_documents, write_lines,
@@ -172,6 +174,29 @@ impl Placed {
         *placement = Rc::new(next);
         self.revision = config.revision();
         self.topology = Rc::clone(config.topology());
+        true
+    }
+
+    /// Follows an edit of some lines of the ID editor in place ([`Placement::splice`]):
+    /// only the documents of the changed lines are placed. Returns `false`, changing
+    /// nothing, when the edit does not lead from the placed documents to `documents`.
+    fn follow_edit(
+        &mut self,
+        placement: &mut Rc<Placement>,
+        workspace: &WorkspaceState,
+        documents: &Rc<Vec<Document>>,
+    ) -> bool {
+        let Some(splice) = workspace.last_splice(&self.documents, documents) else {
+            return false;
+        };
+        // A copy when the placement is shared (the views of the previous state hold it):
+        // no ID is hashed again either way.
+        let next = Rc::make_mut(placement);
+        let range = splice.at..splice.at + splice.remove;
+        if next.splice(range, &splice.insert).is_err() {
+            return false;
+        }
+        self.documents = Rc::clone(documents);
         true
     }
 
@@ -463,8 +488,8 @@ impl State {
     }
 
     /// Tells the sub-states what changed elsewhere: the design follows the configuration;
-    /// the documents are placed again when they changed, and follow a new configuration in
-    /// place when only it changed (only members are updated when only members changed); the views and the Resharding state follow
+    /// the documents are placed again when they changed (only the changed lines when the ID
+    /// editor changed some), and follow a new configuration in place when only it changed (only members are updated when only members changed); the views and the Resharding state follow
     /// the placement; the Resharding state computes its view while its tab is shown.
     fn reconcile(&mut self) {
         let topology = Rc::clone(self.config.topology());
@@ -481,10 +506,15 @@ impl State {
         };
         let same_documents = Rc::ptr_eq(&self.placed.documents, documents) && same_statistics;
         if !same_documents || self.placed.revision != revision {
-            let in_place = same_documents
-                && self
-                    .placed
-                    .follow_topology(&mut self.placement, &self.config, &self.design);
+            let in_place = if same_documents {
+                self.placed
+                    .follow_topology(&mut self.placement, &self.config, &self.design)
+            } else {
+                self.placed.revision == revision
+                    && self
+                        .placed
+                        .follow_edit(&mut self.placement, &self.workspace, documents)
+            };
             if !in_place {
                 let problem;
                 (self.placed, self.placement, problem) =

@@ -547,8 +547,10 @@ impl ReshardState {
         } = &self.inputs;
         let checked = read_configuration(json).and_then(|mut t| {
             t.set_database(current.database());
-            let ids = (0..placement.len()).filter_map(|i| placement.lower_id(i));
-            check_prefix_changes(current, &t, ids)
+            let ids: Vec<String> = (0..placement.len())
+                .filter_map(|i| placement.lower_id(i))
+                .collect();
+            check_prefix_changes(current, &t, ids.iter().map(String::as_str))
                 .map(|()| t)
                 .map_err(ConfigProblem::new)
         });

@@ -1,23 +1,29 @@
 //! The workspace part of the studio's state: the documents, the page of them the ID editor
 //! shows, the generator's fields and the import in progress.
 
-use super::editor::{Page, PageMove, PAGE_LINES};
+use super::editor::{Page, PageMove, Splice, PAGE_LINES};
 use super::inputs::{preview, Field};
+use super::limits::check_fits;
 use super::notices::{Level, Notice};
 use ravenshard_design::reshard::BucketStatistics;
 use ravenshard_model::advise::{rewrite_ids, Rewrite};
 use ravenshard_model::import::Imported;
 use ravenshard_model::sample::{chapter_examples, Generator};
 use ravenshard_model::workspace::Document;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use yew::Reducible;
 
 /// The generator's default document count.
 pub const DEFAULT_GENERATED: &str = "10000";
 /// The generator's default anchored share, in percent.
 pub const DEFAULT_ANCHORED_PERCENT: &str = "50";
-/// The most documents the generator makes in the studio.
-pub const MAX_GENERATED: usize = 200_000;
+/// The most documents the generator makes in the studio (what fits in wasm32's memory is
+/// checked too: see [`check_fits`]).
+pub const MAX_GENERATED: usize = ravenshard_model::sample::MAX_DOCUMENTS;
+
+/// The average bytes of a generated ID (`orders/123456-A$companies/1234-A` or
+/// `orders/123456-A`), for the memory check.
+const GENERATED_ID_BYTES: u64 = 24;
 
 /// An import in progress.
 #[derive(Debug, Clone, PartialEq)]
@@ -144,6 +150,8 @@ pub struct WorkspaceState {
     import: Option<ImportStatus>,
     import_error: Option<String>,
     notice: Option<Notice>,
+    /// The last edit of the ID editor: the documents before it, and the lines it changed.
+    last_splice: Option<(Weak<Vec<Document>>, Rc<Splice>)>,
 }
 
 impl WorkspaceState {
@@ -159,6 +167,7 @@ impl WorkspaceState {
             import: None,
             import_error: None,
             notice: None,
+            last_splice: None,
         }
     }
 
@@ -190,6 +199,18 @@ impl WorkspaceState {
     /// The generator's anchored share field, in percent.
     pub fn anchored_percent(&self) -> &Field<f64> {
         &self.anchored_percent
+    }
+
+    /// The lines the last edit of the ID editor changed, when it led from `before` to
+    /// `after` (the documents now).
+    pub fn last_splice(
+        &self,
+        before: &Rc<Vec<Document>>,
+        after: &Rc<Vec<Document>>,
+    ) -> Option<&Splice> {
+        let (from, splice) = self.last_splice.as_ref()?;
+        (std::ptr::eq(from.as_ptr(), Rc::as_ptr(before)) && Rc::ptr_eq(after, &self.documents))
+            .then_some(splice.as_ref())
     }
 
     /// The import in progress.
@@ -287,8 +308,14 @@ impl WorkspaceState {
             ));
         }
         if let Some(documents) = edit.documents {
+            let before = Rc::downgrade(&self.documents);
             self.documents = Rc::new(documents);
-            self.statistics = None;
+            // Typed documents replace bucket statistics: the placement is made anew then.
+            let had_statistics = self.statistics.take().is_some();
+            self.last_splice = edit
+                .splice
+                .filter(|_| !had_statistics)
+                .map(|s| (before, Rc::new(s)));
         }
     }
 
@@ -296,8 +323,13 @@ impl WorkspaceState {
         if !self.generated.is_valid() || !self.anchored_percent.is_valid() {
             return;
         }
+        let count = *self.generated.value();
+        if let Err(message) = check_fits("Generate", count as u64, GENERATED_ID_BYTES) {
+            self.notice = Some(Notice::new(Level::Error, message));
+            return;
+        }
         let generator = Generator {
-            documents: *self.generated.value(),
+            documents: count,
             anchored_share: self.anchored_percent.value() / 100.0,
             seed: 1,
         };
@@ -311,6 +343,16 @@ impl WorkspaceState {
         self.import = None;
         self.import_error = None;
         let count = imported.documents.len();
+        let id_bytes = imported
+            .documents
+            .iter()
+            .map(|d| d.id.len() as u64)
+            .sum::<u64>()
+            / (count as u64).max(1);
+        if let Err(message) = check_fits(name, count as u64, id_bytes) {
+            self.import_error = Some(format!("{message} The workspace is unchanged."));
+            return;
+        }
         let mut summary = format!("Imported {count} document{} from {name}.", plural(count));
         let skipped = imported.skipped;
         if skipped > 0 {
@@ -361,6 +403,7 @@ impl WorkspaceState {
     fn replace(&mut self, documents: Vec<Document>) {
         self.page = Page::at(&documents, 0);
         self.parse_notes.clear();
+        self.last_splice = None;
         self.documents = Rc::new(documents);
         self.statistics = None;
     }

@@ -1,11 +1,11 @@
 //! Anchored groups, obese buckets and duplicate IDs.
 
-use super::histogram::BucketIndex;
-use super::{Locator, Slot, Texts, NONE};
-use ravenshard::anchor_start;
+use super::loads::Loads;
+use super::{Locator, NONE};
 use serde::Serialize;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
 
 /// The documents that share an anchor (the text after the last `$`), and the document whose
 /// ID is that anchor, if it is among the documents.
@@ -65,145 +65,326 @@ pub struct DuplicateId {
     pub indices: Vec<u32>,
 }
 
-/// A lower-cased anchor and its XXH64, already computed for the bucket: hashing the key
-/// is free and comparing it is a string comparison.
-#[derive(Clone, Copy)]
-struct AnchorKey<'a> {
+/// A map keyed by an XXH64 already computed: hashing the key is free.
+type ByHash<V> = HashMap<u64, V, BuildHasherDefault<ravenshard::HashIsKey>>;
+
+/// Inserts `i` into an ascending list.
+fn insert_sorted(list: &mut Vec<u32>, i: u32) {
+    let at = list.partition_point(|&x| x < i);
+    list.insert(at, i);
+}
+
+/// Removes `i` from an ascending list.
+fn remove_sorted(list: &mut Vec<u32>, i: u32) {
+    if let Ok(at) = list.binary_search(&i) {
+        list.remove(at);
+    }
+}
+
+/// Moves the indices `>= from` by `delta` (the documents after an insertion or removal).
+pub(super) fn shift(index: &mut u32, from: u32, delta: i64) {
+    if *index >= from {
+        *index = (i64::from(*index) + delta) as u32;
+    }
+}
+
+/// One anchored group, kept up to date as its documents come and go.
+#[derive(Debug, Clone)]
+struct GroupState {
     hash: u64,
-    text: &'a str,
-}
-
-impl PartialEq for AnchorKey<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.hash == other.hash && self.text == other.text
-    }
-}
-
-impl Eq for AnchorKey<'_> {}
-
-impl Hash for AnchorKey<'_> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-struct Builder<'a> {
-    anchor: &'a str,
+    anchor: String,
+    /// Anchored documents (`…$<anchor>`), ascending.
     members: Vec<u32>,
+    /// Documents whose lowered ID is the anchor, ascending.
     anchor_documents: Vec<u32>,
+    bytes: u64,
+    /// `(bucket, documents)` of the group's documents: more than one entry is a split.
+    buckets: Vec<(u32, u32)>,
 }
 
-pub(super) struct GroupInput<'a> {
-    pub(super) hashes: &'a [u64],
-    pub(super) sizes: &'a [Option<u64>],
-    pub(super) texts: Texts<'a>,
-    /// Shard number per shard position.
-    pub(super) shard_numbers: &'a [u32],
-    pub(super) obese_threshold: u64,
-    pub(super) placed: u64,
-}
-
-/// Finds every anchored group, sorted by size, and records each document's group in its
-/// slot.
-pub(super) fn find_groups(slots: &mut [Slot], input: &GroupInput<'_>) -> Vec<AnchoredGroup> {
-    let mut lookup: HashMap<AnchorKey<'_>, u32, BuildHasherDefault<ravenshard::HashIsKey>> =
-        HashMap::default();
-    let mut builders: Vec<Builder<'_>> = Vec::new();
-    let hash_of = |i: u32| input.hashes.get(i as usize).copied().unwrap_or(0);
-    for (i, slot) in (0u32..).zip(slots.iter()) {
-        if !slot.placed() || slot.hashed_start == 0 {
-            continue;
-        }
-        let lower = input.texts.get(i);
-        let key = AnchorKey {
-            hash: hash_of(i),
-            text: &lower[anchor_start(lower.as_bytes())..],
-        };
-        let g = *lookup.entry(key).or_insert_with(|| {
-            builders.push(Builder {
-                anchor: key.text,
-                members: Vec::new(),
-                anchor_documents: Vec::new(),
-            });
-            builders.len() as u32 - 1
-        });
-        if let Some(b) = builders.get_mut(g as usize) {
-            b.members.push(i);
-        }
-    }
-    if builders.is_empty() {
-        return Vec::new();
-    }
-    for (i, slot) in (0u32..).zip(slots.iter()) {
-        if !slot.placed() || slot.hashed_start != 0 {
-            continue;
-        }
-        let key = AnchorKey {
-            hash: hash_of(i),
-            text: input.texts.get(i),
-        };
-        if let Some(&g) = lookup.get(&key) {
-            if let Some(b) = builders.get_mut(g as usize) {
-                b.anchor_documents.push(i);
+impl GroupState {
+    fn count_bucket(&mut self, bucket: u32, add: bool) {
+        match self.buckets.iter().position(|&(b, _)| b == bucket) {
+            Some(at) if add => self.buckets[at].1 += 1,
+            Some(at) => {
+                self.buckets[at].1 -= 1;
+                if self.buckets[at].1 == 0 {
+                    self.buckets.swap_remove(at);
+                }
             }
+            None if add => self.buckets.push((bucket, 1)),
+            None => {}
         }
     }
+}
 
-    let slot_of = |i: u32| slots.get(i as usize).copied();
-    let mut groups: Vec<(usize, AnchoredGroup)> = builders
-        .iter()
-        .enumerate()
-        .map(|(b, builder)| (b, finish(builder, input, &slot_of)))
-        .collect();
-    groups.sort_by(|(_, a), (_, b)| {
-        b.documents
-            .cmp(&a.documents)
-            .then_with(|| a.anchor.cmp(&b.anchor))
-    });
-    for (rank, (b, _)) in (0u32..).zip(&groups) {
-        if let Some(builder) = builders.get(*b) {
-            for &i in builder.members.iter().chain(&builder.anchor_documents) {
-                if let Some(slot) = slots.get_mut(i as usize) {
-                    slot.group = rank;
+/// One placed document's part in the anchored groups.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Member<'a> {
+    pub(super) index: u32,
+    /// XXH64 of the anchor part of the lowered ID.
+    pub(super) hash: u64,
+    /// The anchor part (a member) or the whole lowered ID (a possible anchor document).
+    pub(super) text: &'a str,
+    /// Whether the ID is anchored (`…$<anchor>`, not generated).
+    pub(super) anchored: bool,
+    pub(super) bucket: u32,
+    pub(super) size: Option<u64>,
+}
+
+/// A placed document whose whole lowered ID hashes as a new group's anchor does.
+pub(super) struct Candidate {
+    pub(super) index: u32,
+    pub(super) lower: String,
+    pub(super) bucket: u32,
+    pub(super) size: Option<u64>,
+}
+
+/// The groups in the order the view shows them, and each group's rank in it.
+#[derive(Debug, Clone, Default)]
+struct GroupView {
+    list: Vec<AnchoredGroup>,
+    /// Rank in `list` per key of the group table.
+    rank: Vec<u32>,
+}
+
+/// Every anchored group, by anchor: per-anchor members, counts and buckets kept up to date
+/// one document at a time (O(log) each, plus the memmove of a member list); the sorted list
+/// the view reads is made again only when read after a change.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Groups {
+    table: Vec<Option<GroupState>>,
+    free: Vec<u32>,
+    by_hash: ByHash<Vec<u32>>,
+    view: OnceLock<GroupView>,
+}
+
+impl Groups {
+    fn find(&self, hash: u64, text: &str) -> Option<u32> {
+        self.by_hash.get(&hash)?.iter().copied().find(|&g| {
+            self.table
+                .get(g as usize)
+                .and_then(Option::as_ref)
+                .is_some_and(|s| s.anchor == text)
+        })
+    }
+
+    /// Adds a placed document; `anchor_documents(hash)` lists the placed documents whose
+    /// whole lowered ID hashes to `hash`, for a new group to find its anchor documents. Records the document's group in `group_of`.
+    pub(super) fn add(
+        &mut self,
+        member: Member<'_>,
+        group_of: &mut [u32],
+        anchor_documents: &dyn Fn(u64) -> Vec<Candidate>,
+    ) {
+        let found = self.find(member.hash, member.text);
+        let g = match found {
+            Some(g) => g,
+            None if !member.anchored => return,
+            None => self.create(member, group_of, anchor_documents),
+        };
+        let Some(state) = self.table.get_mut(g as usize).and_then(Option::as_mut) else {
+            return;
+        };
+        if member.anchored {
+            insert_sorted(&mut state.members, member.index);
+        } else {
+            insert_sorted(&mut state.anchor_documents, member.index);
+        }
+        state.bytes = state.bytes.saturating_add(member.size.unwrap_or(0));
+        state.count_bucket(member.bucket, true);
+        if let Some(slot) = group_of.get_mut(member.index as usize) {
+            *slot = g;
+        }
+        self.view = OnceLock::new();
+    }
+
+    fn create(
+        &mut self,
+        member: Member<'_>,
+        group_of: &mut [u32],
+        anchor_documents: &dyn Fn(u64) -> Vec<Candidate>,
+    ) -> u32 {
+        let mut state = GroupState {
+            hash: member.hash,
+            anchor: member.text.to_string(),
+            members: Vec::new(),
+            anchor_documents: Vec::new(),
+            bytes: 0,
+            buckets: Vec::new(),
+        };
+        let g = match self.free.pop() {
+            Some(g) => g,
+            None => {
+                self.table.push(None);
+                self.table.len() as u32 - 1
+            }
+        };
+        for c in anchor_documents(member.hash) {
+            if c.lower == member.text {
+                state.anchor_documents.push(c.index);
+                state.bytes = state.bytes.saturating_add(c.size.unwrap_or(0));
+                state.count_bucket(c.bucket, true);
+                if let Some(slot) = group_of.get_mut(c.index as usize) {
+                    *slot = g;
                 }
             }
         }
+        state.anchor_documents.sort_unstable();
+        if let Some(slot) = self.table.get_mut(g as usize) {
+            *slot = Some(state);
+        }
+        self.by_hash.entry(member.hash).or_default().push(g);
+        g
     }
-    groups.into_iter().map(|(_, g)| g).collect()
+
+    /// Removes document `index` of group `g` (no-op for [`NONE`]); a group left without
+    /// members is dropped and its anchor documents leave it.
+    pub(super) fn remove(
+        &mut self,
+        g: u32,
+        index: u32,
+        bucket: u32,
+        size: Option<u64>,
+        group_of: &mut [u32],
+    ) {
+        let Some(state) = self.table.get_mut(g as usize).and_then(Option::as_mut) else {
+            return;
+        };
+        remove_sorted(&mut state.members, index);
+        remove_sorted(&mut state.anchor_documents, index);
+        state.bytes = state.bytes.saturating_sub(size.unwrap_or(0));
+        state.count_bucket(bucket, false);
+        if let Some(slot) = group_of.get_mut(index as usize) {
+            *slot = NONE;
+        }
+        if state.members.is_empty() {
+            for &i in &state.anchor_documents {
+                if let Some(slot) = group_of.get_mut(i as usize) {
+                    *slot = NONE;
+                }
+            }
+            let hash = state.hash;
+            if let Some(list) = self.by_hash.get_mut(&hash) {
+                list.retain(|&x| x != g);
+                if list.is_empty() {
+                    self.by_hash.remove(&hash);
+                }
+            }
+            if let Some(slot) = self.table.get_mut(g as usize) {
+                *slot = None;
+            }
+            self.free.push(g);
+        }
+        self.view = OnceLock::new();
+    }
+
+    /// A document of group `g` moved from bucket `from` to `to` (a prefix changed).
+    pub(super) fn move_bucket(&mut self, g: u32, from: u32, to: u32) {
+        if let Some(state) = self.table.get_mut(g as usize).and_then(Option::as_mut) {
+            state.count_bucket(from, false);
+            state.count_bucket(to, true);
+            self.view = OnceLock::new();
+        }
+    }
+
+    /// Moves the member indices `>= from` by `delta`: O(members).
+    pub(super) fn shift(&mut self, from: u32, delta: i64) {
+        for state in self.table.iter_mut().flatten() {
+            for i in state.members.iter_mut().chain(&mut state.anchor_documents) {
+                shift(i, from, delta);
+            }
+        }
+        self.view = OnceLock::new();
+    }
+
+    /// Forgets the sorted list (its shards, obese flags or advice changed).
+    pub(super) fn forget_view(&mut self) {
+        self.view = OnceLock::new();
+    }
+
+    fn view(&self, context: &GroupContext<'_>) -> &GroupView {
+        self.view.get_or_init(|| {
+            let mut keyed: Vec<(u32, AnchoredGroup)> = (0u32..)
+                .zip(&self.table)
+                .filter_map(|(g, s)| Some((g, finish(s.as_ref()?, context))))
+                .collect();
+            keyed.sort_by(|(_, a), (_, b)| {
+                b.documents
+                    .cmp(&a.documents)
+                    .then_with(|| a.anchor.cmp(&b.anchor))
+            });
+            let mut rank = vec![NONE; self.table.len()];
+            for (r, (g, _)) in (0u32..).zip(&keyed) {
+                if let Some(slot) = rank.get_mut(*g as usize) {
+                    *slot = r;
+                }
+            }
+            GroupView {
+                list: keyed.into_iter().map(|(_, g)| g).collect(),
+                rank,
+            }
+        })
+    }
+
+    /// Every group, the largest first (ties by anchor).
+    pub(super) fn list(&self, context: &GroupContext<'_>) -> &[AnchoredGroup] {
+        &self.view(context).list
+    }
+
+    /// The rank in [`Groups::list`] of group `g`.
+    pub(super) fn rank(&self, g: u32, context: &GroupContext<'_>) -> Option<u32> {
+        if g == NONE {
+            return None;
+        }
+        self.view(context).rank.get(g as usize).copied()
+    }
+
+    /// Heap bytes, roughly.
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.table
+            .iter()
+            .flatten()
+            .map(|s| {
+                96 + s.anchor.capacity()
+                    + (s.members.capacity() + s.anchor_documents.capacity()) * 4
+                    + s.buckets.capacity() * 8
+            })
+            .sum::<usize>()
+            + self.by_hash.capacity() * 40
+    }
 }
 
-fn finish(
-    builder: &Builder<'_>,
-    input: &GroupInput<'_>,
-    slot_of: &dyn Fn(u32) -> Option<Slot>,
-) -> AnchoredGroup {
-    let all = || builder.members.iter().chain(&builder.anchor_documents);
-    let anchor_document = builder.anchor_documents.first().copied();
-    let reference = anchor_document
-        .or_else(|| builder.members.first().copied())
-        .and_then(slot_of);
-    let bucket = reference.map_or(0, |s| s.bucket);
-    let shard = reference
-        .and_then(|s| input.shard_numbers.get(s.shard as usize).copied())
-        .unwrap_or(NONE);
-    let split = all().any(|&i| slot_of(i).is_some_and(|s| s.bucket != bucket));
-    let documents = all().count() as u64;
-    let bytes = all()
-        .filter_map(|&i| input.sizes.get(i as usize).copied().flatten())
-        .fold(0u64, u64::saturating_add);
+/// What a group's summary needs besides its documents.
+pub(super) struct GroupContext<'a> {
+    pub(super) ranges: &'a [ravenshard::BucketRange],
+    pub(super) obese_threshold: u64,
+    pub(super) placed: u64,
+    /// The bucket of each document ([`NONE`] when not placed).
+    pub(super) buckets: &'a [u32],
+}
+
+fn finish(state: &GroupState, context: &GroupContext<'_>) -> AnchoredGroup {
+    let anchor_document = state.anchor_documents.first().copied();
+    let reference = anchor_document.or_else(|| state.members.first().copied());
+    let bucket = reference
+        .and_then(|i| context.buckets.get(i as usize).copied())
+        .filter(|&b| b != NONE)
+        .unwrap_or(0);
+    let documents = (state.members.len() + state.anchor_documents.len()) as u64;
     let mut group = AnchoredGroup {
-        anchor: builder.anchor.to_string(),
-        members: builder.members.clone(),
+        anchor: state.anchor.clone(),
+        members: state.members.clone(),
         anchor_document,
         documents,
-        bytes,
+        bytes: state.bytes,
         bucket,
-        shard,
-        split,
-        obese: documents > input.obese_threshold,
+        shard: super::shard_of(context.ranges, bucket).unwrap_or(NONE),
+        split: state.buckets.len() > 1,
+        obese: documents > context.obese_threshold,
         advice: Vec::new(),
     };
-    advise(&mut group, input.obese_threshold, input.placed);
+    advise(&mut group, context.obese_threshold, context.placed);
     group
 }
 
@@ -234,74 +415,183 @@ pub(super) fn advise(group: &mut AnchoredGroup, obese_threshold: u64, placed: u6
     group.advice = advice;
 }
 
-/// Buckets with more documents than `threshold`, the fullest first.
+/// Buckets with more documents than `threshold`, the fullest first: O(used buckets).
 pub(super) fn obese_buckets(
-    index: &BucketIndex,
+    loads: &Loads,
     locator: &Locator<'_>,
     threshold: u64,
 ) -> Vec<ObeseBucket> {
-    let mut out: Vec<ObeseBucket> = index
-        .runs()
-        .filter(|(_, a, b)| (b - a) as u64 > threshold)
-        .map(|(bucket, _, _)| {
-            let (documents, bytes) = index.count(u64::from(bucket), u64::from(bucket) + 1);
-            ObeseBucket {
-                bucket,
-                shard: locator.shard_of(bucket),
-                documents,
-                bytes,
-            }
+    let mut out: Vec<ObeseBucket> = loads
+        .buckets
+        .iter()
+        .filter(|(_, l)| u64::from(l.documents) > threshold)
+        .map(|(&bucket, l)| ObeseBucket {
+            bucket,
+            shard: locator.shard_of(bucket),
+            documents: u64::from(l.documents),
+            bytes: l.bytes,
         })
         .collect();
     out.sort_by(|a, b| b.documents.cmp(&a.documents).then(a.bucket.cmp(&b.bucket)));
     out
 }
 
-/// IDs that occur more than once, ignoring case. Equal lower-cased IDs have equal buckets,
-/// so only documents that share a bucket are compared.
-pub(super) fn find_duplicates(
-    index: &BucketIndex,
-    fingerprints: &[u64],
-    texts: &Texts<'_>,
-) -> Vec<DuplicateId> {
-    let mut out = Vec::new();
-    let documents = index.documents();
-    let mut run: Vec<(u64, u32)> = Vec::new();
-    let mut same_hash: Vec<u32> = Vec::new();
-    for (_, a, b) in index.runs() {
-        if b - a < 2 {
-            continue;
-        }
-        // The members of an anchored group share a bucket: compare hashes of the whole
-        // IDs first, and strings only where those are equal.
-        run.clear();
-        run.extend(
-            documents
-                .get(a..b)
-                .unwrap_or(&[])
-                .iter()
-                .map(|&i| (fingerprints.get(i as usize).copied().unwrap_or(0), i)),
-        );
-        // Called for every bucket with documents in common, so the standard library's
-        // sort, which rows' size order shares (same element type).
-        run.sort_unstable();
-        for chunk in run.chunk_by(|x, y| x.0 == y.0) {
-            if chunk.len() < 2 {
-                continue;
-            }
-            same_hash.clear();
-            same_hash.extend(chunk.iter().map(|&(_, i)| i));
-            same_hash.sort_by(|&x, &y| texts.get(x).cmp(texts.get(y)).then(x.cmp(&y)));
-            for same in same_hash.chunk_by(|&x, &y| texts.get(x) == texts.get(y)) {
-                if same.len() > 1 {
-                    out.push(DuplicateId {
-                        lower_id: texts.get(same[0]).to_string(),
-                        indices: same.to_vec(),
-                    });
-                }
-            }
+/// The high 32 bits of an XXH64, spread over a `u64` (a multiplication by 2^64 / φ) for a
+/// hash map whose key they are: hashbrown reads the hash's top bits as well as its low ones.
+#[derive(Debug, Default)]
+struct Spread(u64);
+
+impl Hasher for Spread {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
     }
-    out.sort_by_key(|d| d.indices.first().copied());
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// A map keyed by the high half of an XXH64.
+type ByHalf<V> = HashMap<u32, V, BuildHasherDefault<Spread>>;
+
+/// The key of a whole-ID hash in [`Duplicates`]: its high 32 bits. Two IDs whose hashes
+/// share them are told apart by their text, so this costs a rare comparison, not a wrong
+/// answer, and saves 4 bytes per document.
+fn half(hash: u64) -> u32 {
+    (hash >> 32) as u32
+}
+
+/// The placed documents by the XXH64 of their whole lowered ID: finds IDs given more than
+/// once (ignoring case) and the documents whose ID is an anchor, one document at a time.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Duplicates {
+    /// Hash halves held by one document.
+    single: ByHalf<u32>,
+    /// Hash halves held by more than one document (ascending indices; their IDs may differ).
+    many: ByHalf<Vec<u32>>,
+    /// Documents that repeat an earlier ID ([`Totals::duplicates`](super::Totals)).
+    repeats: u64,
+    view: OnceLock<Vec<DuplicateId>>,
+}
+
+/// Runs of equal lowered IDs among `indices`: `(lowered ID, ascending indices)`.
+fn same_ids(indices: &[u32], lower_of: &dyn Fn(u32) -> String) -> Vec<(String, Vec<u32>)> {
+    let mut keyed: Vec<(String, u32)> = indices.iter().map(|&i| (lower_of(i), i)).collect();
+    keyed.sort();
+    let mut out: Vec<(String, Vec<u32>)> = Vec::new();
+    for (text, i) in keyed {
+        match out.last_mut() {
+            Some((t, list)) if *t == text => list.push(i),
+            _ => out.push((text, vec![i])),
+        }
+    }
     out
+}
+
+fn repeats_in(indices: &[u32], lower_of: &dyn Fn(u32) -> String) -> u64 {
+    if indices.len() < 2 {
+        return 0;
+    }
+    same_ids(indices, lower_of)
+        .iter()
+        .map(|(_, l)| l.len() as u64 - 1)
+        .sum()
+}
+
+impl Duplicates {
+    /// The documents whose whole lowered ID hashes to `hash` (and maybe others, told apart
+    /// by their IDs).
+    pub(super) fn with_hash(&self, hash: u64) -> Vec<u32> {
+        let hash = half(hash);
+        match (self.single.get(&hash), self.many.get(&hash)) {
+            (Some(&i), _) => vec![i],
+            (None, Some(list)) => list.clone(),
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// Adds placed document `index` with fingerprint `hash`.
+    pub(super) fn add(&mut self, hash: u64, index: u32, lower_of: &dyn Fn(u32) -> String) {
+        let hash = half(hash);
+        if let Some(list) = self.many.get_mut(&hash) {
+            self.repeats -= repeats_in(list, lower_of);
+            insert_sorted(list, index);
+            self.repeats += repeats_in(list, lower_of);
+        } else if let Some(other) = self.single.remove(&hash) {
+            let mut list = vec![other];
+            insert_sorted(&mut list, index);
+            self.repeats += repeats_in(&list, lower_of);
+            self.many.insert(hash, list);
+        } else {
+            self.single.insert(hash, index);
+            return;
+        }
+        self.view = OnceLock::new();
+    }
+
+    /// Removes placed document `index` with fingerprint `hash`.
+    pub(super) fn remove(&mut self, hash: u64, index: u32, lower_of: &dyn Fn(u32) -> String) {
+        let hash = half(hash);
+        if self.single.get(&hash) == Some(&index) {
+            self.single.remove(&hash);
+            return;
+        }
+        let Some(list) = self.many.get_mut(&hash) else {
+            return;
+        };
+        self.repeats -= repeats_in(list, lower_of);
+        remove_sorted(list, index);
+        self.repeats += repeats_in(list, lower_of);
+        if let [only] = list[..] {
+            self.many.remove(&hash);
+            self.single.insert(hash, only);
+        }
+        self.view = OnceLock::new();
+    }
+
+    /// Moves the indices `>= from` by `delta`: O(placed documents).
+    pub(super) fn shift(&mut self, from: u32, delta: i64) {
+        for i in self.single.values_mut() {
+            shift(i, from, delta);
+        }
+        for list in self.many.values_mut() {
+            for i in list {
+                shift(i, from, delta);
+            }
+        }
+        self.view = OnceLock::new();
+    }
+
+    pub(super) fn repeats(&self) -> u64 {
+        self.repeats
+    }
+
+    /// IDs given more than once, in order of first appearance.
+    pub(super) fn list(&self, lower_of: &dyn Fn(u32) -> String) -> &[DuplicateId] {
+        self.view.get_or_init(|| {
+            let mut out: Vec<DuplicateId> = self
+                .many
+                .values()
+                .flat_map(|list| same_ids(list, lower_of))
+                .filter(|(_, l)| l.len() > 1)
+                .map(|(lower_id, indices)| DuplicateId { lower_id, indices })
+                .collect();
+            out.sort_by_key(|d| d.indices.first().copied());
+            out
+        })
+    }
+
+    /// Heap bytes, roughly (a hash map entry plus its control byte, at 7/8 load).
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.single.capacity() * 9
+            + self
+                .many
+                .values()
+                .map(|l| 40 + l.capacity() * 4)
+                .sum::<usize>()
+    }
 }

@@ -1,6 +1,7 @@
 //! The bucket map: documents sorted by bucket, counted over any range of buckets.
 
-use super::Slot;
+use super::loads::Loads;
+use super::NONE;
 use ravenshard::Topology;
 use serde::Serialize;
 
@@ -26,21 +27,14 @@ pub struct Bin {
     pub mixed: bool,
 }
 
-/// The placed documents sorted by bucket, with running byte totals.
+/// The placed documents sorted by bucket (then index): what
+/// [`documents_in`](super::Placement::documents_in) borrows from.
 #[derive(Debug, Clone, Default)]
 pub(super) struct BucketIndex {
     /// Document indices by (bucket, index).
     documents: Vec<u32>,
     /// `buckets[k]` is the bucket of `documents[k]`.
     buckets: Vec<u32>,
-    /// `bytes[k]` is the sum of the sizes of `documents[..k]`.
-    bytes: Vec<u64>,
-    /// `without_size[k]` is how many of `documents[..k]` have no size.
-    without_size: Vec<u32>,
-    /// For an index of bucket statistics ([`BucketIndex::from_amounts`]), where each entry
-    /// is an aggregate rather than a document: `counts[k]` is the documents of entries
-    /// `..k`. Empty for an index of documents (each entry counts one).
-    counts: Vec<u64>,
 }
 
 /// Documents, bytes and documents without a size over a run of buckets: the per-bucket
@@ -61,66 +55,18 @@ impl Load {
 }
 
 impl BucketIndex {
-    pub(super) fn new(slots: &[Slot], sizes: &[Option<u64>]) -> Self {
+    /// The index of `buckets` (one per document, [`NONE`] when not placed): O(n) radix
+    /// sort.
+    pub(super) fn new(buckets: &[u32]) -> Self {
         let keys: Vec<u64> = (0u32..)
-            .zip(slots)
-            .filter(|(_, s)| s.placed())
-            .map(|(i, s)| (u64::from(s.bucket) << 32) | u64::from(i))
+            .zip(buckets)
+            .filter(|(_, &b)| b != NONE)
+            .map(|(i, &b)| (u64::from(b) << 32) | u64::from(i))
             .collect();
         let keys = radix_sort_by_bucket(keys);
-        let documents: Vec<u32> = keys.iter().map(|&k| k as u32).collect();
-        let buckets = keys.iter().map(|&k| (k >> 32) as u32).collect();
-        let mut bytes = Vec::with_capacity(documents.len() + 1);
-        let mut without_size = Vec::with_capacity(documents.len() + 1);
-        let (mut total, mut missing) = (0u64, 0u32);
-        bytes.push(0);
-        without_size.push(0);
-        for &d in &documents {
-            match sizes.get(d as usize).copied().flatten() {
-                Some(size) => total = total.saturating_add(size),
-                None => missing += 1,
-            }
-            bytes.push(total);
-            without_size.push(missing);
-        }
         BucketIndex {
-            documents,
-            buckets,
-            bytes,
-            without_size,
-            counts: Vec::new(),
-        }
-    }
-
-    /// An index of aggregates: `(bucket, documents, bytes)` in ascending bucket order, one
-    /// entry per bucket (or per range of buckets, standing at its first bucket). It lists no
-    /// document.
-    pub(super) fn from_amounts(entries: impl Iterator<Item = (u32, u64, u64)>) -> Self {
-        let mut index = BucketIndex {
-            bytes: vec![0],
-            without_size: vec![0],
-            counts: vec![0],
-            ..BucketIndex::default()
-        };
-        let (mut documents, mut bytes) = (0u64, 0u64);
-        for (bucket, docs, size) in entries {
-            documents += docs;
-            bytes = bytes.saturating_add(size);
-            index.buckets.push(bucket);
-            index.counts.push(documents);
-            index.bytes.push(bytes);
-            index.without_size.push(0);
-        }
-        index
-    }
-
-    /// Documents at positions `a..b` of the index.
-    fn documents_between(&self, a: usize, b: usize) -> u64 {
-        if self.counts.is_empty() {
-            b.saturating_sub(a) as u64
-        } else {
-            let at = |k: usize| self.counts.get(k).copied().unwrap_or(0);
-            at(b).saturating_sub(at(a))
+            documents: keys.iter().map(|&k| k as u32).collect(),
+            buckets: keys.iter().map(|&k| (k >> 32) as u32).collect(),
         }
     }
 
@@ -139,12 +85,6 @@ impl BucketIndex {
         self.documents.get(a..b.max(a)).unwrap_or(&[])
     }
 
-    /// Sum of sizes of the documents at positions `a..b` of the index.
-    fn bytes_between(&self, a: usize, b: usize) -> u64 {
-        let at = |k: usize| self.bytes.get(k).copied().unwrap_or(0);
-        at(b).saturating_sub(at(a))
-    }
-
     /// Runs of documents in the same bucket: `(bucket, positions a..b in the index)`.
     pub(super) fn runs(&self) -> impl Iterator<Item = (u32, usize, usize)> + '_ {
         self.buckets
@@ -156,26 +96,9 @@ impl BucketIndex {
             })
     }
 
-    pub(super) fn buckets_used(&self) -> u64 {
-        self.runs().count() as u64
-    }
-
-    /// Documents and bytes in buckets `[start, end)`.
-    pub(super) fn count(&self, start: u64, end: u64) -> (u64, u64) {
-        let (a, b) = (self.lower_bound(start), self.lower_bound(end));
-        (self.documents_between(a, b), self.bytes_between(a, b))
-    }
-
-    /// Documents, bytes and documents without a size in buckets `[start, end)`:
-    /// O(log n).
-    pub(super) fn load(&self, start: u64, end: u64) -> Load {
-        let (a, b) = (self.lower_bound(start), self.lower_bound(end));
-        let missing = |k: usize| self.without_size.get(k).copied().unwrap_or(0);
-        Load {
-            documents: self.documents_between(a, b),
-            bytes: self.bytes_between(a, b),
-            without_size: u64::from(missing(b).saturating_sub(missing(a))),
-        }
+    /// Heap bytes.
+    pub(super) fn heap_bytes(&self) -> usize {
+        (self.documents.capacity() + self.buckets.capacity()) * 4
     }
 }
 
@@ -213,7 +136,7 @@ fn radix_sort_by_bucket(mut keys: Vec<u64>) -> Vec<u64> {
 }
 
 pub(super) fn histogram(
-    index: &BucketIndex,
+    loads: &Loads,
     topology: &Topology,
     start: u32,
     end: u32,
@@ -234,10 +157,9 @@ pub(super) fn histogram(
     };
     let ranges = topology.ranges();
     let mut out = Vec::with_capacity(bins as usize);
-    let mut a = index.lower_bound(edge(0));
     for k in 0..bins {
         let (lo, hi) = (edge(k), edge(k + 1));
-        let b = index.lower_bound(hi);
+        let load = loads.load(lo, hi);
         let first = owner(lo);
         let last = owner(hi - 1);
         // A range that starts inside the bin, after its first bucket.
@@ -246,12 +168,11 @@ pub(super) fn histogram(
         out.push(Bin {
             start: lo as u32,
             end: hi as u32,
-            documents: index.documents_between(a, b),
-            bytes: index.bytes_between(a, b),
+            documents: load.documents,
+            bytes: load.bytes,
             shard: first.map(|r| r.shard),
             mixed: split || first != last,
         });
-        a = b;
     }
     out
 }

@@ -1,8 +1,9 @@
 //! Documents with sizes and collections, placed by a topology: what the studio shows.
 //!
 //! [`Placement::new`] places every [`Document`] once (lower-case, anchor, XXH64, prefix,
-//! bucket range) and keeps, per document, a few compact numbers; everything the studio's
-//! views need is derived from them:
+//! bucket range) and keeps, per document, a few compact numbers and, per used bucket, per
+//! shard, per block and per anchor, aggregates kept up to date as documents change;
+//! everything the studio's views need is derived from them:
 //!
 //! | view | API |
 //! |---|---|
@@ -15,9 +16,12 @@
 //! | warnings | [`Placement::invalid`], [`Placement::duplicates`] |
 //! | configuration | [`assign_members`], [`Placement::set_members`], [`Placement::set_topology`] |
 //! | bucket statistics | [`Placement::from_statistics`], [`Placement::statistics`]: a cluster's own figures per bucket or per range, no IDs |
+//! | edits | [`Placement::splice`], [`Placement::apply`] ([`Edit`]), [`Placement::heap_bytes`] |
 //!
-//! The placement owns copies of the IDs (two flat strings, original and lower-cased), so it
-//! borrows nothing and can live in the studio's state next to the documents.
+//! The placement owns a copy of the IDs (one arena string), so it borrows nothing and can
+//! live in the studio's state next to the documents. It is kept up to date in place: an
+//! edit of documents ([`Placement::splice`], [`Placement::apply`]) costs what changed, and a
+//! change of topology ([`Placement::set_topology`]) hashes no ID again.
 //!
 //! # Examples
 //!
@@ -40,15 +44,19 @@
 //! ```
 
 mod design;
+mod edit;
 mod groups;
 mod histogram;
+mod loads;
 mod matrix;
 mod members;
 mod retopology;
 mod rows;
 mod shards;
 mod statistics;
+mod store;
 
+pub use edit::{Edit, EditError};
 pub use groups::{AnchoredGroup, DuplicateId, ObeseBucket};
 pub use histogram::{Bin, MAX_BINS};
 pub use matrix::{NodeMatrix, NodeRow};
@@ -57,14 +65,13 @@ pub use retopology::TopologyChangeError;
 pub use rows::{Row, RowQuery, RowView, SortKey};
 pub use shards::{Balance, BalanceVerdict, Block, ShardSummary};
 
-use ravenshard::{anchor_start, bucket_of_hash, check_id, explain, hash_of_key, hashed_chars};
-use ravenshard::{push_lower_id, Explanation, IdError, Topology};
-use ravenshard::{BucketRange, NUMBER_OF_BUCKETS};
+use ravenshard::{explain, hashed_chars, push_lower_id, Explanation, IdError};
+use ravenshard::{BucketRange, Topology, NUMBER_OF_BUCKETS};
 use ravenshard_design::reshard::BucketLoad;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub use ravenshard::document::{one_line, Document, DocumentLine};
 
@@ -188,54 +195,32 @@ pub struct Totals {
     pub duplicates: u64,
 }
 
-/// No shard / group / collection, in the compact per-document arrays.
+/// No shard / group / collection / bucket, in the compact per-document arrays.
 const NONE: u32 = u32::MAX;
 
 /// The most documents a placement takes: indices are `u32`, one value being reserved.
 pub const MAX_DOCUMENTS: usize = (u32::MAX - 1) as usize;
 
-/// Compact per-document data.
-#[derive(Debug, Clone, Copy)]
-struct Slot {
-    bucket: u32,
-    /// Position of the shard in [`Placement::shards`], or [`NONE`] when not placed.
-    shard: u32,
-    /// Index in the final group list, or [`NONE`].
-    group: u32,
-    hashed_start: u32,
-    chars: u32,
-}
-
-impl Slot {
-    fn placed(&self) -> bool {
-        self.shard != NONE
-    }
-}
-
 /// Every document placed by a topology, with everything the studio's views show.
 ///
-/// Built once per change of documents, in O(n log n); a change of topology is followed in
-/// place by [`set_topology`](Self::set_topology), which hashes no ID again (see the crate's
-/// `benches/workspace.rs` for the measured times); the view queries are then cheap.
+/// Built once ([`Placement::new`]), then kept up to date in place: an edit of `k` documents
+/// ([`Placement::splice`]) updates every aggregate in O(k log n) (plus a memmove of the
+/// per-document tables when the number of documents changes), and a change of topology
+/// ([`Placement::set_topology`]) hashes no ID again. The views that list documents in an
+/// order (the bucket index of [`documents_in`](Self::documents_in), the rows' sort orders,
+/// the sorted anchored groups, obese buckets and duplicates) are made again only when read
+/// after a change. See the crate's `benches/workspace.rs` for the measured times.
 #[derive(Debug, Clone)]
 pub struct Placement {
     topology: Topology,
-    /// All IDs back to back; document `i` is `ids[id_offsets[i]..id_offsets[i + 1]]`.
-    /// The per-document tables a change of topology does not touch are shared (`Arc`), so
-    /// a clone to change the topology of copies only the slots and the bucket index.
-    ids: Arc<str>,
-    id_offsets: Arc<[usize]>,
-    /// All lower-cased IDs back to back, the same way.
-    lower: Arc<str>,
-    lower_offsets: Arc<[usize]>,
-    slots: Vec<Slot>,
+    options: PlacementOptions,
+    /// The per-document tables, shared by clones until one of them is edited.
+    store: Arc<store::Store>,
+    collections: Collections,
+    /// The collections of the documents, in order of first appearance (made when read).
+    live_collections: OnceLock<Vec<String>>,
     /// `(index, final ID)` of the documents the design generated an ID for.
     generated: Vec<(u32, String)>,
-    sizes: Arc<[Option<u64>]>,
-    /// Distinct collection names, in order of first appearance.
-    collections: Vec<String>,
-    /// Index in `collections` per document, or [`NONE`].
-    collection_of: Arc<[u32]>,
     invalid: Vec<InvalidDocument>,
     totals: Totals,
     shards: Vec<ShardSummary>,
@@ -243,24 +228,21 @@ pub struct Placement {
     byte_balance: Balance,
     matrix: NodeMatrix,
     blocks: Vec<Block>,
-    groups: Vec<AnchoredGroup>,
+    loads: loads::Loads,
+    groups: groups::Groups,
+    duplicates: groups::Duplicates,
     obese_threshold: u64,
-    obese_buckets: Vec<ObeseBucket>,
-    duplicates: Vec<DuplicateId>,
-    index: histogram::BucketIndex,
+    obese_buckets: OnceLock<Vec<ObeseBucket>>,
+    /// The placed documents in bucket order (made when read).
+    index: OnceLock<histogram::BucketIndex>,
     orders: rows::SortCache,
-    /// XXH64 of the hashed part (after the last `$`) of each lowered ID (0 when not
-    /// hashed): kept so a change of topology never hashes an ID again.
-    hashes: Arc<[u64]>,
-    /// Whether the chapter's design placed the documents ([`PlacementOptions::design`]).
-    with_design: bool,
     /// The bucket statistics the placement was made from instead of documents.
     statistics: Option<statistics::Statistics>,
 }
 
 impl Placement {
-    /// Places `documents` (at most [`MAX_DOCUMENTS`]; any beyond are ignored) by
-    /// `topology`.
+    /// Places `documents` (at most [`MAX_DOCUMENTS`], with at most 4 GiB of IDs; any beyond
+    /// are ignored) by `topology`.
     ///
     /// Invalid IDs are listed in [`invalid`](Self::invalid) and not placed. Two documents
     /// whose IDs are equal ignoring case are both placed (and counted) and listed in
@@ -283,172 +265,40 @@ impl Placement {
         topology: &Topology,
         options: &PlacementOptions,
     ) -> Placement {
-        let documents = &documents[..documents.len().min(MAX_DOCUMENTS)];
-        let n = documents.len();
-        let id_bytes: usize = documents.iter().map(|d| d.id.len()).sum();
-        let mut ids = String::with_capacity(id_bytes);
-        let mut id_offsets = Vec::with_capacity(n + 1);
-        let mut lower = String::with_capacity(id_bytes);
-        let mut lower_offsets = Vec::with_capacity(n + 1);
-        let mut slots = Vec::with_capacity(n);
-        let mut hashes = Vec::with_capacity(n);
-        let mut fingerprints = Vec::with_capacity(n);
-        let mut sizes = Vec::with_capacity(n);
-        let mut collections = Collections::default();
-        let mut collection_of = Vec::with_capacity(n);
-        let mut invalid = Vec::new();
-        let mut generated = Vec::new();
-        let locator = Locator::new(topology);
-        id_offsets.push(0);
-        lower_offsets.push(0);
-
-        for (i, document) in (0u32..).zip(documents) {
-            let id = document.id.as_str();
-            ids.push_str(id);
-            id_offsets.push(ids.len());
-            let start = lower.len();
-            push_lower_id(&mut lower, id, topology.server_version());
-            lower_offsets.push(lower.len());
-            sizes.push(document.size);
-            collection_of.push(collections.intern(document.collection.as_deref()));
-            let mut slot = Slot {
-                bucket: 0,
-                shard: NONE,
-                group: NONE,
-                hashed_start: 0,
-                chars: 0,
-            };
-            let (mut hash, mut fingerprint) = (0, 0);
-            match check_id(id) {
-                Err(e) => invalid.push(InvalidDocument {
-                    index: i,
-                    message: e.to_string(),
-                    reason: Unplaced::InvalidId(e),
-                }),
-                Ok(()) => {
-                    let l = &lower[start..];
-                    let anchor = anchor_start(l.as_bytes());
-                    // The same computation as `hash_of_lower`, keeping the anchor's start.
-                    hash = hash_of_key(&l.as_bytes()[anchor..]);
-                    // A hash of the whole lowered ID, to find duplicates; taken here, while
-                    // the ID is in cache.
-                    fingerprint = if anchor == 0 {
-                        hash
-                    } else {
-                        hash_of_key(l.as_bytes())
-                    };
-                    let mut bucket = bucket_of_hash(hash) + locator.offset_of(l);
-                    let mut unanchored = false;
-                    if let Some(design) = &options.design {
-                        match design::step(design, topology, document, bucket) {
-                            Ok(design::DesignStep::Keep) => {}
-                            Ok(design::DesignStep::Bucket {
-                                bucket: b,
-                                generated: g,
-                            }) => {
-                                bucket = b;
-                                if let Some(g) = g {
-                                    // A generated ID is not anchored: it is not grouped.
-                                    unanchored = true;
-                                    generated.push((i, g));
-                                }
-                            }
-                            Err(e) => {
-                                invalid.push(InvalidDocument {
-                                    index: i,
-                                    message: e.to_string(),
-                                    reason: Unplaced::Content(e),
-                                });
-                                slots.push(slot);
-                                hashes.push(0);
-                                fingerprints.push(fingerprint);
-                                continue;
-                            }
-                        }
-                    }
-                    slot.bucket = bucket;
-                    // Counted in the ID as given; IDs are short, so the counts fit in u32.
-                    let [hashed_start, chars] = hashed_chars(id);
-                    slot.hashed_start = if unanchored { 0 } else { hashed_start as u32 };
-                    slot.chars = chars as u32;
-                    match locator.shard_position(bucket) {
-                        Some(position) => slot.shard = position,
-                        None => {
-                            let reason = Unplaced::NoShard { bucket };
-                            invalid.push(InvalidDocument {
-                                index: i,
-                                message: reason.to_string(),
-                                reason,
-                            });
-                        }
-                    }
-                }
-            }
-            slots.push(slot);
-            hashes.push(hash);
-            fingerprints.push(fingerprint);
-        }
-
-        let placed = slots.iter().filter(|s| s.placed()).count() as u64;
-        let obese_threshold = options.obese_threshold_for(placed);
-        let text = Texts {
-            lower: &lower,
-            offsets: &lower_offsets,
-        };
-        let index = histogram::BucketIndex::new(&slots, &sizes);
-        let duplicates = groups::find_duplicates(&index, &fingerprints, &text);
-        let shard_numbers: Vec<u32> = topology.shards().map(|s| s.number).collect();
-        let groups = groups::find_groups(
-            &mut slots,
-            &groups::GroupInput {
-                hashes: &hashes,
-                sizes: &sizes,
-                texts: text,
-                shard_numbers: &shard_numbers,
-                obese_threshold,
-                placed,
-            },
-        );
-        let obese_buckets = groups::obese_buckets(&index, &locator, obese_threshold);
-        let shards = shards::summaries(topology, &index);
-        let blocks = shards::blocks(topology, &index);
-        let totals = Totals {
-            documents: n as u64,
-            placed,
-            invalid: invalid.len() as u64,
-            bytes: shards.iter().fold(0, |a, s| a.saturating_add(s.bytes)),
-            without_size: shards.iter().map(|s| s.without_size).sum(),
-            buckets_used: index.buckets_used(),
-            duplicates: duplicates.iter().map(|d| d.indices.len() as u64 - 1).sum(),
-        };
-        Placement {
-            document_balance: Balance::of(shards.iter().map(|s| s.documents)),
-            byte_balance: Balance::of(shards.iter().map(|s| s.bytes)),
-            matrix: NodeMatrix::new(&shards),
+        let mut placement = Placement {
             topology: topology.clone(),
-            ids: ids.into(),
-            id_offsets: id_offsets.into(),
-            lower: lower.into(),
-            lower_offsets: lower_offsets.into(),
-            slots,
-            sizes: sizes.into(),
-            collections: collections.names,
-            collection_of: collection_of.into(),
-            invalid,
-            totals,
-            shards,
-            blocks,
-            groups,
-            obese_threshold,
-            obese_buckets,
-            duplicates,
-            index,
-            generated,
+            options: options.clone(),
+            store: Arc::default(),
+            collections: Collections::default(),
+            live_collections: OnceLock::new(),
+            generated: Vec::new(),
+            invalid: Vec::new(),
+            totals: Totals::default(),
+            shards: Vec::new(),
+            document_balance: Balance::of([]),
+            byte_balance: Balance::of([]),
+            matrix: NodeMatrix::new(&[]),
+            blocks: Vec::new(),
+            loads: loads::Loads::new(topology),
+            groups: groups::Groups::default(),
+            duplicates: groups::Duplicates::default(),
+            obese_threshold: options.obese_threshold_for(0),
+            obese_buckets: OnceLock::new(),
+            index: OnceLock::new(),
             orders: rows::SortCache::default(),
-            hashes: hashes.into(),
-            with_design: options.design.is_some(),
             statistics: None,
-        }
+        };
+        let documents = &documents[..documents.len().min(MAX_DOCUMENTS)];
+        let mut bytes = 0usize;
+        let fit = documents
+            .iter()
+            .take_while(|d| {
+                bytes = bytes.saturating_add(d.id.len());
+                bytes <= store::MAX_ARENA
+            })
+            .count();
+        placement.replace(0..0, documents.get(..fit).unwrap_or(&[]));
+        placement
     }
 
     /// The IDs the chapter's design generated (for IDs ending in `$`): `(document index,
@@ -466,6 +316,33 @@ impl Placement {
         Some(&self.generated[i].1)
     }
 
+    /// Heap bytes the placement holds, roughly (B-tree and hash-map nodes are estimated),
+    /// including the views made when read so far: what a workspace costs in memory.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let docs: Vec<Document> = (0..1000).map(|i| Document::new(format!("orders/{i}-A"))).collect();
+    /// let p = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &Default::default());
+    /// assert!(p.heap_bytes() > 1000 * 20);
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        self.store.heap_bytes()
+            + self.loads.heap_bytes()
+            + self.groups.heap_bytes()
+            + self.duplicates.heap_bytes()
+            + self
+                .index
+                .get()
+                .map_or(0, histogram::BucketIndex::heap_bytes)
+            + self.orders.heap_bytes()
+            + self.invalid.capacity() * std::mem::size_of::<InvalidDocument>()
+            + self.generated.capacity() * std::mem::size_of::<(u32, String)>()
+    }
+
     /// The topology the documents were placed by.
     pub fn topology(&self) -> &Topology {
         &self.topology
@@ -473,12 +350,12 @@ impl Placement {
 
     /// How many documents were given (placed or not).
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.store.len()
     }
 
     /// Whether no documents were given.
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.store.len() == 0
     }
 
     /// Counts over all documents.
@@ -488,29 +365,46 @@ impl Placement {
 
     /// The ID of document `index` as given (`None` past the end).
     pub fn id(&self, index: usize) -> Option<&str> {
-        slice(&self.ids, &self.id_offsets, index)
+        self.store.id(index)
     }
 
     /// The lowered ID of document `index` (lower-cased, control characters escaped), as
-    /// RavenDB hashes it.
-    pub fn lower_id(&self, index: usize) -> Option<&str> {
-        slice(&self.lower, &self.lower_offsets, index)
+    /// RavenDB hashes it. Lowered when asked (the placement keeps only the IDs as given).
+    pub fn lower_id(&self, index: usize) -> Option<String> {
+        Some(self.lower(self.id(index)?))
+    }
+
+    /// `id` lowered as this placement's server version does.
+    fn lower(&self, id: &str) -> String {
+        let mut out = String::with_capacity(id.len());
+        push_lower_id(&mut out, id, self.topology.server_version());
+        out
     }
 
     /// The size of document `index`, when known.
     pub fn size(&self, index: usize) -> Option<u64> {
-        self.sizes.get(index).copied().flatten()
+        self.store.size(index)
     }
 
     /// The collection of document `index`, when known.
     pub fn collection(&self, index: usize) -> Option<&str> {
-        let c = *self.collection_of.get(index)?;
-        self.collections.get(c as usize).map(String::as_str)
+        let c = *self.store.collection_of.get(index)?;
+        self.collections.names.get(c as usize).map(String::as_str)
     }
 
-    /// The distinct collections, in order of first appearance.
+    /// The distinct collections of the documents, in order of first appearance.
     pub fn collections(&self) -> &[String] {
-        &self.collections
+        self.live_collections.get_or_init(|| {
+            let mut seen = vec![false; self.collections.names.len()];
+            let mut out = Vec::new();
+            for &c in &self.store.collection_of {
+                if let Some(s) = seen.get_mut(c as usize).filter(|s| !**s) {
+                    *s = true;
+                    out.push(self.collections.names[c as usize].clone());
+                }
+            }
+            out
+        })
     }
 
     /// Where document `index` is: `None` if it was not placed ([`error`](Self::error)
@@ -529,13 +423,32 @@ impl Placement {
     /// assert_eq!(place.hashed_chars, [11, 24]);
     /// ```
     pub fn place(&self, index: usize) -> Option<Place> {
-        let slot = self.slots.get(index).filter(|s| s.placed())?;
+        let bucket = self.store.bucket(index)?;
+        let id = self.id(index)?;
+        // Counted in the ID as given; IDs are short, so the counts fit in u32.
+        let [start, chars] = hashed_chars(id);
+        let generated = self.generated_id(index).is_some();
         Some(Place {
-            bucket: slot.bucket,
-            shard: self.shards.get(slot.shard as usize)?.shard,
-            group: (slot.group != NONE).then_some(slot.group),
-            hashed_chars: [slot.hashed_start, slot.chars],
+            bucket,
+            shard: shard_of(self.topology.ranges(), bucket)?,
+            group: self.group_rank(index),
+            hashed_chars: [if generated { 0 } else { start as u32 }, chars as u32],
         })
+    }
+
+    /// The rank in [`groups`](Self::groups) of document `index`'s group.
+    fn group_rank(&self, index: usize) -> Option<u32> {
+        let g = *self.store.groups.get(index)?;
+        self.groups.rank(g, &self.group_context())
+    }
+
+    fn group_context(&self) -> groups::GroupContext<'_> {
+        groups::GroupContext {
+            ranges: self.topology.ranges(),
+            obese_threshold: self.obese_threshold,
+            placed: self.totals.placed,
+            buckets: &self.store.buckets,
+        }
     }
 
     /// Why document `index` was not placed, if it was not.
@@ -552,7 +465,7 @@ impl Placement {
 
     /// IDs given more than once, ignoring case, in order of first appearance.
     pub fn duplicates(&self) -> &[DuplicateId] {
-        &self.duplicates
+        self.duplicates.list(&|i| self.lower(self.store.id_of(i)))
     }
 
     /// One summary per shard of the topology, in ascending shard order.
@@ -618,7 +531,7 @@ impl Placement {
 
     /// Every anchored group, the largest first (ties by anchor).
     pub fn groups(&self) -> &[AnchoredGroup] {
-        &self.groups
+        self.groups.list(&self.group_context())
     }
 
     /// The obese threshold in force ([`PlacementOptions::obese_threshold`]).
@@ -628,7 +541,16 @@ impl Placement {
 
     /// Buckets holding more documents than the obese threshold, the fullest first.
     pub fn obese_buckets(&self) -> &[ObeseBucket] {
-        &self.obese_buckets
+        self.obese_buckets.get_or_init(|| {
+            let locator = Locator::new(&self.topology);
+            groups::obese_buckets(&self.loads, &locator, self.obese_threshold)
+        })
+    }
+
+    /// The placed documents in bucket order, sorted again when read after a change.
+    fn index(&self) -> &histogram::BucketIndex {
+        self.index
+            .get_or_init(|| histogram::BucketIndex::new(&self.store.buckets))
     }
 
     /// Indices of the placed documents in buckets `range`, in bucket order (then input
@@ -648,7 +570,7 @@ impl Placement {
     /// assert_eq!(p.documents_in_bucket(982173), [1]);
     /// ```
     pub fn documents_in(&self, range: std::ops::Range<u32>) -> &[u32] {
-        self.index
+        self.index()
             .documents_in(u64::from(range.start), u64::from(range.end))
     }
 
@@ -669,10 +591,13 @@ impl Placement {
         if let Some(s) = &self.statistics {
             return BucketLoad::clone(&s.load);
         }
+        if let Some(s) = &self.statistics {
+            return BucketLoad::clone(&s.load);
+        }
         let in_order = self.documents_in(0..u32::MAX);
         let sized = |&i: &u32| {
             let i = i as usize;
-            let bucket = self.place(i).map_or(0, |p| p.bucket);
+            let bucket = self.store.bucket(i).unwrap_or(0);
             (bucket, self.size(i).unwrap_or(0))
         };
         let without_size = in_order
@@ -684,13 +609,13 @@ impl Placement {
 
     /// Indices of the placed documents in one bucket, in input order.
     pub fn documents_in_bucket(&self, bucket: u32) -> &[u32] {
-        self.index
+        self.index()
             .documents_in(u64::from(bucket), u64::from(bucket) + 1)
     }
 
     /// The bucket map at any zoom: `bins` bins over buckets `[start, end)` (fewer when the
     /// range has fewer buckets; at most [`MAX_BINS`]), each with its documents and bytes
-    /// and the shard that owns its first bucket. O(bins × log n).
+    /// and the shard that owns its first bucket. O(bins × log n + used buckets in the range).
     ///
     /// # Examples
     ///
@@ -707,7 +632,7 @@ impl Placement {
     /// assert_eq!(p.histogram(982173, 982174, 10)[0].documents, 1);
     /// ```
     pub fn histogram(&self, start: u32, end: u32, bins: usize) -> Vec<Bin> {
-        histogram::histogram(&self.index, &self.topology, start, end, bins)
+        histogram::histogram(&self.loads, &self.topology, start, end, bins)
     }
 
     /// The documents view: the indices of the documents that match `query`, in its order.
@@ -742,38 +667,14 @@ impl Placement {
         Some(explain(self.id(index)?, Some(&self.topology)))
     }
 
-    fn texts(&self) -> Texts<'_> {
-        Texts {
-            lower: &self.lower,
-            offsets: &self.lower_offsets,
-        }
-    }
-
     fn shard_position(&self, shard: u32) -> Option<u32> {
         let at = self.shards.binary_search_by_key(&shard, |s| s.shard).ok()?;
         u32::try_from(at).ok()
     }
 }
 
-fn slice<'a>(text: &'a str, offsets: &[usize], index: usize) -> Option<&'a str> {
-    text.get(*offsets.get(index)?..*offsets.get(index + 1)?)
-}
-
-/// The lower-cased IDs, back to back.
-#[derive(Clone, Copy)]
-struct Texts<'a> {
-    lower: &'a str,
-    offsets: &'a [usize],
-}
-
-impl<'a> Texts<'a> {
-    fn get(&self, index: u32) -> &'a str {
-        slice(self.lower, self.offsets, index as usize).unwrap_or("")
-    }
-}
-
 /// Collection names interned to small integers.
-#[derive(Default)]
+#[derive(Debug, Clone, Default)]
 struct Collections {
     names: Vec<String>,
     lookup: HashMap<String, u32>,
@@ -846,14 +747,8 @@ impl<'t> Locator<'t> {
         self.topology.prefix_block_start(lower)
     }
 
-    /// Index in the topology's ranges of the range that owns `bucket`.
     fn range_index(&self, bucket: u32) -> Option<usize> {
-        let at = self
-            .ranges
-            .partition_point(|r| r.start <= bucket)
-            .checked_sub(1)?;
-        let range = self.ranges.get(at)?;
-        (range.start / NUMBER_OF_BUCKETS == bucket / NUMBER_OF_BUCKETS).then_some(at)
+        range_index(self.ranges, bucket)
     }
 
     fn shard_position(&self, bucket: u32) -> Option<u32> {
@@ -862,6 +757,20 @@ impl<'t> Locator<'t> {
     }
 
     fn shard_of(&self, bucket: u32) -> Option<u32> {
-        self.ranges.get(self.range_index(bucket)?).map(|r| r.shard)
+        shard_of(self.ranges, bucket)
     }
+}
+
+/// Index in `ranges` (a topology's) of the range that owns `bucket`.
+fn range_index(ranges: &[BucketRange], bucket: u32) -> Option<usize> {
+    let at = ranges
+        .partition_point(|r| r.start <= bucket)
+        .checked_sub(1)?;
+    let range = ranges.get(at)?;
+    (range.start / NUMBER_OF_BUCKETS == bucket / NUMBER_OF_BUCKETS).then_some(at)
+}
+
+/// The shard of the range of `ranges` that owns `bucket`.
+fn shard_of(ranges: &[BucketRange], bucket: u32) -> Option<u32> {
+    ranges.get(range_index(ranges, bucket)?).map(|r| r.shard)
 }

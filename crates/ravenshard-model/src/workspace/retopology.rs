@@ -2,12 +2,17 @@
 //! changed prefix matches the ID, and every view is summed again from the bucket index.
 
 use super::histogram::BucketIndex;
-use super::{
-    groups, shards, Balance, Locator, NodeMatrix, Placement, PlacementOptions, Unplaced, NONE,
-};
-use ravenshard::{Prefix, Topology, NUMBER_OF_BUCKETS};
+use super::loads::{change_bucket, BucketLoad, Loads, Sign};
+use super::{Locator, Placement, PlacementOptions, Unplaced, NONE};
+use ravenshard::{push_lower_id, Prefix, Topology, NUMBER_OF_BUCKETS};
 use ravenshard_design::reshard::StatisticsError;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
+
+/// Above this many moved documents, a change of prefixes builds the aggregates again at once
+/// rather than one move at a time.
+const BULK_MOVES: usize = 1024;
 
 /// Why [`Placement::set_topology`] left a placement as it was: place the documents again
 /// with [`Placement::new`].
@@ -54,9 +59,10 @@ impl std::error::Error for TopologyChangeError {}
 
 impl Placement {
     /// Places the documents by `topology` without hashing any ID again: a change of shard
-    /// count, ranges or members keeps every bucket and sums the shards, blocks and obese
-    /// buckets from the bucket index (O(ranges × log n)); a change of prefixes re-places
-    /// only the IDs that start with a changed prefix, then sorts the index again. Every
+    /// count, ranges or members keeps every bucket and sums the shards and blocks from the
+    /// per-bucket aggregates (O(used buckets × log ranges)); a change of prefixes looks at
+    /// the IDs again (lower-cased, not hashed) and moves only those that start with a
+    /// changed prefix. Every
     /// answer is then the one [`Placement::new`] gives for the same documents and topology.
     ///
     /// On an error the placement is unchanged.
@@ -96,7 +102,7 @@ impl Placement {
             })?;
             return Ok(());
         }
-        if self.with_design {
+        if self.options.design.is_some() {
             return Err(TopologyChangeError::Design);
         }
         if topology.server_version() != self.topology.server_version() {
@@ -110,113 +116,100 @@ impl Placement {
         }
         let moved = self.moved_by_prefixes(self.topology.prefixes(), topology);
         let locator = Locator::new(topology);
-        if let Some(bucket) = self
-            .kept_buckets(&moved)
-            .chain(moved.iter().map(|&(_, bucket)| bucket))
-            .find(|&b| locator.shard_position(b).is_none())
+        // The aggregates after the moves (none: the same buckets), checked before anything
+        // changes.
+        let loads = (!moved.is_empty()).then(|| self.loads_after(&moved, topology, &locator));
+        let buckets = &loads.as_ref().unwrap_or(&self.loads).buckets;
+        if let Some(&bucket) = buckets
+            .keys()
+            .find(|&&b| locator.shard_position(b).is_none())
         {
             return Err(TopologyChangeError::NoShard { bucket });
         }
-        for &(i, bucket) in &moved {
-            if let Some(slot) = self.slots.get_mut(i as usize) {
-                slot.bucket = bucket;
+        if !moved.is_empty() {
+            let store = Arc::make_mut(&mut self.store);
+            for &(i, to) in &moved {
+                let Some(slot) = store.buckets.get_mut(i as usize) else {
+                    continue;
+                };
+                let from = std::mem::replace(slot, to);
+                let g = store.groups.get(i as usize).copied().unwrap_or(NONE);
+                self.groups.move_bucket(g, from, to);
             }
         }
-        if !moved.is_empty() {
-            self.index = BucketIndex::new(&self.slots, &self.sizes);
+        match loads {
+            Some(loads) => self.loads = loads,
+            None => self.loads.regroup(topology, &locator),
         }
-        self.set_shards(&locator);
-        self.summarise(topology, &locator, !moved.is_empty());
         self.topology = topology.clone();
+        self.summarise_loads(topology);
+        self.groups.forget_view();
+        self.forget_orders(!moved.is_empty());
         Ok(())
     }
 
+    /// The per-bucket, per-shard and per-block aggregates once the `moved` documents are in
+    /// their new buckets, for `topology`: one B-tree update per move, or, when many
+    /// documents move, built again at once from the bucket order (a radix sort).
+    fn loads_after(
+        &self,
+        moved: &[(u32, u32)],
+        topology: &Topology,
+        locator: &Locator<'_>,
+    ) -> Loads {
+        let store = &*self.store;
+        if moved.len() > BULK_MOVES {
+            let mut buckets = store.buckets.clone();
+            for &(i, to) in moved {
+                if let Some(b) = buckets.get_mut(i as usize) {
+                    *b = to;
+                }
+            }
+            let index = BucketIndex::new(&buckets);
+            return Loads::of_index(topology, locator, &index, &|i| store.size(i as usize));
+        }
+        let mut buckets = self.loads.buckets.clone();
+        for &(i, to) in moved {
+            let from = store.bucket(i as usize).unwrap_or(NONE);
+            move_one(&mut buckets, from, to, store.size(i as usize));
+        }
+        let mut loads = Loads {
+            buckets,
+            ..Loads::default()
+        };
+        loads.regroup(topology, locator);
+        loads
+    }
+
     /// `(document, new bucket)` of the placed documents whose bucket `new`'s prefixes
-    /// change: only IDs that start with a prefix that differs are looked at again.
+    /// change: only IDs that start with a prefix that differs are placed again.
     fn moved_by_prefixes(&self, old: &[Prefix], new: &Topology) -> Vec<(u32, u32)> {
         let changed = changed_prefixes(old, new.prefixes());
         if changed.is_empty() {
             return Vec::new();
         }
-        let texts = self.texts();
+        let version = self.topology.server_version();
+        let mut lower = String::new();
         (0u32..)
-            .zip(&self.slots)
-            .filter(|(_, s)| s.placed())
-            .filter_map(|(i, s)| {
-                let lower = texts.get(i);
-                if !changed.iter().any(|p| p.matches_lower(lower)) {
+            .zip(&self.store.buckets)
+            .filter(|(_, &b)| b != NONE)
+            .filter_map(|(i, &b)| {
+                lower.clear();
+                push_lower_id(&mut lower, self.store.id_of(i), version);
+                if !changed.iter().any(|p| p.matches_lower(&lower)) {
                     return None;
                 }
-                let bucket = s.bucket % NUMBER_OF_BUCKETS + new.prefix_block_start(lower);
-                (bucket != s.bucket).then_some((i, bucket))
+                let bucket = b % NUMBER_OF_BUCKETS + new.prefix_block_start(&lower);
+                (bucket != b).then_some((i, bucket))
             })
             .collect()
     }
+}
 
-    /// The used buckets that keep a document which `moved` (sorted by document) does not
-    /// move.
-    fn kept_buckets<'a>(&'a self, moved: &'a [(u32, u32)]) -> impl Iterator<Item = u32> + 'a {
-        let documents = self.index.documents();
-        self.index.runs().filter_map(move |(bucket, a, b)| {
-            let run = documents.get(a..b).unwrap_or(&[]);
-            run.iter()
-                .any(|i| moved.binary_search_by_key(i, |&(d, _)| d).is_err())
-                .then_some(bucket)
-        })
-    }
-
-    /// The shard position of every placed document, looked up once per used bucket.
-    fn set_shards(&mut self, locator: &Locator<'_>) {
-        let documents = self.index.documents();
-        for (bucket, a, b) in self.index.runs() {
-            let position = locator.shard_position(bucket).unwrap_or(NONE);
-            for &i in documents.get(a..b).unwrap_or(&[]) {
-                if let Some(slot) = self.slots.get_mut(i as usize) {
-                    slot.shard = position;
-                }
-            }
-        }
-    }
-
-    /// Everything derived from the buckets and shards: summaries, blocks, balances, the
-    /// matrix, obese buckets and anchored groups, and the sort orders that depend on them.
-    fn summarise(&mut self, topology: &Topology, locator: &Locator<'_>, buckets_moved: bool) {
-        self.shards = shards::summaries(topology, &self.index);
-        self.blocks = shards::blocks(topology, &self.index);
-        self.document_balance = Balance::of(self.shards.iter().map(|s| s.documents));
-        self.byte_balance = Balance::of(self.shards.iter().map(|s| s.bytes));
-        self.matrix = NodeMatrix::new(&self.shards);
-        self.obese_buckets = groups::obese_buckets(&self.index, locator, self.obese_threshold);
-        self.totals.buckets_used = self.index.buckets_used();
-        if !buckets_moved {
-            // Same buckets: a group's members, bucket and split stay; its shard and advice
-            // follow its bucket. O(groups).
-            for group in &mut self.groups {
-                group.shard = locator.shard_of(group.bucket).unwrap_or(NONE);
-                groups::advise(group, self.obese_threshold, self.totals.placed);
-            }
-        } else if !self.groups.is_empty() {
-            // A prefix moved some members: the groups' buckets and splits are found again
-            // from the kept hashes (their members do not change).
-            for slot in &mut self.slots {
-                slot.group = NONE;
-            }
-            let shard_numbers: Vec<u32> = topology.shards().map(|s| s.number).collect();
-            let input = groups::GroupInput {
-                hashes: &self.hashes,
-                sizes: &self.sizes,
-                texts: super::Texts {
-                    lower: &self.lower,
-                    offsets: &self.lower_offsets,
-                },
-                shard_numbers: &shard_numbers,
-                obese_threshold: self.obese_threshold,
-                placed: self.totals.placed,
-            };
-            self.groups = groups::find_groups(&mut self.slots, &input);
-        }
-        self.orders.forget_placement(buckets_moved);
-    }
+/// One document of `size` moves from bucket `from` to `to` in the per-bucket aggregates.
+fn move_one(buckets: &mut BTreeMap<u32, BucketLoad>, from: u32, to: u32, size: Option<u64>) {
+    change_bucket(buckets, from, size, Sign::Remove);
+    change_bucket(buckets, to, size, Sign::Add);
 }
 
 /// The prefixes of `old` and `new` that are not in both, at the same block, in the same

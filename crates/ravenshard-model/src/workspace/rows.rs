@@ -1,7 +1,7 @@
 //! The documents view: filter and sort once per query, then the UI slices rows `i..j`.
 
-use super::{Placement, NONE};
-use ravenshard::lower_id;
+use super::{Locator, Placement, NONE};
+use ravenshard::{lower_id, push_lower_id};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -108,6 +108,15 @@ struct Order {
 pub(super) struct SortCache([OnceLock<Order>; 5]);
 
 impl SortCache {
+    /// Heap bytes of the orders made so far.
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.0
+            .iter()
+            .filter_map(OnceLock::get)
+            .map(|o| o.documents.capacity() * 4)
+            .sum()
+    }
+
     /// Drops the orders a change of topology invalidates: by shard, and by bucket when
     /// buckets moved.
     pub(super) fn forget_placement(&mut self, buckets_moved: bool) {
@@ -135,22 +144,26 @@ pub(super) fn row(p: &Placement, index: usize) -> Option<Row<'_>> {
 }
 
 pub(super) fn rows(p: &Placement, query: &RowQuery) -> RowView {
-    let n = p.slots.len();
+    let n = p.len();
     let text = lower_id(&query.text);
-    let hits = (!text.is_empty()).then(|| text_hits(&p.lower, &p.lower_offsets, &text));
+    let hits = (!text.is_empty()).then(|| {
+        let (lower, offsets) = lowered_all(p);
+        text_hits(&lower, &offsets, &text)
+    });
+    let ranges = p.topology.ranges();
     let shard = match query.shard {
         None => None,
         Some(s) => match p.shard_position(s) {
-            Some(position) => Some(position),
+            Some(_) => Some(s),
             None => return RowView::default(),
         },
     };
     let keep = |i: u32| {
-        let Some(slot) = p.slots.get(i as usize) else {
-            return false;
-        };
-        shard.is_none_or(|s| slot.shard == s)
-            && query.group.is_none_or(|g| slot.group == g)
+        let bucket = p.store.bucket(i as usize);
+        shard.is_none_or(|s| bucket.and_then(|b| super::shard_of(ranges, b)) == Some(s))
+            && query
+                .group
+                .is_none_or(|g| p.group_rank(i as usize) == Some(g))
             && hits
                 .as_ref()
                 .is_none_or(|h| h.get(i as usize).copied().unwrap_or(false))
@@ -201,9 +214,8 @@ fn order(p: &Placement, key: SortKey) -> Option<&Order> {
 }
 
 fn compute(p: &Placement, key: SortKey) -> Order {
-    let n = p.slots.len() as u32;
-    let texts = p.texts();
-    let unplaced = || (0..n).filter(|&i| !p.slots[i as usize].placed());
+    let n = p.len() as u32;
+    let unplaced = || (0..n).filter(|&i| p.store.bucket(i as usize).is_none());
     let (mut documents, present): (Vec<u32>, usize) = match key {
         SortKey::Index | SortKey::Id => {
             if key == SortKey::Index {
@@ -215,10 +227,16 @@ fn compute(p: &Placement, key: SortKey) -> Order {
             // The first 16 bytes of each lower-cased ID as a big-endian number order most
             // pairs without touching the strings again (zero padding ties with a real NUL
             // byte, and ties fall back to the whole strings).
+            let (lower, offsets) = lowered_all(p);
+            let texts = |i: u32| {
+                let i = i as usize;
+                let span = offsets.get(i).zip(offsets.get(i + 1));
+                span.and_then(|(&a, &b)| lower.get(a..b)).unwrap_or("")
+            };
             let mut keyed: Vec<(u128, u32)> = (0..n)
                 .map(|i| {
                     let mut head = [0u8; 16];
-                    let text = texts.get(i).as_bytes();
+                    let text = texts(i).as_bytes();
                     let len = text.len().min(16);
                     head[..len].copy_from_slice(&text[..len]);
                     (u128::from_be_bytes(head), i)
@@ -226,21 +244,22 @@ fn compute(p: &Placement, key: SortKey) -> Order {
                 .collect();
             keyed.sort_by(|&(ka, a), &(kb, b)| {
                 ka.cmp(&kb).then_with(|| {
-                    texts
-                        .get(a)
-                        .cmp(texts.get(b))
+                    texts(a)
+                        .cmp(texts(b))
                         .then_with(|| p.id(a as usize).cmp(&p.id(b as usize)))
                         .then(a.cmp(&b))
                 })
             });
             (keyed.into_iter().map(|(_, i)| i).collect(), n as usize)
         }
-        SortKey::Bucket => (p.index.documents().to_vec(), p.index.documents().len()),
+        SortKey::Bucket => (p.index().documents().to_vec(), p.index().documents().len()),
         SortKey::Shard => {
             // Counting sort of the bucket order by shard: (shard, bucket, index).
             let mut per_shard: Vec<Vec<u32>> = vec![Vec::new(); p.shards.len()];
-            for &i in p.index.documents() {
-                let s = p.slots[i as usize].shard as usize;
+            let locator = Locator::new(&p.topology);
+            for &i in p.index().documents() {
+                let bucket = p.store.bucket(i as usize).unwrap_or(NONE);
+                let s = locator.shard_position(bucket).unwrap_or(NONE) as usize;
                 if let Some(list) = per_shard.get_mut(s) {
                     list.push(i);
                 }
@@ -266,7 +285,7 @@ fn compute(p: &Placement, key: SortKey) -> Order {
         }
         SortKey::Collection => {
             let mut names: Vec<(&str, u32)> = (0u32..)
-                .zip(&p.collections)
+                .zip(&p.collections.names)
                 .map(|(i, c)| (c.as_str(), i))
                 .collect();
             names.sort();
@@ -275,7 +294,8 @@ fn compute(p: &Placement, key: SortKey) -> Order {
                 rank[*c as usize] = r;
             }
             let rank_of = |i: u32| {
-                p.collection_of
+                p.store
+                    .collection_of
                     .get(i as usize)
                     .and_then(|&c| rank.get(c as usize).copied())
             };
@@ -297,6 +317,20 @@ fn compute(p: &Placement, key: SortKey) -> Order {
         documents.extend(unplaced());
     }
     Order { documents, present }
+}
+
+/// Every lowered ID back to back, and where each starts (one more offset than documents):
+/// made for a search or a sort by ID, not kept.
+fn lowered_all(p: &Placement) -> (String, Vec<usize>) {
+    let mut lower = String::with_capacity(p.store.id_bytes());
+    let mut offsets = Vec::with_capacity(p.len() + 1);
+    offsets.push(0);
+    let version = p.topology.server_version();
+    for i in 0..p.len() {
+        push_lower_id(&mut lower, p.id(i).unwrap_or(""), version);
+        offsets.push(lower.len());
+    }
+    (lower, offsets)
 }
 
 /// Which documents' lower-cased IDs contain `needle`: one forward search over all the IDs

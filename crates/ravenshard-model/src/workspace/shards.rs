@@ -1,6 +1,7 @@
 //! The shards view: documents and bytes per shard, how even they are, and the blocks.
 
-use super::histogram::{BucketIndex, Load};
+use super::histogram::Load;
+use super::loads::Loads;
 use ravenshard::report::skew;
 use ravenshard::{BucketRange, Topology, NUMBER_OF_BUCKETS};
 use serde::Serialize;
@@ -119,20 +120,9 @@ pub struct Block {
     pub bytes: u64,
 }
 
-/// One summary per shard, summed from the index over each shard's bucket ranges: O(ranges ×
-/// log n), whatever the number of documents.
-pub(super) fn summaries(topology: &Topology, index: &BucketIndex) -> Vec<ShardSummary> {
-    let numbers: Vec<u32> = topology.shards().map(|s| s.number).collect();
-    let mut loads = vec![Load::default(); numbers.len()];
-    for r in topology.ranges() {
-        if let Some(load) = numbers
-            .binary_search(&r.shard)
-            .ok()
-            .and_then(|p| loads.get_mut(p))
-        {
-            load.add(index.load(u64::from(r.start), u64::from(r.end)));
-        }
-    }
+/// One summary per shard, from the per-shard aggregates (`loads`, by shard position):
+/// O(shards × ranges), whatever the number of documents.
+pub(super) fn summaries(topology: &Topology, loads: &[Load]) -> Vec<ShardSummary> {
     let documents: Vec<u64> = loads.iter().map(|l| l.documents).collect();
     let bytes: Vec<u64> = loads.iter().map(|l| l.bytes).collect();
     let without_size: Vec<u64> = loads.iter().map(|l| l.without_size).collect();
@@ -171,7 +161,7 @@ pub(super) fn summaries(topology: &Topology, index: &BucketIndex) -> Vec<ShardSu
         .collect()
 }
 
-pub(super) fn blocks(topology: &Topology, index: &BucketIndex) -> Vec<Block> {
+pub(super) fn blocks(topology: &Topology, loads: &Loads) -> Vec<Block> {
     let mut blocks: Vec<(u32, Option<String>)> = std::iter::once((0, None))
         .chain(
             topology
@@ -185,7 +175,14 @@ pub(super) fn blocks(topology: &Topology, index: &BucketIndex) -> Vec<Block> {
         .into_iter()
         .map(|(start, prefix)| {
             let end = u64::from(start) + u64::from(NUMBER_OF_BUCKETS);
-            let (documents, bytes) = index.count(u64::from(start), end);
+            let load = loads
+                .block_starts
+                .binary_search(&start)
+                .ok()
+                .and_then(|b| loads.blocks.get(b))
+                .copied()
+                .unwrap_or_default();
+            let (documents, bytes) = (load.documents, load.bytes);
             Block {
                 start,
                 end,

@@ -4,11 +4,10 @@
 //! obese buckets, resharding) are summed from them as from documents; the views that need
 //! IDs (documents, anchored groups, duplicates, explain) are empty.
 
-use super::histogram::BucketIndex;
-use super::{shards, Balance, NodeMatrix, ObeseBucket, Placement, PlacementOptions, Totals};
+use super::{loads, Locator, ObeseBucket, Placement, PlacementOptions, Totals};
 use ravenshard::Topology;
 use ravenshard_design::reshard::{BucketLoad, BucketStatistics, StatisticsError, Workload};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// What a placement of bucket statistics keeps besides the views: the statistics (to follow
 /// a new topology) and their load (for plans and balances, with its ranges).
@@ -52,8 +51,6 @@ impl Placement {
         options: &PlacementOptions,
     ) -> Result<Placement, StatisticsError> {
         let load = Workload::from_statistics(statistics, topology)?.load;
-        let index = BucketIndex::from_amounts(load.buckets().map(|(b, a)| (b, a.docs, a.bytes)));
-        let shards = shards::summaries(topology, &index);
         let total = load.total();
         let obese_threshold = options.obese_threshold_for(total.docs);
         let mut obese_buckets: Vec<ObeseBucket> = statistics
@@ -69,6 +66,21 @@ impl Placement {
             .collect();
         obese_buckets.sort_by(|a, b| b.documents.cmp(&a.documents).then(a.bucket.cmp(&b.bucket)));
         let mut placement = Placement::new(&[], topology, options);
+        // Each entry (a bucket, or a range standing at its first bucket) is one per-bucket
+        // aggregate: the views sum them as they sum documents.
+        placement.loads.buckets = load
+            .buckets()
+            .map(|(bucket, amount)| {
+                let entry = loads::BucketLoad {
+                    documents: u32::try_from(amount.docs).unwrap_or(u32::MAX),
+                    without_size: 0,
+                    bytes: amount.bytes,
+                };
+                (bucket, entry)
+            })
+            .collect();
+        placement.loads.regroup(topology, &Locator::new(topology));
+        placement.summarise_loads(topology);
         placement.totals = Totals {
             documents: total.docs,
             placed: total.docs,
@@ -76,14 +88,8 @@ impl Placement {
             buckets_used: statistics.ranges().iter().map(|r| r.buckets_used).sum(),
             ..Totals::default()
         };
-        placement.document_balance = Balance::of(shards.iter().map(|s| s.documents));
-        placement.byte_balance = Balance::of(shards.iter().map(|s| s.bytes));
-        placement.matrix = NodeMatrix::new(&shards);
-        placement.blocks = shards::blocks(topology, &index);
-        placement.shards = shards;
-        placement.index = index;
         placement.obese_threshold = obese_threshold;
-        placement.obese_buckets = obese_buckets;
+        placement.obese_buckets = OnceLock::from(obese_buckets);
         placement.statistics = Some(Statistics {
             statistics: Arc::new(statistics.clone()),
             load: Arc::new(load),

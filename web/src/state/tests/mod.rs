@@ -151,6 +151,36 @@ fn a_new_configuration_is_followed_in_place_as_if_placed_again() {
 }
 
 #[test]
+fn edits_of_the_id_editor_are_followed_in_place_as_if_placed_again() {
+    let mut state = State::default();
+    let text = state.workspace().page().text().to_string();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut edits = Vec::new();
+    lines[3].push('x');
+    edits.push(lines.join("\n"));
+    lines.insert(5, "orders/9-A$customers/1-A".into());
+    edits.push(lines.join("\n"));
+    lines.drain(1..3);
+    edits.push(lines.join("\n"));
+    lines.push("Users/4".into());
+    lines.push("".into());
+    edits.push(lines.join("\n"));
+    for (k, edit) in edits.into_iter().enumerate() {
+        let before = Rc::clone(state.workspace().documents());
+        state = workspace(state, WorkspaceAction::SetText(edit));
+        assert!(
+            !Rc::ptr_eq(&before, state.workspace().documents()),
+            "edit {k}"
+        );
+        assert_placed_as_fresh(&state);
+        if k == 1 {
+            state = config(state, ConfigAction::SetJson(DESIGN.into()));
+            assert_placed_as_fresh(&state);
+        }
+    }
+}
+
+#[test]
 fn member_edits_do_not_place_the_documents_again() {
     let state = view(State::default(), ViewAction::SetFilterText("users".into()));
     let before = *state.placement().totals();

@@ -67,8 +67,14 @@ fn generator_fields_and_samples() {
         "not generated with a bad field"
     );
     let w = reduce(w, WorkspaceAction::SetGeneratorShare("30".into()));
-    let w = reduce(w, WorkspaceAction::SetGeneratorCount("9999999".into()));
-    assert!(w.generated().error().unwrap().contains("Enter 1 to 200000"));
+    let w = reduce(w, WorkspaceAction::SetGeneratorCount("10000001".into()));
+    assert!(w
+        .generated()
+        .error()
+        .unwrap()
+        .contains("Enter 1 to 10000000"));
+    let w = reduce(w, WorkspaceAction::SetGeneratorCount("10000000".into()));
+    assert!(w.generated().error().is_none());
     let w = reduce(w, WorkspaceAction::Clear);
     assert!(w.documents().is_empty());
     assert_eq!(w.page().text().as_str(), "");
@@ -221,4 +227,23 @@ fn a_huge_paste_is_cut_back_to_a_page() {
     let w = reduce(w, WorkspaceAction::Clear);
     assert_eq!((w.page().start(), w.page().len()), (0, 0));
     assert!(w.page().is_whole(0));
+}
+
+#[test]
+fn the_limits_follow_wasm32_memory() {
+    // Ten million generated documents fit; IDs of 400 bytes each do not.
+    assert!(check_fits("Generate", 10_000_000, 24).is_ok());
+    let error = check_fits("big.txt", 10_000_000, 400).unwrap_err();
+    assert!(error.contains("about 3"), "{error}");
+    assert!(
+        error.contains("4.0 GiB") || error.contains("3.6 GiB"),
+        "{error}"
+    );
+    // A 200 MB file of IDs is imported; a 2 GB one is refused before it is read.
+    assert!(check_import_size(200_000_000, false).is_ok());
+    let error = check_import_size(2_000_000_000, false).unwrap_err();
+    assert!(error.contains("Files up to about"), "{error}");
+    assert!(check_import_size(200_000_000, true)
+        .unwrap_err()
+        .contains("compressed"));
 }

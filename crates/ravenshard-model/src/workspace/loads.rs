@@ -1,0 +1,193 @@
+//! Per-bucket aggregates (documents, bytes, documents without a size), kept up to date one
+//! document at a time, and the per-shard and per-block sums the views read.
+
+use super::histogram::{BucketIndex, Load};
+use super::{Locator, NONE};
+use ravenshard::{Topology, NUMBER_OF_BUCKETS};
+use std::collections::BTreeMap;
+
+/// What one used bucket holds. Counts are `u32`: a placement holds fewer than 2^32
+/// documents.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct BucketLoad {
+    pub(super) documents: u32,
+    pub(super) without_size: u32,
+    pub(super) bytes: u64,
+}
+
+impl BucketLoad {
+    pub(super) fn load(self) -> Load {
+        Load {
+            documents: u64::from(self.documents),
+            bytes: self.bytes,
+            without_size: u64::from(self.without_size),
+        }
+    }
+}
+
+/// The aggregates of the placed documents: per used bucket (ordered, for the bucket map's
+/// ranges), per shard position and per block of the topology.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Loads {
+    pub(super) buckets: BTreeMap<u32, BucketLoad>,
+    /// Per shard position of the topology.
+    pub(super) shards: Vec<Load>,
+    /// Per block, in [`Loads::block_starts`] order.
+    pub(super) blocks: Vec<Load>,
+    /// The first bucket of each block of the topology, ascending.
+    pub(super) block_starts: Vec<u32>,
+}
+
+/// +1 or -1 document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sign {
+    Add,
+    Remove,
+}
+
+fn change(load: &mut Load, sign: Sign, size: Option<u64>) {
+    let (bytes, missing) = (size.unwrap_or(0), u64::from(size.is_none()));
+    match sign {
+        Sign::Add => {
+            load.documents += 1;
+            load.bytes = load.bytes.saturating_add(bytes);
+            load.without_size += missing;
+        }
+        Sign::Remove => {
+            load.documents = load.documents.saturating_sub(1);
+            load.bytes = load.bytes.saturating_sub(bytes);
+            load.without_size = load.without_size.saturating_sub(missing);
+        }
+    }
+}
+
+/// Adds or removes one document of `size` in `bucket` of the per-bucket aggregates; a
+/// bucket left empty is dropped.
+pub(super) fn change_bucket(
+    buckets: &mut BTreeMap<u32, BucketLoad>,
+    bucket: u32,
+    size: Option<u64>,
+    sign: Sign,
+) {
+    let entry = buckets.entry(bucket).or_default();
+    let mut load = entry.load();
+    change(&mut load, sign, size);
+    if load.documents == 0 {
+        buckets.remove(&bucket);
+    } else {
+        *entry = BucketLoad {
+            documents: load.documents as u32,
+            without_size: load.without_size as u32,
+            bytes: load.bytes,
+        };
+    }
+}
+
+impl Loads {
+    /// Empty aggregates for `topology`'s shards and blocks.
+    pub(super) fn new(topology: &Topology) -> Loads {
+        let mut block_starts: Vec<u32> = std::iter::once(0)
+            .chain(topology.prefixes().iter().map(|p| p.bucket_range_start))
+            .collect();
+        block_starts.sort_unstable();
+        block_starts.dedup();
+        Loads {
+            buckets: BTreeMap::new(),
+            shards: vec![Load::default(); topology.shards().count()],
+            blocks: vec![Load::default(); block_starts.len()],
+            block_starts,
+        }
+    }
+
+    fn block_of(&self, bucket: u32) -> Option<usize> {
+        let start = bucket - bucket % NUMBER_OF_BUCKETS;
+        self.block_starts.binary_search(&start).ok()
+    }
+
+    /// Adds or removes one placed document of `bucket` (O(log used buckets)).
+    pub(super) fn change(
+        &mut self,
+        locator: &Locator<'_>,
+        bucket: u32,
+        size: Option<u64>,
+        sign: Sign,
+    ) {
+        change_bucket(&mut self.buckets, bucket, size, sign);
+        let position = locator.shard_position(bucket).unwrap_or(NONE);
+        if let Some(shard) = self.shards.get_mut(position as usize) {
+            change(shard, sign, size);
+        }
+        if let Some(block) = self.block_of(bucket).and_then(|b| self.blocks.get_mut(b)) {
+            change(block, sign, size);
+        }
+    }
+
+    /// The per-shard and per-block sums for another topology, from the used buckets:
+    /// O(used buckets × log ranges).
+    pub(super) fn regroup(&mut self, topology: &Topology, locator: &Locator<'_>) {
+        let buckets = std::mem::take(&mut self.buckets);
+        *self = Loads::new(topology);
+        for (&bucket, load) in &buckets {
+            let position = locator.shard_position(bucket).unwrap_or(NONE);
+            if let Some(shard) = self.shards.get_mut(position as usize) {
+                shard.add(load.load());
+            }
+            if let Some(block) = self.block_of(bucket).and_then(|b| self.blocks.get_mut(b)) {
+                block.add(load.load());
+            }
+        }
+        self.buckets = buckets;
+    }
+
+    /// The aggregates of every placed document at once, from the documents in bucket
+    /// order (`index`): the B-tree is built from sorted entries (much faster than one
+    /// insertion per document), then summed per shard and block.
+    pub(super) fn of_index(
+        topology: &Topology,
+        locator: &Locator<'_>,
+        index: &BucketIndex,
+        size_of: &dyn Fn(u32) -> Option<u64>,
+    ) -> Loads {
+        let documents = index.documents();
+        let buckets = index.runs().map(|(bucket, a, b)| {
+            let mut load = BucketLoad::default();
+            for &i in documents.get(a..b).unwrap_or(&[]) {
+                load.documents += 1;
+                match size_of(i) {
+                    Some(size) => load.bytes = load.bytes.saturating_add(size),
+                    None => load.without_size += 1,
+                }
+            }
+            (bucket, load)
+        });
+        let mut loads = Loads {
+            buckets: buckets.collect(),
+            ..Loads::default()
+        };
+        loads.regroup(topology, locator);
+        loads
+    }
+
+    /// Documents, bytes and documents without a size in buckets `[start, end)`:
+    /// O(log used + used buckets in the range).
+    pub(super) fn load(&self, start: u64, end: u64) -> Load {
+        let mut out = Load::default();
+        let (Ok(start), end) = (u32::try_from(start), u32::try_from(end).unwrap_or(u32::MAX))
+        else {
+            return out;
+        };
+        if start >= end {
+            return out;
+        }
+        for load in self.buckets.range(start..end).map(|(_, l)| l) {
+            out.add(load.load());
+        }
+        out
+    }
+
+    /// Heap bytes, roughly: a B-tree entry is its key and value plus about a third for
+    /// the nodes.
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.buckets.len() * (4 + std::mem::size_of::<BucketLoad>()) * 4 / 3
+    }
+}
