@@ -924,8 +924,10 @@ fn a_workload_counts_its_documents_and_lists_the_lines_left_out() {
         .unwrap();
     assert_eq!(
         keys(&summary),
-        "documents,bytes,without_size,buckets_used,invalid_count,invalid"
+        "documents,bytes,without_size,buckets_used,invalid_count,invalid,per_range,statistics_notes"
     );
+    // A workload of documents has no figures per range and no statistics notes.
+    assert_eq!(number(&summary, "per_range"), 0.0);
     assert_eq!(number(&summary, "documents"), 2.0);
     assert_eq!(number(&summary, "bytes"), 120.0);
     assert_eq!(number(&summary, "without_size"), 1.0);
