@@ -1,6 +1,6 @@
-"""Every figure of issue 14 in one run: `ravenshard bucket` and `report`, one thread and all
-cores, on an ASCII file and a non-ASCII file, against a plain Python loop over `xxhash`,
-then `cargo bench -p ravenshard --bench bucket` (`bucket_for` per ID kind).
+"""Every figure of issue 14 in one run: `ravenshard bucket`, `report`, `plan` and `balance`,
+one thread and all cores, on an ASCII file and a non-ASCII file, against a plain Python loop
+over `xxhash`, then `cargo bench -p ravenshard --bench bucket` (`bucket_for` per ID kind).
 
 Usage: python3 bench/cli_vs_python.py [N] [--runs R] [--no-criterion]
        (N IDs per file, default 10,000,000; R timed runs of each command, default 3)
@@ -118,16 +118,29 @@ def main() -> None:
     if output([exe, "bucket"], sample) != output(py, sample):
         sys.exit("the CLI and the Python loop disagree on the sample: not timing")
 
+    three = os.path.join(BENCH, "three-shards.json")
+    four = os.path.join(BENCH, "four-shards.json")
+    with open(three, "w", encoding="utf-8") as f:
+        f.write('{"Shards": {"0": {}, "1": {}, "2": {}}}\n')
+    with open(four, "w", encoding="utf-8") as f:
+        f.write('{"Shards": {"0": {}, "1": {}, "2": {}, "3": {}}}\n')
+    arguments = {
+        "bucket": ["bucket", "--shards", "3"],
+        "report": ["report", "--shards", "3"],
+        "plan": ["plan", "--config", three, "--target", four],
+        "balance": ["balance", "--config", three],
+    }
     commands = []
-    for command in ("bucket", "report"):
+    for command, args in arguments.items():
         for kind in files:
             for threads in sorted({1, cores}):
-                cmd = [exe, command, "--shards", "3", "--threads", str(threads)]
+                cmd = [exe] + args + ["--threads", str(threads)]
                 commands.append((command, kind, threads, cmd))
     for command, kind, threads, cmd in commands:
         if threads != 1 and output(cmd, files[kind]) != output(cmd[:-1] + ["1"], files[kind]):
             sys.exit(f"{command} on {kind}: {threads} threads print other bytes than 1")
 
+    load_before = os.getloadavg()[0]
     times = {key[:3]: [] for key in commands}
     memory = {}
     for _ in range(runs):
@@ -138,15 +151,22 @@ def main() -> None:
     t_py, _ = run(py, files["ascii"])
 
     print(f"{n:,} IDs per file, whole process, stdin, output to /dev/null; {runs} interleaved "
-          f"runs each, {cores} cores; load average before: {os.getloadavg()[0]:.1f}")
-    print(f"{'command':<8} {'file':<10} {'threads':>7} {'best s':>7} {'worst s':>8} "
-          f"{'M IDs/s':>8} {'peak MB':>8}")
-    for (command, kind, threads), ts in times.items():
-        print(f"{command:<8} {kind:<10} {threads:>7} {min(ts):7.2f} {max(ts):8.2f} "
-              f"{n / min(ts) / 1e6:8.2f} {memory[(command, kind, threads)]:8.1f}")
-    print(f"{'python':<8} {'ascii':<10} {1:>7} {t_py:7.2f} {t_py:8.2f} {n / t_py / 1e6:8.2f}")
-
+          f"runs each, {cores} cores; load average (1 min) before: {load_before:.1f}, "
+          f"after: {os.getloadavg()[0]:.1f}")
     best = {key: min(ts) for key, ts in times.items()}
+    print(f"{'command':<8} {'file':<10} {'threads':>7} {'best s':>7} {'worst s':>8} "
+          f"{'M IDs/s':>8} {'peak MB':>8} {'x 1 thread':>10} {'x Python':>9} {'/ bucket':>9}")
+    for (command, kind, threads), ts in times.items():
+        one = best[(command, kind, 1)] / min(ts)
+        python = t_py / min(ts) if kind == "ascii" else float("nan")
+        over_bucket = min(ts) / best[("bucket", kind, threads)]
+        print(f"{command:<8} {kind:<10} {threads:>7} {min(ts):7.2f} {max(ts):8.2f} "
+              f"{n / min(ts) / 1e6:8.2f} {memory[(command, kind, threads)]:8.1f} "
+              f"{one:10.2f} {python:9.1f} {over_bucket:9.2f}")
+    print(f"{'python':<8} {'ascii':<10} {1:>7} {t_py:7.2f} {t_py:8.2f} {n / t_py / 1e6:8.2f}")
+    print("(x 1 thread: the one-thread time over this one; x Python: the Python loop's time "
+          "over this one;\n / bucket: this time over `bucket`'s on the same file and threads)")
+
     bucket_all = best[("bucket", "ascii", cores)]
     checks = [
         ("bucket, all cores, vs the Python loop", t_py / bucket_all, ">= 25x", t_py / bucket_all >= 25),
@@ -157,6 +177,9 @@ def main() -> None:
         for threads in sorted({1, cores}):
             ratio = best[("report", kind, threads)] / best[("bucket", kind, threads)]
             checks.append((f"report / bucket time, {kind}, {threads} thread(s)", ratio, "<= 2x", ratio <= 2))
+    for command in ("plan", "balance"):
+        ratio = best[(command, "ascii", 1)] / best[(command, "ascii", cores)]
+        checks.append((f"{command}, all cores over one thread (ascii)", ratio, "> 1x", ratio > 1))
     report_rate = n / best[("report", "ascii", cores)] / 1e6
     checks.append(("report, ascii, all cores, M IDs/s", report_rate, ">= 10", report_rate >= 10))
     print()

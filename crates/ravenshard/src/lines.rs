@@ -457,7 +457,11 @@ fn each_line<E>(
             }
         };
         if bad != Some(0) {
-            for line in valid.split('\n') {
+            let mut start = 0;
+            for end in memchr::memchr_iter(b'\n', valid.as_bytes()).chain([valid.len()]) {
+                // `start` and `end` are at `\n` bytes or the ends, so char boundaries.
+                let line = valid.get(start..end).unwrap_or_default();
+                start = end + 1;
                 *number += 1;
                 f(*number, Ok(line.strip_suffix('\r').unwrap_or(line)))?;
             }

@@ -12,6 +12,7 @@
 //! [`ReportBuilder::merge`] into the builder of the whole: the report is the same.
 
 use crate::bucket::with_lowered;
+use crate::lowered::has_control_byte;
 use crate::{anchor_start, bucket_of_hash, check_id, hash_of_key, Topology, NUMBER_OF_BUCKETS};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -286,7 +287,7 @@ impl<'t> ReportBuilder<'t> {
         if self.groups.is_empty() || check_id(id).is_err() {
             return false;
         }
-        if let Some(head) = head(id) {
+        if let Some(head) = head(id).or_else(|| self.head_of_start(id)) {
             if !self.heads.contains(&head) {
                 return false;
             }
@@ -296,6 +297,19 @@ impl<'t> ReportBuilder<'t> {
                 && anchor_start(lower.as_bytes()) == 0
                 && self.group_of(lower).is_some()
         })
+    }
+
+    /// [`head_of_lowered`] of an ID whose first bytes are not all printable ASCII, from its
+    /// first eight characters lowered (at least eight bytes): without control characters
+    /// lowering maps one character at a time, so they lower to the start of the lowered ID.
+    /// `None` when one of them is a control character (escaping depends on the whole ID).
+    fn head_of_start(&self, id: &str) -> Option<u64> {
+        let end = id.char_indices().nth(8).map_or(id.len(), |(i, _)| i);
+        let start = id.get(..end)?;
+        if has_control_byte(start.as_bytes()) {
+            return None;
+        }
+        Some(self.with_lowered(start, head_of_lowered))
     }
 
     /// Whether any ID added so far is anchored (else a second pass has nothing to find).

@@ -137,11 +137,15 @@ impl<'a> WorkloadReader<'a> {
     /// input (a line, or the document's place in a list). A document that cannot be placed
     /// is counted, listed (the first [`MAX_INVALID`]) and its reason returned.
     pub fn add(&mut self, number: u64, id: &str, size: Option<u64>) -> Result<(), String> {
-        let lower = lower_id_with(id, self.topology.server_version());
-        match bucket(self.topology, self.design, id, &lower) {
+        // The lowered ID is built only when kept: the core's fast path places the others.
+        let lower = match self.keep_ids {
+            true => Some(lower_id_with(id, self.topology.server_version())),
+            false => None,
+        };
+        match bucket(self.topology, self.design, id, lower.as_deref()) {
             Ok(bucket) => {
                 self.placed.push((bucket, size));
-                if self.keep_ids {
+                if let Some(lower) = lower {
                     self.workload.lower_ids.push_str(&lower);
                     self.workload.lower_ids.push('\n');
                 }
@@ -165,6 +169,44 @@ impl<'a> WorkloadReader<'a> {
         error
     }
 
+    /// Appends what `part` read (a reader of the same topology, design and `keep_ids`, over
+    /// the input that follows this one's), as if this reader had read it too: `lines_before`
+    /// is the number of lines before `part`'s first, which its line numbers are counted
+    /// from. Reading blocks of lines on several threads and merging them in input order
+    /// gives the same [`Workload`] as one reader over all the lines.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_design::reshard::{Workload, WorkloadReader};
+    /// use ravenshard::Topology;
+    ///
+    /// let t = Topology::with_shards(2).unwrap();
+    /// let text = ["orders/1-A\t120", "bad\tten", "Users/4\t7", "\t5"];
+    /// let mut first = WorkloadReader::new(&t, None, true);
+    /// let _ = first.add_line(1, text[0]);
+    /// let _ = first.add_line(2, text[1]);
+    /// let mut second = WorkloadReader::new(&t, None, true);
+    /// let _ = second.add_line(1, text[2]);
+    /// let _ = second.add_line(2, text[3]);
+    /// first.merge(second, 2);
+    /// let merged = first.finish();
+    /// assert_eq!(merged, Workload::read(&text.join("\n"), &t, None));
+    /// assert_eq!(merged.invalid.iter().map(|i| i.line).collect::<Vec<_>>(), [2, 4]);
+    /// ```
+    pub fn merge(&mut self, part: WorkloadReader<'a>, lines_before: u64) {
+        let (w, p) = (&mut self.workload, part.workload);
+        self.placed.extend(part.placed);
+        w.lower_ids.push_str(&p.lower_ids);
+        w.invalid_count += p.invalid_count;
+        let room = MAX_INVALID.saturating_sub(w.invalid.len());
+        w.invalid
+            .extend(p.invalid.into_iter().take(room).map(|mut invalid| {
+                invalid.line += lines_before;
+                invalid
+            }));
+    }
+
     /// The documents read.
     pub fn finish(self) -> Workload {
         Workload {
@@ -174,12 +216,13 @@ impl<'a> WorkloadReader<'a> {
     }
 }
 
-/// The bucket of `id` (lower-cased: `lower`), as [`locate_id`] places it.
+/// The bucket of `id` (lower-cased: `lower`, when the caller has it), as [`locate_id`]
+/// places it.
 fn bucket(
     topology: &Topology,
     design: Option<&ContentDesign>,
     id: &str,
-    lower: &str,
+    lower: Option<&str>,
 ) -> Result<u32, String> {
     if design.is_some() && pinned_bucket(id).is_some() {
         return locate_id(topology, design, id)
@@ -187,5 +230,8 @@ fn bucket(
             .map_err(|e| e.to_string());
     }
     check_id(id).map_err(|e| e.to_string())?;
-    Ok(bucket_of_lower(lower.as_bytes()) + topology.prefix_block_start(lower))
+    match lower {
+        Some(lower) => Ok(bucket_of_lower(lower.as_bytes()) + topology.prefix_block_start(lower)),
+        None => topology.bucket_for(id).map_err(|e| e.to_string()),
+    }
 }
