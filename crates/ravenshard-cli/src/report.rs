@@ -9,12 +9,13 @@
 use crate::blocks::Pool;
 use crate::input::{Entry, Input, InputFormat};
 use crate::Fatal;
-use ravenshard::lines::{for_each_line_in, id_field, NotUtf8};
-use ravenshard::{Report, ReportBuilder, ReportOptions, Topology};
+use ravenshard::lines::{byte_lines, for_each_line_in, id_field, NotUtf8};
+use ravenshard::{FullGroups, Report, ReportBuilder, ReportOptions, Topology};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 /// What `report` prints, and how it reads its input.
 pub struct Options {
@@ -68,8 +69,14 @@ pub fn run(
     let skipped = match open()?.lines() {
         Ok(mut lines) => {
             let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
+            // The groups already full when a block is worked on: its builder copies no
+            // member IDs for them (merging would drop them).
+            let full = Mutex::new(Arc::new(FullGroups::default()));
             let work = |block: &[u8]| {
                 let mut part = ReportBuilder::two_pass(topology, report_options.clone());
+                if let Ok(full) = full.lock() {
+                    part.skip_members_of(Arc::clone(&full));
+                }
                 each_line(block, |line| match line {
                     Ok(line) => part.add(id_field(line)),
                     Err(e) => part.add_invalid("", &e),
@@ -78,6 +85,11 @@ pub fn run(
             };
             let sink = |part| {
                 builder.merge(part);
+                if let Ok(mut full) = full.lock() {
+                    if let Some(more) = builder.full_groups(&full) {
+                        *full = Arc::new(more);
+                    }
+                }
                 Ok(())
             };
             pool.run(reader, work, sink)
@@ -104,14 +116,18 @@ pub fn run(
         None => {}
         Some(Ok(mut lines)) => {
             let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
+            // Most lines are dismissed by their first bytes, without reading them as text.
             let work = |block: &[u8]| {
                 let mut found = Vec::new();
-                each_line(block, |line| {
-                    let id = line.map(id_field).unwrap_or_default();
+                for line in byte_lines(block) {
+                    if !builder.may_be_anchor_document(line) {
+                        continue;
+                    }
+                    let id = std::str::from_utf8(line).map(id_field).unwrap_or_default();
                     if builder.is_anchor_document(id) {
                         found.push(id.to_string());
                     }
-                });
+                }
                 found
             };
             let sink = |found: Vec<String>| {

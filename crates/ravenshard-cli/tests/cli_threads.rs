@@ -200,3 +200,32 @@ fn plan_counts_the_vectors_on_every_thread_count() {
         .collect();
     assert_eq!(counted, per_shard);
 }
+
+/// `report` with stdin redirected from a file (`< ids.txt`) reads it again for its second
+/// pass instead of spooling it: the same report as from a pipe or a file argument.
+#[test]
+fn report_reads_stdin_again_when_it_is_a_file() {
+    let path = input_file();
+    let args = ["report", "--json", "--threads", "2"];
+    let redirected = std::process::Command::new(env!("CARGO_BIN_EXE_ravenshard"))
+        .args(args)
+        .stdin(std::fs::File::open(&path).expect("the input opens"))
+        .output()
+        .expect("ravenshard runs");
+    let piped = run(&args, &large_input());
+    let path = path.to_str().expect("a UTF-8 temporary path");
+    let named = run(&[&args[..], &[path]].concat(), &[]);
+    assert_eq!(redirected.stdout, piped.stdout);
+    assert_eq!(redirected.stderr, piped.stderr);
+    assert_eq!(redirected.status, piped.status);
+    let report: serde_json::Value = serde_json::from_slice(&named.stdout).expect("JSON");
+    let groups = report["anchored_groups"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        groups.iter().any(|g| g["anchor_is_document"] == true),
+        "{groups:?}"
+    );
+    assert_eq!(redirected.stdout, named.stdout);
+}

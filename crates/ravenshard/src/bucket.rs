@@ -178,20 +178,33 @@ fn bucket_of_non_ascii(id: &str, version: ServerVersion) -> u32 {
 /// is short and has no control character (almost every ID), so without allocating.
 #[inline]
 pub(crate) fn with_lowered<R>(id: &str, version: ServerVersion, f: impl FnOnce(&str) -> R) -> R {
+    with_lowered_bytes(id, version, |lower| match std::str::from_utf8(lower) {
+        Ok(lower) => f(lower),
+        Err(_) => f(&lower_id_with(id, version)),
+    })
+}
+
+/// [`with_lowered`] for a reader that needs only the bytes of the lowered ID: they are not
+/// checked as UTF-8 again (lowering a `str` gives UTF-8).
+#[inline]
+pub(crate) fn with_lowered_bytes<R>(
+    id: &str,
+    version: ServerVersion,
+    f: impl FnOnce(&[u8]) -> R,
+) -> R {
     let mut buffer = [0u8; 3 * SHORT];
     if id.len() <= SHORT {
-        let written = match lower_ascii(id.as_bytes(), &mut buffer[..id.len()]) {
+        let written = match lower_ascii(id.as_bytes(), &mut buffer) {
             Some(Ascii::Plain { .. }) => Some(id.len()),
             Some(Ascii::WithControls) => None,
             None if has_control_byte(id.as_bytes()) => None,
             None => lower_into(id, &mut buffer),
         };
-        let lower = written.and_then(|n| buffer.get(..n));
-        if let Some(Ok(lower)) = lower.map(std::str::from_utf8) {
+        if let Some(lower) = written.and_then(|n| buffer.get(..n)) {
             return f(lower);
         }
     }
-    f(&lower_id_with(id, version))
+    f(lower_id_with(id, version).as_bytes())
 }
 
 /// What [`lower_ascii`] found in an all-ASCII ID.
