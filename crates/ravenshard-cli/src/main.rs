@@ -447,8 +447,7 @@ fn bucket(
                 .map_err(|e| e.to_string()),
         }
     };
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = output();
     let mut failed = false;
     let mut skipped = 0;
     match input.map(Input::lines) {
@@ -603,6 +602,20 @@ impl Tail {
     fn bytes(&self) -> &[u8] {
         self.bytes.get(..self.len).unwrap_or_default()
     }
+}
+
+/// Where `bucket` writes, in large buffers: stdout itself, not through std's line buffer,
+/// which would look for the last newline of every buffer on the thread that reads the
+/// input and writes the answers.
+fn output() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(io::stdout().lock())
 }
 
 fn stdout_error(e: io::Error) -> Fatal {
