@@ -1,6 +1,6 @@
-"""Every figure of issue 14 in one run: `ravenshard bucket` and `report`, one thread and all
-cores, on an ASCII file and a non-ASCII file, against a plain Python loop over `xxhash`,
-then `cargo bench -p ravenshard --bench bucket` (`bucket_for` per ID kind).
+"""Every figure of issue 14 in one run: `ravenshard bucket`, `report`, `plan` and `balance`,
+one thread and all cores, on an ASCII file and a non-ASCII file, against a plain Python loop
+over `xxhash`, then `cargo bench -p ravenshard --bench bucket` (`bucket_for` per ID kind).
 
 Usage: python3 bench/cli_vs_python.py [N] [--runs R] [--no-criterion]
        (N IDs per file, default 10,000,000; R timed runs of each command, default 3)
@@ -14,7 +14,10 @@ the Python loop print the same lines for the first 100,000 ASCII IDs and that ev
 count prints the same bytes, then times each command as a user would: whole process, input
 on stdin, output to /dev/null. The runs of all commands are interleaved (one round runs
 each command once), so a busy moment on a shared machine hits them all alike; the table
-gives the best and worst time, the throughput of the best, and the peak memory.
+gives the best and worst time, the throughput of the best, the peak memory, the CPU time
+(steadier than wall-clock time on a busy machine), the speed-up over one thread and over
+the Python loop, and `report`'s, `plan`'s and `balance`'s time over `bucket`'s; then the
+issue's targets, met or not. `plan` goes from 3 to 4 shards, `balance` from 3 shards.
 """
 import os
 import subprocess
@@ -43,21 +46,22 @@ TIME = "/usr/bin/time"
 
 
 def run(cmd: list, path: str) -> tuple:
-    """Seconds and peak memory (MB, from GNU time when installed) of one whole-process run,
-    stdin from `path`."""
+    """Seconds, peak memory (MB) and CPU seconds (user + system; the last two from GNU time
+    when installed) of one whole-process run, stdin from `path`."""
     peak_file = os.path.join(BENCH, "peak.txt")
-    wrapped = [TIME, "-f", "%M", "-o", peak_file] + cmd if os.path.exists(TIME) else cmd
+    wrapped = [TIME, "-f", "%M %U %S", "-o", peak_file] + cmd if os.path.exists(TIME) else cmd
     with open(path, "rb") as stdin:
         start = time.perf_counter()
         done = subprocess.run(wrapped, stdin=stdin, stdout=subprocess.DEVNULL)
         elapsed = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed on {path}")
-    peak = float("nan")
+    peak, cpu = float("nan"), float("nan")
     if wrapped is not cmd:
         with open(peak_file, encoding="utf-8") as f:
-            peak = int(f.read().split()[-1]) / 1024
-    return elapsed, peak
+            kb, user, system = f.read().split()[-3:]
+            peak, cpu = int(kb) / 1024, float(user) + float(system)
+    return elapsed, peak, cpu
 
 
 def output(cmd: list, path: str) -> bytes:
@@ -118,35 +122,60 @@ def main() -> None:
     if output([exe, "bucket"], sample) != output(py, sample):
         sys.exit("the CLI and the Python loop disagree on the sample: not timing")
 
+    three = os.path.join(BENCH, "three-shards.json")
+    four = os.path.join(BENCH, "four-shards.json")
+    with open(three, "w", encoding="utf-8") as f:
+        f.write('{"Shards": {"0": {}, "1": {}, "2": {}}}\n')
+    with open(four, "w", encoding="utf-8") as f:
+        f.write('{"Shards": {"0": {}, "1": {}, "2": {}, "3": {}}}\n')
+    arguments = {
+        "bucket": ["bucket", "--shards", "3"],
+        "report": ["report", "--shards", "3"],
+        "plan": ["plan", "--config", three, "--target", four],
+        "balance": ["balance", "--config", three],
+    }
     commands = []
-    for command in ("bucket", "report"):
+    for command, args in arguments.items():
         for kind in files:
             for threads in sorted({1, cores}):
-                cmd = [exe, command, "--shards", "3", "--threads", str(threads)]
+                cmd = [exe] + args + ["--threads", str(threads)]
                 commands.append((command, kind, threads, cmd))
     for command, kind, threads, cmd in commands:
         if threads != 1 and output(cmd, files[kind]) != output(cmd[:-1] + ["1"], files[kind]):
             sys.exit(f"{command} on {kind}: {threads} threads print other bytes than 1")
 
+    load_before = os.getloadavg()[0]
     times = {key[:3]: [] for key in commands}
-    memory = {}
+    memory, cpu = {}, {}
     for _ in range(runs):
         for command, kind, threads, cmd in commands:
-            elapsed, peak = run(cmd, files[kind])
-            times[(command, kind, threads)].append(elapsed)
-            memory[(command, kind, threads)] = max(memory.get((command, kind, threads), 0), peak)
-    t_py, _ = run(py, files["ascii"])
+            key = (command, kind, threads)
+            elapsed, peak, used = run(cmd, files[kind])
+            times[key].append(elapsed)
+            memory[key] = max(memory.get(key, 0), peak)
+            cpu[key] = min(cpu.get(key, float("inf")), used)
+    t_py, _, cpu_py = run(py, files["ascii"])
 
     print(f"{n:,} IDs per file, whole process, stdin, output to /dev/null; {runs} interleaved "
-          f"runs each, {cores} cores; load average before: {os.getloadavg()[0]:.1f}")
-    print(f"{'command':<8} {'file':<10} {'threads':>7} {'best s':>7} {'worst s':>8} "
-          f"{'M IDs/s':>8} {'peak MB':>8}")
-    for (command, kind, threads), ts in times.items():
-        print(f"{command:<8} {kind:<10} {threads:>7} {min(ts):7.2f} {max(ts):8.2f} "
-              f"{n / min(ts) / 1e6:8.2f} {memory[(command, kind, threads)]:8.1f}")
-    print(f"{'python':<8} {'ascii':<10} {1:>7} {t_py:7.2f} {t_py:8.2f} {n / t_py / 1e6:8.2f}")
-
+          f"runs each, {cores} cores; load average (1 min) before: {load_before:.1f}, "
+          f"after: {os.getloadavg()[0]:.1f}")
     best = {key: min(ts) for key, ts in times.items()}
+    print(f"{'command':<8} {'file':<10} {'threads':>7} {'best s':>7} {'worst s':>8} "
+          f"{'M IDs/s':>8} {'peak MB':>8} {'CPU s':>6} {'x 1 thread':>10} {'x Python':>9} "
+          f"{'/ bucket':>9}")
+    for (command, kind, threads), ts in times.items():
+        one = best[(command, kind, 1)] / min(ts)
+        python = t_py / min(ts) if kind == "ascii" else float("nan")
+        over_bucket = min(ts) / best[("bucket", kind, threads)]
+        print(f"{command:<8} {kind:<10} {threads:>7} {min(ts):7.2f} {max(ts):8.2f} "
+              f"{n / min(ts) / 1e6:8.2f} {memory[(command, kind, threads)]:8.1f} "
+              f"{cpu[(command, kind, threads)]:6.2f} {one:10.2f} {python:9.1f} {over_bucket:9.2f}")
+    print(f"{'python':<8} {'ascii':<10} {1:>7} {t_py:7.2f} {t_py:8.2f} {n / t_py / 1e6:8.2f} "
+          f"{'':>8} {cpu_py:6.2f}")
+    print("(CPU s: user + system time of the least busy run; x 1 thread: the one-thread time "
+          "over this one;\n x Python: the Python loop's time over this one; / bucket: this "
+          "time over `bucket`'s on the same file and threads)")
+
     bucket_all = best[("bucket", "ascii", cores)]
     checks = [
         ("bucket, all cores, vs the Python loop", t_py / bucket_all, ">= 25x", t_py / bucket_all >= 25),
@@ -157,6 +186,9 @@ def main() -> None:
         for threads in sorted({1, cores}):
             ratio = best[("report", kind, threads)] / best[("bucket", kind, threads)]
             checks.append((f"report / bucket time, {kind}, {threads} thread(s)", ratio, "<= 2x", ratio <= 2))
+    for command in ("plan", "balance"):
+        ratio = best[(command, "ascii", 1)] / best[(command, "ascii", cores)]
+        checks.append((f"{command}, all cores over one thread (ascii)", ratio, "> 1x", ratio > 1))
     report_rate = n / best[("report", "ascii", cores)] / 1e6
     checks.append(("report, ascii, all cores, M IDs/s", report_rate, ">= 10", report_rate >= 10))
     print()

@@ -99,6 +99,15 @@ impl Input {
             }
             None => ("stdin".into(), Box::new(io::stdin().lock())),
         };
+        Input::from_source(name, source, format)
+    }
+
+    /// Reads `source` (named `name` in messages) and settles its format.
+    pub fn from_source(
+        name: String,
+        source: Box<dyn Read>,
+        format: InputFormat,
+    ) -> Result<Input, Fatal> {
         let mut rest = BufReader::with_capacity(1 << 16, source);
         let chosen = format.format();
         // Only the gzip magic bytes are needed when the format is given.

@@ -12,6 +12,7 @@ mod report;
 mod reshard;
 mod route;
 mod store;
+mod workload_blocks;
 
 use blocks::Pool;
 use clap::{Args, Parser, Subcommand};
@@ -197,6 +198,8 @@ struct ReshardArgs {
     input: FormatArgs,
     #[command(flatten)]
     calls: calls::CallArgs,
+    #[command(flatten)]
+    threads: ThreadArgs,
     /// The documents: ID lines (`id[<TAB>size...]`), a RavenDB export (`.ravendbdump`),
     /// JSON, NDJSON or CSV, plain or gzip-compressed (see --format); stdin when absent.
     file: Option<PathBuf>,
@@ -246,6 +249,7 @@ impl ReshardArgs {
             file: self.file.as_deref(),
             format: self.input.format,
             buckets: &self.buckets,
+            threads: self.threads.threads,
         }
     }
 }
@@ -448,6 +452,11 @@ fn bucket(
 ) -> Result<ExitCode, Fatal> {
     let place = |id: &str| -> Result<(u32, Option<u32>), String> {
         match topology {
+            // Only the design's IDs need its path: the core's is the hot loop.
+            Some(t) if design.is_none() => t
+                .locate(id)
+                .map(|l| (l.bucket, Some(l.shard)))
+                .map_err(|e| e.to_string()),
             Some(t) => locate_id(t, design, id)
                 .map(|l| (l.bucket, Some(l.shard)))
                 .map_err(|e| e.to_string()),
@@ -456,8 +465,7 @@ fn bucket(
                 .map_err(|e| e.to_string()),
         }
     };
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = output();
     let mut failed = false;
     let mut skipped = 0;
     match input.map(Input::lines) {
@@ -475,9 +483,19 @@ fn bucket(
         Some(Ok(mut lines)) => {
             let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
             let mut first = 0;
-            let work = |block: &[u8]| answer_block(block, &place);
-            let sink = |answers: Answers| -> io::Result<()> {
+            // Output buffers go back for reuse once written: fresh ones would be page
+            // faults and zeroed pages, on every thread, for every block.
+            let spare = std::sync::Mutex::new(Vec::new());
+            let work = |block: &[u8]| {
+                let out = spare.lock().ok().and_then(|mut spare| spare.pop());
+                answer_block(block, out.unwrap_or_default(), &place)
+            };
+            let sink = |mut answers: Answers| -> io::Result<()> {
                 out.write_all(&answers.out)?;
+                answers.out.clear();
+                if let Ok(mut spare) = spare.lock() {
+                    spare.push(std::mem::take(&mut answers.out));
+                }
                 for (line, message) in &answers.errors {
                     failed = true;
                     eprintln!("{}: line {}: {message}", lines.name, first + line);
@@ -532,9 +550,10 @@ struct Answers {
 
 fn answer_block(
     block: &[u8],
+    mut out: Vec<u8>,
     place: &impl Fn(&str) -> Result<(u32, Option<u32>), String>,
 ) -> Answers {
-    let mut out = Vec::with_capacity(block.len() + block.len() / 2);
+    out.reserve(block.len() + block.len() / 2);
     let mut errors = Vec::new();
     let lines = ravenshard::lines::for_each_line_in(block, |number, line| {
         let id = line.map(ravenshard::lines::id_field);
@@ -561,16 +580,60 @@ fn answer(
     place: &impl Fn(&str) -> Result<(u32, Option<u32>), String>,
 ) -> Result<(), String> {
     let (bucket, shard) = place(id)?;
-    let mut digits = itoa::Buffer::new();
     out.extend_from_slice(id.as_bytes());
-    out.push(b'\t');
-    out.extend_from_slice(digits.format(bucket).as_bytes());
+    // The rest of the line is put together on the stack and appended at once: a copy of a
+    // few bytes costs a call, and there would be five of them.
+    let mut tail = Tail::default();
+    tail.number(bucket);
     if let Some(shard) = shard {
-        out.push(b'\t');
-        out.extend_from_slice(digits.format(shard).as_bytes());
+        tail.number(shard);
     }
-    out.push(b'\n');
+    tail.push(b'\n');
+    out.extend_from_slice(tail.bytes());
     Ok(())
+}
+
+/// `<TAB>bucket[<TAB>shard]\n`, at most 1 + 10 + 1 + 10 + 1 bytes.
+#[derive(Default)]
+struct Tail {
+    bytes: [u8; 24],
+    len: usize,
+}
+
+impl Tail {
+    fn push(&mut self, byte: u8) {
+        if let Some(slot) = self.bytes.get_mut(self.len) {
+            *slot = byte;
+            self.len += 1;
+        }
+    }
+
+    /// A tab and the number's digits.
+    fn number(&mut self, n: u32) {
+        self.push(b'\t');
+        let mut digits = itoa::Buffer::new();
+        for &b in digits.format(n).as_bytes() {
+            self.push(b);
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or_default()
+    }
+}
+
+/// Where `bucket` writes, in large buffers: stdout itself, not through std's line buffer,
+/// which would look for the last newline of every buffer on the thread that reads the
+/// input and writes the answers.
+fn output() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(io::stdout().lock())
 }
 
 fn stdout_error(e: io::Error) -> Fatal {

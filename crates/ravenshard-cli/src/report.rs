@@ -1,19 +1,21 @@
 //! `ravenshard report`: where a list of documents lands.
 //!
 //! Memory stays flat however large the input: the report counts per bucket, and finds the
-//! anchors that are documents in a second pass over the input (stdin is spooled to a
-//! temporary file for that) instead of remembering every ID. Entries that the importer
-//! skips (documents without an ID in an export, say) are said on stderr, once.
+//! anchors that are documents in a second pass over the input (stdin read again from where
+//! it started when it is a file, else spooled to a temporary file for that) instead of
+//! remembering every ID. Entries that the importer skips (documents without an ID in an
+//! export, say) are said on stderr, once.
 
 use crate::blocks::Pool;
 use crate::input::{Entry, Input, InputFormat};
 use crate::Fatal;
-use ravenshard::lines::{for_each_line_in, id_field, NotUtf8};
-use ravenshard::{Report, ReportBuilder, ReportOptions, Topology};
+use ravenshard::lines::{byte_lines, for_each_line_in, id_field, NotUtf8};
+use ravenshard::{FullGroups, Report, ReportBuilder, ReportOptions, Topology};
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 /// What `report` prints, and how it reads its input.
 pub struct Options {
@@ -35,16 +37,26 @@ pub fn run(
         obese_threshold: options.obese,
         ..ReportOptions::default()
     };
+    // Two passes: over the file, over stdin when it is a file (`< ids.txt`), read again from
+    // where it started, or over a spooled copy of stdin.
     let spool;
-    let path = match file {
-        Some(path) => path,
-        None => {
+    let (path, stdin) = match (file, stdin_file()) {
+        (Some(path), _) => (Some(path), None),
+        (None, Some(stdin)) => (None, Some(stdin)),
+        (None, None) => {
             spool = Spool::from_stdin()?;
-            &spool.path
+            (Some(spool.path.as_path()), None)
         }
     };
     let open = || -> Result<Input, Fatal> {
-        let mut input = Input::open(Some(path), options.format)?;
+        let mut input = match (&stdin, path) {
+            (Some((stdin, start)), _) => {
+                let mut again = stdin.try_clone().map_err(stdin_error)?;
+                again.seek(SeekFrom::Start(*start)).map_err(stdin_error)?;
+                Input::from_source("stdin".into(), Box::new(again), options.format)?
+            }
+            (None, path) => Input::open(path, options.format)?,
+        };
         if file.is_none() {
             input.name = "stdin".into();
         }
@@ -57,8 +69,14 @@ pub fn run(
     let skipped = match open()?.lines() {
         Ok(mut lines) => {
             let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
+            // The groups already full when a block is worked on: its builder copies no
+            // member IDs for them (merging would drop them).
+            let full = Mutex::new(Arc::new(FullGroups::default()));
             let work = |block: &[u8]| {
                 let mut part = ReportBuilder::two_pass(topology, report_options.clone());
+                if let Ok(full) = full.lock() {
+                    part.skip_members_of(Arc::clone(&full));
+                }
                 each_line(block, |line| match line {
                     Ok(line) => part.add(id_field(line)),
                     Err(e) => part.add_invalid("", &e),
@@ -67,6 +85,11 @@ pub fn run(
             };
             let sink = |part| {
                 builder.merge(part);
+                if let Ok(mut full) = full.lock() {
+                    if let Some(more) = builder.full_groups(&full) {
+                        *full = Arc::new(more);
+                    }
+                }
                 Ok(())
             };
             pool.run(reader, work, sink)
@@ -93,14 +116,18 @@ pub fn run(
         None => {}
         Some(Ok(mut lines)) => {
             let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
+            // Most lines are dismissed by their first bytes, without reading them as text.
             let work = |block: &[u8]| {
                 let mut found = Vec::new();
-                each_line(block, |line| {
-                    let id = line.map(id_field).unwrap_or_default();
+                for line in byte_lines(block) {
+                    if !builder.may_be_anchor_document(line) {
+                        continue;
+                    }
+                    let id = std::str::from_utf8(line).map(id_field).unwrap_or_default();
                     if builder.is_anchor_document(id) {
                         found.push(id.to_string());
                     }
-                });
+                }
                 found
             };
             let sink = |found: Vec<String>| {
@@ -153,6 +180,28 @@ fn each_line(block: &[u8], mut f: impl FnMut(Result<&str, NotUtf8>)) {
         Ok(_) => {}
         Err(never) => match never {},
     }
+}
+
+/// stdin and where it starts, when it is a file that can be read again (`< ids.txt`).
+#[cfg(unix)]
+fn stdin_file() -> Option<(File, u64)> {
+    use std::os::fd::AsFd;
+    let mut file = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let start = file.stream_position().ok()?;
+    Some((file, start))
+}
+
+/// stdin is spooled where it cannot be read as a file.
+#[cfg(not(unix))]
+fn stdin_file() -> Option<(File, u64)> {
+    None
+}
+
+fn stdin_error(e: io::Error) -> Fatal {
+    Fatal::Io("stdin".into(), e)
 }
 
 /// stdin copied to a temporary file, removed on drop.

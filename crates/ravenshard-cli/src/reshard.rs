@@ -25,6 +25,8 @@ pub struct Common<'a> {
     pub format: InputFormat,
     /// Bucket statistics to read in place of documents (`--buckets`).
     pub buckets: &'a [std::path::PathBuf],
+    /// `--threads`: ID lines are read on this many threads (`None`: every core).
+    pub threads: Option<usize>,
 }
 
 pub fn run_plan(config: &Path, target: &Path, common: Common) -> Result<ExitCode, Fatal> {
@@ -90,6 +92,11 @@ fn read_documents(
         return crate::buckets::read(topology, common.buckets);
     }
     let input = Input::open(common.file, common.format)?;
+    let pool = crate::blocks::Pool::new(common.threads)?;
+    let input = match crate::workload_blocks::read(input, topology, design, keep_ids, &pool)? {
+        Ok(workload) => return Ok(workload),
+        Err(input) => input,
+    };
     let name = input.name.clone();
     let mut reader = WorkloadReader::new(topology, design, keep_ids);
     let mut unreadable = 0;

@@ -48,10 +48,17 @@ fn large_input() -> Vec<u8> {
     text
 }
 
+/// The large input as a file, written once: the tests run at the same time, and one must
+/// not read it while another writes it.
 fn input_file() -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("threads-input.txt");
-    std::fs::write(&path, large_input()).expect("the test input is written");
-    path
+    static WRITTEN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    WRITTEN
+        .get_or_init(|| {
+            let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("threads-input.txt");
+            std::fs::write(&path, large_input()).expect("the test input is written");
+            path
+        })
+        .clone()
 }
 
 /// The output of `args` on the large input (`FILE` replaced by its path), with 1, 2 and 3
@@ -108,4 +115,117 @@ fn report_prints_the_same_bytes_whatever_the_threads() {
     assert!(report["anchored_group_count"].as_u64() > Some(977 + 977));
     same_whatever_the_threads(&["report", "--top", "30", "FILE"], path, false);
     same_whatever_the_threads(&["report", "--json"], path, true);
+}
+
+/// A configuration file in the test's temporary directory.
+fn config(name: &str, json: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, json).expect("the configuration is written");
+    path.display().to_string()
+}
+
+#[test]
+fn plan_and_balance_print_the_same_bytes_whatever_the_threads() {
+    let path = input_file();
+    let path = path.to_str().expect("a UTF-8 temporary path");
+    let three = config(
+        "threads-three.json",
+        r#"{"Shards": {"0": {}, "1": {}, "2": {}}}"#,
+    );
+    // A target that adds a prefix: the plan checks it against every (lowered) ID.
+    let target = config(
+        "threads-target.json",
+        r#"{"Shards": {"0": {}, "1": {}, "2": {}, "3": {}},
+            "Prefixed": [{"Prefix": "zz/", "Shards": [3], "BucketRangeStart": 1048576}]}"#,
+    );
+    for by in ["docs", "bytes"] {
+        let plan = ["plan", "--config", &three, "--target", &target, "--by", by];
+        let out = same_whatever_the_threads(&[&plan[..], &["FILE"]].concat(), path, false);
+        let p: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert!(!p["moves"].as_array().is_some_and(Vec::is_empty), "{p}");
+        let errors = String::from_utf8_lossy(&out.stderr);
+        assert!(errors.contains("not valid UTF-8"), "{errors}");
+        assert!(errors.contains("(left out)"), "{errors}");
+        let balance = [
+            "balance",
+            "--config",
+            &three,
+            "--threshold",
+            "0",
+            "--by",
+            by,
+        ];
+        same_whatever_the_threads(&[&balance[..], &["FILE"]].concat(), path, false);
+    }
+    same_whatever_the_threads(
+        &["plan", "--config", &three, "--target", &target],
+        path,
+        true,
+    );
+    same_whatever_the_threads(&["balance", "--config", &three], path, true);
+}
+
+/// The workload `plan` reads on several threads is the one it reads on one, and places the
+/// known-answer vectors where they say: the documents per shard are the vectors' counts.
+#[test]
+fn plan_counts_the_vectors_on_every_thread_count() {
+    let three = config(
+        "threads-vectors.json",
+        r#"{"Shards": {"0": {}, "1": {}, "2": {}}}"#,
+    );
+    let rows = vector_rows();
+    let mut text = String::new();
+    let mut per_shard = [0u64; 3];
+    for _ in 0..2000 {
+        for row in &rows {
+            let mut fields = row.split('\t');
+            let id = fields.next().unwrap_or_default();
+            let shard: usize = fields.nth(1).and_then(|s| s.parse().ok()).unwrap_or(9);
+            per_shard[shard] += 1;
+            text.push_str(id);
+            text.push('\n');
+        }
+    }
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("threads-vectors.txt");
+    std::fs::write(&path, &text).expect("the vector input is written");
+    let path = path.to_str().expect("a UTF-8 temporary path");
+    let out = same_whatever_the_threads(
+        &["plan", "--config", &three, "--target", &three, "FILE"],
+        path,
+        false,
+    );
+    let p: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let counted: Vec<u64> = (0..3)
+        .map(|i| p["per_shard"][i]["docs_before"].as_u64().unwrap_or(0))
+        .collect();
+    assert_eq!(counted, per_shard);
+}
+
+/// `report` with stdin redirected from a file (`< ids.txt`) reads it again for its second
+/// pass instead of spooling it: the same report as from a pipe or a file argument.
+#[test]
+fn report_reads_stdin_again_when_it_is_a_file() {
+    let path = input_file();
+    let args = ["report", "--json", "--threads", "2"];
+    let redirected = std::process::Command::new(env!("CARGO_BIN_EXE_ravenshard"))
+        .args(args)
+        .stdin(std::fs::File::open(&path).expect("the input opens"))
+        .output()
+        .expect("ravenshard runs");
+    let piped = run(&args, &large_input());
+    let path = path.to_str().expect("a UTF-8 temporary path");
+    let named = run(&[&args[..], &[path]].concat(), &[]);
+    assert_eq!(redirected.stdout, piped.stdout);
+    assert_eq!(redirected.stderr, piped.stderr);
+    assert_eq!(redirected.status, piped.status);
+    let report: serde_json::Value = serde_json::from_slice(&named.stdout).expect("JSON");
+    let groups = report["anchored_groups"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        groups.iter().any(|g| g["anchor_is_document"] == true),
+        "{groups:?}"
+    );
+    assert_eq!(redirected.stdout, named.stdout);
 }

@@ -178,20 +178,33 @@ fn bucket_of_non_ascii(id: &str, version: ServerVersion) -> u32 {
 /// is short and has no control character (almost every ID), so without allocating.
 #[inline]
 pub(crate) fn with_lowered<R>(id: &str, version: ServerVersion, f: impl FnOnce(&str) -> R) -> R {
+    with_lowered_bytes(id, version, |lower| match std::str::from_utf8(lower) {
+        Ok(lower) => f(lower),
+        Err(_) => f(&lower_id_with(id, version)),
+    })
+}
+
+/// [`with_lowered`] for a reader that needs only the bytes of the lowered ID: they are not
+/// checked as UTF-8 again (lowering a `str` gives UTF-8).
+#[inline]
+pub(crate) fn with_lowered_bytes<R>(
+    id: &str,
+    version: ServerVersion,
+    f: impl FnOnce(&[u8]) -> R,
+) -> R {
     let mut buffer = [0u8; 3 * SHORT];
     if id.len() <= SHORT {
-        let written = match lower_ascii(id.as_bytes(), &mut buffer[..id.len()]) {
+        let written = match lower_ascii(id.as_bytes(), &mut buffer) {
             Some(Ascii::Plain { .. }) => Some(id.len()),
             Some(Ascii::WithControls) => None,
             None if has_control_byte(id.as_bytes()) => None,
             None => lower_into(id, &mut buffer),
         };
-        let lower = written.and_then(|n| buffer.get(..n));
-        if let Some(Ok(lower)) = lower.map(std::str::from_utf8) {
+        if let Some(lower) = written.and_then(|n| buffer.get(..n)) {
             return f(lower);
         }
     }
-    f(&lower_id_with(id, version))
+    f(lower_id_with(id, version).as_bytes())
 }
 
 /// What [`lower_ascii`] found in an all-ASCII ID.
@@ -204,59 +217,91 @@ enum Ascii {
 
 /// `to = from` with ASCII `A`-`Z` lower-cased, using SWAR on 8-byte words, and the start of
 /// the hashed part (as [`anchor_start`]). `None` if `from` is not all ASCII (then `to` holds
-/// garbage).
-#[inline]
+/// garbage). `to` is at least as long as `from`.
+///
+/// An ID of 8 bytes or more is read in whole words, the last one overlapping the one before
+/// (lower-casing a byte twice gives the same byte), so there is no byte-at-a-time tail.
+/// Inlined into its callers so that what it saw stays in registers.
+#[inline(always)]
 fn lower_ascii(from: &[u8], to: &mut [u8]) -> Option<Ascii> {
+    let n = from.len();
+    let mut seen = Seen::default();
+    if n < 8 {
+        // Padded with spaces: not upper-case, not `$`, not a control character.
+        let mut word = [b' '; 8];
+        word.get_mut(..n)?.copy_from_slice(from);
+        let lowered = seen.word(u64::from_le_bytes(word), 0);
+        to.get_mut(..n)?
+            .copy_from_slice(lowered.to_le_bytes().get(..n)?);
+    } else {
+        let mut start = 0;
+        loop {
+            let at = start.min(n - 8);
+            let word: &[u8; 8] = from.get(at..)?.first_chunk()?;
+            let lowered = seen.word(u64::from_le_bytes(*word), at);
+            *to.get_mut(at..)?.first_chunk_mut::<8>()? = lowered.to_le_bytes();
+            if at + 8 == n {
+                break;
+            }
+            start += 8;
+        }
+    }
+    seen.finish()
+}
+
+/// What [`lower_ascii`] saw in the words of an ID so far.
+#[derive(Default)]
+struct Seen {
+    /// The OR of every word: some high bit set when a byte is not ASCII.
+    high: u64,
+    /// The high bit of some byte is set once some byte below 0x20 was seen.
+    controls: u64,
+    /// One past the last `$` seen, or 0.
+    after_dollar: usize,
+}
+
+impl Seen {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = ONES * 0x80;
-    const LOW: u64 = ONES * 0x7F;
-    let mut high = 0u64;
-    // The high bit of some byte is set once some byte below 0x20 was seen.
-    let mut controls = 0u64;
-    // One past the last `$` seen, or 0.
-    let mut after_dollar = 0usize;
-    let mut words = from.chunks_exact(8);
-    let mut out = to.chunks_exact_mut(8);
-    for (i, (word, slot)) in (&mut words).zip(&mut out).enumerate() {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(word);
-        let w = u64::from_le_bytes(w);
-        high |= w;
-        controls |= w.wrapping_sub(ONES * 0x20) & !w;
+    const HIGH: u64 = Self::ONES * 0x80;
+    const LOW: u64 = Self::ONES * 0x7F;
+
+    /// Notes word `w` (the bytes at `at..at + 8`, later words never starting before
+    /// earlier ones) and returns it lower-cased.
+    #[inline(always)]
+    fn word(&mut self, w: u64, at: usize) -> u64 {
+        let ones = Self::ONES;
+        self.high |= w;
+        self.controls |= w.wrapping_sub(ones * 0x20) & !w;
+        // Exactly the bytes equal to '$' get their high bit set.
+        let x = w ^ (ones * u64::from(b'$'));
+        let dollars = !(((x & Self::LOW).wrapping_add(Self::LOW)) | x | Self::LOW);
+        if dollars != 0 {
+            // A later word ends later, so a `$` in it is after every `$` seen before.
+            let last = 7 - dollars.leading_zeros() as usize / 8;
+            self.after_dollar = at + last + 1;
+        }
         // For ASCII bytes (< 0x80) no addition carries into the next byte: the high bit of
         // each byte of `w + 0x3F` is set for b >= 'A', of `w + 0x25` for b > 'Z'.
-        let upper = w.wrapping_add(ONES * 0x3F) & !w.wrapping_add(ONES * 0x25) & HIGH;
-        slot.copy_from_slice(&(w | (upper >> 2)).to_le_bytes());
-        // Exactly the bytes equal to '$' get their high bit set.
-        let x = w ^ (ONES * u64::from(b'$'));
-        let dollars = !(((x & LOW).wrapping_add(LOW)) | x | LOW);
-        if dollars != 0 {
-            let last = 7 - dollars.leading_zeros() as usize / 8;
-            after_dollar = i * 8 + last + 1;
+        let upper = w.wrapping_add(ones * 0x3F) & !w.wrapping_add(ones * 0x25) & Self::HIGH;
+        w | (upper >> 2)
+    }
+
+    fn finish(self) -> Option<Ascii> {
+        if self.high & Self::HIGH != 0 {
+            return None;
         }
-    }
-    let tail_start = from.len() - words.remainder().len();
-    for (j, (b, slot)) in words
-        .remainder()
-        .iter()
-        .zip(out.into_remainder())
-        .enumerate()
-    {
-        high |= u64::from(*b);
-        *slot = b.to_ascii_lowercase();
-        if *b == b'$' {
-            after_dollar = tail_start + j + 1;
+        if self.controls & Self::HIGH != 0 {
+            return Some(Ascii::WithControls);
         }
+        // A `$` at index 0 is an ordinary character; being the last `$`, it is also the
+        // only one.
+        let anchor = if self.after_dollar > 1 {
+            self.after_dollar
+        } else {
+            0
+        };
+        Some(Ascii::Plain { anchor })
     }
-    if high & HIGH != 0 {
-        return None;
-    }
-    if controls & HIGH != 0 || has_control_byte(words.remainder()) {
-        return Some(Ascii::WithControls);
-    }
-    // A `$` at index 0 is an ordinary character; being the last `$`, it is also the only one.
-    let anchor = if after_dollar > 1 { after_dollar } else { 0 };
-    Some(Ascii::Plain { anchor })
 }
 
 #[cfg(test)]

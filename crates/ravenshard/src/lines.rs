@@ -376,6 +376,31 @@ pub fn for_each_line_in<E>(
     Ok(number)
 }
 
+/// The lines of a block of whole lines as bytes, not checked as UTF-8, without their `\n` or
+/// `\r\n`: the same lines as [`for_each_line_in`] reads, for a reader that looks at their
+/// first bytes before it reads them as text.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::lines::byte_lines;
+///
+/// let lines: Vec<&[u8]> = byte_lines(b"a\r\n\nb\xff\n").collect();
+/// assert_eq!(lines, [&b"a"[..], b"", b"b\xff"]);
+/// assert_eq!(byte_lines(b"").count(), 0);
+/// ```
+pub fn byte_lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let body = block.strip_suffix(b"\n").unwrap_or(block);
+    let ends = memchr::memchr_iter(b'\n', body).chain([body.len()]);
+    let ends = ends.take(if block.is_empty() { 0 } else { usize::MAX });
+    let mut start = 0;
+    ends.map(move |end| {
+        let line = body.get(start..end).unwrap_or_default();
+        start = end + 1;
+        line.strip_suffix(b"\r").unwrap_or(line)
+    })
+}
+
 /// Reads a stream in blocks of whole lines of about `block_len` bytes (a longer line makes
 /// a longer block), each ending with `\n` except perhaps the last, for readers that work on
 /// many lines at once (on several threads, say); [`for_each_line_in`] reads a block's lines.
@@ -457,7 +482,11 @@ fn each_line<E>(
             }
         };
         if bad != Some(0) {
-            for line in valid.split('\n') {
+            let mut start = 0;
+            for end in memchr::memchr_iter(b'\n', valid.as_bytes()).chain([valid.len()]) {
+                // `start` and `end` are at `\n` bytes or the ends, so char boundaries.
+                let line = valid.get(start..end).unwrap_or_default();
+                start = end + 1;
                 *number += 1;
                 f(*number, Ok(line.strip_suffix('\r').unwrap_or(line)))?;
             }
@@ -537,6 +566,17 @@ mod tests {
             })
             .unwrap();
             assert_eq!(blocks, whole, "blocks of {block_len}");
+            let mut raw = Vec::new();
+            for_each_block(&text[..], block_len, |block| {
+                raw.extend(byte_lines(&block).map(<[u8]>::to_vec));
+                Ok::<_, ()>(Some(block))
+            })
+            .unwrap();
+            let checked: Vec<Result<String, NotUtf8>> =
+                raw.iter().map(|l| checked(l).map(str::to_string)).collect();
+            let expected: Vec<Result<String, NotUtf8>> =
+                whole.iter().map(|(_, l)| l.clone()).collect();
+            assert_eq!(checked, expected, "byte lines, blocks of {block_len}");
         }
     }
 

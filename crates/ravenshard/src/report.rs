@@ -11,11 +11,14 @@
 //! Builders of consecutive parts of the input (made on several threads, say) combine with
 //! [`ReportBuilder::merge`] into the builder of the whole: the report is the same.
 
-use crate::bucket::with_lowered;
+use crate::bucket::{with_lowered, with_lowered_bytes};
+use crate::casing::lower_bytes_into;
+use crate::lowered::has_control_byte;
 use crate::{anchor_start, bucket_of_hash, check_id, hash_of_key, Topology, NUMBER_OF_BUCKETS};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 /// Knobs of a report.
 #[derive(Debug, Clone, PartialEq)]
@@ -173,6 +176,33 @@ pub struct ReportBuilder<'t> {
     heads: HashSet<u64, BuildHasherDefault<HashIsKey>>,
     /// Lower-cased unanchored IDs not (yet) known to be anchors; `None` in two-pass mode.
     unanchored_seen: Option<HashSet<String>>,
+    /// Groups that earlier input already filled with members (see
+    /// [`skip_members_of`](ReportBuilder::skip_members_of)).
+    full: Option<Arc<FullGroups>>,
+}
+
+/// The anchors whose groups already hold all the members a report lists
+/// ([`ReportOptions::members_per_group`]), taken from a builder of earlier input
+/// ([`ReportBuilder::full_groups`]): a builder of later input keeps no members for them
+/// ([`ReportBuilder::skip_members_of`]), as merging would drop them anyway.
+#[derive(Debug, Default)]
+pub struct FullGroups {
+    anchors: HashMap<u64, Vec<String>, BuildHasherDefault<HashIsKey>>,
+    len: usize,
+}
+
+impl FullGroups {
+    /// Whether the group of this anchor (lowered, XXH64 `hash`) is full.
+    fn has(&self, hash: u64, anchor: &[u8]) -> bool {
+        self.anchors
+            .get(&hash)
+            .is_some_and(|same| same.iter().any(|a| a.as_bytes() == anchor))
+    }
+}
+
+/// Whether `full` says the group of this anchor is full.
+fn is_full(full: Option<&FullGroups>, hash: u64, anchor: &[u8]) -> bool {
+    full.is_some_and(|full| full.has(hash, anchor))
 }
 
 /// The hasher of keys that are already hashes (XXH64 values): a `u64` key is its own hash,
@@ -207,9 +237,9 @@ impl Hasher for HashIsKey {
 }
 
 /// The first eight bytes of a lowered ID (zeros after its end), mixed for hashing.
-fn head_of_lowered(lower: &str) -> u64 {
+fn head_of_lowered(lower: &[u8]) -> u64 {
     let mut bytes = [0u8; 8];
-    for (to, &from) in bytes.iter_mut().zip(lower.as_bytes()) {
+    for (to, &from) in bytes.iter_mut().zip(lower) {
         *to = from;
     }
     u64::from_le_bytes(bytes).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -217,15 +247,38 @@ fn head_of_lowered(lower: &str) -> u64 {
 
 /// [`head_of_lowered`] of an ID's lowered form, without lowering it: `None` when one of its
 /// first eight bytes is not printable ASCII (then lower-casing or escaping may change them).
-fn head(text: &str) -> Option<u64> {
+fn head(text: &[u8]) -> Option<u64> {
     let mut bytes = [0u8; 8];
-    for (to, &from) in bytes.iter_mut().zip(text.as_bytes()) {
+    for (to, &from) in bytes.iter_mut().zip(text) {
         if !(0x20..0x80).contains(&from) {
             return None;
         }
         *to = from.to_ascii_lowercase();
     }
     Some(u64::from_le_bytes(bytes).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// [`head_of_lowered`] of an ID whose first bytes are not all printable ASCII, from its
+/// first eight characters lowered (at least eight bytes): without control characters
+/// lowering maps one character at a time, so they lower to the start of the lowered ID.
+/// `None` when one of them is a control character (escaping depends on the whole ID). The
+/// bytes need not be checked as UTF-8: for bytes that are not, any answer will do.
+fn head_of_start(id: &[u8]) -> Option<u64> {
+    let mut starts = id.iter().enumerate().filter(|(_, &b)| b & 0xC0 != 0x80);
+    let end = starts.nth(8).map_or(id.len(), |(i, _)| i);
+    let start = id.get(..end)?;
+    if has_control_byte(start) {
+        return None;
+    }
+    // Eight characters lowered: at most 8 times 4 bytes.
+    let mut lowered = [0u8; 32];
+    let n = lower_bytes_into(start, &mut lowered)?;
+    Some(head_of_lowered(lowered.get(..n)?))
+}
+
+/// Lowered bytes as text: they are UTF-8 (the lowered form of a `str`), so this borrows.
+fn text(lower: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(lower)
 }
 
 /// Buckets pending before they are counted.
@@ -248,6 +301,7 @@ impl<'t> ReportBuilder<'t> {
             group_count: 0,
             heads: HashSet::default(),
             unanchored_seen: Some(HashSet::new()),
+            full: None,
         }
     }
 
@@ -269,13 +323,13 @@ impl<'t> ReportBuilder<'t> {
 
     /// Where the group whose anchor is this lowered, unanchored ID is: its hash and index.
     fn group_of(&self, lower: &str) -> Option<(u64, usize)> {
-        self.group_at(hash_of_key(lower.as_bytes()), lower)
+        self.group_at(hash_of_key(lower.as_bytes()), lower.as_bytes())
     }
 
     /// [`group_of`](Self::group_of) when the hash of `lower` is known.
-    fn group_at(&self, hash: u64, lower: &str) -> Option<(u64, usize)> {
+    fn group_at(&self, hash: u64, lower: &[u8]) -> Option<(u64, usize)> {
         let groups = self.groups.get(&hash)?;
-        let at = groups.iter().position(|g| g.anchor == lower)?;
+        let at = groups.iter().position(|g| g.anchor.as_bytes() == lower)?;
         Some((hash, at))
     }
 
@@ -286,16 +340,50 @@ impl<'t> ReportBuilder<'t> {
         if self.groups.is_empty() || check_id(id).is_err() {
             return false;
         }
-        if let Some(head) = head(id) {
+        if let Some(head) = head(id.as_bytes()).or_else(|| head_of_start(id.as_bytes())) {
             if !self.heads.contains(&head) {
                 return false;
             }
         }
         self.with_lowered(id, |lower| {
-            self.heads.contains(&head_of_lowered(lower))
+            self.heads.contains(&head_of_lowered(lower.as_bytes()))
                 && anchor_start(lower.as_bytes()) == 0
                 && self.group_of(lower).is_some()
         })
+    }
+
+    /// A first filter for a second pass, on a line of the line format as bytes (without its
+    /// `\n` or `\r\n`, not checked as UTF-8): `false` when the line's ID (see
+    /// [`lines::id_field`](crate::lines::id_field)) is surely not the anchor of a group
+    /// ([`is_anchor_document`](Self::is_anchor_document) is then `false`), decided from the
+    /// first bytes of the line, so most lines are never read as text.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::{ReportBuilder, ReportOptions};
+    ///
+    /// let mut builder = ReportBuilder::two_pass(None, ReportOptions::default());
+    /// builder.add("Orders/1$Straße/1");
+    /// assert!(builder.may_be_anchor_document("STRAßE/1\t120".as_bytes()));
+    /// assert!(builder.is_anchor_document("STRAßE/1"));
+    /// assert!(!builder.may_be_anchor_document(b"orders/1"));
+    /// ```
+    pub fn may_be_anchor_document(&self, line: &[u8]) -> bool {
+        if self.groups.is_empty() {
+            return false;
+        }
+        // The first 32 bytes of the ID hold its first eight characters.
+        let first = line.get(..32).unwrap_or(line);
+        let start = match first.iter().position(|&b| b == b'\t') {
+            Some(tab) => first.get(..tab).unwrap_or_default(),
+            None => first,
+        };
+        if start.is_empty() {
+            return false;
+        }
+        let head = head(start).or_else(|| head_of_start(start));
+        head.is_none_or(|head| self.heads.contains(&head))
     }
 
     /// Whether any ID added so far is anchored (else a second pass has nothing to find).
@@ -324,18 +412,22 @@ impl<'t> ReportBuilder<'t> {
             return self.add_invalid(id, &e);
         }
         let version = self.topology.map(Topology::server_version);
-        with_lowered(id, version.unwrap_or_default(), |lower| {
+        with_lowered_bytes(id, version.unwrap_or_default(), |lower| {
             self.add_lowered(id, lower)
         });
     }
 
-    fn add_lowered(&mut self, id: &str, lower: &str) {
+    /// Adds an ID by the bytes of its lowered form (UTF-8, read as text only when needed).
+    fn add_lowered(&mut self, id: &str, lower: &[u8]) {
         self.lines += 1;
         self.documents += 1;
-        let offset = self.topology.map_or(0, |t| t.prefix_block_start(lower));
-        let start = anchor_start(lower.as_bytes());
+        let offset = match self.topology {
+            Some(t) if !t.prefixes().is_empty() => t.prefix_block_start(&text(lower)),
+            _ => 0,
+        };
+        let start = anchor_start(lower);
         let hashed = lower.get(start..).unwrap_or(lower);
-        let hash = hash_of_key(hashed.as_bytes());
+        let hash = hash_of_key(hashed);
         let bucket = bucket_of_hash(hash) + offset;
         self.count(bucket);
         if start == 0 {
@@ -344,28 +436,33 @@ impl<'t> ReportBuilder<'t> {
                     group.anchor_is_document = true;
                 }
             } else if let Some(seen) = self.unanchored_seen.as_mut() {
-                seen.insert(lower.to_string());
+                seen.insert(text(lower).into_owned());
             }
             return;
         }
         let members_per_group = self.options.members_per_group;
+        let full = self.full.as_deref();
         let same = self.groups.get_mut(&hash).into_iter().flatten();
-        if let Some(group) = same.into_iter().find(|g| g.anchor == hashed) {
+        if let Some(group) = same.into_iter().find(|g| g.anchor.as_bytes() == hashed) {
             group.count += 1;
-            if group.members.len() < members_per_group {
+            if group.members.len() < members_per_group && !is_full(full, hash, hashed) {
                 group.members.push(id.to_string());
             }
             return;
         }
+        let members = match is_full(full, hash, hashed) {
+            true => Vec::new(),
+            false => vec![id.to_string()],
+        };
         let group = AnchorGroup {
             anchor: String::new(),
             count: 1,
-            members: vec![id.to_string()],
+            members,
             anchor_is_document: false,
             bucket,
             shard: None,
         };
-        self.add_to_group(hash, hashed, group);
+        self.add_to_group(hash, &text(hashed), group);
     }
 
     /// Adds `part` (a group of later documents, whose anchor is `anchor`, XXH64 `hash`) to
@@ -388,7 +485,7 @@ impl<'t> ReportBuilder<'t> {
         if let Some(seen) = self.unanchored_seen.as_mut() {
             part.anchor_is_document |= seen.remove(anchor);
         }
-        self.heads.insert(head_of_lowered(anchor));
+        self.heads.insert(head_of_lowered(anchor.as_bytes()));
         same.push(part);
         self.group_count += 1;
     }
@@ -434,6 +531,58 @@ impl<'t> ReportBuilder<'t> {
         })
     }
 
+    /// The groups that hold all the members a report lists, for builders of later input
+    /// ([`skip_members_of`](Self::skip_members_of)); `None` when no more are full than in
+    /// `known` (an earlier answer), so that it is worth asking after every merge.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::{FullGroups, ReportBuilder, ReportOptions};
+    /// use std::sync::Arc;
+    ///
+    /// let options = ReportOptions { members_per_group: 1, ..ReportOptions::default() };
+    /// let mut first = ReportBuilder::new(None, options.clone());
+    /// first.add("orders/1$users/4");
+    /// let full = Arc::new(first.full_groups(&FullGroups::default()).unwrap());
+    /// assert!(first.full_groups(&full).is_none());
+    /// let mut later = ReportBuilder::new(None, options);
+    /// later.skip_members_of(Arc::clone(&full));
+    /// later.add("orders/2$Users/4");
+    /// first.merge(later);
+    /// let report = first.finish();
+    /// assert_eq!(report.anchored_groups[0].count, 2);
+    /// assert_eq!(report.anchored_groups[0].members, ["orders/1$users/4"]);
+    /// ```
+    pub fn full_groups(&self, known: &FullGroups) -> Option<FullGroups> {
+        let cap = self.options.members_per_group;
+        let is_full = |g: &&AnchorGroup| g.members.len() >= cap;
+        let len = self.groups.values().flatten().filter(is_full).count();
+        if len <= known.len {
+            return None;
+        }
+        let mut anchors: HashMap<u64, Vec<String>, BuildHasherDefault<HashIsKey>> =
+            HashMap::default();
+        for (&hash, same) in &self.groups {
+            let full: Vec<String> = same
+                .iter()
+                .filter(is_full)
+                .map(|g| g.anchor.clone())
+                .collect();
+            if !full.is_empty() {
+                anchors.insert(hash, full);
+            }
+        }
+        Some(FullGroups { anchors, len })
+    }
+
+    /// Keeps no members for the groups of `full` (from the builder of the input before
+    /// this one's, [`full_groups`](Self::full_groups)): merged after it, this builder gives
+    /// the same report, with fewer IDs copied.
+    pub fn skip_members_of(&mut self, full: Arc<FullGroups>) {
+        self.full = Some(full);
+    }
+
     /// Adds what `later` (a builder of the input that follows this builder's) found: the
     /// result is the builder of both parts, in order.
     ///
@@ -473,8 +622,9 @@ impl<'t> ReportBuilder<'t> {
             ours.iter_mut().zip(&table).for_each(|(a, b)| *a += b);
         }
         for (hash, groups) in later.groups {
-            for group in groups {
-                let anchor = group.anchor.clone();
+            for mut group in groups {
+                // Taken, not cloned: a group that is not new needs no copy of its anchor.
+                let anchor = std::mem::take(&mut group.anchor);
                 self.add_to_group(hash, &anchor, group);
             }
         }

@@ -112,6 +112,25 @@ impl BucketLoad {
         load
     }
 
+    /// The load of buckets given as `(bucket, documents, bytes)`, in ascending order of
+    /// bucket, each bucket once with at least one document.
+    pub(crate) fn from_sums(
+        sums: impl Iterator<Item = (u32, u64, u64)>,
+        without_size: u64,
+    ) -> BucketLoad {
+        let mut load = BucketLoad::default();
+        let (mut docs, mut bytes) = (0u64, 0u64);
+        for (bucket, n, size) in sums {
+            docs += n;
+            bytes = bytes.saturating_add(size);
+            load.buckets.push(bucket);
+            load.docs.push(docs);
+            load.bytes.push(bytes);
+        }
+        load.without_size = without_size;
+        load
+    }
+
     fn from_sorted_pairs(pairs: impl Iterator<Item = (u32, u64)>) -> BucketLoad {
         let mut load = BucketLoad::default();
         let (mut docs, mut bytes) = (0u64, 0u64);

@@ -11,6 +11,7 @@ use crate::content::{locate_id, pinned_bucket, ContentDesign};
 use ravenshard::lines::{split, Fields};
 use ravenshard::report::InvalidId;
 use ravenshard::{bucket_of_lower, check_id, lower_id_with, Topology};
+use std::collections::BTreeMap;
 
 /// How many invalid lines a [`Workload`] lists (it counts them all).
 pub const MAX_INVALID: usize = 100;
@@ -123,8 +124,67 @@ pub struct WorkloadReader<'a> {
     topology: &'a Topology,
     design: Option<&'a ContentDesign>,
     keep_ids: bool,
+    /// Documents placed and not summed yet: summed in batches ([`Sums`]), so that a reader
+    /// of a small input never sets up the dense tables.
     placed: Vec<(u32, Option<u64>)>,
+    sums: Sums,
     workload: Workload,
+}
+
+/// Documents placed before this many are summed per bucket: as many as a table has
+/// entries, so that a reader of a block of lines (at most 2^19 lines a MiB) never sets one up.
+const PENDING: usize = 1 << 20;
+
+/// Documents and bytes per bucket: a table of 2^20 entries per block of buckets that holds
+/// any (`bucket >> 20`: the default buckets, and one block per prefix), so memory does not
+/// grow with the documents.
+#[derive(Debug, Default)]
+struct Sums {
+    tables: BTreeMap<u32, Vec<(u64, u64)>>,
+    without_size: u64,
+}
+
+impl Sums {
+    /// Adds documents given as `(bucket, size)`.
+    fn add(&mut self, placed: impl IntoIterator<Item = (u32, Option<u64>)>) {
+        for (bucket, size) in placed {
+            let table = self
+                .tables
+                .entry(bucket >> 20)
+                .or_insert_with(|| vec![(0, 0); 1 << 20]);
+            if let Some((docs, bytes)) = table.get_mut((bucket & 0xF_FFFF) as usize) {
+                *docs += 1;
+                // Saturating sums of sizes do not depend on the order they are added in.
+                *bytes = bytes.saturating_add(size.unwrap_or(0));
+            }
+            self.without_size += u64::from(size.is_none());
+        }
+    }
+
+    /// Adds what `other` summed.
+    fn merge(&mut self, other: Sums) {
+        for (block, table) in other.tables {
+            match self.tables.get_mut(&block) {
+                None => {
+                    self.tables.insert(block, table);
+                }
+                Some(ours) => ours.iter_mut().zip(table).for_each(|(a, b)| {
+                    a.0 += b.0;
+                    a.1 = a.1.saturating_add(b.1);
+                }),
+            }
+        }
+        self.without_size += other.without_size;
+    }
+
+    /// The load of every bucket that holds documents.
+    fn load(&self) -> BucketLoad {
+        let buckets = self.tables.iter().flat_map(|(&block, table)| {
+            let used = table.iter().zip(0u32..).filter(|((docs, _), _)| *docs > 0);
+            used.map(move |(&(docs, bytes), i)| ((block << 20) + i, docs, bytes))
+        });
+        BucketLoad::from_sums(buckets, self.without_size)
+    }
 }
 
 impl<'a> WorkloadReader<'a> {
@@ -140,6 +200,7 @@ impl<'a> WorkloadReader<'a> {
             design,
             keep_ids,
             placed: Vec::new(),
+            sums: Sums::default(),
             workload: Workload::default(),
         }
     }
@@ -161,11 +222,18 @@ impl<'a> WorkloadReader<'a> {
     /// input (a line, or the document's place in a list). A document that cannot be placed
     /// is counted, listed (the first [`MAX_INVALID`]) and its reason returned.
     pub fn add(&mut self, number: u64, id: &str, size: Option<u64>) -> Result<(), String> {
-        let lower = lower_id_with(id, self.topology.server_version());
-        match bucket(self.topology, self.design, id, &lower) {
+        // The lowered ID is built only when kept: the core's fast path places the others.
+        let lower = match self.keep_ids {
+            true => Some(lower_id_with(id, self.topology.server_version())),
+            false => None,
+        };
+        match bucket(self.topology, self.design, id, lower.as_deref()) {
             Ok(bucket) => {
                 self.placed.push((bucket, size));
-                if self.keep_ids {
+                if self.placed.len() >= PENDING {
+                    self.sums.add(self.placed.drain(..));
+                }
+                if let Some(lower) = lower {
                     self.workload.lower_ids.push_str(&lower);
                     self.workload.lower_ids.push('\n');
                 }
@@ -189,21 +257,72 @@ impl<'a> WorkloadReader<'a> {
         error
     }
 
+    /// Appends what `part` read (a reader of the same topology, design and `keep_ids`, over
+    /// the input that follows this one's), as if this reader had read it too: `lines_before`
+    /// is the number of lines before `part`'s first, which its line numbers are counted
+    /// from. Reading blocks of lines on several threads and merging them in input order
+    /// gives the same [`Workload`] as one reader over all the lines.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_design::reshard::{Workload, WorkloadReader};
+    /// use ravenshard::Topology;
+    ///
+    /// let t = Topology::with_shards(2).unwrap();
+    /// let text = ["orders/1-A\t120", "bad\tten", "Users/4\t7", "\t5"];
+    /// let mut first = WorkloadReader::new(&t, None, true);
+    /// let _ = first.add_line(1, text[0]);
+    /// let _ = first.add_line(2, text[1]);
+    /// let mut second = WorkloadReader::new(&t, None, true);
+    /// let _ = second.add_line(1, text[2]);
+    /// let _ = second.add_line(2, text[3]);
+    /// first.merge(second, 2);
+    /// let merged = first.finish();
+    /// assert_eq!(merged, Workload::read(&text.join("\n"), &t, None));
+    /// assert_eq!(merged.invalid.iter().map(|i| i.line).collect::<Vec<_>>(), [2, 4]);
+    /// ```
+    pub fn merge(&mut self, part: WorkloadReader<'a>, lines_before: u64) {
+        let (w, p) = (&mut self.workload, part.workload);
+        self.sums.merge(part.sums);
+        self.placed.extend(part.placed);
+        if self.placed.len() >= PENDING {
+            self.sums.add(self.placed.drain(..));
+        }
+        w.lower_ids.push_str(&p.lower_ids);
+        w.invalid_count += p.invalid_count;
+        let room = MAX_INVALID.saturating_sub(w.invalid.len());
+        w.invalid
+            .extend(p.invalid.into_iter().take(room).map(|mut invalid| {
+                invalid.line += lines_before;
+                invalid
+            }));
+    }
+
     /// The documents read.
     pub fn finish(self) -> Workload {
         Workload {
-            load: BucketLoad::from_buckets(self.placed),
+            load: match self.sums.tables.is_empty() {
+                // A small input: its documents sorted, no table.
+                true => BucketLoad::from_buckets(self.placed),
+                false => {
+                    let mut sums = self.sums;
+                    sums.add(self.placed);
+                    sums.load()
+                }
+            },
             ..self.workload
         }
     }
 }
 
-/// The bucket of `id` (lower-cased: `lower`), as [`locate_id`] places it.
+/// The bucket of `id` (lower-cased: `lower`, when the caller has it), as [`locate_id`]
+/// places it.
 fn bucket(
     topology: &Topology,
     design: Option<&ContentDesign>,
     id: &str,
-    lower: &str,
+    lower: Option<&str>,
 ) -> Result<u32, String> {
     if design.is_some() && pinned_bucket(id).is_some() {
         return locate_id(topology, design, id)
@@ -211,5 +330,39 @@ fn bucket(
             .map_err(|e| e.to_string());
     }
     check_id(id).map_err(|e| e.to_string())?;
-    Ok(bucket_of_lower(lower.as_bytes()) + topology.prefix_block_start(lower))
+    match lower {
+        Some(lower) => Ok(bucket_of_lower(lower.as_bytes()) + topology.prefix_block_start(lower)),
+        None => topology.bucket_for(id).map_err(|e| e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sums per bucket, in any order and merged, give the load of the documents themselves,
+    /// sizes that saturate included, in the default block and a prefix's.
+    #[test]
+    fn sums_are_the_load_of_the_documents() {
+        let documents: Vec<(u32, Option<u64>)> = (0..5000u32)
+            .map(|i| {
+                let bucket = (i * 7919) % 3001 + if i % 5 == 0 { 1 << 20 } else { 0 };
+                let size = match i % 4 {
+                    0 => None,
+                    1 => Some(u64::MAX / 3),
+                    _ => Some(u64::from(i)),
+                };
+                (bucket, size)
+            })
+            .collect();
+        let expected = BucketLoad::from_buckets(documents.iter().copied());
+        let (first, second) = documents.split_at(1234);
+        let mut sums = Sums::default();
+        sums.add(second.iter().copied());
+        let mut earlier = Sums::default();
+        earlier.add(first.iter().copied());
+        earlier.merge(sums);
+        assert_eq!(earlier.load(), expected);
+        assert_eq!(expected.total().bytes, u64::MAX);
+    }
 }

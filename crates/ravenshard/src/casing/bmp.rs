@@ -68,7 +68,13 @@ impl Bmp {
 /// times as long in UTF-8).
 #[inline]
 pub(crate) fn lower_into(text: &str, out: &mut [u8]) -> Option<usize> {
-    let bytes = text.as_bytes();
+    lower_bytes_into(text.as_bytes(), out)
+}
+
+/// [`lower_into`] for bytes not checked as UTF-8: the same bytes for UTF-8, and some bytes
+/// (or `None`), never a panic, for anything else.
+#[inline]
+pub(crate) fn lower_bytes_into(bytes: &[u8], out: &mut [u8]) -> Option<usize> {
     let table = table();
     let mut at = 0;
     let mut i = 0;
