@@ -253,7 +253,7 @@ fn totals(placement: &Placement) -> Html {
                 <strong>{ count(totals.invalid) }</strong>{ " invalid" }
             </span>
             <span class="count-shards"><strong>{ shards }</strong>{ format!(" shard{}", plural(shards as u64)) }</span>
-            <span class="count-groups"><strong>{ count(placement.groups().len() as u64) }</strong>{ " anchored groups" }</span>
+            <span class="count-groups"><strong>{ count(placement.group_count() as u64) }</strong>{ " anchored groups" }</span>
             if totals.bytes > 0 {
                 <span class="count-bytes"><strong>{ super::bytes(totals.bytes) }</strong></span>
             }

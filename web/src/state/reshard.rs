@@ -410,10 +410,8 @@ impl ReshardState {
         } else {
             // The buckets stay under the target unless its prefixes differ: no ID is hashed
             // again, unless the design is on (then the documents are placed again).
-            let placement = placement.get();
-            let mut after = Placement::clone(&placement);
-            match after.set_topology(&target) {
-                Ok(()) => Live::new(after),
+            match placement.get().with_topology(&target) {
+                Ok(after) => Live::new(after),
                 Err(_) => Live::new(Placement::new(&documents.get(), &target, options)),
             }
         };

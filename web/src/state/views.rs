@@ -151,7 +151,7 @@ impl ViewsState {
     }
 
     fn apply(&mut self, action: ViewAction) {
-        let groups = self.placement.get().groups().len();
+        let groups = || self.placement.get().group_count();
         match action {
             ViewAction::SelectTab(tab) => self.tab = tab,
             ViewAction::SetMetric(metric) => self.metric = metric,
@@ -169,7 +169,7 @@ impl ViewsState {
                 }
             }
             ViewAction::SetFilterGroup(group) => {
-                let group = group.filter(|g| (*g as usize) < groups);
+                let group = group.filter(|g| (*g as usize) < groups());
                 if group != self.query.group {
                     self.query.group = group;
                     self.refresh_rows();
@@ -185,14 +185,14 @@ impl ViewsState {
                 self.refresh_rows();
             }
             ViewAction::SelectGroup(group) => {
-                self.selected_group = group.filter(|g| (*g as usize) < groups);
+                self.selected_group = group.filter(|g| (*g as usize) < groups());
             }
             ViewAction::SelectBucket(bucket) => {
                 self.selected_bucket =
                     bucket.filter(|b| u64::from(*b) < self.placement.get().bucket_space());
             }
             ViewAction::ShowGroupDocuments(group) => {
-                if (group as usize) < groups {
+                if (group as usize) < groups() {
                     self.selected_group = Some(group);
                     self.query.group = Some(group);
                     self.query.shard = None;
