@@ -5,6 +5,7 @@
     python3 web/bench/studio.py --load-only      # only the cold load and the size
     python3 web/bench/studio.py --reload-only --docs 200000   # generate, save, reload
     python3 web/bench/studio.py --advise --docs 1000000      # the advisor, in the worker
+    python3 web/bench/studio.py --table --docs 1000000       # issue 11's table (edits, topology)
 
 Drives the real page through ChromeDriver (CHROMEDRIVER, default /usr/bin/chromedriver;
 CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the last line:
@@ -166,6 +167,7 @@ const [tab, edits, done] = arguments;
   const area = document.getElementById('ids');
   const base = area.value.replace(/\\n+$/, '');
   const times = [];
+  window.__tasks = [];
   for (let i = 0; i < edits; i++) {
     // One typed character at the end of the page's last line, then taken back.
     const text = i % 2 === 0 ? base + 'x' : base;
@@ -175,6 +177,8 @@ const [tab, edits, done] = arguments;
     times.push(performance.now() - t);
     await sleep(30);
   }
+  const longestEdit = Math.max(0, ...window.__tasks);
+  window.__tasks = [];
   const shards = document.getElementById('shard-count');
   const shardTimes = [];
   for (const n of ['4', '3']) {
@@ -183,7 +187,9 @@ const [tab, edits, done] = arguments;
     await frame();
     shardTimes.push(performance.now() - t);
   }
-  done({times, shardTimes, documents: count()});
+  await sleep(60);
+  done({times, shardTimes, documents: count(), longestEdit,
+        longestShards: Math.max(0, ...window.__tasks), end: performance.now()});
 })();
 """
 
@@ -199,6 +205,7 @@ const [done] = arguments;
   await frame();
   const balance = await time(() => document.querySelector('button.balance').click());
   const step = await time(() => document.querySelector('.step-control .next-loaded').click());
+  await sleep(60);
   const moved = document.querySelector('.docs-moved strong').textContent;
   const skew = document.querySelector('.skew strong').textContent;
   const longest = Math.max(0, ...window.__tasks);
@@ -460,6 +467,81 @@ def measure_reload(driver, url, docs, result):
           f"(IndexedDB read by {reload['read']:.0f} ms, state restored by {reload['restored']:.0f} ms)")
 
 
+SCALE_TABS = ["map", "shards", "documents"]
+EDIT_MEDIAN_TARGET_MS = 30
+EDIT_WORST_TARGET_MS = 60
+SHARDS_TARGET_MS = 100
+RESHARD_TARGET_MS = 150
+SCALE_TASK_TARGET_MS = 50
+SMALL_DOCS = 10_000
+
+
+def loadavg():
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
+
+
+def generated(driver, docs):
+    """Generates `docs` documents and waits for the studio's save of them (so that the save
+    does not run during what is measured next)."""
+    gen = driver.run(GENERATE, docs)
+    if gen["documents"] != docs:
+        raise SystemExit(f"studio bench: generated {gen['documents']} documents, not {docs}")
+    settle(driver, gen["start"])
+    return gen
+
+
+def settle(driver, since):
+    """Waits for the debounced save after `since` (page time); a failed save is reported by
+    the save rows of the other modes, not here."""
+    driver.run(SAVED, since)
+
+
+def measure_table(driver, docs, edits, result):
+    """Issue 11's rows at `docs` documents: the edit per view, the shard-count change, add a
+    shard and balance, the longest main-thread task during each, and the edit at 10,000
+    documents against `docs`. The load average (1 min) is printed with each row: the
+    machine is shared, so a figure is only as quiet as the machine was."""
+    generated(driver, docs)
+    rows = result["table"] = {"views": {}}
+    print(f"{docs:,} documents; targets: edit {EDIT_MEDIAN_TARGET_MS} ms median, "
+          f"{EDIT_WORST_TARGET_MS} ms worst; shard count {SHARDS_TARGET_MS} ms; add shard + "
+          f"balance {RESHARD_TARGET_MS} ms; no task over {SCALE_TASK_TARGET_MS} ms")
+    print(f"{'row':<34} {'median':>10} {'worst':>10} {'longest task':>13} {'load':>6}")
+    for tab in SCALE_TABS:
+        r = driver.run(EDITS, tab, edits)
+        r["median"], r["worst"], r["load"] = statistics.median(r["times"]), max(r["times"]), loadavg()
+        rows["views"][tab] = r
+        print(f"{'edit, ' + tab + ' view':<34} {mark(r['median'], EDIT_MEDIAN_TARGET_MS):>10} "
+              f"{mark(r['worst'], EDIT_WORST_TARGET_MS):>10} "
+              f"{mark(r['longestEdit'], SCALE_TASK_TARGET_MS):>13} {r['load']:6.2f}")
+        print(f"{'shard count 3->4->3, ' + tab + ' view':<34} "
+              f"{mark(statistics.median(r['shardTimes']), SHARDS_TARGET_MS):>10} "
+              f"{mark(max(r['shardTimes']), SHARDS_TARGET_MS):>10} "
+              f"{mark(r['longestShards'], SCALE_TASK_TARGET_MS):>13} {r['load']:6.2f}")
+        settle(driver, r["end"])
+    rs = rows["reshard"] = driver.run(RESHARD)
+    rs["load"] = loadavg()
+    both = rs["add"] + rs["balance"]
+    print(f"{'add a shard + balance (Resharding)':<34} {mark(both, RESHARD_TARGET_MS):>10} "
+          f"{'':>10} {mark(rs['longest'], SCALE_TASK_TARGET_MS):>13} {rs['load']:6.2f}"
+          f"   (add {rs['add']:.1f} ms, balance {rs['balance']:.1f} ms, moves {rs['moved']} documents)")
+    if docs != SMALL_DOCS:
+        generated(driver, SMALL_DOCS)
+        rows["small"] = {}
+        for tab in SCALE_TABS:
+            small = rows["small"][tab] = driver.run(EDITS, tab, edits)
+            small["median"], small["load"] = statistics.median(small["times"]), loadavg()
+            large = rows["views"][tab]["median"]
+            ratio = small["ratio"] = large / small["median"] if small["median"] else float("inf")
+            print(f"edit, {tab} view, median: {SMALL_DOCS:,} documents {small['median']:.1f} ms "
+                  f"(load {small['load']:.2f}), {docs:,} documents {large:.1f} ms: ratio "
+                  f"{ratio:.2f}" + ("  over" if ratio >= 2 else ""))
+            settle(driver, small["end"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=100_000)
@@ -470,6 +552,9 @@ def main():
                         help="measure only the generation, its save and a reload")
     parser.add_argument("--advise", action="store_true",
                         help="measure only the advisor on an export of --docs documents")
+    parser.add_argument("--table", action="store_true",
+                        help="measure only issue 11's table at --docs documents (edits, shard "
+                             "count, add shard + balance, longest tasks, the edit at 10,000)")
     parser.add_argument("--dist", default=os.path.join(os.path.dirname(__file__), "..", "..", "dist"))
     args = parser.parse_args()
     dist = os.path.abspath(args.dist)
@@ -491,6 +576,13 @@ def main():
             driver.open(f"http://127.0.0.1:{http_port}/")
             time.sleep(2)
             measure_advise(driver, args.docs, result)
+            print(json.dumps(result))
+            return
+        if args.table:
+            driver.start(chromium)
+            driver.open(f"http://127.0.0.1:{http_port}/")
+            time.sleep(2)
+            measure_table(driver, args.docs, args.edits, result)
             print(json.dumps(result))
             return
         measure_loads(driver_port, chromium, dist, result)

@@ -12,6 +12,7 @@ use ravenshard_studio::editors::{
     BucketMap, BucketMapProps, ConfigJson, ConfigJsonProps, ContentRulesEditor,
     ContentRulesEditorProps, PrefixEditor, PrefixEditorProps, RangeEditor, RangeEditorProps,
 };
+use ravenshard_studio::state::Live;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -153,7 +154,7 @@ async fn bucket_map_draws_zooms_hovers_and_selects() {
     let documents: Vec<Document> = (0..500)
         .map(|i| Document::new(format!("orders/{i}-A")))
         .collect();
-    let placement = Rc::new(Placement::new(&documents, &topology, &Default::default()));
+    let placement = Live::new(Placement::new(&documents, &topology, &Default::default()));
     let (on_select_bucket, selected) = recorder::<u32>();
     let map = Mounted::<BucketMap>::mount(BucketMapProps {
         topology,
@@ -229,7 +230,7 @@ async fn bucket_map_draws_zooms_hovers_and_selects() {
 async fn bucket_map_shows_each_prefix_block() {
     let json = r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [1]}]}"#;
     let topology = Rc::new(Topology::from_json(json).unwrap());
-    let placement = Rc::new(Placement::new(
+    let placement = Live::new(Placement::new(
         &[Document::new("eu/1")],
         &topology,
         &Default::default(),
@@ -259,7 +260,7 @@ async fn bucket_map_shows_each_prefix_block() {
 #[wasm_bindgen_test]
 async fn bucket_map_pans_by_dragging_without_selecting() {
     let topology = three_shards();
-    let placement = Rc::new(Placement::new(&[], &topology, &Default::default()));
+    let placement = Live::new(Placement::new(&[], &topology, &Default::default()));
     let (on_select_bucket, selected) = recorder::<u32>();
     let map = Mounted::<BucketMap>::mount(BucketMapProps {
         topology,
@@ -286,7 +287,7 @@ async fn bucket_map_pans_by_dragging_without_selecting() {
 #[wasm_bindgen_test]
 async fn bucket_map_zooms_down_to_a_single_bucket() {
     let topology = three_shards();
-    let placement = Rc::new(Placement::new(&[], &topology, &Default::default()));
+    let placement = Live::new(Placement::new(&[], &topology, &Default::default()));
     let map = Mounted::<BucketMap>::mount(BucketMapProps {
         topology,
         placement,
@@ -906,7 +907,7 @@ fn pixel(canvas: &HtmlCanvasElement, x: f64, y: f64) -> String {
 #[wasm_bindgen_test]
 async fn the_map_colours_only_the_lit_shards() {
     let topology = Rc::new(Topology::with_shards(3).unwrap());
-    let placement = Rc::new(Placement::new(&[], &topology, &Default::default()));
+    let placement = Live::new(Placement::new(&[], &topology, &Default::default()));
     let map = Mounted::<BucketMap>::mount(BucketMapProps {
         topology,
         placement,

@@ -170,7 +170,7 @@ fn studio(props: &StudioProps) -> Html {
                         on_action={dispatch.workspace.clone()} />
                 </aside>
                 <section class="views" aria-label="Views">
-                    { totals(state.placement()) }
+                    { totals(&state.placement()) }
                     <TabBar {tab} on_action={dispatch.view.clone()} />
                     <div class={classes!("view", format!("view-{}", tab.key()))} role="tabpanel">
                         { tab_view(tab, &state, &dispatch) }
@@ -206,7 +206,7 @@ fn use_saving(state: &State, restored: bool) -> Option<String> {
             });
             move || {
                 if let Some(state) = latest.borrow_mut().take() {
-                    let documents = Rc::clone(state.workspace().documents());
+                    let documents = state.workspace().documents();
                     saver.save(state.settings(), documents, done.clone());
                 }
             }
@@ -221,7 +221,7 @@ fn use_saving(state: &State, restored: bool) -> Option<String> {
             move || drop(listener)
         });
     }
-    let key = (ByPtr(state.placement().clone()), state.views().tab());
+    let key = (state.live_placement().clone(), state.views().tab());
     let snapshot = state.clone();
     use_effect_with(key, move |_| {
         if std::mem::take(&mut *unchanged.borrow_mut()) {
@@ -253,7 +253,7 @@ fn totals(placement: &Placement) -> Html {
                 <strong>{ count(totals.invalid) }</strong>{ " invalid" }
             </span>
             <span class="count-shards"><strong>{ shards }</strong>{ format!(" shard{}", plural(shards as u64)) }</span>
-            <span class="count-groups"><strong>{ count(placement.groups().len() as u64) }</strong>{ " anchored groups" }</span>
+            <span class="count-groups"><strong>{ count(placement.group_count() as u64) }</strong>{ " anchored groups" }</span>
             if totals.bytes > 0 {
                 <span class="count-bytes"><strong>{ super::bytes(totals.bytes) }</strong></span>
             }

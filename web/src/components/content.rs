@@ -3,6 +3,7 @@
 
 use super::{count, shard_style, ByPtr};
 use crate::editors::ContentRulesEditor;
+use crate::state::Live;
 use crate::state::{ConfigAction, ViewAction};
 use ravenshard::Topology;
 use ravenshard_model::workspace::{Placement, Unplaced};
@@ -17,7 +18,7 @@ pub struct ContentViewProps {
     /// The configuration in force.
     pub topology: ByPtr<Topology>,
     /// The documents, placed with the design.
-    pub placement: ByPtr<Placement>,
+    pub placement: Live<Placement>,
     /// Whether the configuration has `ByContent`.
     pub design_on: bool,
     /// Where edited rules go (as a whole configuration).
@@ -29,7 +30,7 @@ pub struct ContentViewProps {
 /// The rules editor and the lists of generated IDs and rejected writes.
 #[function_component(ContentView)]
 pub fn content_view(props: &ContentViewProps) -> Html {
-    let p = &props.placement;
+    let p = props.placement.get();
     let generated = p.generated();
     let rejected: Vec<_> = p
         .invalid()

@@ -2,6 +2,7 @@
 //! DOM, so 100,000 documents scroll smoothly.
 
 use super::{bytes, count, on_value, shard_style, ByPtr};
+use crate::state::Live;
 use crate::state::{split_chars, ViewAction};
 use ravenshard_model::workspace::{Placement, RowQuery, RowView, SortKey};
 use yew::prelude::*;
@@ -17,7 +18,7 @@ const OVERSCAN: usize = 8;
 #[derive(Properties, PartialEq)]
 pub struct DocumentsViewProps {
     /// The placed documents.
-    pub placement: ByPtr<Placement>,
+    pub placement: Live<Placement>,
     /// The rows of the query.
     pub rows: ByPtr<RowView>,
     /// The query.
@@ -29,7 +30,7 @@ pub struct DocumentsViewProps {
 /// Filters, a sortable header and the visible slice of the rows.
 #[function_component(DocumentsView)]
 pub fn documents_view(props: &DocumentsViewProps) -> Html {
-    let p = &props.placement;
+    let p = props.placement.get();
     let on = &props.on_action;
     let top = use_state(|| 0usize);
     let on_scroll = {

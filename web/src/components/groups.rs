@@ -1,6 +1,7 @@
 //! Anchored groups: documents that travel together because they share an anchor.
 
-use super::{bytes, count, shard_style, ByPtr};
+use super::{bytes, count, shard_style};
+use crate::state::Live;
 use crate::state::ViewAction;
 use ravenshard_model::workspace::Placement;
 use yew::prelude::*;
@@ -12,7 +13,7 @@ pub const GROUPS_LISTED: usize = 100;
 #[derive(Properties, PartialEq)]
 pub struct GroupsViewProps {
     /// The placed documents.
-    pub placement: ByPtr<Placement>,
+    pub placement: Live<Placement>,
     /// The selected group.
     pub selected: Option<u32>,
     /// Where selections go.
@@ -22,7 +23,7 @@ pub struct GroupsViewProps {
 /// The groups, largest first; obese ones flagged with the advice.
 #[function_component(GroupsView)]
 pub fn groups_view(props: &GroupsViewProps) -> Html {
-    let p = &props.placement;
+    let p = props.placement.get();
     let groups = p.groups();
     let listed = use_state(|| GROUPS_LISTED);
     let on_more = {

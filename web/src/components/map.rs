@@ -2,6 +2,7 @@
 
 use super::ByPtr;
 use crate::editors::BucketMap;
+use crate::state::Live;
 use crate::state::ViewAction;
 use ravenshard::Topology;
 use ravenshard_model::workspace::Placement;
@@ -15,7 +16,7 @@ const LISTED: usize = 200;
 #[derive(Properties, PartialEq)]
 pub struct MapViewProps {
     /// The placed documents.
-    pub placement: ByPtr<Placement>,
+    pub placement: Live<Placement>,
     /// The topology they are placed by.
     pub topology: ByPtr<Topology>,
     /// The bucket whose documents are listed.
@@ -29,7 +30,7 @@ pub struct MapViewProps {
 /// The bucket map, and under it the documents of the bucket the user clicked.
 #[function_component(MapView)]
 pub fn map_view(props: &MapViewProps) -> Html {
-    let placement = &props.placement.0;
+    let placement = props.placement.get();
     let mut marked: Vec<u32> = Vec::new();
     if let Some(group) = props
         .selected_group
@@ -80,7 +81,7 @@ pub fn map_view(props: &MapViewProps) -> Html {
             </p>
             <BucketMap
                 topology={Rc::clone(&props.topology.0)}
-                placement={Rc::clone(placement)}
+                placement={props.placement.clone()}
                 {highlight}
                 {on_select_bucket}
             />

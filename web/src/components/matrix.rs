@@ -1,7 +1,8 @@
 //! Nodes × shards: how many documents each node holds of each shard (the chapter's
 //! "Distributing 100 users among 4 nodes and 3 shards").
 
-use super::{count, plural, shard_style, ByPtr};
+use super::{count, plural, shard_style};
+use crate::state::Live;
 use ravenshard_model::workspace::Placement;
 use yew::prelude::*;
 
@@ -12,13 +13,13 @@ pub const COLUMNS_DRAWN: usize = 48;
 #[derive(Properties, PartialEq)]
 pub struct MatrixViewProps {
     /// The placed documents.
-    pub placement: ByPtr<Placement>,
+    pub placement: Live<Placement>,
 }
 
 /// A table: one row per node, one column per shard, a total per node.
 #[function_component(MatrixView)]
 pub fn matrix_view(props: &MatrixViewProps) -> Html {
-    let p = &props.placement;
+    let p = props.placement.get();
     let m = p.matrix();
     let columns = m.shards.len().min(COLUMNS_DRAWN);
     let placed = p.totals().placed;

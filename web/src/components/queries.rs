@@ -3,6 +3,7 @@
 
 use super::{count, shard_style, ByPtr};
 use crate::editors::BucketMap;
+use crate::state::Live;
 use crate::state::{DesignAction, DesignState};
 use ravenshard::Topology;
 use ravenshard_design::route::Route;
@@ -25,7 +26,7 @@ pub struct QueriesViewProps {
     /// The router's query and route, over the configuration in force and its design.
     pub design: ByPtr<DesignState>,
     /// The placed documents (drawn on the bucket map).
-    pub placement: ByPtr<Placement>,
+    pub placement: Live<Placement>,
     /// Where the query goes.
     pub on_action: Callback<DesignAction>,
 }
@@ -73,7 +74,7 @@ pub fn queries_view(props: &QueriesViewProps) -> Html {
 struct RouteResultProps {
     route: ByPtr<Result<Route, String>>,
     topology: ByPtr<Topology>,
-    placement: ByPtr<Placement>,
+    placement: Live<Placement>,
     marked: ByPtr<Vec<u32>>,
 }
 
@@ -98,7 +99,7 @@ fn route_result(props: &RouteResultProps) -> Html {
                 }) }
             </p>
             <div class="route-map" aria-label="The bucket map: the shards that get the query in colour, the buckets it can match marked">
-                <BucketMap topology={Rc::clone(&topology.0)} placement={Rc::clone(&props.placement.0)}
+                <BucketMap topology={Rc::clone(&topology.0)} placement={props.placement.clone()}
                     highlight={Some(Rc::clone(&props.marked.0))} lit_shards={Some(lit)}
                     on_select_bucket={Callback::noop()} />
             </div>

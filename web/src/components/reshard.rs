@@ -3,7 +3,7 @@
 
 use super::{browser, bytes, count, on_value, percent, plural, shard_style, ByPtr};
 use crate::editors::{BucketMap, ConfigJson, PrefixEditor, RangeEditor};
-use crate::state::{Field, ReshardAction, ReshardState, StepMove, ViewAction};
+use crate::state::{Field, Live, ReshardAction, ReshardState, StepMove, ViewAction};
 use ravenshard::Topology;
 use ravenshard_design::reshard::{migration_steps, Measure, MigrationStep, Obstacle, Phase, Plan};
 use ravenshard_model::workspace::Placement;
@@ -96,7 +96,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                 { target_form(r, on) }
             </section>
             {
-                match r.view().map(|v| (&v.plan, Rc::clone(&v.after))) {
+                match r.view().map(|v| (&v.plan, v.after.clone())) {
                     None => html! { <p class="muted">{ "Computing…" }</p> },
                     Some((Err(e), _)) => html! { <p class="error plan-error" role="alert">{ e.clone() }</p> },
                     Some((Ok(plan), after)) => html! {
@@ -104,7 +104,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                         { totals(plan, r, on) }
                         { notes(&plan.notes.iter().map(ToString::to_string).collect::<Vec<_>>(), "plan-notes") }
                         <section class="reshard-compare" aria-label="Before and after">
-                            { side("Before", Rc::clone(&inputs.current), Rc::clone(&inputs.placement), &on_bucket) }
+                            { side("Before", Rc::clone(&inputs.current), inputs.placement.clone(), &on_bucket) }
                             { side("After", Rc::clone(&target), after, &on_bucket) }
                         </section>
                         { per_shard(plan) }
@@ -231,7 +231,7 @@ fn field<T>(
 fn side(
     title: &'static str,
     topology: Rc<Topology>,
-    placement: Rc<Placement>,
+    placement: Live<Placement>,
     on_select_bucket: &Callback<u32>,
 ) -> Html {
     html! {

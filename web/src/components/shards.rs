@@ -1,7 +1,8 @@
 //! The shards view: a bar chart of documents or bytes per shard with its balance, and one
 //! card per shard (fragment).
 
-use super::{bytes, count, percent, plural, shard_style, ByPtr};
+use super::{bytes, count, percent, plural, shard_style};
+use crate::state::Live;
 use crate::state::{Metric, ViewAction};
 use ravenshard_model::workspace::{BalanceVerdict, Placement, ShardSummary};
 use yew::prelude::*;
@@ -13,7 +14,7 @@ pub const SHARDS_DRAWN: usize = 64;
 #[derive(Properties, PartialEq)]
 pub struct ShardsViewProps {
     /// The placed documents.
-    pub placement: ByPtr<Placement>,
+    pub placement: Live<Placement>,
     /// What the bars measure.
     pub metric: Metric,
     /// Where the metric toggle goes.
@@ -36,7 +37,7 @@ fn verdict_text(
 /// Bars and cards per shard.
 #[function_component(ShardsView)]
 pub fn shards_view(props: &ShardsViewProps) -> Html {
-    let p = &props.placement;
+    let p = props.placement.get();
     let metric = props.metric;
     let load = |s: &ShardSummary| match metric {
         Metric::Documents => s.documents,

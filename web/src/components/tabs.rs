@@ -54,7 +54,7 @@ pub fn tab_view(tab: Tab, state: &State, on: &Dispatch) -> Html {
 }
 
 fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
-    let placement = ByPtr(state.placement().clone());
+    let placement = state.live_placement().clone();
     let views = state.views();
     let topology = || ByPtr(state.config().topology().clone());
     match tab {
@@ -74,7 +74,7 @@ fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
             <GroupsView {placement} selected={views.selected_group()} on_action={on.view.clone()} />
         },
         Tab::Documents => html! {
-            <DocumentsView {placement} rows={ByPtr(views.rows().clone())}
+            <DocumentsView {placement} rows={ByPtr(views.rows())}
                 query={views.query().clone()} on_action={on.view.clone()} />
         },
         Tab::Queries => html! {

@@ -5,6 +5,7 @@ use super::geometry::{bin_at, bin_bounds, bin_count, group_digits, wheel_factor,
 use super::{blocks, pointer_x, shard_colour, UNOWNED_COLOUR};
 use crate::components::with_value;
 use crate::components::ByPtr;
+use crate::state::Live;
 use gloo::events::{EventListener, EventListenerOptions};
 use ravenshard::Topology;
 use ravenshard_model::workspace::{Bin, Placement};
@@ -38,7 +39,7 @@ pub struct BucketMapProps {
     pub topology: Rc<Topology>,
     /// The placed documents, counted per bin with
     /// [`Placement::histogram`](ravenshard_model::workspace::Placement::histogram).
-    pub placement: Rc<Placement>,
+    pub placement: Live<Placement>,
     /// Buckets to mark (for example the bucket of a selected anchored group).
     #[prop_or_default]
     pub highlight: Option<Rc<Vec<u32>>>,
@@ -59,7 +60,7 @@ impl PartialEq for BucketMapProps {
             _ => false,
         };
         (Rc::ptr_eq(&self.topology, &other.topology) || self.topology == other.topology)
-            && Rc::ptr_eq(&self.placement, &other.placement)
+            && self.placement == other.placement
             && same_highlight
             && self.lit_shards == other.lit_shards
             && self.on_select_bucket == other.on_select_bucket
@@ -144,7 +145,7 @@ fn css_width(canvas: &NodeRef) -> f64 {
 #[derive(Clone, PartialEq)]
 struct Scene {
     topology: ByPtr<Topology>,
-    placement: ByPtr<Placement>,
+    placement: Live<Placement>,
     highlight: Option<ByPtr<Vec<u32>>>,
     lit_shards: Option<ByPtr<Vec<u32>>>,
     view: View,
@@ -201,7 +202,7 @@ fn draw(canvas: &NodeRef, scene: &Scene) {
     let bins = bin_count(width, view.len());
     let start = u32::try_from(view.start).unwrap_or(u32::MAX);
     let end = u32::try_from(view.end).unwrap_or(u32::MAX);
-    let histogram = scene.placement.0.histogram(start, end, bins);
+    let histogram = scene.placement.get().histogram(start, end, bins);
     let most = histogram.iter().map(|b| b.documents).max().unwrap_or(0);
     ctx.set_fill_style_str("#c5cbd6");
     ctx.fill_rect(0.0, MARKS_BOTTOM, width, 1.0);
@@ -340,7 +341,7 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
     {
         let scene = Scene {
             topology: ByPtr(props.topology.clone()),
-            placement: ByPtr(props.placement.clone()),
+            placement: props.placement.clone(),
             highlight: props.highlight.clone().map(ByPtr),
             lit_shards: props.lit_shards.clone().map(ByPtr),
             view: current,
@@ -357,7 +358,7 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
         move |x: f64, w: f64| -> Option<Bin> {
             let (lo, hi) = bin_bounds(&current, bins, bin_at(x, w, bins));
             let (lo, hi) = (u32::try_from(lo).ok()?, u32::try_from(hi).ok()?);
-            placement.histogram(lo, hi, 1).first().copied()
+            placement.get().histogram(lo, hi, 1).first().copied()
         }
     };
 
@@ -417,6 +418,7 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
             let (Ok(lo), Ok(hi)) = (u32::try_from(lo), u32::try_from(hi)) else {
                 return;
             };
+            let placement = placement.get();
             let with_documents = placement
                 .documents_in(lo..hi)
                 .first()

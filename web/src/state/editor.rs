@@ -85,13 +85,13 @@ impl Splice {
 /// What an edit of the page's text did.
 #[derive(Debug)]
 pub struct PageEdit {
-    /// The documents of the workspace after the edit, when they changed.
-    pub documents: Option<Vec<Document>>,
-    /// The lines that changed, when the documents did.
+    /// The lines that changed, when the documents did: the caller splices them into the
+    /// workspace's documents in place (no copy of the others).
     pub splice: Option<Splice>,
     /// Problems reading the page's text (line numbers of the whole workspace).
     pub notes: Vec<String>,
-    /// Whether the page was cut back to [`PAGE_LINES`] documents.
+    /// Whether the page must be cut back to [`PAGE_LINES`] documents: the caller opens
+    /// [`Page::at`] its start once the splice is applied.
     pub cut: bool,
 }
 
@@ -157,9 +157,10 @@ impl Page {
         self.start == 0 && self.len == total
     }
 
-    /// Applies the editor's new `text` to the page of `documents`: the page's documents are
-    /// replaced by the text's. The page keeps the text as typed (blank lines too) unless it
-    /// grew past [`MAX_PAGE_LINES`] documents, when it is cut back to [`PAGE_LINES`].
+    /// Reads the editor's new `text` for the page of `documents`: the lines that differ
+    /// from the page's documents. The page keeps the text as typed (blank lines too) unless
+    /// it grew past [`MAX_PAGE_LINES`] documents ([`PageEdit::cut`]). O(page), whatever the
+    /// size of the workspace.
     pub fn edit(&mut self, documents: &[Document], text: String) -> PageEdit {
         let Parsed {
             documents: typed,
@@ -168,27 +169,11 @@ impl Page {
         let range = self.range();
         let old = documents.get(range.clone()).unwrap_or_default();
         let splice = (old != typed.as_slice()).then(|| Splice::between(range.start, old, &typed));
-        let count = typed.len();
-        let next = splice.as_ref().map(|splice| {
-            let mut next = documents.to_vec();
-            next.splice(
-                splice.at..splice.at + splice.remove,
-                splice.insert.iter().cloned(),
-            );
-            next
-        });
-        let cut = count > MAX_PAGE_LINES;
-        if cut {
-            *self = Page::at(next.as_deref().unwrap_or(documents), self.start);
-        } else {
-            self.len = count;
+        let cut = typed.len() > MAX_PAGE_LINES;
+        if !cut {
+            self.len = typed.len();
             self.text = AttrValue::from(text);
         }
-        PageEdit {
-            documents: next,
-            splice,
-            notes,
-            cut,
-        }
+        PageEdit { splice, notes, cut }
     }
 }

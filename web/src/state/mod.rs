@@ -24,6 +24,7 @@ pub mod editor;
 pub mod export;
 pub mod inputs;
 pub mod limits;
+pub mod live;
 pub mod notices;
 pub mod persist;
 pub mod reshard;
@@ -48,6 +49,7 @@ pub use inputs::{
     parse_tags, preview, split_chars, Field, MAX_NODES, MAX_SHARDS, PREVIEW_CHARS,
 };
 pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
+pub use live::Live;
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use persist::{
     documents_json, lines_capacity, read_documents, read_saved, write_documents, write_lines,
@@ -107,7 +109,8 @@ pub enum Action {
 /// What the placement in force was made from.
 #[derive(Debug, Clone)]
 struct Placed {
-    documents: Rc<Vec<Document>>,
+    /// The documents as placed (a handle at the version placed).
+    documents: Live<Vec<Document>>,
     /// The bucket statistics placed instead of documents.
     statistics: Option<Rc<BucketStatistics>>,
     revision: u64,
@@ -123,9 +126,9 @@ impl Placed {
         workspace: &WorkspaceState,
         config: &ConfigState,
         design: &DesignState,
-    ) -> (Placed, Rc<Placement>, Option<String>) {
+    ) -> (Placed, Live<Placement>, Option<String>) {
         let placed = Placed {
-            documents: Rc::clone(workspace.documents()),
+            documents: workspace.live_documents().clone(),
             statistics: workspace.statistics().cloned(),
             revision: config.revision(),
             topology: Rc::clone(config.topology()),
@@ -138,75 +141,72 @@ impl Placed {
             let placement =
                 Placement::from_statistics(statistics, &placed.topology, &placed.options);
             return match placement {
-                Ok(p) => (placed, Rc::new(p), None),
+                Ok(p) => (placed, Live::new(p), None),
                 Err(e) => {
                     let empty = Placement::new(&[], &placed.topology, &placed.options);
                     let why = format!(
                         "The configuration in force cannot place the bucket statistics, so the \
                          views are empty: {e}"
                     );
-                    (placed, Rc::new(empty), Some(why))
+                    (placed, Live::new(empty), Some(why))
                 }
             };
         }
-        let placement = Placement::new(&placed.documents, &placed.topology, &placed.options);
-        (placed, Rc::new(placement), None)
+        let placement = Placement::new(&placed.documents.get(), &placed.topology, &placed.options);
+        (placed, Live::new(placement), None)
     }
 
     /// Follows a new configuration without placing the documents again, when neither the
     /// old nor the new placement uses the chapter's design (whose generated IDs depend on
     /// the topology): the buckets stay, and the views are summed again from them
-    /// ([`Placement::set_topology`]). Returns `false`, changing nothing, when the documents
-    /// must be placed again.
+    /// ([`Placement::set_topology`]), in place. Returns `false` when the documents must be
+    /// placed again.
     fn follow_topology(
         &mut self,
-        placement: &mut Rc<Placement>,
+        placement: &mut Live<Placement>,
         config: &ConfigState,
         design: &DesignState,
     ) -> bool {
         if self.options.design.is_some() || design.design().is_some() {
             return false;
         }
-        let mut next = Placement::clone(placement);
-        if next.set_topology(config.topology()).is_err() {
+        if placement
+            .update(|p| p.set_topology(config.topology()))
+            .is_err()
+        {
             return false;
         }
-        *placement = Rc::new(next);
         self.revision = config.revision();
         self.topology = Rc::clone(config.topology());
         true
     }
 
-    /// Follows an edit of some lines of the ID editor in place ([`Placement::splice`]):
-    /// only the documents of the changed lines are placed. Returns `false`, changing
-    /// nothing, when the edit does not lead from the placed documents to `documents`.
-    fn follow_edit(
-        &mut self,
-        placement: &mut Rc<Placement>,
-        workspace: &WorkspaceState,
-        documents: &Rc<Vec<Document>>,
-    ) -> bool {
-        let Some(splice) = workspace.last_splice(&self.documents, documents) else {
+    /// Follows an edit of some lines of the ID editor in place ([`Placement::splice`] on
+    /// the shared placement, no copy): only the documents of the changed lines are placed.
+    /// Returns `false` when the edit does not lead from the placed documents to the
+    /// workspace's.
+    fn follow_edit(&mut self, placement: &mut Live<Placement>, workspace: &WorkspaceState) -> bool {
+        let Some(splice) = workspace.last_splice(&self.documents) else {
             return false;
         };
-        // A copy when the placement is shared (the views of the previous state hold it):
-        // no ID is hashed again either way.
-        let next = Rc::make_mut(placement);
         let range = splice.at..splice.at + splice.remove;
-        if next.splice(range, &splice.insert).is_err() {
+        if placement
+            .update(|p| p.splice(range, &splice.insert))
+            .is_err()
+        {
             return false;
         }
-        self.documents = Rc::clone(documents);
+        self.documents = workspace.live_documents().clone();
         true
     }
 
     /// What the Resharding state works from.
-    fn inputs(&self, config: &ConfigState, placement: &Rc<Placement>) -> reshard::Inputs {
+    fn inputs(&self, config: &ConfigState, placement: &Live<Placement>) -> reshard::Inputs {
         reshard::Inputs {
             current: Rc::clone(&self.topology),
             revision: self.revision,
-            documents: Rc::clone(&self.documents),
-            placement: Rc::clone(placement),
+            documents: self.documents.clone(),
+            placement: placement.clone(),
             options: Rc::clone(&self.options),
             nodes: config.nodes().value().clone(),
             replication_factor: *config.replication_factor().value(),
@@ -220,7 +220,8 @@ pub struct State {
     config: Rc<ConfigState>,
     workspace: Rc<WorkspaceState>,
     design: Rc<DesignState>,
-    placement: Rc<Placement>,
+    /// Shared by every copy of the state and changed in place (see [`Live`]).
+    placement: Live<Placement>,
     placed: Placed,
     views: Rc<ViewsState>,
     reshard: Rc<ReshardState>,
@@ -249,7 +250,7 @@ impl State {
         let design = DesignState::new(Rc::clone(config.topology()));
         let (placed, placement, _) = Placed::new(&workspace, &config, &design);
         State {
-            views: Rc::new(ViewsState::new(Rc::clone(&placement))),
+            views: Rc::new(ViewsState::new(placement.clone())),
             reshard: Rc::new(ReshardState::new(placed.inputs(&config, &placement))),
             config: Rc::new(config),
             workspace: Rc::new(workspace),
@@ -343,12 +344,12 @@ impl State {
 
     /// The CSV export of the documents.
     pub fn csv(&self) -> String {
-        documents_csv(&self.placement)
+        documents_csv(&self.placement.get())
     }
 
     /// The report JSON of the placement in force.
     pub fn report_json(&self) -> String {
-        report_json(&self.placement)
+        report_json(&self.placement.get())
     }
 
     /// The configuration.
@@ -366,8 +367,14 @@ impl State {
         &self.design
     }
 
-    /// The documents placed by the configuration in force.
-    pub fn placement(&self) -> &Rc<Placement> {
+    /// The documents placed by the configuration in force, now (keep the `Rc` only while
+    /// needed: an edit while it is kept copies the placement).
+    pub fn placement(&self) -> Rc<Placement> {
+        self.placement.get()
+    }
+
+    /// The handle on the placement in force: it compares unequal once it changes.
+    pub fn live_placement(&self) -> &Live<Placement> {
         &self.placement
     }
 
@@ -497,14 +504,14 @@ impl State {
             let configure = DesignAction::Configure(Rc::clone(&topology));
             self.design = Rc::clone(&self.design).reduce(configure);
         }
-        let documents = self.workspace.documents();
+        let documents = self.workspace.live_documents();
         let revision = self.config.revision();
         let same_statistics = match (&self.placed.statistics, self.workspace.statistics()) {
             (None, None) => true,
             (Some(a), Some(b)) => Rc::ptr_eq(a, b),
             _ => false,
         };
-        let same_documents = Rc::ptr_eq(&self.placed.documents, documents) && same_statistics;
+        let same_documents = self.placed.documents == *documents && same_statistics;
         if !same_documents || self.placed.revision != revision {
             let in_place = if same_documents {
                 self.placed
@@ -513,7 +520,7 @@ impl State {
                 self.placed.revision == revision
                     && self
                         .placed
-                        .follow_edit(&mut self.placement, &self.workspace, documents)
+                        .follow_edit(&mut self.placement, &self.workspace)
             };
             if !in_place {
                 let problem;
@@ -523,15 +530,16 @@ impl State {
                     self.notify(Level::Error, problem);
                 }
             }
-            let placed = ViewAction::Placed(Rc::clone(&self.placement));
+            let placed = ViewAction::Placed(self.placement.clone());
             self.views = Rc::clone(&self.views).reduce(placed);
         } else if !Rc::ptr_eq(&self.placed.topology, &topology) {
-            let placement = Rc::make_mut(&mut self.placement);
-            for shard in topology.shards() {
-                placement.set_members(shard.number, shard.members.clone());
-            }
+            self.placement.update(|placement| {
+                for shard in topology.shards() {
+                    placement.set_members(shard.number, shard.members.clone());
+                }
+            });
             self.placed.topology = Rc::clone(&topology);
-            let changed = ViewAction::MembersChanged(Rc::clone(&self.placement));
+            let changed = ViewAction::MembersChanged(self.placement.clone());
             self.views = Rc::clone(&self.views).reduce(changed);
         }
         let inputs = self.placed.inputs(&self.config, &self.placement);

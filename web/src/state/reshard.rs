@@ -8,6 +8,7 @@
 
 use super::config::{read_configuration, ConfigProblem};
 use super::inputs::Field;
+use super::live::Live;
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
     add_shard, balance, calls, check_prefix_changes, drain_shard, migration_step, migration_steps,
@@ -61,9 +62,9 @@ pub struct Inputs {
     /// Its [`revision`](super::ConfigState::revision): a new one drops the target.
     pub revision: u64,
     /// The documents.
-    pub documents: Rc<Vec<Document>>,
+    pub documents: Live<Vec<Document>>,
     /// Their placement by the configuration in force.
-    pub placement: Rc<Placement>,
+    pub placement: Live<Placement>,
     /// How they were placed (the design, if on).
     pub options: Rc<PlacementOptions>,
     /// The cluster's nodes, for a new shard's members.
@@ -77,8 +78,8 @@ impl Inputs {
     pub fn same_as(&self, other: &Inputs) -> bool {
         Rc::ptr_eq(&self.current, &other.current)
             && self.revision == other.revision
-            && Rc::ptr_eq(&self.documents, &other.documents)
-            && Rc::ptr_eq(&self.placement, &other.placement)
+            && self.documents == other.documents
+            && self.placement == other.placement
             && Rc::ptr_eq(&self.options, &other.options)
             && self.nodes == other.nodes
             && self.replication_factor == other.replication_factor
@@ -130,8 +131,8 @@ pub struct ReshardView {
     /// The plan from the configuration in force to the target, or why there is none.
     pub plan: Result<Plan, String>,
     /// The documents placed by the target (the configuration's placement when there is no
-    /// target).
-    pub after: Rc<Placement>,
+    /// target: the same shared handle, so that no copy of it is kept).
+    pub after: Live<Placement>,
     load: Rc<BucketLoad>,
 }
 
@@ -205,6 +206,9 @@ fn parse_throughput(text: &str) -> Result<Option<Throughput>, String> {
 #[derive(Debug, Clone)]
 pub struct ReshardState {
     inputs: Inputs,
+    /// What each bucket of the configuration in force holds, kept while the inputs stay
+    /// (a change of target does not read the documents again).
+    load: Option<Rc<BucketLoad>>,
     shown: bool,
     target: Option<Rc<Topology>>,
     problem: Option<ConfigProblem>,
@@ -223,6 +227,7 @@ impl ReshardState {
     pub fn new(inputs: Inputs) -> ReshardState {
         ReshardState {
             inputs,
+            load: None,
             shown: false,
             target: None,
             problem: None,
@@ -378,9 +383,10 @@ impl ReshardState {
     /// What each bucket of the configuration in force holds: the view's, when it is
     /// computed (it is dropped whenever the placement changes), else read from the placement.
     fn load(&self) -> Rc<BucketLoad> {
-        match &self.view {
-            Some(view) => Rc::clone(&view.load),
-            None => Rc::new(self.inputs.placement.bucket_load()),
+        match (&self.view, &self.load) {
+            (Some(view), _) => Rc::clone(&view.load),
+            (None, Some(load)) => Rc::clone(load),
+            (None, None) => Rc::new(self.inputs.placement.get().bucket_load()),
         }
     }
 
@@ -398,15 +404,15 @@ impl ReshardState {
             ..
         } = &self.inputs;
         let target = Rc::clone(self.target());
+        self.load = Some(Rc::clone(&load));
         let after = if Rc::ptr_eq(&target, current) {
-            Rc::clone(placement)
+            placement.clone()
         } else {
             // The buckets stay under the target unless its prefixes differ: no ID is hashed
             // again, unless the design is on (then the documents are placed again).
-            let mut after = Placement::clone(placement);
-            match after.set_topology(&target) {
-                Ok(()) => Rc::new(after),
-                Err(_) => Rc::new(Placement::new(documents, &target, options)),
+            match placement.get().with_topology(&target) {
+                Ok(after) => Live::new(after),
+                Err(_) => Live::new(Placement::new(&documents.get(), &target, options)),
             }
         };
         let throughput = self.fields.throughput.is_valid();
@@ -523,6 +529,7 @@ impl ReshardState {
             ReshardAction::Inputs(inputs) => {
                 let moved = inputs.revision != self.inputs.revision;
                 self.inputs = inputs;
+                self.load = None;
                 if moved {
                     self.reset();
                 }
@@ -545,6 +552,7 @@ impl ReshardState {
         let Inputs {
             current, placement, ..
         } = &self.inputs;
+        let placement = placement.get();
         let checked = read_configuration(json).and_then(|mut t| {
             t.set_database(current.database());
             let ids: Vec<String> = (0..placement.len())

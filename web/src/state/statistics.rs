@@ -7,7 +7,8 @@ impl State {
     /// The note a view shows above itself when the placement comes from bucket statistics;
     /// `None` for documents, and for the views that show only the configuration.
     pub fn statistics_note(&self, tab: Tab) -> Option<String> {
-        let statistics = self.placement().statistics()?;
+        let placement = self.placement();
+        let statistics = placement.statistics()?;
         let needs_ids = match tab {
             Tab::Documents => Some("the documents table"),
             Tab::Groups => Some("anchored groups"),

@@ -3,9 +3,11 @@
 //! (and its explanation). Rows and the explanation are computed by the core when their
 //! inputs change.
 
+use super::live::Live;
 use super::tab::Tab;
 use ravenshard::{explain, Explanation};
 use ravenshard_model::workspace::{Placement, RowQuery, RowView, SortKey};
+use std::cell::OnceCell;
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -46,19 +48,21 @@ pub enum ViewAction {
     /// The Explain view's ID field.
     SetExplainId(String),
     /// The documents were placed again: group numbers and shards may mean something else.
-    Placed(Rc<Placement>),
+    Placed(Live<Placement>),
     /// Members changed: the documents stay where they were.
-    MembersChanged(Rc<Placement>),
+    MembersChanged(Live<Placement>),
 }
 
 /// The views' state over one placement of the documents.
 #[derive(Debug, Clone)]
 pub struct ViewsState {
-    placement: Rc<Placement>,
+    placement: Live<Placement>,
     tab: Tab,
     metric: Metric,
     query: RowQuery,
-    rows: Rc<RowView>,
+    /// The documents view's rows, made when first read after a change (an edit does not
+    /// list a million rows for a view that is not shown).
+    rows: OnceCell<Rc<RowView>>,
     selected_group: Option<u32>,
     selected_bucket: Option<u32>,
     explain_id: String,
@@ -68,10 +72,10 @@ pub struct ViewsState {
 impl ViewsState {
     /// The views of `placement` on the Documents tab; Explain shows its third document (the
     /// chapter's anchored order when the studio opens on the chapter's examples).
-    pub fn new(placement: Rc<Placement>) -> ViewsState {
-        let explain_id = placement.id(2).unwrap_or_default().to_string();
+    pub fn new(placement: Live<Placement>) -> ViewsState {
+        let explain_id = placement.get().id(2).unwrap_or_default().to_string();
         let mut views = ViewsState {
-            rows: Rc::new(placement.rows(&RowQuery::default())),
+            rows: OnceCell::new(),
             placement,
             tab: Tab::default(),
             metric: Metric::default(),
@@ -85,9 +89,9 @@ impl ViewsState {
         views
     }
 
-    /// The placement the views show.
-    pub fn placement(&self) -> &Rc<Placement> {
-        &self.placement
+    /// The placement the views show, now.
+    pub fn placement(&self) -> Rc<Placement> {
+        self.placement.get()
     }
 
     /// The view shown.
@@ -105,9 +109,13 @@ impl ViewsState {
         &self.query
     }
 
-    /// The documents view's rows (indices into the placement).
-    pub fn rows(&self) -> &Rc<RowView> {
-        &self.rows
+    /// The documents view's rows (indices into the placement), made when first read after
+    /// a change.
+    pub fn rows(&self) -> Rc<RowView> {
+        let rows = self
+            .rows
+            .get_or_init(|| Rc::new(self.placement.get().rows(&self.query)));
+        Rc::clone(rows)
     }
 
     /// The anchored group the bucket map highlights.
@@ -133,8 +141,8 @@ impl ViewsState {
     /// The IDs of the first `most` documents the documents view shows, one per line.
     pub fn shown_ids(&self, most: usize) -> String {
         let mut text = String::new();
-        for &i in self.rows.slice(0, most) {
-            if let Some(id) = self.placement.id(i as usize) {
+        for &i in self.rows().slice(0, most) {
+            if let Some(id) = self.placement.get().id(i as usize) {
                 text.push_str(id);
                 text.push('\n');
             }
@@ -143,7 +151,7 @@ impl ViewsState {
     }
 
     fn apply(&mut self, action: ViewAction) {
-        let groups = self.placement.groups().len();
+        let groups = || self.placement.get().group_count();
         match action {
             ViewAction::SelectTab(tab) => self.tab = tab,
             ViewAction::SetMetric(metric) => self.metric = metric,
@@ -154,14 +162,14 @@ impl ViewsState {
                 }
             }
             ViewAction::SetFilterShard(shard) => {
-                let shard = shard.filter(|s| self.placement.topology().shard(*s).is_some());
+                let shard = shard.filter(|s| self.placement.get().topology().shard(*s).is_some());
                 if shard != self.query.shard {
                     self.query.shard = shard;
                     self.refresh_rows();
                 }
             }
             ViewAction::SetFilterGroup(group) => {
-                let group = group.filter(|g| (*g as usize) < groups);
+                let group = group.filter(|g| (*g as usize) < groups());
                 if group != self.query.group {
                     self.query.group = group;
                     self.refresh_rows();
@@ -177,14 +185,14 @@ impl ViewsState {
                 self.refresh_rows();
             }
             ViewAction::SelectGroup(group) => {
-                self.selected_group = group.filter(|g| (*g as usize) < groups);
+                self.selected_group = group.filter(|g| (*g as usize) < groups());
             }
             ViewAction::SelectBucket(bucket) => {
                 self.selected_bucket =
-                    bucket.filter(|b| u64::from(*b) < self.placement.bucket_space());
+                    bucket.filter(|b| u64::from(*b) < self.placement.get().bucket_space());
             }
             ViewAction::ShowGroupDocuments(group) => {
-                if (group as usize) < groups {
+                if (group as usize) < groups() {
                     self.selected_group = Some(group);
                     self.query.group = Some(group);
                     self.query.shard = None;
@@ -194,7 +202,7 @@ impl ViewsState {
                 }
             }
             ViewAction::ExplainDocument(index) => {
-                if let Some(id) = self.placement.id(index as usize) {
+                if let Some(id) = self.placement.get().id(index as usize) {
                     self.explain_id = id.to_string();
                     self.refresh_explanation();
                     self.tab = Tab::Explain;
@@ -215,17 +223,18 @@ impl ViewsState {
     }
 
     /// A new placement: group numbers, shards and buckets may mean something else now.
-    fn placed(&mut self, placement: Rc<Placement>) {
+    fn placed(&mut self, placement: Live<Placement>) {
         self.placement = placement;
         self.selected_group = None;
         self.query.group = None;
+        let placement = self.placement.get();
         if let Some(shard) = self.query.shard {
-            if self.placement.topology().shard(shard).is_none() {
+            if placement.topology().shard(shard).is_none() {
                 self.query.shard = None;
             }
         }
         if let Some(bucket) = self.selected_bucket {
-            if u64::from(bucket) >= self.placement.bucket_space() {
+            if u64::from(bucket) >= placement.bucket_space() {
                 self.selected_bucket = None;
             }
         }
@@ -234,12 +243,13 @@ impl ViewsState {
     }
 
     fn refresh_rows(&mut self) {
-        self.rows = Rc::new(self.placement.rows(&self.query));
+        self.rows = OnceCell::new();
     }
 
     fn refresh_explanation(&mut self) {
         self.explanation = (!self.explain_id.is_empty()).then(|| {
-            let topology = self.placement.topology();
+            let placement = self.placement.get();
+            let topology = placement.topology();
             Rc::new(explain(&self.explain_id, Some(topology)).map_err(|e| e.to_string()))
         });
     }

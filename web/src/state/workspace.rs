@@ -4,13 +4,14 @@
 use super::editor::{Page, PageMove, Splice, PAGE_LINES};
 use super::inputs::{preview, Field};
 use super::limits::check_fits;
+use super::live::Live;
 use super::notices::{Level, Notice};
 use ravenshard_design::reshard::BucketStatistics;
 use ravenshard_model::advise::{rewrite_ids, Rewrite};
 use ravenshard_model::import::Imported;
 use ravenshard_model::sample::{chapter_examples, Generator};
 use ravenshard_model::workspace::Document;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 use yew::Reducible;
 
 /// The generator's default document count.
@@ -141,7 +142,8 @@ fn plural(n: usize) -> &'static str {
 #[derive(Debug, Clone)]
 pub struct WorkspaceState {
     page: Page,
-    documents: Rc<Vec<Document>>,
+    /// The documents, changed in place by an edit of the ID editor.
+    documents: Live<Vec<Document>>,
     /// Bucket statistics in place of documents (then `documents` is empty).
     statistics: Option<Rc<BucketStatistics>>,
     parse_notes: Vec<String>,
@@ -150,8 +152,9 @@ pub struct WorkspaceState {
     import: Option<ImportStatus>,
     import_error: Option<String>,
     notice: Option<Notice>,
-    /// The last edit of the ID editor: the documents before it, and the lines it changed.
-    last_splice: Option<(Weak<Vec<Document>>, Rc<Splice>)>,
+    /// The last edit of the ID editor: the documents' versions before and after it, and
+    /// the lines it changed.
+    last_splice: Option<(u64, u64, Rc<Splice>)>,
 }
 
 impl WorkspaceState {
@@ -159,7 +162,7 @@ impl WorkspaceState {
     pub fn with_documents(documents: Vec<Document>) -> WorkspaceState {
         WorkspaceState {
             page: Page::at(&documents, 0),
-            documents: Rc::new(documents),
+            documents: Live::new(documents),
             statistics: None,
             parse_notes: Vec::new(),
             generated: Field::new(DEFAULT_GENERATED, 10_000),
@@ -176,8 +179,24 @@ impl WorkspaceState {
         &self.page
     }
 
-    /// The documents.
-    pub fn documents(&self) -> &Rc<Vec<Document>> {
+    /// The documents now (keep the `Rc` only while needed: an edit while it is kept
+    /// copies the documents).
+    pub fn documents(&self) -> Rc<Vec<Document>> {
+        self.documents.get()
+    }
+
+    /// How many documents the workspace holds.
+    pub fn len(&self) -> usize {
+        self.documents.get().len()
+    }
+
+    /// Whether the workspace holds no document.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The handle on the documents: it compares unequal once they change.
+    pub fn live_documents(&self) -> &Live<Vec<Document>> {
         &self.documents
     }
 
@@ -201,15 +220,13 @@ impl WorkspaceState {
         &self.anchored_percent
     }
 
-    /// The lines the last edit of the ID editor changed, when it led from `before` to
-    /// `after` (the documents now).
-    pub fn last_splice(
-        &self,
-        before: &Rc<Vec<Document>>,
-        after: &Rc<Vec<Document>>,
-    ) -> Option<&Splice> {
-        let (from, splice) = self.last_splice.as_ref()?;
-        (std::ptr::eq(from.as_ptr(), Rc::as_ptr(before)) && Rc::ptr_eq(after, &self.documents))
+    /// The lines the last edit of the ID editor changed, when it led from `before` (a
+    /// handle on the documents as they were) to the documents now.
+    pub fn last_splice(&self, before: &Live<Vec<Document>>) -> Option<&Splice> {
+        let (from, to, splice) = self.last_splice.as_ref()?;
+        (before.same_cell(&self.documents)
+            && before.version() == *from
+            && self.documents.version() == *to)
             .then_some(splice.as_ref())
     }
 
@@ -233,7 +250,7 @@ impl WorkspaceState {
         match action {
             WorkspaceAction::SetText(text) => self.edit(text),
             WorkspaceAction::MovePage(to) => {
-                self.page = self.page.moved(&self.documents, to);
+                self.page = self.page.moved(&self.documents.get(), to);
                 self.parse_notes.clear();
             }
             WorkspaceAction::LoadChapterSample => self.replace(chapter_examples()),
@@ -287,18 +304,30 @@ impl WorkspaceState {
         }
     }
 
-    /// The editor's text changed: the page's documents are replaced by the text's.
+    /// The editor's text changed: the page's documents are replaced by the text's, in
+    /// place (O(page), plus a shift of the documents after the page when it gained or lost
+    /// lines).
     fn edit(&mut self, text: String) {
         if text == self.page.text().as_str() {
             return;
         }
-        let edit = self.page.edit(&self.documents, text);
+        let edit = self.page.edit(&self.documents.get(), text);
         self.parse_notes = edit.notes;
+        if let Some(splice) = edit.splice {
+            let from = self.documents.version();
+            self.documents.update(|documents| {
+                let removed = splice.at..splice.at + splice.remove;
+                documents.splice(removed, splice.insert.iter().cloned());
+            });
+            // Typed documents replace bucket statistics: the placement is made anew then.
+            let had_statistics = self.statistics.take().is_some();
+            self.last_splice =
+                (!had_statistics).then(|| (from, self.documents.version(), Rc::new(splice)));
+        }
         if edit.cut {
-            let total = edit
-                .documents
-                .as_ref()
-                .map_or(self.documents.len(), Vec::len);
+            let documents = self.documents.get();
+            self.page = Page::at(&documents, self.page.start());
+            let total = documents.len();
             self.notice = Some(Notice::new(
                 Level::Info,
                 format!(
@@ -306,16 +335,6 @@ impl WorkspaceState {
                      of the {total} documents."
                 ),
             ));
-        }
-        if let Some(documents) = edit.documents {
-            let before = Rc::downgrade(&self.documents);
-            self.documents = Rc::new(documents);
-            // Typed documents replace bucket statistics: the placement is made anew then.
-            let had_statistics = self.statistics.take().is_some();
-            self.last_splice = edit
-                .splice
-                .filter(|_| !had_statistics)
-                .map(|s| (before, Rc::new(s)));
         }
     }
 
@@ -373,7 +392,7 @@ impl WorkspaceState {
 
     /// Rewrites the IDs `rewrites` names; the notice says how many of the workspace's.
     fn rewrite(&mut self, label: &str, rewrites: &[Rewrite]) {
-        let mut documents = Vec::clone(&self.documents);
+        let mut documents = Vec::clone(&self.documents.get());
         let rewritten = rewrite_ids(&mut documents, rewrites);
         let missing = rewrites.len() - rewritten.min(rewrites.len());
         let (level, mut text) = match rewritten {
@@ -404,7 +423,7 @@ impl WorkspaceState {
         self.page = Page::at(&documents, 0);
         self.parse_notes.clear();
         self.last_splice = None;
-        self.documents = Rc::new(documents);
+        self.documents = Live::new(documents);
         self.statistics = None;
     }
 

@@ -327,6 +327,21 @@ impl Groups {
         })
     }
 
+    /// A copy without the sorted list (made again when read).
+    pub(super) fn without_view(&self) -> Groups {
+        Groups {
+            table: self.table.clone(),
+            free: self.free.clone(),
+            by_hash: self.by_hash.clone(),
+            view: OnceLock::new(),
+        }
+    }
+
+    /// How many groups there are, without sorting them: O(groups), no allocation.
+    pub(super) fn count(&self) -> usize {
+        self.table.iter().filter(|s| s.is_some()).count()
+    }
+
     /// Every group, the largest first (ties by anchor).
     pub(super) fn list(&self, context: &GroupContext<'_>) -> &[AnchoredGroup] {
         &self.view(context).list
@@ -479,6 +494,18 @@ pub(super) struct Duplicates {
 }
 
 /// Runs of equal lowered IDs among `indices`: `(lowered ID, ascending indices)`.
+impl Duplicates {
+    /// A copy without the sorted list (made again when read).
+    pub(super) fn without_view(&self) -> Duplicates {
+        Duplicates {
+            single: self.single.clone(),
+            many: self.many.clone(),
+            repeats: self.repeats,
+            view: OnceLock::new(),
+        }
+    }
+}
+
 fn same_ids(indices: &[u32], lower_of: &dyn Fn(u32) -> String) -> Vec<(String, Vec<u32>)> {
     let mut keyed: Vec<(String, u32)> = indices.iter().map(|&i| (lower_of(i), i)).collect();
     keyed.sort();

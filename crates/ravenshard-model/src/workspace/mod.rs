@@ -529,6 +529,24 @@ impl Placement {
         self.topology.bucket_space()
     }
 
+    /// How many anchored groups there are: `groups().len()` without sorting them again
+    /// after a change (O(groups), no allocation).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let t = Topology::with_shards(3).unwrap();
+    /// let docs = [Document::new("orders/1$users/4"), Document::new("users/4")];
+    /// let p = Placement::new(&docs, &t, &Default::default());
+    /// assert_eq!(p.group_count(), p.groups().len());
+    /// ```
+    pub fn group_count(&self) -> usize {
+        self.groups.count()
+    }
+
     /// Every anchored group, the largest first (ties by anchor).
     pub fn groups(&self) -> &[AnchoredGroup] {
         self.groups.list(&self.group_context())

@@ -88,6 +88,61 @@ impl Placement {
     /// assert_eq!(p.place(1).unwrap().shard, 4);
     /// ```
     pub fn set_topology(&mut self, topology: &Topology) -> Result<(), TopologyChangeError> {
+        self.set_topology_in_place(topology)
+    }
+
+    /// The same documents placed by `topology` ([`set_topology`](Self::set_topology) on a
+    /// copy), without copying the sorted views this placement made (bucket order, rows'
+    /// orders, sorted groups and duplicates), which the topology change would drop anyway:
+    /// the per-document tables are shared, the aggregates copied. What the Resharding view
+    /// places a target with.
+    ///
+    /// # Errors
+    ///
+    /// As [`set_topology`](Self::set_topology).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let docs = [Document::new("orders/1-A"), Document::new("customers/1-A")];
+    /// let p = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &Default::default());
+    /// let five = Topology::with_shards(5).unwrap();
+    /// let after = p.with_topology(&five).unwrap();
+    /// assert_eq!(after.shards(), Placement::new(&docs, &five, &Default::default()).shards());
+    /// assert_eq!(p.shards().len(), 3);
+    /// ```
+    pub fn with_topology(&self, topology: &Topology) -> Result<Placement, TopologyChangeError> {
+        let mut copy = Placement {
+            topology: self.topology.clone(),
+            options: self.options.clone(),
+            store: Arc::clone(&self.store),
+            collections: self.collections.clone(),
+            live_collections: std::sync::OnceLock::new(),
+            generated: self.generated.clone(),
+            invalid: self.invalid.clone(),
+            totals: self.totals,
+            shards: self.shards.clone(),
+            document_balance: self.document_balance,
+            byte_balance: self.byte_balance,
+            matrix: self.matrix.clone(),
+            blocks: self.blocks.clone(),
+            loads: self.loads.clone(),
+            groups: self.groups.without_view(),
+            duplicates: self.duplicates.without_view(),
+            obese_threshold: self.obese_threshold,
+            obese_buckets: std::sync::OnceLock::new(),
+            index: std::sync::OnceLock::new(),
+            orders: Default::default(),
+            statistics: self.statistics.clone(),
+        };
+        copy.set_topology_in_place(topology)?;
+        Ok(copy)
+    }
+
+    fn set_topology_in_place(&mut self, topology: &Topology) -> Result<(), TopologyChangeError> {
         if let Some(s) = &self.statistics {
             let options = PlacementOptions {
                 obese_threshold: Some(self.obese_threshold),

@@ -5,6 +5,7 @@
 mod advisor;
 mod config;
 mod design;
+mod in_place;
 mod reshard;
 mod statistics;
 mod views;
@@ -64,8 +65,8 @@ fn opens_on_the_chapter_examples() {
         .text()
         .contains("customers/1-A\t760\tCustomers"));
     assert!(state.notices().list().is_empty());
-    assert!(Rc::ptr_eq(state.views().placement(), p));
-    assert!(Rc::ptr_eq(&state.reshard().inputs().placement, p));
+    assert!(Rc::ptr_eq(&state.views().placement(), &p));
+    assert!(Rc::ptr_eq(&state.reshard().inputs().placement.get(), &p));
 }
 
 #[test]
@@ -75,20 +76,20 @@ fn typed_documents_are_placed_and_shown() {
     assert_eq!(state.placement().len(), 3);
     assert_eq!(state.placement().totals().bytes, 120);
     assert_eq!(state.views().rows().len(), 3);
-    assert!(Rc::ptr_eq(state.views().placement(), state.placement()));
+    assert!(Rc::ptr_eq(&state.views().placement(), &state.placement()));
 }
 
 #[test]
 fn unchanged_inputs_keep_the_placement() {
     let state = State::default();
-    let before = Rc::clone(state.placement());
+    let before = state.placement();
     let text = format!("{}\n\n", state.workspace().page().text());
     let state = workspace(state, WorkspaceAction::SetText(text));
     let state = config(state, ConfigAction::SetShardCount("3".into()));
     let state = config(state, ConfigAction::SetShardCount("oops".into()));
     let state = config(state, ConfigAction::SetDatabase("Orders".into()));
     let state = view(state, ViewAction::SelectTab(Tab::Map));
-    assert!(Rc::ptr_eq(&before, state.placement()));
+    assert!(Rc::ptr_eq(&before, &state.placement()));
 }
 
 #[test]
@@ -108,14 +109,14 @@ fn the_configuration_places_the_documents_again() {
 
 /// Every view's answer of the state's placement equals a placement made from scratch of
 /// its documents by its configuration.
-fn assert_placed_as_fresh(state: &State) {
+pub(super) fn assert_placed_as_fresh(state: &State) {
     let p = state.placement();
     let options = PlacementOptions {
         design: state.design().design().map(|d| ContentDesign::clone(d)),
         ..PlacementOptions::default()
     };
     let fresh = Placement::new(
-        state.workspace().documents(),
+        &state.workspace().documents(),
         state.config().topology(),
         &options,
     );
@@ -166,10 +167,10 @@ fn edits_of_the_id_editor_are_followed_in_place_as_if_placed_again() {
     lines.push("".into());
     edits.push(lines.join("\n"));
     for (k, edit) in edits.into_iter().enumerate() {
-        let before = Rc::clone(state.workspace().documents());
+        let before = state.workspace().documents();
         state = workspace(state, WorkspaceAction::SetText(edit));
         assert!(
-            !Rc::ptr_eq(&before, state.workspace().documents()),
+            !Rc::ptr_eq(&before, &state.workspace().documents()),
             "edit {k}"
         );
         assert_placed_as_fresh(&state);
@@ -184,7 +185,7 @@ fn edits_of_the_id_editor_are_followed_in_place_as_if_placed_again() {
 fn member_edits_do_not_place_the_documents_again() {
     let state = view(State::default(), ViewAction::SetFilterText("users".into()));
     let before = *state.placement().totals();
-    let rows = Rc::clone(state.views().rows());
+    let rows = state.views().rows();
     let edit = ConfigAction::SetMembers {
         shard: 1,
         text: "C".into(),
@@ -193,8 +194,8 @@ fn member_edits_do_not_place_the_documents_again() {
     assert_eq!(state.placement().shards()[1].nodes, ["C"]);
     assert_eq!(state.placement().topology().members(1), ["C"]);
     assert_eq!(*state.placement().totals(), before);
-    assert!(Rc::ptr_eq(&rows, state.views().rows()));
-    assert!(Rc::ptr_eq(state.views().placement(), state.placement()));
+    assert!(Rc::ptr_eq(&rows, &state.views().rows()));
+    assert!(Rc::ptr_eq(&state.views().placement(), &state.placement()));
     assert_eq!(state.reshard().inputs().current.members(1), ["C"]);
     let state = config(state, ConfigAction::SetNodes("a b c".into()));
     assert_eq!(state.placement().matrix().rows.len(), 3);
@@ -281,7 +282,7 @@ fn a_transaction_over_the_documents_shown() {
 }
 
 /// 3,000 generated documents, on the Resharding tab.
-fn generated() -> State {
+pub(super) fn generated() -> State {
     let state = workspace(
         State::default(),
         WorkspaceAction::SetGeneratorCount("3000".into()),
@@ -319,7 +320,7 @@ fn using_the_target_makes_it_the_configuration() {
         .contains("configuration in force"));
     // Without a target, nothing happens.
     let again = reduce(state.clone(), Action::UseReshardTarget);
-    assert!(Rc::ptr_eq(again.placement(), state.placement()));
+    assert!(Rc::ptr_eq(&again.placement(), &state.placement()));
 }
 
 #[test]
@@ -334,7 +335,7 @@ fn changing_the_configuration_drops_the_target() {
     let state = reshard(state, ReshardAction::AddShard);
     let state = workspace(state, WorkspaceAction::LoadChapterSample);
     assert!(state.reshard().has_target());
-    assert_eq!(state.reshard().inputs().documents.len(), 12);
+    assert_eq!(state.reshard().inputs().documents.get().len(), 12);
 }
 
 #[test]

@@ -16,11 +16,11 @@ fn reduce(state: ReshardState, action: ReshardAction) -> ReshardState {
 fn inputs(documents: Vec<Document>, revision: u64) -> Inputs {
     let config = ConfigState::default();
     let current = Rc::clone(config.topology());
-    let placement = Rc::new(Placement::new(&documents, &current, &Default::default()));
+    let placement = Live::new(Placement::new(&documents, &current, &Default::default()));
     Inputs {
         current,
         revision,
-        documents: Rc::new(documents),
+        documents: Live::new(documents),
         placement,
         options: Rc::default(),
         nodes: config.nodes().value().clone(),
@@ -90,8 +90,8 @@ fn adding_a_shard_then_balancing_and_walking_through() {
     assert!((740..=760).contains(&new.docs_after), "{}", new.docs_after);
     // The after placement is the documents placed by the target.
     let view = state.view().unwrap();
-    assert_eq!(view.after.shards().len(), 4);
-    assert_eq!(view.after.shards()[3].documents, new.docs_after);
+    assert_eq!(view.after.get().shards().len(), 4);
+    assert_eq!(view.after.get().shards()[3].documents, new.docs_after);
     // The walk-through starts at the first moved bucket.
     assert_eq!(phase_at(&state), (0, Phase::Moving));
     let step = state.migration().unwrap();

@@ -10,9 +10,9 @@ fn reduce(views: ViewsState, action: ViewAction) -> ViewsState {
     Rc::unwrap_or_clone(Rc::new(views).reduce(action))
 }
 
-fn placed(documents: &[Document]) -> Rc<Placement> {
+fn placed(documents: &[Document]) -> Live<Placement> {
     let config = ConfigState::default();
-    Rc::new(Placement::new(
+    Live::new(Placement::new(
         documents,
         config.topology(),
         &Default::default(),
@@ -109,11 +109,11 @@ fn explain_an_id() {
 #[test]
 fn members_changed_keeps_the_rows_and_explains_with_the_new_nodes() {
     let views = reduce(chapter(), ViewAction::SetFilterText("users".into()));
-    let rows = Rc::clone(views.rows());
-    let mut placement = (**views.placement()).clone();
+    let rows = views.rows();
+    let mut placement = (*views.placement()).clone();
     placement.set_members(2, vec!["Z".into()]);
-    let views = reduce(views, ViewAction::MembersChanged(Rc::new(placement)));
-    assert!(Rc::ptr_eq(&rows, views.rows()));
+    let views = reduce(views, ViewAction::MembersChanged(Live::new(placement)));
+    assert!(Rc::ptr_eq(&rows, &views.rows()));
     let e = views.explanation().unwrap();
     assert_eq!(e.as_ref().as_ref().unwrap().nodes, ["Z"]);
 }

@@ -44,10 +44,10 @@ fn typing_ids_with_sizes_and_collections() {
 #[test]
 fn unchanged_documents_keep_their_list() {
     let w = chapter();
-    let before = Rc::clone(w.documents());
+    let before = w.documents();
     let text = format!("{}\n\n", w.page().text());
     let w = reduce(w, WorkspaceAction::SetText(text));
-    assert!(Rc::ptr_eq(&before, w.documents()));
+    assert!(Rc::ptr_eq(&before, &w.documents()));
 }
 
 #[test]
@@ -60,10 +60,10 @@ fn generator_fields_and_samples() {
     let error = w.anchored_percent().error().unwrap();
     assert!(error.contains("'150' is not an anchored share"), "{error}");
     assert_eq!(*w.anchored_percent().value(), 100.0);
-    let before = Rc::clone(w.documents());
+    let before = w.documents();
     let w = reduce(w, WorkspaceAction::Generate);
     assert!(
-        Rc::ptr_eq(&before, w.documents()),
+        Rc::ptr_eq(&before, &w.documents()),
         "not generated with a bad field"
     );
     let w = reduce(w, WorkspaceAction::SetGeneratorShare("30".into()));
@@ -120,7 +120,7 @@ fn imports_replace_the_workspace_or_leave_it() {
     let w = reduce(w, WorkspaceAction::MovePage(PageMove::Next));
     assert!(w.notice().is_none());
 
-    let before = Rc::clone(w.documents());
+    let before = w.documents();
     let w = reduce(
         w,
         WorkspaceAction::ImportStarted {
@@ -138,13 +138,13 @@ fn imports_replace_the_workspace_or_leave_it() {
         w.import_error(),
         Some("b.json could not be read, so the workspace is unchanged: bad")
     );
-    assert!(Rc::ptr_eq(&before, w.documents()));
+    assert!(Rc::ptr_eq(&before, &w.documents()));
     let w = reduce(w, WorkspaceAction::ImportStarted { name: "c".into() });
     assert!(w.import_error().is_none());
     let w = reduce(w, WorkspaceAction::ImportCancelled);
     assert!(w.import().is_none());
     assert!(w.notice().unwrap().text.contains("Import of c cancelled"));
-    assert!(Rc::ptr_eq(&before, w.documents()));
+    assert!(Rc::ptr_eq(&before, &w.documents()));
 }
 
 #[test]
@@ -180,11 +180,11 @@ fn the_editor_shows_one_page_of_a_large_workspace() {
 fn an_edit_of_a_page_replaces_only_its_documents() {
     let w = WorkspaceState::with_documents(numbered(2_500));
     let w = reduce(w, WorkspaceAction::MovePage(PageMove::Next));
-    let before = Rc::clone(w.documents());
+    let before = w.documents();
     // Unchanged documents (a blank line added) keep the list.
     let same = format!("{}\n\n", w.page().text());
     let w = reduce(w, WorkspaceAction::SetText(same));
-    assert!(Rc::ptr_eq(&before, w.documents()));
+    assert!(Rc::ptr_eq(&before, &w.documents()));
     // Replace the page's 1,000 documents by three; the others stay, in order.
     let text = "customers/1-A\nbad\tx\norders/new-A";
     let w = reduce(w, WorkspaceAction::SetText(text.into()));

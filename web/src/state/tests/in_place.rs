@@ -1,0 +1,96 @@
+//! Edits at scale: yew keeps the state it reduces (and each view keeps the properties it was
+//! rendered with), so the studio's state changes its documents and their placement in place
+//! ([`Live`]) instead of copying them per edit. These tests keep the previous state alive as
+//! yew does and check that nothing is copied and that every view still equals a placement
+//! made from scratch.
+
+use super::{assert_placed_as_fresh, generated};
+use crate::state::*;
+use std::rc::Rc;
+use yew::Reducible;
+
+/// The page's text with `line` changed (one character typed at its end).
+fn typed(state: &State, line: usize) -> String {
+    let text = state.workspace().page().text().to_string();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines[line].push('x');
+    lines.join("\n")
+}
+
+/// Reduces `action` while `current` is kept (as yew keeps it); asserts that neither the
+/// documents nor their placement were copied.
+fn in_place(current: &Rc<State>, action: Action) -> Rc<State> {
+    let placement = Rc::as_ptr(&current.placement());
+    let documents = Rc::as_ptr(&current.workspace().documents());
+    let next = Rc::clone(current).reduce(action);
+    assert_eq!(
+        Rc::as_ptr(&next.placement()),
+        placement,
+        "the placement was copied"
+    );
+    assert_eq!(
+        Rc::as_ptr(&next.workspace().documents()),
+        documents,
+        "the documents were copied"
+    );
+    next
+}
+
+#[test]
+fn edits_and_shard_counts_change_the_kept_state_in_place_as_if_placed_again() {
+    for tab in [Tab::Map, Tab::Shards, Tab::Documents, Tab::Reshard] {
+        let mut current = Rc::new(generated());
+        current = Rc::clone(&current).reduce(Action::View(ViewAction::SelectTab(tab)));
+        // What a view renders with, kept across the edits.
+        let shown = current.live_placement().clone();
+        let rows = current.views().rows();
+        for step in 0..6 {
+            let action = match step {
+                2 => Action::Config(ConfigAction::SetShardCount("5".into())),
+                4 => Action::Config(ConfigAction::SetShardCount("3".into())),
+                _ => Action::Workspace(WorkspaceAction::SetText(typed(&current, 10 * step))),
+            };
+            let next = in_place(&current, action);
+            assert_ne!(
+                next.live_placement(),
+                &shown,
+                "{tab:?} {step}: views render again"
+            );
+            assert_placed_as_fresh(&next);
+            assert_eq!(next.views().rows().len(), next.placement().len());
+            current = next;
+        }
+        assert!(!Rc::ptr_eq(&rows, &current.views().rows()));
+    }
+}
+
+#[test]
+fn an_edit_while_the_documents_are_read_copies_them_and_leaves_the_reader_unchanged() {
+    let state = Rc::new(generated());
+    // A save in progress keeps the documents it writes out.
+    let saving = state.workspace().documents();
+    let first = saving[0].clone();
+    let next = Rc::clone(&state).reduce(Action::Workspace(WorkspaceAction::SetText(typed(
+        &state, 0,
+    ))));
+    assert_eq!(saving[0], first, "the reader's documents are unchanged");
+    assert_ne!(next.workspace().documents()[0], saving[0]);
+    assert_eq!(next.workspace().documents()[1..], saving[1..]);
+    assert_placed_as_fresh(&next);
+}
+
+#[test]
+fn adding_a_shard_and_balancing_then_editing_keeps_the_placement_in_place() {
+    let mut current = Rc::new(generated());
+    for action in [ReshardAction::AddShard, ReshardAction::Balance] {
+        current = Rc::clone(&current).reduce(Action::Reshard(action));
+    }
+    let view = current
+        .reshard()
+        .view()
+        .expect("the view is computed on its tab");
+    assert_eq!(view.after.get().shards().len(), 4);
+    let edit = Action::Workspace(WorkspaceAction::SetText(typed(&current, 1)));
+    let next = in_place(&current, edit);
+    assert_placed_as_fresh(&next);
+}
