@@ -7,8 +7,8 @@ use super::saving::{self, Saver, StorageError};
 use super::tabs::{tab_view, TabBar};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
-    Action, AdvisorAction, ConfigAction, DesignAction, Level, Notice, NoticeAction, ReshardAction,
-    State, ViewAction, WorkspaceAction,
+    Action, AdvisorAction, ConfigAction, DesignAction, Level, Loaded, Notice, NoticeAction,
+    ReshardAction, State, ViewAction, WorkspaceAction,
 };
 use gloo::timers::callback::Timeout;
 use ravenshard_model::workspace::{BalanceVerdict, Placement};
@@ -48,11 +48,14 @@ pub struct Dispatch {
     pub advisor: Callback<AdvisorAction>,
     /// [`Action::ApplyConfiguration`]: `(label, JSON)`.
     pub apply_configuration: Callback<(String, String)>,
+    /// [`Action::Loaded`]: a workspace a chunked job made.
+    pub loaded: Callback<Rc<Loaded>>,
 }
 
 impl Dispatch {
     fn new(state: Callback<Action>) -> Dispatch {
         Dispatch {
+            loaded: state.reform(Action::Loaded),
             config: state.reform(Action::Config),
             workspace: state.reform(Action::Workspace),
             view: state.reform(Action::View),
@@ -167,7 +170,8 @@ fn studio(props: &StudioProps) -> Html {
                 <aside class="side">
                     <ConfigPanel config={ByPtr(state.config().clone())} on_action={dispatch.config.clone()} />
                     <WorkspacePanel workspace={ByPtr(state.workspace().clone())} {token}
-                        on_action={dispatch.workspace.clone()} />
+                        on_action={dispatch.workspace.clone()} placer={state.placer()}
+                        on_loaded={dispatch.loaded.clone()} />
                 </aside>
                 <section class="views" aria-label="Views">
                     { totals(state.placement()) }

@@ -90,6 +90,15 @@ pub enum WorkspaceAction {
         /// Their texts, in the same order.
         texts: Vec<String>,
     },
+    /// A job that makes documents a chunk at a time (a large generation or import) made
+    /// progress.
+    Working(super::Work),
+    /// The job stopped (cancelled or failed): the workspace is unchanged; the text says
+    /// why.
+    WorkStopped(String),
+    /// A job's documents replace the workspace's (sent by [`Action::Loaded`](super::Action::Loaded),
+    /// which brings their placement).
+    Loaded(Rc<Vec<Document>>),
     /// Rewrite the IDs of the documents the list names (ignoring case), as an advisor's
     /// candidate says; `label` names the candidate in the notice.
     RewriteIds {
@@ -149,6 +158,8 @@ pub struct WorkspaceState {
     anchored_percent: Field<f64>,
     import: Option<ImportStatus>,
     import_error: Option<String>,
+    /// The chunked job in progress.
+    work: Option<super::Work>,
     notice: Option<Notice>,
     /// The last edit of the ID editor: the documents before it, and the lines it changed.
     last_splice: Option<(Weak<Vec<Document>>, Rc<Splice>)>,
@@ -166,6 +177,7 @@ impl WorkspaceState {
             anchored_percent: Field::new(DEFAULT_ANCHORED_PERCENT, 50.0),
             import: None,
             import_error: None,
+            work: None,
             notice: None,
             last_splice: None,
         }
@@ -216,6 +228,11 @@ impl WorkspaceState {
     /// The import in progress.
     pub fn import(&self) -> Option<&ImportStatus> {
         self.import.as_ref()
+    }
+
+    /// The chunked job in progress (a large generation or import).
+    pub fn work(&self) -> Option<&super::Work> {
+        self.work.as_ref()
     }
 
     /// Why the last import failed.
@@ -273,6 +290,16 @@ impl WorkspaceState {
                 self.statistics_imported(&names, &texts)
             }
             WorkspaceAction::RewriteIds { label, rewrites } => self.rewrite(&label, &rewrites),
+            WorkspaceAction::Working(work) => self.work = Some(work),
+            WorkspaceAction::WorkStopped(why) => {
+                self.work = None;
+                self.notice = Some(Notice::new(Level::Info, why));
+            }
+            WorkspaceAction::Loaded(documents) => {
+                self.work = None;
+                self.import_error = None;
+                self.replace(Rc::unwrap_or_clone(documents));
+            }
             WorkspaceAction::ImportCancelled => {
                 if let Some(status) = self.import.take() {
                     self.notice = Some(Notice::new(

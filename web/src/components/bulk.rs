@@ -1,0 +1,252 @@
+//! Jobs that make a workspace of up to millions of documents without freezing the page: a
+//! large generation and an import. Each makes its documents a chunk at a time and places
+//! them as they come ([`PlacementBuilder`](ravenshard_model::workspace::PlacementBuilder)),
+//! giving the event loop back every [`SLICE_MS`] milliseconds (to paint the progress and
+//! to notice Cancel), and hands the documents and their placement over whole when complete
+//! ([`Action::Loaded`](crate::state::Action::Loaded)): a cancelled job leaves the workspace
+//! as it was.
+
+use super::import::{read_slice, CancelToken, SNIFF_BYTES};
+use crate::state::{check_fits, check_import_size, Loaded, Placer, Work, WorkspaceAction};
+use ravenshard_model::import::{Format, Importer};
+use ravenshard_model::sample::Generator;
+use ravenshard_model::workspace::{Document, PlacementBuilder};
+use std::rc::Rc;
+use web_sys::Blob;
+use yew::Callback;
+
+/// Generations of more documents than this run as a chunked job; smaller ones are made
+/// at once (a few tens of milliseconds).
+pub const CHUNKED_FROM: usize = 50_000;
+
+/// The longest the job runs before giving the event loop back, in milliseconds.
+pub const SLICE_MS: f64 = 25.0;
+
+/// Documents placed per [`PlacementBuilder::push`] (about 2 ms natively).
+const STEP: usize = 2_000;
+
+/// The average bytes of a generated ID, for the memory check (as the reducer's).
+const GENERATED_ID_BYTES: u64 = 24;
+
+/// Milliseconds since the page started.
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Where a job reports and whether it is still wanted.
+pub struct Job {
+    token: CancelToken,
+    generation: u64,
+    on_workspace: Callback<WorkspaceAction>,
+    on_loaded: Callback<Rc<Loaded>>,
+    label: String,
+    started: f64,
+    slice: f64,
+}
+
+impl Job {
+    /// A job named `label` (`Generating`); the jobs running before stop.
+    pub fn new(
+        label: String,
+        token: CancelToken,
+        on_workspace: Callback<WorkspaceAction>,
+        on_loaded: Callback<Rc<Loaded>>,
+    ) -> Job {
+        token.cancel();
+        let started = now();
+        Job {
+            generation: token.generation(),
+            token,
+            on_workspace,
+            on_loaded,
+            label,
+            started,
+            slice: started,
+        }
+    }
+
+    fn wanted(&self) -> bool {
+        self.token.generation() == self.generation
+    }
+
+    /// Reports `done` documents (`fraction` of the job) and yields to the browser when
+    /// the slice is used up. `false`: the job was cancelled.
+    async fn breathe(&mut self, done: usize, fraction: Option<f64>) -> bool {
+        if now() - self.slice < SLICE_MS {
+            return self.wanted();
+        }
+        let elapsed = now() - self.started;
+        let left_ms = fraction
+            .filter(|f| *f > 0.02 && elapsed > 300.0)
+            .map(|f| elapsed * (1.0 - f) / f);
+        self.on_workspace.emit(WorkspaceAction::Working(Work {
+            label: self.label.clone(),
+            done,
+            fraction,
+            left_ms,
+        }));
+        gloo::timers::future::TimeoutFuture::new(0).await;
+        self.slice = now();
+        self.wanted()
+    }
+
+    /// Places `documents` in steps, yielding between slices. `false`: cancelled or failed
+    /// (then reported).
+    async fn place(
+        &mut self,
+        builder: &mut PlacementBuilder,
+        documents: &[Document],
+        fraction: impl Fn(usize) -> Option<f64>,
+    ) -> bool {
+        for step in documents.chunks(STEP) {
+            if let Err(e) = builder.push(step) {
+                self.stop(format!("{} stopped: {e}", self.label));
+                return false;
+            }
+            let done = builder.len();
+            if !self.breathe(done, fraction(done)).await {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Stops with a notice (the workspace is unchanged).
+    fn stop(&self, why: String) {
+        if self.wanted() {
+            self.on_workspace.emit(WorkspaceAction::WorkStopped(why));
+        }
+    }
+
+    /// Hands the documents and their placement over.
+    fn finish(
+        self,
+        documents: Vec<Document>,
+        builder: PlacementBuilder,
+        placer: Placer,
+        summary: Option<String>,
+    ) {
+        if !self.wanted() {
+            return;
+        }
+        let placement = builder.finish();
+        let loaded = Loaded {
+            documents,
+            placement,
+            placer,
+            summary,
+        };
+        self.on_loaded.emit(Rc::new(loaded));
+    }
+}
+
+/// Makes `generator`'s documents and places them by `placer`, a chunk at a time.
+pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
+    if let Err(message) = check_fits("Generate", generator.documents as u64, GENERATED_ID_BYTES) {
+        return job.stop(message);
+    }
+    let mut made = match generator.documents_iter() {
+        Ok(made) => made,
+        Err(e) => return job.stop(e.to_string()),
+    };
+    let total = made.total().max(1);
+    let mut documents = Vec::with_capacity(made.total());
+    let mut builder = placer.builder();
+    loop {
+        let start = documents.len();
+        documents.extend(made.by_ref().take(STEP));
+        if documents.len() == start {
+            break;
+        }
+        if let Err(e) = builder.push(&documents[start..]) {
+            return job.stop(format!("Generate stopped: {e}"));
+        }
+        let done = documents.len();
+        if !job.breathe(done, Some(done as f64 / total as f64)).await {
+            return;
+        }
+    }
+    job.finish(documents, builder, placer, None);
+}
+
+/// Imports `blob` named `name` as documents, placing them as they are read.
+pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
+    let fail = |e: String| format!("{name} could not be read, so the workspace is unchanged: {e}");
+    let total = blob.size();
+    let head = match read_slice(&blob, 0.0, total.min(SNIFF_BYTES)).await {
+        Ok(head) => head,
+        Err(e) => return job.stop(fail(e)),
+    };
+    if let Err(message) = check_import_size(total as u64, head.starts_with(&[0x1f, 0x8b])) {
+        return job.stop(fail(message));
+    }
+    let format = Format::detect(Some(&name), &head);
+    let mut importer = Importer::new(format, Some(total as u64));
+    let mut documents: Vec<Document> = Vec::new();
+    let mut builder = placer.builder();
+    let mut offset = 0.0;
+    while offset < total {
+        let end = (offset + importer.next_chunk_len() as f64).min(total);
+        let chunk = match read_slice(&blob, offset, end).await {
+            Ok(chunk) => chunk,
+            Err(e) => return job.stop(fail(e)),
+        };
+        if let Err(e) = importer.push(&chunk) {
+            return job.stop(fail(format!("{e} (read as {format})")));
+        }
+        offset = end;
+        let read = importer.progress().fraction();
+        let start = documents.len();
+        documents.extend(importer.take_documents());
+        if !job.place(&mut builder, &documents[start..], |_| read).await
+            || !job.breathe(documents.len(), read).await
+        {
+            return;
+        }
+    }
+    let imported = match importer.finish() {
+        Ok(imported) => imported,
+        Err(e) => return job.stop(fail(format!("{e} (read as {format})"))),
+    };
+    let start = documents.len();
+    documents.extend(imported.documents);
+    if !job
+        .place(&mut builder, &documents[start..], |_| Some(1.0))
+        .await
+    {
+        return;
+    }
+    if documents.is_empty() {
+        return job.stop(fail(format!(
+            "no document IDs were found in it (read as {format})"
+        )));
+    }
+    let summary = import_summary(
+        &name,
+        documents.len(),
+        imported.skipped,
+        imported.warnings.first().map(ToString::to_string),
+    );
+    job.finish(documents, builder, placer, Some(summary));
+}
+
+/// `Imported 3 documents from x.json. 1 entry was skipped (first: …).`
+fn import_summary(name: &str, count: usize, skipped: usize, first: Option<String>) -> String {
+    let s = if count == 1 { "" } else { "s" };
+    let mut summary = format!("Imported {count} document{s} from {name}.");
+    if skipped > 0 {
+        let entries = if skipped == 1 {
+            "entry was"
+        } else {
+            "entries were"
+        };
+        summary.push_str(&format!(" {skipped} {entries} skipped"));
+        if let Some(first) = first {
+            summary.push_str(&format!(" (first: {first})"));
+        }
+        summary.push('.');
+    }
+    summary
+}
