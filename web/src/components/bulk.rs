@@ -7,7 +7,8 @@
 //! as it was.
 
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
-use crate::state::{check_fits, check_import_size, Loaded, Placer, Work, WorkspaceAction};
+use crate::state::{check_fits, check_import_size, read_saved, Action, Loaded, Placer};
+use crate::state::{State, Stored, Tab, ViewAction, Work, WorkspaceAction, LINES_HEADER};
 use ravenshard_model::import::{Format, Importer};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, PlacementBuilder};
@@ -249,4 +250,80 @@ fn import_summary(name: &str, count: usize, skipped: usize, first: Option<String
         summary.push('.');
     }
     summary
+}
+
+/// Saved documents of more bytes than this are restored as a chunked job (about 30,000
+/// documents); fewer are read at once.
+pub const CHUNKED_RESTORE_BYTES: usize = 2 << 20;
+
+/// Restores a large saved studio a chunk at a time, reporting through `on_progress`:
+/// `None` when `stored` is small or not in the line format (read it at once then), else
+/// the state or why the records cannot be used (then nothing was changed).
+pub async fn restore(
+    stored: &Stored,
+    on_progress: &Callback<Work>,
+) -> Option<Result<State, String>> {
+    let lines = stored.documents.strip_prefix(LINES_HEADER)?;
+    if stored.documents.len() < CHUNKED_RESTORE_BYTES {
+        return None;
+    }
+    Some(restore_lines(&stored.settings, lines, on_progress).await)
+}
+
+async fn restore_lines(
+    settings: &str,
+    lines: &str,
+    on_progress: &Callback<Work>,
+) -> Result<State, String> {
+    let saved = read_saved(settings)?;
+    let tab = saved.tab.as_deref().and_then(Tab::from_key);
+    let mut state = State::from_saved(saved)?;
+    let placer = state.placer();
+    let total = lines.bytes().filter(|&b| b == b'\n').count().max(1);
+    let mut documents = Vec::with_capacity(total);
+    let mut builder = placer.builder();
+    let (started, mut slice) = (now(), now());
+    let mut parsed = Document::parse_lines(lines);
+    loop {
+        let start = documents.len();
+        for line in parsed.by_ref().take(STEP) {
+            if let Some(bad) = line.bad_size {
+                return Err(format!(
+                    "the saved documents are damaged (line {}: size {bad:?} is not a whole \
+                     number of bytes)",
+                    line.line
+                ));
+            }
+            documents.push(line.document);
+        }
+        if documents.len() == start {
+            break;
+        }
+        builder
+            .push(&documents[start..])
+            .map_err(|e| format!("the saved documents do not fit: {e}"))?;
+        if now() - slice >= SLICE_MS {
+            let fraction = (documents.len() as f64 / total as f64).min(1.0);
+            let elapsed = now() - started;
+            on_progress.emit(Work {
+                label: "Restoring the saved studio".into(),
+                done: documents.len(),
+                fraction: Some(fraction),
+                left_ms: (fraction > 0.02).then(|| elapsed * (1.0 - fraction) / fraction),
+            });
+            gloo::timers::future::TimeoutFuture::new(0).await;
+            slice = now();
+        }
+    }
+    let loaded = Loaded {
+        documents,
+        placement: builder.finish(),
+        placer,
+        summary: None,
+    };
+    state.apply(Action::Loaded(Rc::new(loaded)));
+    if let Some(tab) = tab {
+        state.apply(Action::View(ViewAction::SelectTab(tab)));
+    }
+    Ok(state)
 }
