@@ -155,6 +155,10 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
     let total = made.total().max(1);
     let mut documents = Vec::with_capacity(made.total());
     let mut builder = placer.builder();
+    builder.reserve(
+        made.total(),
+        made.total().saturating_mul(GENERATED_ID_BYTES as usize),
+    );
     loop {
         let start = documents.len();
         documents.extend(made.by_ref().take(STEP));
@@ -206,7 +210,10 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
             // the list is not copied whole as it doubles (a task of half a second at
             // 10,000,000 documents).
             let per_byte = taken.len() as f64 / end.max(1.0);
-            documents.reserve((per_byte * total * 1.05) as usize);
+            let expected = (per_byte * total * 1.05) as usize;
+            documents.reserve(expected);
+            let id_bytes = taken.iter().map(|d| d.id.len()).sum::<usize>() / taken.len();
+            builder.reserve(expected, expected.saturating_mul(id_bytes));
         }
         documents.extend(taken);
         if !job.place(&mut builder, &documents[start..], |_| read).await
@@ -290,6 +297,7 @@ async fn restore_lines(
     let total = lines.bytes().filter(|&b| b == b'\n').count().max(1);
     let mut documents = Vec::with_capacity(total);
     let mut builder = placer.builder();
+    builder.reserve(total, lines.len() / 2);
     let (started, mut slice) = (now(), now());
     let mut parsed = Document::parse_lines(lines);
     loop {
