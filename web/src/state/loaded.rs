@@ -5,6 +5,7 @@
 //! the workspace the user had.
 
 use super::{Level, Notice, Placed, State, ViewAction, WorkspaceAction};
+use crate::editors::geometry::group_digits;
 use ravenshard::Topology;
 use ravenshard_model::workspace::{Document, Placement, PlacementBuilder, PlacementOptions};
 use std::rc::Rc;
@@ -63,7 +64,11 @@ pub struct Work {
 impl Work {
     /// The status line: `Generating — 400,000 documents, 40%, about 2 s left`.
     pub fn text(&self) -> String {
-        let mut text = format!("{} — {} documents", self.label, thousands(self.done));
+        let mut text = format!(
+            "{} — {} documents",
+            self.label,
+            group_digits(self.done as u64)
+        );
         if let Some(f) = self.fraction {
             text.push_str(&format!(", {:.0}%", f * 100.0));
         }
@@ -72,19 +77,6 @@ impl Work {
         }
         text
     }
-}
-
-/// `1234567` as `1,234,567`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl State {
