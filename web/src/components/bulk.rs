@@ -7,7 +7,8 @@
 //! as it was.
 
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
-use crate::state::{check_fits, check_import_size, read_saved, Action, Loaded, Placer};
+use crate::state::{check_fits, check_import_size, import_summary, read_saved, Action};
+use crate::state::{Loaded, Placer};
 use crate::state::{State, Stored, Tab, ViewAction, Work, WorkspaceAction, LINES_HEADER};
 use ravenshard_model::import::{Format, Importer};
 use ravenshard_model::sample::Generator;
@@ -121,6 +122,16 @@ impl Job {
         }
     }
 
+    /// Stops an import that failed: the import's error says why (the workspace is
+    /// unchanged).
+    fn fail(&self, name: &str, message: String) {
+        if self.wanted() {
+            let name = name.to_string();
+            let action = WorkspaceAction::ImportFailed { name, message };
+            self.on_workspace.emit(action);
+        }
+    }
+
     /// Hands the documents and their placement over.
     fn finish(
         self,
@@ -178,14 +189,13 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
 
 /// Imports `blob` named `name` as documents, placing them as they are read.
 pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
-    let fail = |e: String| format!("{name} could not be read, so the workspace is unchanged: {e}");
     let total = blob.size();
     let head = match read_slice(&blob, 0.0, total.min(SNIFF_BYTES)).await {
         Ok(head) => head,
-        Err(e) => return job.stop(fail(e)),
+        Err(e) => return job.fail(&name, e),
     };
     if let Err(message) = check_import_size(total as u64, head.starts_with(&[0x1f, 0x8b])) {
-        return job.stop(fail(message));
+        return job.fail(&name, message);
     }
     let format = Format::detect(Some(&name), &head);
     let mut importer = Importer::new(format, Some(total as u64));
@@ -196,10 +206,10 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         let end = (offset + importer.next_chunk_len() as f64).min(total);
         let chunk = match read_slice(&blob, offset, end).await {
             Ok(chunk) => chunk,
-            Err(e) => return job.stop(fail(e)),
+            Err(e) => return job.fail(&name, e),
         };
         if let Err(e) = importer.push(&chunk) {
-            return job.stop(fail(format!("{e} (read as {format})")));
+            return job.fail(&name, format!("{e} (read as {format})"));
         }
         offset = end;
         let read = importer.progress().fraction();
@@ -224,7 +234,7 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     }
     let imported = match importer.finish() {
         Ok(imported) => imported,
-        Err(e) => return job.stop(fail(format!("{e} (read as {format})"))),
+        Err(e) => return job.fail(&name, format!("{e} (read as {format})")),
     };
     let start = documents.len();
     documents.extend(imported.documents);
@@ -235,9 +245,10 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         return;
     }
     if documents.is_empty() {
-        return job.stop(fail(format!(
-            "no document IDs were found in it (read as {format})"
-        )));
+        return job.fail(
+            &name,
+            format!("no document IDs were found in it (read as {format})"),
+        );
     }
     let summary = import_summary(
         &name,
@@ -246,25 +257,6 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         imported.warnings.first().map(ToString::to_string),
     );
     job.finish(documents, builder, placer, Some(summary));
-}
-
-/// `Imported 3 documents from x.json. 1 entry was skipped (first: …).`
-fn import_summary(name: &str, count: usize, skipped: usize, first: Option<String>) -> String {
-    let s = if count == 1 { "" } else { "s" };
-    let mut summary = format!("Imported {count} document{s} from {name}.");
-    if skipped > 0 {
-        let entries = if skipped == 1 {
-            "entry was"
-        } else {
-            "entries were"
-        };
-        summary.push_str(&format!(" {skipped} {entries} skipped"));
-        if let Some(first) = first {
-            summary.push_str(&format!(" (first: {first})"));
-        }
-        summary.push('.');
-    }
-    summary
 }
 
 /// Saved documents of more bytes than this are restored as a chunked job (about 30,000

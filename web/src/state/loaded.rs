@@ -79,6 +79,25 @@ impl Work {
     }
 }
 
+/// `Imported 3 documents from x.json. 1 entry was skipped (first: …).`
+pub fn import_summary(name: &str, count: usize, skipped: usize, first: Option<String>) -> String {
+    let s = if count == 1 { "" } else { "s" };
+    let mut summary = format!("Imported {count} document{s} from {name}.");
+    if skipped > 0 {
+        let entries = if skipped == 1 {
+            "entry was"
+        } else {
+            "entries were"
+        };
+        summary.push_str(&format!(" {skipped} {entries} skipped"));
+        if let Some(first) = first {
+            summary.push_str(&format!(" (first: {first})"));
+        }
+        summary.push('.');
+    }
+    summary
+}
+
 impl State {
     /// What a job started now places by.
     pub fn placer(&self) -> Placer {

@@ -49,7 +49,7 @@ pub use inputs::{
     parse_tags, preview, split_chars, Field, MAX_NODES, MAX_SHARDS, PREVIEW_CHARS,
 };
 pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
-pub use loaded::{Loaded, Placer, Work};
+pub use loaded::{import_summary, Loaded, Placer, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use persist::{
     documents_json, lines_capacity, read_documents, read_saved, write_documents, write_lines,

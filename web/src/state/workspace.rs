@@ -282,6 +282,7 @@ impl WorkspaceState {
             WorkspaceAction::ImportFinished { name, imported } => self.imported(&name, imported),
             WorkspaceAction::ImportFailed { name, message } => {
                 self.import = None;
+                self.work = None;
                 self.import_error = Some(format!(
                     "{name} could not be read, so the workspace is unchanged: {message}"
                 ));
@@ -380,20 +381,8 @@ impl WorkspaceState {
             self.import_error = Some(format!("{message} The workspace is unchanged."));
             return;
         }
-        let mut summary = format!("Imported {count} document{} from {name}.", plural(count));
-        let skipped = imported.skipped;
-        if skipped > 0 {
-            let entries = if skipped == 1 {
-                "entry was"
-            } else {
-                "entries were"
-            };
-            summary.push_str(&format!(" {skipped} {entries} skipped"));
-            if let Some(first) = imported.warnings.first() {
-                summary.push_str(&format!(" (first: {first})"));
-            }
-            summary.push('.');
-        }
+        let first = imported.warnings.first().map(ToString::to_string);
+        let summary = super::import_summary(name, count, imported.skipped, first);
         self.replace(imported.documents);
         self.notice = Some(Notice::new(Level::Info, summary));
     }
