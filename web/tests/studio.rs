@@ -486,7 +486,8 @@ async fn a_large_workspace_renders_only_a_slice() {
     let studio = Studio::fresh().await;
     studio.type_into("#gen-count", "100000").await;
     studio.click("button.generate").await;
-    assert_eq!(studio.text(".count-documents strong"), "100,000");
+    // Over 50,000 documents, a generation runs a chunk at a time.
+    shown(&studio, "100,000", 120).await;
     assert!(studio.count(".dt-row") <= 64, "{}", studio.count(".dt-row"));
     let body = studio.get(".dt-body");
     // The style sheet is not loaded in tests: give the scroller its height here.
@@ -939,4 +940,63 @@ async fn bucket_statistics_import_as_a_workspace_of_statistics() {
         notes.contains("debug/sharding/buckets?fromBucket="),
         "{notes}"
     );
+}
+
+/// Waits (at most `seconds`) until the studio shows `documents` documents.
+async fn shown(studio: &Studio, documents: &str, seconds: u32) {
+    for _ in 0..seconds * 20 {
+        let text = studio
+            .find(".count-documents strong")
+            .and_then(|e| e.text_content());
+        if text.as_deref() == Some(documents) {
+            return;
+        }
+        gloo::timers::future::TimeoutFuture::new(50).await;
+        yew::scheduler::flush().await;
+    }
+    panic!("{documents} documents never shown");
+}
+
+/// A generation of more than 50,000 documents runs a chunk at a time: its progress is
+/// shown (count, share), and Cancel stops it with the workspace as it was.
+#[wasm_bindgen_test]
+async fn a_large_generation_shows_progress_and_can_be_cancelled() {
+    let studio = Studio::fresh().await;
+    studio.type_into("#gen-count", "400000").await;
+    studio.click("button.generate").await;
+    studio.wait_for(".work-progress").await;
+    let status = studio.text(".work-text");
+    assert!(status.starts_with("Generating — "), "{status}");
+    assert!(status.contains('%'), "{status}");
+    studio.click(".cancel-work").await;
+    assert!(studio.find(".work-progress").is_none());
+    gloo::timers::future::TimeoutFuture::new(500).await;
+    yew::scheduler::flush().await;
+    assert!(studio.find(".work-progress").is_none(), "the job stopped");
+    assert_eq!(studio.text(".count-documents strong"), "12");
+    assert!(studio.text(".notices").contains("Cancelled"));
+}
+
+/// A chunked generation is shown when complete, saved, and restored a chunk at a time on
+/// the next start.
+#[wasm_bindgen_test]
+async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
+    let studio = Studio::fresh().await;
+    studio.type_into("#gen-count", "60000").await;
+    studio.click("button.generate").await;
+    studio.wait_for(".work-progress").await;
+    shown(&studio, "60,000", 120).await;
+    assert!(studio.find(".work-progress").is_none());
+    let first = studio.cell(0, "id-text");
+    studio.click("#tab-shards").await;
+    let shards: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
+    saved_with(60_000).await;
+    drop(studio);
+    let studio = Studio::mount(()).await;
+    shown(&studio, "60,000", 120).await;
+    studio.click("#tab-shards").await;
+    let restored: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
+    assert_eq!(restored, shards);
+    studio.click("#tab-documents").await;
+    assert_eq!(studio.cell(0, "id-text"), first);
 }

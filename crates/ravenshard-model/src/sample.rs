@@ -211,47 +211,129 @@ impl Generator {
 
     /// Makes the documents: companies, then employees, then orders.
     pub fn generate(&self) -> Result<Vec<Document>, SampleError> {
-        let counts = self.counts()?;
-        let mut rng = SplitMix64(self.seed);
         let mut documents = Vec::with_capacity(self.documents);
-        let mut add = |id: String, size: u64, collection: &str, body: Option<String>| {
-            documents.push(Document {
-                id,
-                size: Some(size),
-                collection: Some(collection.to_string()),
-                body,
-            })
-        };
-        for n in 1..=counts.companies {
-            let size = rng.triangular(500, 1000);
-            add(format!("companies/{n}-A"), size, "Companies", None);
-        }
-        for n in 1..=counts.employees {
-            let size = rng.triangular(1000, 2000);
-            add(format!("employees/{n}-A"), size, "Employees", None);
-        }
-        let companies = CompanyPicker::new(counts.companies, &mut rng);
-        let mut to_anchor = counts.anchored;
-        for n in 1..=counts.orders {
-            let company = companies.pick(&mut rng);
+        documents.extend(self.documents_iter()?);
+        Ok(documents)
+    }
+
+    /// The same documents as [`generate`](Self::generate), made one at a time: a page
+    /// takes them a chunk at a time (`by_ref().take(n)`) between paints.
+    ///
+    /// # Errors
+    ///
+    /// [`SampleError`] when the generator's fields are out of range.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::sample::Generator;
+    ///
+    /// let generator = Generator { documents: 1000, ..Default::default() };
+    /// let mut documents = generator.documents_iter()?;
+    /// let first: Vec<_> = documents.by_ref().take(600).collect();
+    /// let rest: Vec<_> = documents.collect();
+    /// assert_eq!((first.len(), rest.len()), (600, 400));
+    /// assert_eq!([first, rest].concat(), generator.generate()?);
+    /// # Ok::<(), ravenshard_model::sample::SampleError>(())
+    /// ```
+    pub fn documents_iter(&self) -> Result<Generated, SampleError> {
+        let counts = self.counts()?;
+        Ok(Generated {
+            counts,
+            rng: SplitMix64(self.seed),
+            companies: None,
+            to_anchor: counts.anchored,
+            made: 0,
+        })
+    }
+}
+
+/// The documents of a [`Generator`], made one at a time ([`Generator::documents_iter`]).
+#[derive(Debug, Clone)]
+pub struct Generated {
+    counts: Counts,
+    rng: SplitMix64,
+    /// Made after the companies' and employees' sizes are drawn (the order of the draws
+    /// is what makes a seed's documents).
+    companies: Option<CompanyPicker>,
+    to_anchor: usize,
+    /// Documents made so far.
+    made: usize,
+}
+
+impl Generated {
+    /// How many documents it makes in all.
+    pub fn total(&self) -> usize {
+        self.counts.companies + self.counts.employees + self.counts.orders
+    }
+
+    /// How many it has made so far.
+    pub fn made(&self) -> usize {
+        self.made
+    }
+}
+
+fn document(id: String, size: u64, collection: &str, body: Option<String>) -> Document {
+    Document {
+        id,
+        size: Some(size),
+        collection: Some(collection.to_string()),
+        body,
+    }
+}
+
+impl Iterator for Generated {
+    type Item = Document;
+
+    fn next(&mut self) -> Option<Document> {
+        let Counts {
+            companies,
+            employees,
+            orders,
+            ..
+        } = self.counts;
+        let i = self.made;
+        let made = if i < companies {
+            let size = self.rng.triangular(500, 1000);
+            document(format!("companies/{}-A", i + 1), size, "Companies", None)
+        } else if i < companies + employees {
+            let size = self.rng.triangular(1000, 2000);
+            let n = i - companies + 1;
+            document(format!("employees/{n}-A"), size, "Employees", None)
+        } else if i < companies + employees + orders {
+            let n = i - companies - employees + 1;
+            let rng = &mut self.rng;
+            let picker = self
+                .companies
+                .get_or_insert_with(|| CompanyPicker::new(companies, rng));
+            let company = picker.pick(rng);
             // Selection sampling (Knuth's algorithm S): exactly `anchored` orders, each set
             // of that size equally likely.
-            let remaining = (counts.orders - n + 1) as u64;
-            let id = if rng.below(remaining) < to_anchor as u64 {
-                to_anchor -= 1;
+            let remaining = (orders - n + 1) as u64;
+            let id = if self.rng.below(remaining) < self.to_anchor as u64 {
+                self.to_anchor -= 1;
                 format!("orders/{n}-A$companies/{company}-A")
             } else {
                 format!("orders/{n}-A")
             };
             // The order's company, for the chapter's content rules (`Fields: ["Company"]`).
             let body = format!(r#"{{"Company":"companies/{company}-A"}}"#);
-            add(id, rng.triangular(1000, 3000), "Orders", Some(body));
-        }
-        Ok(documents)
+            document(id, self.rng.triangular(1000, 3000), "Orders", Some(body))
+        } else {
+            return None;
+        };
+        self.made += 1;
+        Some(made)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.total() - self.made;
+        (left, Some(left))
     }
 }
 
 /// Draws a company number for an order.
+#[derive(Debug, Clone)]
 struct CompanyPicker {
     companies: u64,
     /// `ln(companies + 1)`.
@@ -301,6 +383,7 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 /// SplitMix64: a 64-bit state advanced by the golden-ratio constant, each output a
 /// bit-mixed copy of it. Tiny, fast and statistically fine for sample data (not for
 /// cryptography).
+#[derive(Debug, Clone)]
 struct SplitMix64(u64);
 
 impl SplitMix64 {

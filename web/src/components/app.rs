@@ -7,8 +7,8 @@ use super::saving::{self, Saver, StorageError};
 use super::tabs::{tab_view, TabBar};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
-    Action, AdvisorAction, ConfigAction, DesignAction, Level, Notice, NoticeAction, ReshardAction,
-    State, ViewAction, WorkspaceAction,
+    Action, AdvisorAction, ConfigAction, DesignAction, Level, Loaded, Notice, NoticeAction,
+    ReshardAction, State, ViewAction, Work, WorkspaceAction,
 };
 use gloo::timers::callback::Timeout;
 use ravenshard_model::workspace::{BalanceVerdict, Placement};
@@ -48,11 +48,14 @@ pub struct Dispatch {
     pub advisor: Callback<AdvisorAction>,
     /// [`Action::ApplyConfiguration`]: `(label, JSON)`.
     pub apply_configuration: Callback<(String, String)>,
+    /// [`Action::Loaded`]: a workspace a chunked job made.
+    pub loaded: Callback<Rc<Loaded>>,
 }
 
 impl Dispatch {
     fn new(state: Callback<Action>) -> Dispatch {
         Dispatch {
+            loaded: state.reform(Action::Loaded),
             config: state.reform(Action::Config),
             workspace: state.reform(Action::Workspace),
             view: state.reform(Action::View),
@@ -76,18 +79,24 @@ impl Dispatch {
 #[function_component(App)]
 pub fn app() -> Html {
     let opened = use_state(|| None::<(ByPtr<RefCell<Option<State>>>, bool)>);
+    let restoring = use_state(|| None::<Work>);
     {
         let opened = opened.clone();
+        let setter = restoring.setter();
         use_effect_with((), move |_| {
             wasm_bindgen_futures::spawn_local(async move {
-                let (state, saved) = saving::open_state().await;
+                let on_progress = Callback::from(move |w: Work| setter.set(Some(w)));
+                let (state, saved) = saving::open_state(on_progress).await;
                 opened.set(Some((ByPtr(Rc::new(RefCell::new(Some(state)))), saved)));
             });
         });
     }
     match &*opened {
         None => html! {
-            <div class="studio-restoring" role="status">{ "Restoring the saved studio…" }</div>
+            <div class="studio-restoring" role="status">{ match &*restoring {
+                Some(work) => work.text(),
+                None => "Restoring the saved studio…".to_string(),
+            } }</div>
         },
         Some((state, saved)) => html! { <Studio opened={state.clone()} saved={*saved} /> },
     }
@@ -167,7 +176,8 @@ fn studio(props: &StudioProps) -> Html {
                 <aside class="side">
                     <ConfigPanel config={ByPtr(state.config().clone())} on_action={dispatch.config.clone()} />
                     <WorkspacePanel workspace={ByPtr(state.workspace().clone())} {token}
-                        on_action={dispatch.workspace.clone()} />
+                        on_action={dispatch.workspace.clone()} placer={state.placer()}
+                        on_loaded={dispatch.loaded.clone()} />
                 </aside>
                 <section class="views" aria-label="Views">
                     { totals(&state.placement()) }

@@ -3,7 +3,8 @@
 //! page gets the event loop back between slices (to paint the progress bar and to notice
 //! Cancel).
 
-use crate::state::{check_import_size, WorkspaceAction};
+use super::bulk;
+use crate::state::{check_import_size, Loaded, Placer, WorkspaceAction};
 use ravenshard_model::import::{is_bucket_statistics, Format, Importer};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -22,13 +23,14 @@ impl CancelToken {
         self.0.set(self.0.get().wrapping_add(1));
     }
 
-    fn generation(&self) -> u64 {
+    /// The generation now: a job that remembers it stops when it changes.
+    pub fn generation(&self) -> u64 {
         self.0.get()
     }
 }
 
 /// How many bytes are read to guess the format.
-const SNIFF_BYTES: f64 = 4096.0;
+pub(crate) const SNIFF_BYTES: f64 = 4096.0;
 
 /// What a JavaScript exception says: an `Error`'s message, a thrown string, or its type.
 fn js_message(e: &wasm_bindgen::JsValue) -> String {
@@ -41,7 +43,7 @@ fn js_message(e: &wasm_bindgen::JsValue) -> String {
     }
 }
 
-async fn read_slice(blob: &Blob, start: f64, end: f64) -> Result<Vec<u8>, String> {
+pub(crate) async fn read_slice(blob: &Blob, start: f64, end: f64) -> Result<Vec<u8>, String> {
     let part = blob
         .slice_with_f64_and_f64(start, end)
         .map_err(|_| "the browser could not slice the file".to_string())?;
@@ -53,11 +55,14 @@ async fn read_slice(blob: &Blob, start: f64, end: f64) -> Result<Vec<u8>, String
 
 /// Imports dropped or picked files: RavenDB bucket statistics answers (told by the first
 /// file's first bytes) are read whole, every file, as one workspace of statistics; anything
-/// else is a document list, of which the first file is imported ([`import_blob`]).
+/// else is a document list, of which the first file is imported: placed as it is read when
+/// `chunked` gives the configuration and where the workspace goes ([`bulk::import`]), else
+/// by the reducer ([`import_blob`]).
 pub async fn import_files(
     files: Vec<(String, Blob)>,
     on_action: Callback<WorkspaceAction>,
     token: CancelToken,
+    chunked: Option<(Placer, Callback<Rc<Loaded>>)>,
 ) {
     let Some((name, first)) = files.first() else {
         return;
@@ -70,8 +75,16 @@ pub async fn import_files(
         }
     };
     if !is_bucket_statistics(&head) {
-        if let Some((name, blob)) = files.into_iter().next() {
-            import_blob(blob, name, on_action, token).await;
+        let Some((name, blob)) = files.into_iter().next() else {
+            return;
+        };
+        match chunked {
+            Some((placer, on_loaded)) => {
+                let label = format!("Reading {name}");
+                let job = bulk::Job::new(label, token, on_action, on_loaded);
+                bulk::import(blob, name, placer, job).await;
+            }
+            None => import_blob(blob, name, on_action, token).await,
         }
         return;
     }

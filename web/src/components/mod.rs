@@ -7,6 +7,7 @@ mod advice;
 mod advisor;
 mod app;
 pub mod browser;
+pub mod bulk;
 mod config;
 mod content;
 mod documents;

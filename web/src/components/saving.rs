@@ -6,9 +6,10 @@
 //! none, and removed from `localStorage` once IndexedDB holds it. Records that cannot be
 //! read are set aside under [`SET_ASIDE_PREFIX`] keys, never overwritten.
 
+use super::bulk;
 use crate::state::{
     lines_capacity, read_saved, write_lines, Action, Level, Notice, NoticeAction, Saved, State,
-    Stored, Tab, ViewAction, LINES_HEADER, SET_ASIDE_KEY, STORAGE_KEY,
+    Stored, Tab, ViewAction, Work, LINES_HEADER, SET_ASIDE_KEY, STORAGE_KEY,
 };
 use gloo::timers::future::TimeoutFuture;
 use ravenshard_model::share::decode_fragment;
@@ -220,7 +221,7 @@ fn local_storage() -> Option<web_sys::Storage> {
 /// chapter's examples. Problems are reported as notices; a saved studio that cannot be read
 /// is set aside. The flag says whether the state is the one IndexedDB holds (so that it
 /// need not be saved again until it changes).
-pub async fn open_state() -> (State, bool) {
+pub async fn open_state(on_progress: Callback<Work>) -> (State, bool) {
     let mut notices: Vec<Notice> = Vec::new();
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
@@ -238,7 +239,7 @@ pub async fn open_state() -> (State, bool) {
     measure(READ_MEASURE, None);
     let mut saved = false;
     let mut state = match loaded {
-        Ok(Some(stored)) => from_stored(stored, &mut notices)
+        Ok(Some(stored)) => from_stored(stored, &mut notices, &on_progress)
             .await
             .inspect(|_| saved = true),
         Ok(None) => None,
@@ -260,15 +261,24 @@ pub async fn open_state() -> (State, bool) {
 }
 
 /// The state of records read from IndexedDB; records that cannot be used are set aside.
-async fn from_stored(stored: Stored, notices: &mut Vec<Notice>) -> Option<State> {
-    match stored.read().and_then(|saved| {
-        let tab = saved.tab.as_deref().and_then(Tab::from_key);
-        let mut state = State::from_saved(saved)?;
-        if let Some(tab) = tab {
-            state.apply(Action::View(ViewAction::SelectTab(tab)));
-        }
-        Ok(state)
-    }) {
+/// A large one is restored a chunk at a time ([`bulk::restore`]), its progress reported.
+async fn from_stored(
+    stored: Stored,
+    notices: &mut Vec<Notice>,
+    on_progress: &Callback<Work>,
+) -> Option<State> {
+    let restored = match bulk::restore(&stored, on_progress).await {
+        Some(restored) => restored,
+        None => stored.read().and_then(|saved| {
+            let tab = saved.tab.as_deref().and_then(Tab::from_key);
+            let mut state = State::from_saved(saved)?;
+            if let Some(tab) = tab {
+                state.apply(Action::View(ViewAction::SelectTab(tab)));
+            }
+            Ok(state)
+        }),
+    };
+    match restored {
         Ok(state) => Some(state),
         Err(why) => {
             let settings = format!("{SET_ASIDE_PREFIX}{SETTINGS_KEY}");

@@ -1,15 +1,18 @@
 //! The workspace panel: the documents editor, sample data and import.
 
+use super::bulk::{self, Job, CHUNKED_FROM};
 use super::import::{import_files, CancelToken};
 use super::{count, drag_handlers, on_value, plural, ByPtr};
-use crate::state::{Page, PageMove, WorkspaceAction, WorkspaceState, PAGE_LINES};
+use crate::state::{Loaded, Page, PageMove, Placer, WorkspaceAction, WorkspaceState, PAGE_LINES};
 use ravenshard_model::import::ACCEPT;
+use ravenshard_model::sample::Generator;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, FileList, HtmlInputElement};
 use yew::prelude::*;
 
 /// Properties of [`WorkspacePanel`].
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct WorkspacePanelProps {
     /// The documents, the editor's page, the generator and the import.
     pub workspace: ByPtr<WorkspaceState>,
@@ -17,6 +20,10 @@ pub struct WorkspacePanelProps {
     pub token: CancelToken,
     /// Where changes go.
     pub on_action: Callback<WorkspaceAction>,
+    /// The configuration large generations and imports are placed by as they are made.
+    pub placer: Placer,
+    /// Where the workspace such a job made goes.
+    pub on_loaded: Callback<Rc<Loaded>>,
 }
 
 impl PartialEq for CancelToken {
@@ -27,11 +34,7 @@ impl PartialEq for CancelToken {
 
 /// Starts importing a list of files: the first one as documents, or all of them as
 /// RavenDB bucket statistics ([`import_files`]).
-fn import_first(
-    files: Option<FileList>,
-    on_action: &Callback<WorkspaceAction>,
-    token: &CancelToken,
-) {
+fn import_first(files: Option<FileList>, props: &WorkspacePanelProps) {
     let Some(files) = files else {
         return;
     };
@@ -39,7 +42,35 @@ fn import_first(
         .filter_map(|i| files.get(i))
         .map(|file| (file.name(), file.unchecked_into()))
         .collect();
-    wasm_bindgen_futures::spawn_local(import_files(files, on_action.clone(), token.clone()));
+    let chunked = Some((props.placer.clone(), props.on_loaded.clone()));
+    let (on, token) = (props.on_action.clone(), props.token.clone());
+    wasm_bindgen_futures::spawn_local(import_files(files, on, token, chunked));
+}
+
+/// The generator's button: a large generation runs as a job ([`bulk::generate`]), a
+/// smaller one in the reducer.
+fn on_generate(props: &WorkspacePanelProps) -> Callback<MouseEvent> {
+    let workspace = props.workspace.clone();
+    let (placer, on_loaded) = (props.placer.clone(), props.on_loaded.clone());
+    let (on, token) = (props.on_action.clone(), props.token.clone());
+    Callback::from(move |_: MouseEvent| {
+        let documents = *workspace.generated().value();
+        if documents <= CHUNKED_FROM {
+            return on.emit(WorkspaceAction::Generate);
+        }
+        let generator = Generator {
+            documents,
+            anchored_share: workspace.anchored_percent().value() / 100.0,
+            seed: 1,
+        };
+        let job = Job::new(
+            "Generating".into(),
+            token.clone(),
+            on.clone(),
+            on_loaded.clone(),
+        );
+        wasm_bindgen_futures::spawn_local(bulk::generate(generator, placer.clone(), job));
+    })
 }
 
 /// Documents: the editor (one `id<TAB>size<TAB>collection` per line), the chapter's
@@ -52,23 +83,21 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
     let dragging = use_state(|| false);
     let emit = |action: WorkspaceAction| on.reform(move |_: MouseEvent| action.clone());
     let on_file = {
-        let on = on.clone();
-        let token = props.token.clone();
+        let props = props.clone();
         Callback::from(move |e: Event| {
             if let Some(input) = e.target_dyn_into::<HtmlInputElement>() {
-                import_first(input.files(), &on, &token);
+                import_first(input.files(), &props);
                 input.set_value("");
             }
         })
     };
     let on_drop = {
-        let on = on.clone();
-        let token = props.token.clone();
+        let props = props.clone();
         let dragging = dragging.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
-            import_first(e.data_transfer().and_then(|d| d.files()), &on, &token);
+            import_first(e.data_transfer().and_then(|d| d.files()), &props);
         })
     };
     let (on_drag_over, on_drag_leave) = drag_handlers(&dragging);
@@ -78,6 +107,15 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             token.cancel();
             on.emit(WorkspaceAction::ImportCancelled);
+        })
+    };
+    let on_cancel_work = {
+        let on = on.clone();
+        let token = props.token.clone();
+        Callback::from(move |_: MouseEvent| {
+            token.cancel();
+            let why = "Cancelled; the workspace is unchanged.".to_string();
+            on.emit(WorkspaceAction::WorkStopped(why));
         })
     };
     html! {
@@ -99,7 +137,14 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
                     <input id="import-file" type="file" accept={ACCEPT} multiple=true onchange={on_file} />
                 </label>
             </div>
-            { generator(workspace, on) }
+            { generator(workspace, on, on_generate(props)) }
+            if let Some(work) = workspace.work() {
+                <div class="work-progress" role="status">
+                    <span class="work-text">{ work.text() }</span>
+                    <progress max="1" value={format!("{:.3}", work.fraction.unwrap_or(0.0))}></progress>
+                    <button type="button" class="cancel-work" onclick={on_cancel_work}>{ "Cancel" }</button>
+                </div>
+            }
             if let Some(status) = workspace.import() {
                 <div class="import-progress" role="status">
                     <span>{ format!("Reading {} — {} documents", status.name, count(status.documents as u64)) }</span>
@@ -131,7 +176,11 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
 }
 
 /// The generator's fields (document count, anchored share) and its button.
-fn generator(workspace: &WorkspaceState, on: &Callback<WorkspaceAction>) -> Html {
+fn generator(
+    workspace: &WorkspaceState,
+    on: &Callback<WorkspaceAction>,
+    on_generate: Callback<MouseEvent>,
+) -> Html {
     let (generated, anchored) = (workspace.generated(), workspace.anchored_percent());
     let invalid = |valid: bool| classes!((!valid).then_some("invalid"));
     html! {
@@ -146,7 +195,7 @@ fn generator(workspace: &WorkspaceState, on: &Callback<WorkspaceAction>) -> Html
                 class={invalid(anchored.is_valid())} title="Share of orders anchored to their company, in percent"
                 oninput={on_value::<InputEvent, _>(on, WorkspaceAction::SetGeneratorShare)} />
             <span title="Share of orders anchored to their company">{ "% anchored" }</span>
-            <button type="button" class="generate" onclick={on.reform(|_: MouseEvent| WorkspaceAction::Generate)}
+            <button type="button" class="generate" onclick={on_generate}
                 disabled={!generated.is_valid() || !anchored.is_valid()}>{ "Go" }</button>
         </div>
         { for [generated.error(), anchored.error()].into_iter().flatten().map(|error| html! {

@@ -25,6 +25,7 @@ pub mod export;
 pub mod inputs;
 pub mod limits;
 pub mod live;
+pub mod loaded;
 pub mod notices;
 pub mod persist;
 pub mod reshard;
@@ -50,6 +51,7 @@ pub use inputs::{
 };
 pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
 pub use live::Live;
+pub use loaded::{import_summary, Loaded, Placer, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use persist::{
     documents_json, lines_capacity, read_documents, read_saved, write_documents, write_lines,
@@ -104,6 +106,9 @@ pub enum Action {
     TransactionOfShownDocuments,
     /// Make the Resharding view's target the configuration in force.
     UseReshardTarget,
+    /// A workspace made a chunk at a time (a large generation or import) replaces the
+    /// documents, with its placement ([`Loaded`]).
+    Loaded(Rc<Loaded>),
 }
 
 /// What the placement in force was made from.
@@ -419,6 +424,7 @@ impl State {
                 self.design = Rc::clone(&self.design).reduce(set);
             }
             Action::UseReshardTarget => self.use_reshard_target(),
+            Action::Loaded(loaded) => self.adopt(loaded),
             Action::Advisor(a) => self.advisor_action(a),
             Action::ApplyConfiguration { label, json } => {
                 self.config = Rc::clone(&self.config).reduce(ConfigAction::SetJson(json));

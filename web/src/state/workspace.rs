@@ -91,6 +91,15 @@ pub enum WorkspaceAction {
         /// Their texts, in the same order.
         texts: Vec<String>,
     },
+    /// A job that makes documents a chunk at a time (a large generation or import) made
+    /// progress.
+    Working(super::Work),
+    /// The job stopped (cancelled or failed): the workspace is unchanged; the text says
+    /// why.
+    WorkStopped(String),
+    /// A job's documents replace the workspace's (sent by [`Action::Loaded`](super::Action::Loaded),
+    /// which brings their placement).
+    Loaded(Rc<Vec<Document>>),
     /// Rewrite the IDs of the documents the list names (ignoring case), as an advisor's
     /// candidate says; `label` names the candidate in the notice.
     RewriteIds {
@@ -151,6 +160,8 @@ pub struct WorkspaceState {
     anchored_percent: Field<f64>,
     import: Option<ImportStatus>,
     import_error: Option<String>,
+    /// The chunked job in progress.
+    work: Option<super::Work>,
     notice: Option<Notice>,
     /// The last edit of the ID editor: the documents' versions before and after it, and
     /// the lines it changed.
@@ -169,6 +180,7 @@ impl WorkspaceState {
             anchored_percent: Field::new(DEFAULT_ANCHORED_PERCENT, 50.0),
             import: None,
             import_error: None,
+            work: None,
             notice: None,
             last_splice: None,
         }
@@ -235,6 +247,11 @@ impl WorkspaceState {
         self.import.as_ref()
     }
 
+    /// The chunked job in progress (a large generation or import).
+    pub fn work(&self) -> Option<&super::Work> {
+        self.work.as_ref()
+    }
+
     /// Why the last import failed.
     pub fn import_error(&self) -> Option<&str> {
         self.import_error.as_deref()
@@ -282,6 +299,7 @@ impl WorkspaceState {
             WorkspaceAction::ImportFinished { name, imported } => self.imported(&name, imported),
             WorkspaceAction::ImportFailed { name, message } => {
                 self.import = None;
+                self.work = None;
                 self.import_error = Some(format!(
                     "{name} could not be read, so the workspace is unchanged: {message}"
                 ));
@@ -290,6 +308,16 @@ impl WorkspaceState {
                 self.statistics_imported(&names, &texts)
             }
             WorkspaceAction::RewriteIds { label, rewrites } => self.rewrite(&label, &rewrites),
+            WorkspaceAction::Working(work) => self.work = Some(work),
+            WorkspaceAction::WorkStopped(why) => {
+                self.work = None;
+                self.notice = Some(Notice::new(Level::Info, why));
+            }
+            WorkspaceAction::Loaded(documents) => {
+                self.work = None;
+                self.import_error = None;
+                self.replace(Rc::unwrap_or_clone(documents));
+            }
             WorkspaceAction::ImportCancelled => {
                 if let Some(status) = self.import.take() {
                     self.notice = Some(Notice::new(
@@ -372,20 +400,8 @@ impl WorkspaceState {
             self.import_error = Some(format!("{message} The workspace is unchanged."));
             return;
         }
-        let mut summary = format!("Imported {count} document{} from {name}.", plural(count));
-        let skipped = imported.skipped;
-        if skipped > 0 {
-            let entries = if skipped == 1 {
-                "entry was"
-            } else {
-                "entries were"
-            };
-            summary.push_str(&format!(" {skipped} {entries} skipped"));
-            if let Some(first) = imported.warnings.first() {
-                summary.push_str(&format!(" (first: {first})"));
-            }
-            summary.push('.');
-        }
+        let first = imported.warnings.first().map(ToString::to_string);
+        let summary = super::import_summary(name, count, imported.skipped, first);
         self.replace(imported.documents);
         self.notice = Some(Notice::new(Level::Info, summary));
     }

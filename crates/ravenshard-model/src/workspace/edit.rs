@@ -198,9 +198,12 @@ impl Placement {
         if !old.iter().copied().eq(entries.iter().map(|e| e.collection)) {
             self.live_collections = OnceLock::new();
         }
+        let after = self.len() - at - remove;
         Arc::make_mut(&mut self.store).splice(at, remove, &entries);
         let delta = documents.len() as i64 - remove as i64;
-        if delta != 0 {
+        // No document after the edit (an append, a chunked build): nothing to renumber,
+        // and the O(n) pass over the group and duplicate tables is skipped.
+        if delta != 0 && after > 0 {
             self.renumber((at + remove) as u32, delta);
         }
 

@@ -530,6 +530,12 @@ fn repeats_in(indices: &[u32], lower_of: &dyn Fn(u32) -> String) -> u64 {
 }
 
 impl Duplicates {
+    /// Room for `additional` more documents, so that the table is not rehashed whole as
+    /// a chunked build grows it.
+    pub(super) fn reserve(&mut self, additional: usize) {
+        self.single.reserve(additional);
+    }
+
     /// The documents whose whole lowered ID hashes to `hash` (and maybe others, told apart
     /// by their IDs).
     pub(super) fn with_hash(&self, hash: u64) -> Vec<u32> {

@@ -16,6 +16,7 @@
 //! | warnings | [`Placement::invalid`], [`Placement::duplicates`] |
 //! | configuration | [`assign_members`], [`Placement::set_members`], [`Placement::set_topology`] |
 //! | bucket statistics | [`Placement::from_statistics`], [`Placement::statistics`]: a cluster's own figures per bucket or per range, no IDs |
+//! | building in chunks | [`PlacementBuilder`] (a page builds millions of documents between paints) |
 //! | edits | [`Placement::splice`], [`Placement::apply`] ([`Edit`]), [`Placement::heap_bytes`] |
 //!
 //! The placement owns a copy of the IDs (one arena string), so it borrows nothing and can
@@ -43,6 +44,7 @@
 //! assert_eq!(placement.invalid()[0].index, 2);
 //! ```
 
+mod builder;
 mod design;
 mod edit;
 mod groups;
@@ -56,6 +58,7 @@ mod shards;
 mod statistics;
 mod store;
 
+pub use builder::PlacementBuilder;
 pub use edit::{Edit, EditError};
 pub use groups::{AnchoredGroup, DuplicateId, ObeseBucket};
 pub use histogram::{Bin, MAX_BINS};

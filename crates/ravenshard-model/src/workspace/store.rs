@@ -40,6 +40,16 @@ pub(super) struct Entry<'a> {
 pub(super) const MAX_ARENA: usize = (u32::MAX - 1) as usize;
 
 impl Store {
+    /// Room for `additional` more documents of `id_bytes` bytes of IDs in all.
+    pub(super) fn reserve(&mut self, additional: usize, id_bytes: usize) {
+        self.arena.reserve(id_bytes);
+        self.spans.reserve(additional);
+        self.buckets.reserve(additional);
+        self.groups.reserve(additional);
+        self.sizes.reserve(additional);
+        self.collection_of.reserve(additional);
+    }
+
     pub(super) fn len(&self) -> usize {
         self.spans.len()
     }

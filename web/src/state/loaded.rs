@@ -1,0 +1,199 @@
+//! A workspace made outside the reducer, a chunk at a time between paints (a generation,
+//! an import of a million documents), and handed over whole when complete
+//! ([`Action::Loaded`](super::Action::Loaded)): the documents and their placement are swapped
+//! in together, so nothing is placed again on the main thread, and a cancelled job leaves
+//! the workspace the user had.
+
+use super::{Level, Live, Notice, Placed, State, ViewAction, WorkspaceAction};
+use crate::editors::geometry::group_digits;
+use ravenshard::Topology;
+use ravenshard_model::workspace::{Document, Placement, PlacementBuilder, PlacementOptions};
+use std::rc::Rc;
+use yew::Reducible;
+
+/// What a job places its documents by: the configuration in force when it starts.
+#[derive(Debug, Clone)]
+pub struct Placer {
+    /// The topology.
+    pub topology: Rc<Topology>,
+    /// The configuration's revision (a later one is followed in place when handed over).
+    pub revision: u64,
+    /// The placement options (the chapter's design when on).
+    pub options: Rc<PlacementOptions>,
+}
+
+impl PartialEq for Placer {
+    fn eq(&self, other: &Self) -> bool {
+        self.revision == other.revision && Rc::ptr_eq(&self.options, &other.options)
+    }
+}
+
+impl Placer {
+    /// An empty builder placing by this configuration.
+    pub fn builder(&self) -> PlacementBuilder {
+        PlacementBuilder::new(&self.topology, &self.options)
+    }
+}
+
+/// A workspace made by a job: the documents, their placement, what to tell the user.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The documents, in order.
+    pub documents: Vec<Document>,
+    /// Their placement by `placer`.
+    pub placement: Placement,
+    /// The configuration they were placed by.
+    pub placer: Placer,
+    /// The notice to show (`Imported 1,000,000 documents from …`).
+    pub summary: Option<String>,
+}
+
+/// A job in progress, as the workspace panel shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Work {
+    /// What is done (`Generating`, `Reading orders.json.gz`).
+    pub label: String,
+    /// Documents done so far.
+    pub done: usize,
+    /// How much is done, 0 to 1, when known.
+    pub fraction: Option<f64>,
+    /// Milliseconds left, estimated from the pace so far.
+    pub left_ms: Option<f64>,
+}
+
+impl Work {
+    /// The status line: `Generating — 400,000 documents, 40%, about 2 s left`.
+    pub fn text(&self) -> String {
+        let mut text = format!(
+            "{} — {} documents",
+            self.label,
+            group_digits(self.done as u64)
+        );
+        if let Some(f) = self.fraction {
+            text.push_str(&format!(", {:.0}%", f * 100.0));
+        }
+        if let Some(ms) = self.left_ms {
+            text.push_str(&format!(", about {:.0} s left", (ms / 1000.0).ceil()));
+        }
+        text
+    }
+}
+
+/// `Imported 3 documents from x.json. 1 entry was skipped (first: …).`
+pub fn import_summary(name: &str, count: usize, skipped: usize, first: Option<String>) -> String {
+    let s = if count == 1 { "" } else { "s" };
+    let mut summary = format!("Imported {count} document{s} from {name}.");
+    if skipped > 0 {
+        let entries = if skipped == 1 {
+            "entry was"
+        } else {
+            "entries were"
+        };
+        summary.push_str(&format!(" {skipped} {entries} skipped"));
+        if let Some(first) = first {
+            summary.push_str(&format!(" (first: {first})"));
+        }
+        summary.push('.');
+    }
+    summary
+}
+
+impl State {
+    /// What a job started now places by.
+    pub fn placer(&self) -> Placer {
+        Placer {
+            topology: Rc::clone(self.config.topology()),
+            revision: self.config.revision(),
+            options: Rc::clone(&self.placed.options),
+        }
+    }
+
+    /// Swaps in a workspace a job made: its documents replace the workspace's and its
+    /// placement is the one in force (followed in place if the configuration changed
+    /// meanwhile, by the reconcile after every action).
+    pub(super) fn adopt(&mut self, loaded: Rc<Loaded>) {
+        let loaded = Rc::unwrap_or_clone(loaded);
+        let action = WorkspaceAction::Loaded(Rc::new(loaded.documents));
+        self.workspace = Rc::clone(&self.workspace).reduce(action);
+        self.placed = Placed {
+            documents: self.workspace.live_documents().clone(),
+            statistics: None,
+            revision: loaded.placer.revision,
+            topology: loaded.placer.topology,
+            options: loaded.placer.options,
+        };
+        self.placement = Live::new(loaded.placement);
+        let placed = ViewAction::Placed(self.placement.clone());
+        self.views = Rc::clone(&self.views).reduce(placed);
+        if let Some(summary) = loaded.summary {
+            self.push_notice(Notice::new(Level::Info, summary));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{Action, ConfigAction};
+    use ravenshard_model::sample::Generator;
+
+    fn generated(n: usize) -> Vec<Document> {
+        let generator = Generator {
+            documents: n,
+            ..Default::default()
+        };
+        generator.generate().unwrap()
+    }
+
+    fn loaded(documents: &[Document], placer: Placer, summary: Option<String>) -> Loaded {
+        let mut builder = placer.builder();
+        for chunk in documents.chunks(700) {
+            builder.push(chunk).unwrap();
+        }
+        Loaded {
+            documents: documents.to_vec(),
+            placement: builder.finish(),
+            placer,
+            summary,
+        }
+    }
+
+    #[test]
+    fn a_loaded_workspace_is_the_one_placed_at_once() {
+        let documents = generated(3000);
+        let mut state = State::with_documents(vec![Document::new("a")]);
+        let made = loaded(&documents, state.placer(), Some("made".into()));
+        state.apply(Action::Loaded(Rc::new(made)));
+        let whole = State::with_documents(documents);
+        assert_eq!(state.workspace().documents(), whole.workspace().documents());
+        assert_eq!(state.placement().shards(), whole.placement().shards());
+        assert_eq!(state.placement().totals(), whole.placement().totals());
+    }
+
+    #[test]
+    fn a_configuration_changed_during_the_job_is_followed() {
+        let documents = generated(2000);
+        let mut state = State::with_documents(Vec::new());
+        let placer = state.placer();
+        state.apply(Action::Config(ConfigAction::SetShardCount("5".into())));
+        state.apply(Action::Loaded(Rc::new(loaded(&documents, placer, None))));
+        assert_eq!(state.placement().shards().len(), 5);
+        let mut whole = State::with_documents(documents);
+        whole.apply(Action::Config(ConfigAction::SetShardCount("5".into())));
+        assert_eq!(state.placement().shards(), whole.placement().shards());
+    }
+
+    #[test]
+    fn work_reads_as_a_status_line() {
+        let work = Work {
+            label: "Generating".into(),
+            done: 1_234_567,
+            fraction: Some(0.4),
+            left_ms: Some(1500.0),
+        };
+        assert_eq!(
+            work.text(),
+            "Generating — 1,234,567 documents, 40%, about 2 s left"
+        );
+    }
+}
