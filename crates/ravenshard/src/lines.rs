@@ -93,7 +93,7 @@ pub fn is_blank(line: &str) -> bool {
 /// assert_eq!(id_field("  "), "");
 /// ```
 pub fn id_field(line: &str) -> &str {
-    let id = match line.bytes().position(|b| b == b'\t') {
+    let id = match memchr::memchr(b'\t', line.as_bytes()) {
         Some(tab) => &line[..tab],
         None => line,
     };
