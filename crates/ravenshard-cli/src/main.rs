@@ -555,8 +555,7 @@ fn answer_block(
 ) -> Answers {
     out.reserve(block.len() + block.len() / 2);
     let mut errors = Vec::new();
-    let lines = ravenshard::lines::for_each_line_in(block, |number, line| {
-        let id = line.map(ravenshard::lines::id_field);
+    let lines = ravenshard::lines::for_each_id_in(block, |number, id| {
         if let Err(message) = id
             .map_err(|e| e.to_string())
             .and_then(|id| answer(&mut out, id, place))
