@@ -643,6 +643,12 @@ impl Tail<'_> {
     /// A tab and the number's digits.
     fn number(&mut self, n: u32) {
         self.push(b'\t');
+        // A shard number is almost always one digit: no call for it.
+        if let Ok(digit) = u8::try_from(n) {
+            if digit < 10 {
+                return self.push(b'0' + digit);
+            }
+        }
         let mut digits = itoa::Buffer::new();
         for &b in digits.format(n).as_bytes() {
             self.push(b);
