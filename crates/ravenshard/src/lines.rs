@@ -369,16 +369,7 @@ pub fn for_each_line_in<E>(
     block: &[u8],
     mut f: impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
 ) -> Result<u64, E> {
-    if block.is_empty() {
-        return Ok(0);
-    }
-    let mut number = 0;
-    each_line(
-        block.strip_suffix(b"\n").unwrap_or(block),
-        &mut number,
-        &mut f,
-    )?;
-    Ok(number)
+    block_lines(block, &mut f, &mut lines_of_valid)
 }
 
 /// [`for_each_line_in`] with each line's [`id_field`] (lines that are not UTF-8 as they are):
@@ -405,14 +396,22 @@ pub fn for_each_id_in<E>(
     block: &[u8],
     mut f: impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
 ) -> Result<u64, E> {
+    block_lines(block, &mut f, &mut ids_of_valid)
+}
+
+/// The lines of a block of whole lines: the valid stretches to `valid_lines`, the lines
+/// that are not UTF-8 to `f`; the number of lines.
+fn block_lines<E, F: FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>>(
+    block: &[u8],
+    f: &mut F,
+    valid_lines: &mut impl FnMut(&str, &mut u64, &mut F) -> Result<(), E>,
+) -> Result<u64, E> {
     if block.is_empty() {
         return Ok(0);
     }
     let mut number = 0;
     let body = block.strip_suffix(b"\n").unwrap_or(block);
-    each_line_with(body, &mut number, &mut f, &mut |valid, number, f| {
-        ids_of_valid(valid, number, f)
-    })?;
+    each_line_with(body, &mut number, f, valid_lines)?;
     Ok(number)
 }
 
@@ -531,17 +530,24 @@ fn each_line<E>(
     number: &mut u64,
     f: &mut impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
 ) -> Result<(), E> {
-    each_line_with(bytes, number, f, &mut |valid, number, f| {
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', valid.as_bytes()).chain([valid.len()]) {
-            // `start` and `end` are at `\n` bytes or the ends, so char boundaries.
-            let line = valid.get(start..end).unwrap_or_default();
-            start = end + 1;
-            *number += 1;
-            f(*number, Ok(line.strip_suffix('\r').unwrap_or(line)))?;
-        }
-        Ok(())
-    })
+    each_line_with(bytes, number, f, &mut lines_of_valid)
+}
+
+/// The lines of valid text, numbered on from `number`.
+fn lines_of_valid<E>(
+    valid: &str,
+    number: &mut u64,
+    f: &mut impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', valid.as_bytes()).chain([valid.len()]) {
+        // `start` and `end` are at `\n` bytes or the ends, so char boundaries.
+        let line = valid.get(start..end).unwrap_or_default();
+        start = end + 1;
+        *number += 1;
+        f(*number, Ok(line.strip_suffix('\r').unwrap_or(line)))?;
+    }
+    Ok(())
 }
 
 /// The valid stretches of `bytes` go to `valid` (which numbers their lines), each line that
