@@ -93,8 +93,13 @@ pub fn is_blank(line: &str) -> bool {
 /// assert_eq!(id_field("  "), "");
 /// ```
 pub fn id_field(line: &str) -> &str {
-    let id = match line.bytes().position(|b| b == b'\t') {
-        Some(tab) => &line[..tab],
+    id_before(line, memchr::memchr(b'\t', line.as_bytes()))
+}
+
+/// [`id_field`] of a line whose first tab (if any) is known.
+fn id_before(line: &str, tab: Option<usize>) -> &str {
+    let id = match tab.and_then(|tab| line.get(..tab)) {
+        Some(id) => id,
         None => line,
     };
     // Only an ID that starts with white space can belong to a blank line.
@@ -364,16 +369,73 @@ pub fn for_each_line_in<E>(
     block: &[u8],
     mut f: impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
 ) -> Result<u64, E> {
+    block_lines(block, &mut f, &mut lines_of_valid)
+}
+
+/// [`for_each_line_in`] with each line's [`id_field`] (lines that are not UTF-8 as they are):
+/// the line ends and the tabs found in one pass (`memchr2`), for `bucket`'s hot loop.
+///
+/// # Errors
+///
+/// `f`'s error, when it returns one.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::lines::for_each_id_in;
+///
+/// let mut seen = Vec::new();
+/// let n = for_each_id_in(b"a\t5\r\n \t\nb\xff\n", |number, id| {
+///     seen.push((number, id.ok().map(str::to_string)));
+///     Ok::<(), ()>(())
+/// });
+/// assert_eq!(n, Ok(3));
+/// assert_eq!(seen, [(1, Some("a".into())), (2, Some("".into())), (3, None)]);
+/// ```
+pub fn for_each_id_in<E>(
+    block: &[u8],
+    mut f: impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
+) -> Result<u64, E> {
+    block_lines(block, &mut f, &mut ids_of_valid)
+}
+
+/// The lines of a block of whole lines: the valid stretches to `valid_lines`, the lines
+/// that are not UTF-8 to `f`; the number of lines.
+fn block_lines<E, F: FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>>(
+    block: &[u8],
+    f: &mut F,
+    valid_lines: &mut impl FnMut(&str, &mut u64, &mut F) -> Result<(), E>,
+) -> Result<u64, E> {
     if block.is_empty() {
         return Ok(0);
     }
     let mut number = 0;
-    each_line(
-        block.strip_suffix(b"\n").unwrap_or(block),
-        &mut number,
-        &mut f,
-    )?;
+    let body = block.strip_suffix(b"\n").unwrap_or(block);
+    each_line_with(body, &mut number, f, valid_lines)?;
     Ok(number)
+}
+
+/// The IDs of the lines of valid text, numbered on from `number`.
+fn ids_of_valid<E>(
+    valid: &str,
+    number: &mut u64,
+    f: &mut impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
+) -> Result<(), E> {
+    let bytes = valid.as_bytes();
+    let (mut start, mut tab) = (0, None);
+    for at in memchr::memchr2_iter(b'\n', b'\t', bytes).chain([bytes.len()]) {
+        if bytes.get(at) == Some(&b'\t') {
+            tab = tab.or(Some(at - start));
+            continue;
+        }
+        // `start` and `at` are at `\n` bytes or the ends, so char boundaries.
+        let line = valid.get(start..at).unwrap_or_default();
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        *number += 1;
+        f(*number, Ok(id_before(line, tab.take())))?;
+        start = at + 1;
+    }
+    Ok(())
 }
 
 /// The lines of a block of whole lines as bytes, not checked as UTF-8, without their `\n` or
@@ -464,9 +526,37 @@ pub fn for_each_block<R: io::Read, E>(
 /// Calls `f` for the lines of `bytes` (lines without their final `\n`, which is not there),
 /// checking UTF-8 once for all of them.
 fn each_line<E>(
-    mut bytes: &[u8],
+    bytes: &[u8],
     number: &mut u64,
     f: &mut impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
+) -> Result<(), E> {
+    each_line_with(bytes, number, f, &mut lines_of_valid)
+}
+
+/// The lines of valid text, numbered on from `number`.
+fn lines_of_valid<E>(
+    valid: &str,
+    number: &mut u64,
+    f: &mut impl FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', valid.as_bytes()).chain([valid.len()]) {
+        // `start` and `end` are at `\n` bytes or the ends, so char boundaries.
+        let line = valid.get(start..end).unwrap_or_default();
+        start = end + 1;
+        *number += 1;
+        f(*number, Ok(line.strip_suffix('\r').unwrap_or(line)))?;
+    }
+    Ok(())
+}
+
+/// The valid stretches of `bytes` go to `valid` (which numbers their lines), each line that
+/// is not UTF-8 to `f`.
+fn each_line_with<E, F: FnMut(u64, Result<&str, NotUtf8>) -> Result<(), E>>(
+    mut bytes: &[u8],
+    number: &mut u64,
+    f: &mut F,
+    valid_lines: &mut impl FnMut(&str, &mut u64, &mut F) -> Result<(), E>,
 ) -> Result<(), E> {
     loop {
         let (valid, bad) = match std::str::from_utf8(bytes) {
@@ -482,14 +572,7 @@ fn each_line<E>(
             }
         };
         if bad != Some(0) {
-            let mut start = 0;
-            for end in memchr::memchr_iter(b'\n', valid.as_bytes()).chain([valid.len()]) {
-                // `start` and `end` are at `\n` bytes or the ends, so char boundaries.
-                let line = valid.get(start..end).unwrap_or_default();
-                start = end + 1;
-                *number += 1;
-                f(*number, Ok(line.strip_suffix('\r').unwrap_or(line)))?;
-            }
+            valid_lines(valid, number, f)?;
         }
         let Some(start) = bad else {
             return Ok(());
@@ -665,5 +748,30 @@ mod tests {
         });
         assert!(matches!(read, Err(Stop::By("stop"))));
         assert_eq!(calls, 2);
+    }
+
+    proptest::proptest! {
+        /// The one-pass IDs are the lines' `id_field`s, line numbers and bad lines included.
+        #[test]
+        fn ids_in_one_pass_are_the_lines_id_fields(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![&b"a"[..], b"\t", b"\n", b"\r", b" ", b"\xc3\xa9", b"\xff", b"5"]),
+                0..40,
+            )
+        ) {
+            let block = parts.concat();
+            let mut lines = Vec::new();
+            let n = for_each_line_in(&block, |number, line| {
+                lines.push((number, line.map(|l| id_field(l).to_string())));
+                Ok::<(), ()>(())
+            });
+            let mut ids = Vec::new();
+            let m = for_each_id_in(&block, |number, id| {
+                ids.push((number, id.map(str::to_string)));
+                Ok::<(), ()>(())
+            });
+            proptest::prop_assert_eq!(n, m);
+            proptest::prop_assert_eq!(lines, ids);
+        }
     }
 }

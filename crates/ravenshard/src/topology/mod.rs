@@ -1,6 +1,7 @@
 //! The validated sharding topology: shards and their nodes, bucket ranges, prefixes.
 
 mod order;
+mod shard_table;
 mod validate;
 
 use crate::config::{
@@ -12,6 +13,7 @@ use crate::{bucket_for_with, bucket_of_lower, check_id, lower_id_with, ConfigErr
 use crate::{ConfigWarning, NUMBER_OF_BUCKETS};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use shard_table::ShardTable;
 use std::collections::BTreeMap;
 use validate::{
     collect_warnings, parse_shard_number, split_block, validate_prefixes, validate_ranges,
@@ -20,6 +22,15 @@ use validate::{
 /// The most prefixes a configuration can have: RavenDB's buckets are 32-bit signed
 /// integers, so there are at most 2^31 / 2^20 = 2048 blocks, one of them the default.
 pub const MAX_PREFIXES: usize = 2047;
+
+/// The range of `ranges` (ascending, validated) that holds `bucket`, if its block is owned.
+fn range_of(ranges: &[BucketRange], bucket: u32) -> Option<&BucketRange> {
+    let after = ranges.partition_point(|r| r.start <= bucket);
+    let range = ranges.get(after.checked_sub(1)?)?;
+    // Every owned block starts with a range (validated), so the range found is in the
+    // bucket's block exactly when the block is owned.
+    (range.start / NUMBER_OF_BUCKETS == bucket / NUMBER_OF_BUCKETS).then_some(range)
+}
 
 /// The database name used when a configuration does not carry one.
 pub const DEFAULT_DATABASE: &str = "db";
@@ -159,6 +170,8 @@ pub struct Topology {
     database: String,
     shards: Shards,
     ranges: Vec<BucketRange>,
+    /// The shards of the default block by chunk, derived from `ranges`.
+    shard_table: ShardTable,
     prefixes: Vec<Prefix>,
     warnings: Vec<ConfigWarning>,
     other: Map<String, Value>,
@@ -267,10 +280,12 @@ impl Topology {
                 prefix,
             });
         }
+        let shard_table = ShardTable::new(|bucket| range_of(&ranges, bucket));
         Ok(Topology {
             database: database.to_string(),
             shards,
             ranges,
+            shard_table,
             prefixes,
             warnings,
             other: config.other,
@@ -380,17 +395,16 @@ impl Topology {
     /// The bucket range that holds a bucket, or `None` for a bucket in a block that neither
     /// the default ranges nor a prefix own.
     pub fn range_of(&self, bucket: u32) -> Option<&BucketRange> {
-        let after = self.ranges.partition_point(|r| r.start <= bucket);
-        let range = self.ranges.get(after.checked_sub(1)?)?;
-        // Every owned block starts with a range (validated), so the range found is in the
-        // bucket's block exactly when the block is owned.
-        (range.start / NUMBER_OF_BUCKETS == bucket / NUMBER_OF_BUCKETS).then_some(range)
+        range_of(&self.ranges, bucket)
     }
 
     /// The shard that owns a bucket: the range in the same 2^20 block whose start is the
     /// greatest not above the bucket.
     pub fn shard_for_bucket(&self, bucket: u32) -> Option<u32> {
-        self.range_of(bucket).map(|r| r.shard)
+        match self.shard_table.shard(bucket) {
+            Some(shard) => Some(shard),
+            None => self.range_of(bucket).map(|r| r.shard),
+        }
     }
 
     /// The index of the first prefix a lowered ID ([`lower_id`](crate::lower_id)) starts
