@@ -685,27 +685,18 @@ def main():
     try:
         wait_for(f"http://127.0.0.1:{driver_port}/status")
         result = {"documents": args.docs}
-        if args.advise:
-            driver.start(chromium)
-            driver.open(f"http://127.0.0.1:{http_port}/")
-            time.sleep(2)
-            measure_advise(driver, args.docs, result)
-            print(json.dumps(result))
-            return
-        if args.table:
-            driver.start(chromium)
-            driver.open(f"http://127.0.0.1:{http_port}/")
-            time.sleep(2)
-            measure_table(driver, args.docs, args.edits, result)
-            print(json.dumps(result))
-            return
-        if args.bulk:
-            driver.start(chromium)
-            driver.open(f"http://127.0.0.1:{http_port}/")
-            time.sleep(2)
-            measure_bulk(driver, f"http://127.0.0.1:{http_port}/", args.docs, args.ids, result)
-            print(json.dumps(result))
-            return
+        url = f"http://127.0.0.1:{http_port}/"
+        single = [(args.advise, lambda: measure_advise(driver, args.docs, result)),
+                  (args.table, lambda: measure_table(driver, args.docs, args.edits, result)),
+                  (args.bulk, lambda: measure_bulk(driver, url, args.docs, args.ids, result))]
+        for wanted, measure in single:
+            if wanted:
+                driver.start(chromium)
+                driver.open(url)
+                time.sleep(2)
+                measure()
+                print(json.dumps(result))
+                return
         measure_loads(driver_port, chromium, dist, result)
         result["size"] = dist_size(dist)
         print(f"dist/ gzipped: {result['size']:,} bytes ({result['size'] / 1024:.1f} KB)"

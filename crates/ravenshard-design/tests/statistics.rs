@@ -139,8 +139,9 @@ fn a_drill_down_replaces_the_range_it_resolves() {
     assert!(s.notes()[0].contains("drill.json at BucketRanges.131072"));
 }
 
-#[test]
-fn a_balance_never_splits_a_range_and_says_so() {
+/// Two ranges of 32768 buckets on shard 0 (600 and 300 documents) and one bucket on shard
+/// 1 (100), over two shards.
+fn two_ranges_on_shard_0() -> (Topology, Workload) {
     let text = answer(&[
         range(0, 32767, "0", 600, 0),
         range(32768, 65535, "0", 300, 0),
@@ -149,6 +150,12 @@ fn a_balance_never_splits_a_range_and_says_so() {
     let s = read(&[("a.json", &text)]).unwrap();
     let t = Topology::with_shards(2).unwrap();
     let w = Workload::from_statistics(&s, &t).unwrap();
+    (t, w)
+}
+
+#[test]
+fn a_balance_never_splits_a_range_and_says_so() {
+    let (t, w) = two_ranges_on_shard_0();
     let b = balance(
         &t,
         &w.load,
@@ -183,14 +190,7 @@ fn a_balance_never_splits_a_range_and_says_so() {
 /// covers a range moves whole (every bucket of it migrates), never only its first bucket.
 #[test]
 fn fewest_migrations_moves_a_range_whole() {
-    let text = answer(&[
-        range(0, 32767, "0", 600, 0),
-        range(32768, 65535, "0", 300, 0),
-        range(600000, 600000, "1", 100, 0),
-    ]);
-    let s = read(&[("a.json", &text)]).unwrap();
-    let t = Topology::with_shards(2).unwrap();
-    let w = Workload::from_statistics(&s, &t).unwrap();
+    let (t, w) = two_ranges_on_shard_0();
     let options = BalanceOptions {
         threshold: 0.0,
         objective: Objective::FewestMigrations,
