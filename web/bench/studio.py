@@ -434,6 +434,22 @@ const [n, done] = arguments;
 """
 
 
+def load_average():
+    """The machine's load average (1, 5, 15 min): the machine is shared."""
+    try:
+        return os.getloadavg()
+    except OSError:
+        return None
+
+
+def report_load(result):
+    """Records and prints the load average after a measurement."""
+    load = result["loadavg"] = load_average()
+    if load:
+        print(f"load average (1, 5, 15 min): {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+              "(a shared machine)")
+
+
 def measure_advise(driver, docs, result):
     """The advisor on an export of `docs` documents, in the worker."""
     adv = result["advise"] = driver.run(ADVISE, docs)
@@ -443,12 +459,7 @@ def measure_advise(driver, docs, result):
           f"{adv['ms'] / 1000:.1f} s, {adv['progress']} progress updates shown "
           f"(last: {adv['lastProgress']}); main-thread tasks over 50 ms: {adv['longTasks']} "
           f"(longest {adv['longest']:.0f} ms)")
-    try:
-        load = os.getloadavg()
-        result["loadavg"] = load
-        print(f"load average (1, 5, 15 min): {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    except OSError:
-        pass
+    report_load(result)
 
 
 def mark(ms, target):
@@ -481,10 +492,9 @@ SMALL_DOCS = 10_000
 
 
 def loadavg():
-    try:
-        return os.getloadavg()[0]
-    except OSError:
-        return float("nan")
+    """The 1-minute load average, NaN where the system has none."""
+    load = load_average()
+    return load[0] if load else float("nan")
 
 
 def generated(driver, docs):
@@ -616,13 +626,6 @@ const [n, done] = arguments;
 """
 
 
-def load_average():
-    """The machine's load average (1, 5, 15 min): the machine is shared."""
-    try:
-        return os.getloadavg()
-    except OSError:
-        return None
-
 
 def bulk_line(what, r):
     if r.get("error"):
@@ -645,10 +648,7 @@ def measure_bulk(driver, url, docs, ids, result):
     if ids:
         r = result["ids"] = driver.run(BULK_IDS, ids)
         bulk_line(f"import {ids} IDs ({r.get('bytes', 0) / 1e6:.0f} MB text)", r)
-    load = result["loadavg"] = load_average()
-    if load:
-        print(f"load average (1, 5, 15 min): {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
-              "(a shared machine)")
+    report_load(result)
 
 
 def main():
