@@ -1,27 +1,77 @@
 //! Large line inputs on every core (`--threads`): the input is cut into blocks of whole
-//! lines ([`for_each_block`]), a batch of blocks is worked on by a rayon pool, and the
-//! results are handed on in input order, so the output is the same bytes whatever the
-//! number of threads.
+//! lines ([`for_each_block`]), each block is a job of a rayon pool, and the results are
+//! handed on in input order, so the output is the same bytes whatever the number of
+//! threads.
+//!
+//! The thread that reads the input also hands the results on (writes the answers, say):
+//! it reads ahead while the pool works, up to a few blocks per thread, and hands on each
+//! result as soon as it and all before it are done. There is no barrier between groups of
+//! blocks, so no thread waits for the slowest block of a batch, and memory stays flat: at
+//! most [`IN_FLIGHT_PER_THREAD`] blocks per thread are read and not yet handed on.
 
 use crate::Fatal;
 use ravenshard::lines::{for_each_block, Stop};
-use rayon::prelude::*;
+use std::collections::VecDeque;
 use std::io::Read;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::{mpsc, Mutex};
 
-/// The bytes of one block: big enough to amortise the hand-over, small enough that a batch
-/// of them stays in cache and memory stays flat.
+/// The bytes of one block: big enough to amortise the hand-over, small enough that the
+/// blocks in flight stay in cache and memory stays flat.
 const BLOCK_LEN: usize = 1 << 20;
-/// Blocks per thread in a batch, so a slow block does not idle the other threads long.
-const BLOCKS_PER_THREAD: usize = 2;
-
-/// A batch being worked on: its results, and its blocks back for reuse.
-type Running<'s, T> = std::thread::ScopedJoinHandle<'s, (Vec<T>, Vec<Vec<u8>>)>;
+/// Blocks per thread read and not yet handed on: enough that a thread finds a block
+/// waiting when it finishes one, and that a slow block does not stop the reading.
+const IN_FLIGHT_PER_THREAD: usize = 3;
 
 /// The threads the bulk commands work on.
 pub struct Pool {
     threads: usize,
     /// `None` with one thread: the blocks are worked on where they are read.
     pool: Option<rayon::ThreadPool>,
+}
+
+/// A block worked on: where it is in the input, its result (or the panic of its job), and
+/// its bytes back for reuse.
+struct Finished<T> {
+    number: usize,
+    result: std::thread::Result<T>,
+    block: Vec<u8>,
+}
+
+/// Results put back in input order.
+struct InOrder<T> {
+    /// The number of the next block to hand on.
+    next: usize,
+    /// The results of blocks `next..`, `None` while a block is being worked on.
+    waiting: VecDeque<Option<T>>,
+    /// Blocks worked on, for reuse.
+    free: Vec<Vec<u8>>,
+}
+
+impl<T> InOrder<T> {
+    /// Takes a finished block, and hands on the results that are now next in order.
+    fn take<E>(
+        &mut self,
+        finished: Finished<T>,
+        sink: &mut impl FnMut(T) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.free.push(finished.block);
+        let result = finished.result.unwrap_or_else(|panic| resume_unwind(panic));
+        let at = finished.number - self.next;
+        if self.waiting.len() <= at {
+            self.waiting.resize_with(at + 1, || None);
+        }
+        if let Some(slot) = self.waiting.get_mut(at) {
+            *slot = Some(result);
+        }
+        while let Some(Some(_)) = self.waiting.front() {
+            if let Some(Some(result)) = self.waiting.pop_front() {
+                self.next += 1;
+                sink(result)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Pool {
@@ -54,51 +104,77 @@ impl Pool {
         &self,
         input: impl Read,
         work: impl Fn(&[u8]) -> T + Sync,
-        mut sink: impl FnMut(T) -> Result<(), E>,
+        sink: impl FnMut(T) -> Result<(), E>,
     ) -> Result<(), Stop<E>> {
+        self.run_with(input, || (), |_, block| work(block), sink)
+            .map(drop)
+    }
+
+    /// [`run`](Self::run) with a state per thread: `work` is given one made by `state`
+    /// (each is used by one block at a time, and by the blocks of one thread, mostly), for
+    /// what every block adds to and need not be in input order, such as counters. The
+    /// states are returned at the end, at most one per thread.
+    pub fn run_with<S: Send, T: Send, E>(
+        &self,
+        input: impl Read,
+        state: impl Fn() -> S + Sync,
+        work: impl Fn(&mut S, &[u8]) -> T + Sync,
+        mut sink: impl FnMut(T) -> Result<(), E>,
+    ) -> Result<Vec<S>, Stop<E>> {
         let Some(pool) = &self.pool else {
-            return for_each_block(input, BLOCK_LEN, |block| {
-                sink(work(&block))?;
-                Ok(Some(block))
-            });
-        };
-        let batch_len = self.threads * BLOCKS_PER_THREAD;
-        let work = &work;
-        // A batch is worked on (by a scoped thread that hands it to the pool) while this
-        // thread writes the results of the one before and reads the next.
-        std::thread::scope(|scope| {
-            let mut batch: Vec<Vec<u8>> = Vec::with_capacity(batch_len);
-            let mut free: Vec<Vec<u8>> = Vec::new();
-            let mut running: Option<Running<'_, T>> = None;
-            let mut hand_over = |running: Option<Running<'_, T>>, free: &mut Vec<Vec<u8>>| {
-                let Some(running) = running else {
-                    return Ok(());
-                };
-                let (results, blocks) = running
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                free.extend(blocks);
-                results.into_iter().try_for_each(&mut sink)
-            };
-            let start = |batch: Vec<Vec<u8>>| -> Running<'_, T> {
-                scope.spawn(move || {
-                    let results = pool.install(|| batch.par_iter().map(|b| work(b)).collect());
-                    (results, batch)
-                })
-            };
+            let mut one = state();
             for_each_block(input, BLOCK_LEN, |block| {
-                batch.push(block);
-                if batch.len() == batch_len {
-                    let full = std::mem::replace(&mut batch, Vec::with_capacity(batch_len));
-                    let before = running.replace(start(full));
-                    hand_over(before, &mut free)?;
-                }
-                Ok(free.pop())
+                sink(work(&mut one, &block))?;
+                Ok(Some(block))
             })?;
-            let before = running.take();
-            hand_over(before, &mut free).map_err(Stop::By)?;
-            let last = start(batch);
-            hand_over(Some(last), &mut free).map_err(Stop::By)
-        })
+            return Ok(vec![one]);
+        };
+        let most = self.threads * IN_FLIGHT_PER_THREAD;
+        let kept = Mutex::new(Vec::new());
+        let (work, state, states) = (&work, &state, &kept);
+        let (done, finished) = mpsc::channel::<Finished<T>>();
+        let mut order = InOrder {
+            next: 0,
+            waiting: VecDeque::with_capacity(most),
+            free: Vec::with_capacity(most),
+        };
+        pool.in_place_scope_fifo(|scope| {
+            let mut read = 0;
+            for_each_block(input, BLOCK_LEN, |block| {
+                let (number, done) = (read, done.clone());
+                read += 1;
+                scope.spawn_fifo(move |_| {
+                    let mut own = states.lock().ok().and_then(|mut s| s.pop());
+                    let result = catch_unwind(AssertUnwindSafe(|| {
+                        work(own.get_or_insert_with(state), &block)
+                    }));
+                    if let (Some(own), Ok(mut states)) = (own, states.lock()) {
+                        states.push(own);
+                    }
+                    // The receiver lives until every job has sent.
+                    let _ = done.send(Finished {
+                        number,
+                        result,
+                        block,
+                    });
+                });
+                // Hand on what is done; wait while the most blocks are in flight.
+                loop {
+                    let next = match read - order.next >= most {
+                        true => finished.recv().ok(),
+                        false => finished.try_recv().ok(),
+                    };
+                    let Some(next) = next else { break };
+                    order.take(next, &mut sink)?;
+                }
+                Ok(order.free.pop())
+            })?;
+            while order.next < read {
+                let Ok(next) = finished.recv() else { break };
+                order.take(next, &mut sink).map_err(Stop::By)?;
+            }
+            Ok(())
+        })?;
+        Ok(kept.into_inner().unwrap_or_default())
     }
 }
