@@ -7,9 +7,10 @@
 //! export, say) are said on stderr, once.
 
 use crate::blocks::Pool;
-use crate::input::{Entry, Input, InputFormat};
+use crate::input::{Entry, Input, InputFormat, LineInput};
 use crate::Fatal;
 use ravenshard::lines::{byte_lines, for_each_line_in, id_field, NotUtf8};
+use ravenshard::report::{BucketCounts, EarlierAnchors};
 use ravenshard::{FullGroups, Report, ReportBuilder, ReportOptions, Topology};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
@@ -65,56 +66,42 @@ pub fn run(
     let mut builder = ReportBuilder::two_pass(topology, report_options.clone());
     // ID lines are read one answer a line: a blank line is an empty (invalid) ID. They are
     // read a block at a time on the pool's threads, the builders of the blocks merged in
-    // input order.
-    let skipped = match open()?.lines() {
-        Ok(mut lines) => {
-            let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
-            // The groups already full when a block is worked on: its builder copies no
-            // member IDs for them (merging would drop them).
-            let full = Mutex::new(Arc::new(FullGroups::default()));
-            let work = |block: &[u8]| {
-                let mut part = ReportBuilder::two_pass(topology, report_options.clone());
-                if let Ok(full) = full.lock() {
-                    part.skip_members_of(Arc::clone(&full));
-                }
-                each_line(block, |line| match line {
-                    Ok(line) => part.add(id_field(line)),
-                    Err(e) => part.add_invalid("", &e),
-                });
-                part
-            };
-            let sink = |part| {
-                builder.merge(part);
-                if let Ok(mut full) = full.lock() {
-                    if let Some(more) = builder.full_groups(&full) {
-                        *full = Arc::new(more);
-                    }
+    // input order; `second` is how much of them a second pass must read again.
+    let (skipped, second) = match open()?.lines() {
+        Ok(lines) => (
+            0,
+            Some(first_pass(
+                lines,
+                &mut builder,
+                topology,
+                &report_options,
+                pool,
+            )?),
+        ),
+        Err(input) => {
+            let skipped = input.read(|entry: Entry| {
+                match entry {
+                    Entry::Line(_, Ok(line)) => builder.add(id_field(line)),
+                    Entry::Line(_, Err(e)) => builder.add_invalid("", &e),
+                    Entry::Document(_, document) => builder.add(&document.id),
+                    Entry::Argument(_, id) => builder.add(id),
                 }
                 Ok(())
-            };
-            pool.run(reader, work, sink)
-                .map_err(|stop| lines.stopped(stop))?;
-            0
+            })?;
+            (skipped, None)
         }
-        Err(input) => input.read(|entry: Entry| {
-            match entry {
-                Entry::Line(_, Ok(line)) => builder.add(id_field(line)),
-                Entry::Line(_, Err(e)) => builder.add_invalid("", &e),
-                Entry::Document(_, document) => builder.add(&document.id),
-                Entry::Argument(_, id) => builder.add(id),
-            }
-            Ok(())
-        })?,
     };
-    // The second pass finds the anchors that are documents (when there are anchors).
+    // The second pass finds the anchors that are documents (when there are anchors and
+    // the first pass did not find them all).
     let mut anchors: Vec<String> = Vec::new();
-    let second = match builder.has_anchored_groups() {
-        true => Some(open()?.quiet().lines()),
-        false => None,
+    let second = match (builder.has_anchored_groups(), second) {
+        (false, _) | (true, Some(0)) => None,
+        (true, Some(len)) => Some((open()?.quiet().lines(), len)),
+        (true, None) => Some((open()?.quiet().lines(), u64::MAX)),
     };
     match second {
         None => {}
-        Some(Ok(mut lines)) => {
+        Some((Ok(mut lines), len)) => {
             let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
             // Most lines are dismissed by their first bytes, without reading them as text.
             let work = |block: &[u8]| {
@@ -134,10 +121,10 @@ pub fn run(
                 anchors.extend(found);
                 Ok(())
             };
-            pool.run(reader, work, sink)
+            pool.run(reader.take(len), work, sink)
                 .map_err(|stop| lines.stopped(stop))?;
         }
-        Some(Err(input)) => {
+        Some((Err(input), _)) => {
             input.read(|entry: Entry| {
                 let id = match &entry {
                     Entry::Line(_, Ok(line)) => id_field(line),
@@ -168,6 +155,87 @@ pub fn run(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// What the first pass made of one block of lines.
+struct Part<'t> {
+    builder: ReportBuilder<'t>,
+    /// How many anchors the builders of the blocks before it had when it began.
+    knew: u64,
+    /// The block's length in bytes.
+    len: u64,
+}
+
+/// The first pass over ID lines, into `builder`, on the pool's threads; how many bytes of
+/// them the second pass must read (every byte up to the end of the last block whose
+/// builder did not know every anchor of the input: the others found their anchor
+/// documents themselves).
+fn first_pass<'t>(
+    mut lines: LineInput,
+    builder: &mut ReportBuilder<'t>,
+    topology: Option<&'t Topology>,
+    options: &ReportOptions,
+    pool: &Pool,
+) -> Result<u64, Fatal> {
+    let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
+    // The groups already full when a block is worked on: its builder copies no member IDs
+    // for them (merging would drop them). The anchors known then: its builder finds their
+    // anchor documents.
+    let full = Mutex::new(Arc::new(FullGroups::default()));
+    let earlier = Mutex::new(Arc::new(EarlierAnchors::default()));
+    let work = |counts: &mut BucketCounts, block: &[u8]| {
+        let mut builder = ReportBuilder::two_pass(topology, options.clone());
+        if let Ok(full) = full.lock() {
+            builder.skip_members_of(Arc::clone(&full));
+        }
+        let known = earlier.lock().map(|known| Arc::clone(&known));
+        let knew = known.as_ref().map_or(0, |known| known.groups());
+        if let Ok(known) = known {
+            builder.look_up_earlier_anchors(known);
+        }
+        each_line(block, |line| match line {
+            Ok(line) => builder.add(id_field(line)),
+            Err(e) => builder.add_invalid("", &e),
+        });
+        // Counted here, on the pool's threads, rather than where the blocks are merged.
+        builder.move_counts_to(counts);
+        Part {
+            builder,
+            knew,
+            len: block.len() as u64,
+        }
+    };
+    // The end of each run of blocks whose builders knew as many anchors.
+    let mut knew: Vec<(u64, u64)> = Vec::new();
+    let mut read = 0;
+    let sink = |part: Part<'t>| {
+        builder.merge(part.builder);
+        read += part.len;
+        match knew.last_mut() {
+            Some((end, before)) if *before == part.knew => *end = read,
+            _ => knew.push((read, part.knew)),
+        }
+        if let Ok(mut full) = full.lock() {
+            if let Some(more) = builder.full_groups(&full) {
+                *full = Arc::new(more);
+            }
+        }
+        if let Ok(mut earlier) = earlier.lock() {
+            if let Some(more) = builder.earlier_anchors(&earlier) {
+                *earlier = Arc::new(more);
+            }
+        }
+        Ok(())
+    };
+    let counts = pool
+        .run_with(reader, BucketCounts::default, work, sink)
+        .map_err(|stop| lines.stopped(stop))?;
+    for counts in counts {
+        builder.add_counts(counts);
+    }
+    let groups = builder.anchored_group_count();
+    let unknown = knew.iter().filter(|(_, knew)| *knew < groups);
+    Ok(unknown.map(|(end, _)| *end).max().unwrap_or(0))
 }
 
 /// Calls `f` for every line of a block (the builders count lines, so no number is needed).

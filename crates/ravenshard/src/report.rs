@@ -14,11 +14,17 @@
 use crate::bucket::{with_lowered, with_lowered_bytes};
 use crate::casing::lower_bytes_into;
 use crate::lowered::has_control_byte;
-use crate::{anchor_start, bucket_of_hash, check_id, hash_of_key, Topology, NUMBER_OF_BUCKETS};
+use crate::{anchor_start, bucket_of_hash, check_id, hash_of_key, Topology};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
+
+mod counts;
+mod earlier;
+
+pub use counts::BucketCounts;
+pub use earlier::EarlierAnchors;
 
 /// Knobs of a report.
 #[derive(Debug, Clone, PartialEq)]
@@ -160,11 +166,8 @@ pub struct ReportBuilder<'t> {
     /// Buckets of documents not counted yet: counted in batches, so that a builder of a
     /// small part of the input never sets up the dense tables.
     pending: Vec<u32>,
-    /// Documents per bucket: a table of 2^20 counters per block of buckets that holds any
-    /// (`bucket >> 20`: the default buckets, and one block per prefix). 32-bit counters
-    /// keep a table in cache; `overflow` holds the multiples of 2^32 (never, in practice).
-    counts: HashMap<u32, Vec<u32>>,
-    overflow: HashMap<u32, u64>,
+    /// Documents per bucket.
+    counts: BucketCounts,
     invalid_count: u64,
     invalid: Vec<InvalidId>,
     /// The groups by the XXH64 of their anchor (which their bucket is computed from anyway);
@@ -179,6 +182,14 @@ pub struct ReportBuilder<'t> {
     /// Groups that earlier input already filled with members (see
     /// [`skip_members_of`](ReportBuilder::skip_members_of)).
     full: Option<Arc<FullGroups>>,
+    /// The anchors of earlier input (see
+    /// [`look_up_earlier_anchors`](ReportBuilder::look_up_earlier_anchors)).
+    earlier: Option<Arc<EarlierAnchors>>,
+    /// Lowered unanchored IDs that may be the anchor of a group of `earlier`.
+    found: Vec<String>,
+    /// How many of this builder's groups `earlier` does not have: while none, an
+    /// unanchored ID whose hash `earlier` lacks is the anchor of none of them either.
+    unknown_groups: u64,
 }
 
 /// The anchors whose groups already hold all the members a report lists
@@ -293,8 +304,7 @@ impl<'t> ReportBuilder<'t> {
             lines: 0,
             documents: 0,
             pending: Vec::new(),
-            counts: HashMap::new(),
-            overflow: HashMap::new(),
+            counts: BucketCounts::default(),
             invalid_count: 0,
             invalid: Vec::new(),
             groups: HashMap::default(),
@@ -302,6 +312,9 @@ impl<'t> ReportBuilder<'t> {
             heads: HashSet::default(),
             unanchored_seen: Some(HashSet::new()),
             full: None,
+            earlier: None,
+            found: Vec::new(),
+            unknown_groups: 0,
         }
     }
 
@@ -431,6 +444,13 @@ impl<'t> ReportBuilder<'t> {
         let bucket = bucket_of_hash(hash) + offset;
         self.count(bucket);
         if start == 0 {
+            if self.earlier.as_ref().is_some_and(|e| e.may_have(hash)) {
+                self.found.push(text(lower).into_owned());
+                return;
+            }
+            if self.unknown_groups == 0 && self.unanchored_seen.is_none() {
+                return;
+            }
             if let Some((hash, at)) = self.group_at(hash, lower) {
                 if let Some(group) = self.groups.get_mut(&hash).and_then(|g| g.get_mut(at)) {
                     group.anchor_is_document = true;
@@ -488,6 +508,9 @@ impl<'t> ReportBuilder<'t> {
         self.heads.insert(head_of_lowered(anchor.as_bytes()));
         same.push(part);
         self.group_count += 1;
+        if !self.earlier.as_ref().is_some_and(|e| e.may_have(hash)) {
+            self.unknown_groups += 1;
+        }
     }
 
     fn count(&mut self, bucket: u32) {
@@ -498,37 +521,60 @@ impl<'t> ReportBuilder<'t> {
     }
 
     fn count_pending(&mut self) {
-        let mut pending = std::mem::take(&mut self.pending);
-        // Runs of buckets in the same block (all of them, without prefixes) share a lookup.
-        for run in pending.chunk_by(|a, b| a >> 20 == b >> 20) {
-            let Some(&first) = run.first() else { continue };
-            let table = self
-                .counts
-                .entry(first >> 20)
-                .or_insert_with(|| vec![0; NUMBER_OF_BUCKETS as usize]);
-            for &bucket in run {
-                if let Some(n) = table.get_mut((bucket % NUMBER_OF_BUCKETS) as usize) {
-                    *n = n.wrapping_add(1);
-                    if *n == 0 {
-                        *self.overflow.entry(bucket).or_default() += 1 << 32;
-                    }
-                }
-            }
-        }
-        pending.clear();
-        self.pending = pending;
+        self.counts.count(&self.pending);
+        self.pending.clear();
     }
 
     /// The buckets that hold documents, with how many, in any order.
     fn used_buckets(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
-        self.counts.iter().flat_map(move |(&block, table)| {
-            let full = table.iter().zip(0u32..).filter(|(&n, _)| n > 0);
-            full.map(move |(&n, i)| {
-                let bucket = (block << 20) + i;
-                let over = self.overflow.get(&bucket).copied().unwrap_or(0);
-                (bucket, u64::from(n) + over)
-            })
+        self.counts.used()
+    }
+
+    /// Moves the documents per bucket counted so far into `counts` (the counts of this
+    /// thread, say; see [`BucketCounts`]): the builder keeps its other figures, and the
+    /// builder of the whole input needs `counts` back
+    /// ([`add_counts`](Self::add_counts)) before its report.
+    pub fn move_counts_to(&mut self, counts: &mut BucketCounts) {
+        counts.count(&self.pending);
+        self.pending.clear();
+        counts.merge(std::mem::take(&mut self.counts));
+    }
+
+    /// Adds documents per bucket counted apart ([`move_counts_to`](Self::move_counts_to)).
+    pub fn add_counts(&mut self, counts: BucketCounts) {
+        self.counts.merge(counts);
+    }
+
+    /// How many distinct anchors the IDs added so far have.
+    pub fn anchored_group_count(&self) -> u64 {
+        self.group_count
+    }
+
+    /// The anchors of this builder's groups, for builders of later input
+    /// ([`look_up_earlier_anchors`](Self::look_up_earlier_anchors)); `None` when it has no
+    /// more groups than `known` (an earlier answer), or when copying them is not worth it
+    /// yet: while the groups outnumber the lines read since `known` (input where nearly
+    /// every ID has its own anchor), so that asking after every merge costs at most one
+    /// copied hash per line read.
+    pub fn earlier_anchors(&self, known: &EarlierAnchors) -> Option<EarlierAnchors> {
+        let worth = self.lines.saturating_sub(known.lines) >= self.group_count;
+        if self.group_count <= known.groups || !worth {
+            return None;
+        }
+        Some(EarlierAnchors {
+            hashes: self.groups.keys().copied().collect(),
+            groups: self.group_count,
+            lines: self.lines,
         })
+    }
+
+    /// Notes the IDs (added after this call) that may be the anchor of a group of
+    /// `earlier` (from the builder of the input before this one's,
+    /// [`earlier_anchors`](Self::earlier_anchors)); merged after that builder, this
+    /// builder marks the groups whose anchor they are, as the second pass would. A builder
+    /// of several threads' input finds most anchor documents in its first pass this way.
+    pub fn look_up_earlier_anchors(&mut self, earlier: Arc<EarlierAnchors>) {
+        self.earlier = Some(earlier);
     }
 
     /// The groups that hold all the members a report lists, for builders of later input
@@ -614,13 +660,7 @@ impl<'t> ReportBuilder<'t> {
             }));
         self.pending.extend_from_slice(&later.pending);
         self.count_pending();
-        for (block, table) in later.counts {
-            let ours = self
-                .counts
-                .entry(block)
-                .or_insert_with(|| vec![0; table.len()]);
-            ours.iter_mut().zip(&table).for_each(|(a, b)| *a += b);
-        }
+        self.counts.merge(later.counts);
         for (hash, groups) in later.groups {
             for mut group in groups {
                 // Taken, not cloned: a group that is not new needs no copy of its anchor.
@@ -628,18 +668,19 @@ impl<'t> ReportBuilder<'t> {
                 self.add_to_group(hash, &anchor, group);
             }
         }
-        for lower in later.unanchored_seen.into_iter().flatten() {
-            match self.group_of(&lower) {
-                Some((hash, at)) => {
-                    if let Some(group) = self.groups.get_mut(&hash).and_then(|g| g.get_mut(at)) {
-                        group.anchor_is_document = true;
-                    }
+        // The IDs that may be anchors of groups of this builder, then (one pass) the rest.
+        let seen = later.unanchored_seen.into_iter().flatten();
+        for lower in later.found.into_iter().chain(seen) {
+            let hash = hash_of_key(lower.as_bytes());
+            if let Some((hash, at)) = self.group_at(hash, lower.as_bytes()) {
+                if let Some(group) = self.groups.get_mut(&hash).and_then(|g| g.get_mut(at)) {
+                    group.anchor_is_document = true;
                 }
-                None => {
-                    if let Some(seen) = self.unanchored_seen.as_mut() {
-                        seen.insert(lower);
-                    }
-                }
+            } else if self.earlier.as_ref().is_some_and(|e| e.may_have(hash)) {
+                // The anchor of a group before this builder's, maybe: kept for its merge.
+                self.found.push(lower);
+            } else if let Some(seen) = self.unanchored_seen.as_mut() {
+                seen.insert(lower);
             }
         }
     }
@@ -795,11 +836,7 @@ mod counter_tests {
         let mut first = ReportBuilder::new(None, ReportOptions::default());
         first.add("a");
         first.count_pending();
-        if let Some(n) = first
-            .counts
-            .get_mut(&0)
-            .and_then(|t| t.get_mut(bucket as usize))
-        {
+        if let Some(n) = first.counts.counter(bucket) {
             *n = u32::MAX;
         }
         first.add("a");
@@ -807,11 +844,7 @@ mod counter_tests {
         let mut second = ReportBuilder::new(None, ReportOptions::default());
         second.add("A");
         second.count_pending();
-        if let Some(n) = second
-            .counts
-            .get_mut(&0)
-            .and_then(|t| t.get_mut(bucket as usize))
-        {
+        if let Some(n) = second.counts.counter(bucket) {
             *n = u32::MAX;
         }
         first.merge(second);
