@@ -117,6 +117,63 @@ fn report_prints_the_same_bytes_whatever_the_threads() {
     same_whatever_the_threads(&["report", "--json"], path, true);
 }
 
+/// The report's anchored groups on `text`, with 1, 2 and 3 threads: anchor and whether it
+/// is a document.
+fn anchor_documents(name: &str, text: &str) -> Vec<(String, bool)> {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, text).expect("the input is written");
+    let path = path.to_str().expect("a UTF-8 temporary path");
+    let args = ["report", "--json", "--top", "3", "FILE"];
+    let out = same_whatever_the_threads(&args, path, false);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let groups = report["anchored_groups"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    groups
+        .iter()
+        .map(|g| {
+            let anchor = g["anchor"].as_str().unwrap_or_default().to_string();
+            (anchor, g["anchor_is_document"] == true)
+        })
+        .collect()
+}
+
+/// About 6 MB of ID lines: `orders/…` and, at the start, the groups of `early/1` and
+/// `never/1`.
+fn groups_at_the_start() -> String {
+    let mut text = String::new();
+    for i in 0..400_000u32 {
+        match i {
+            0..=99 => text.push_str(&format!("e/{i}$Early/1\n")),
+            100..=109 => text.push_str(&format!("n/{i}$never/1\n")),
+            _ => text.push_str(&format!("orders/{i}-A\n")),
+        }
+    }
+    text
+}
+
+/// The builders of later blocks know the anchors of earlier ones, and find their anchor
+/// documents in the first pass; the second pass reads the input again only up to the last
+/// block that did not know every anchor. An anchor document long after its group (found
+/// by the first pass alone: the second reads the first blocks only), and long before it (a
+/// group that begins in the last block: the second pass reads everything), whatever the
+/// number of threads.
+#[test]
+fn report_finds_anchor_documents_before_and_after_their_groups() {
+    let after = groups_at_the_start() + "EARLY/1\n";
+    let found = anchor_documents("threads-anchors-after.txt", &after);
+    let expected = [("early/1", true), ("never/1", false)];
+    assert_eq!(found, expected.map(|(a, is)| (a.to_string(), is)));
+    let mut before = String::from("late/1\n") + &groups_at_the_start();
+    for i in 0..200 {
+        before.push_str(&format!("l/{i}$Late/1\n"));
+    }
+    let found = anchor_documents("threads-anchors-before.txt", &before);
+    let expected = [("late/1", true), ("early/1", false), ("never/1", false)];
+    assert_eq!(found, expected.map(|(a, is)| (a.to_string(), is)));
+}
+
 /// A configuration file in the test's temporary directory.
 fn config(name: &str, json: &str) -> String {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);

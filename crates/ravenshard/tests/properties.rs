@@ -304,9 +304,12 @@ proptest! {
         ids in proptest::collection::vec(report_id(), 0..120),
         cuts in proptest::collection::vec(0usize..120, 0..4),
         two_pass in any::<bool>(),
+        look_up in any::<bool>(),
         shards in proptest::option::of(1u32..5),
     ) {
-        use ravenshard::ReportBuilder;
+        use ravenshard::report::{BucketCounts, EarlierAnchors};
+        use ravenshard::{FullGroups, ReportBuilder};
+        use std::sync::Arc;
         let topology = shards.map(|n| Topology::with_shards(n).expect("valid shard count"));
         let options = ReportOptions { members_per_group: 2, max_invalid: 3, ..ReportOptions::default() };
         let builder = |t| match two_pass {
@@ -319,25 +322,49 @@ proptest! {
         let mut whole = builder(topology.as_ref());
         let mut merged = builder(topology.as_ref());
         let mut from = 0;
-        // Each part skips the members of the groups the parts before it filled.
-        let mut full = std::sync::Arc::new(ravenshard::FullGroups::default());
-        for to in cuts {
+        // Each part skips the members of the groups the parts before it filled, and (with
+        // `look_up`) notes the anchor documents of the groups they made; its documents per
+        // bucket are counted apart, by one of two "threads".
+        let mut full = Arc::new(FullGroups::default());
+        let mut earlier = Arc::new(EarlierAnchors::default());
+        let mut counts = [BucketCounts::default(), BucketCounts::default()];
+        // The end of each part, and how many anchors the parts before it had.
+        let mut knew: Vec<(usize, u64)> = Vec::new();
+        for (n, to) in cuts.into_iter().enumerate() {
             let mut part = builder(topology.as_ref());
             if let Some(more) = merged.full_groups(&full) {
-                full = std::sync::Arc::new(more);
+                full = Arc::new(more);
             }
-            part.skip_members_of(std::sync::Arc::clone(&full));
+            part.skip_members_of(Arc::clone(&full));
+            if look_up {
+                if let Some(more) = merged.earlier_anchors(&earlier) {
+                    earlier = Arc::new(more);
+                }
+                part.look_up_earlier_anchors(Arc::clone(&earlier));
+            }
+            knew.push((to, if look_up { earlier.groups() } else { 0 }));
             for id in &ids[from..to] {
                 whole.add(id);
                 part.add(id);
             }
+            if let Some(counts) = counts.get_mut(n % 2) {
+                part.move_counts_to(counts);
+            }
             merged.merge(part);
             from = to;
         }
+        for counts in counts {
+            merged.add_counts(counts);
+        }
         if two_pass {
-            for id in &ids {
+            // The second pass of the merged builder reads the IDs up to the end of the
+            // last part that did not know every anchor.
+            let groups = merged.anchored_group_count();
+            let unknown = knew.iter().filter(|(_, knew)| *knew < groups);
+            let second = unknown.map(|(end, _)| *end).max().unwrap_or(0);
+            for (i, id) in ids.iter().enumerate() {
                 whole.mark_anchor_document(id);
-                if merged.is_anchor_document(id) {
+                if i < second && merged.is_anchor_document(id) {
                     // The first filter on bytes never drops an anchor document.
                     prop_assert!(merged.may_be_anchor_document(id.as_bytes()));
                     let with_size = format!("{id}\t12");
