@@ -9,7 +9,7 @@
 use crate::blocks::Pool;
 use crate::input::{Entry, Input, InputFormat, LineInput};
 use crate::Fatal;
-use ravenshard::lines::{byte_lines, for_each_line_in, id_field, NotUtf8};
+use ravenshard::lines::{byte_lines, for_each_id_in, id_field, NotUtf8};
 use ravenshard::report::{BucketCounts, EarlierAnchors};
 use ravenshard::{FullGroups, Report, ReportBuilder, ReportOptions, Topology};
 use std::fs::File;
@@ -193,8 +193,8 @@ fn first_pass<'t>(
         if let Ok(known) = known {
             builder.look_up_earlier_anchors(known);
         }
-        each_line(block, |line| match line {
-            Ok(line) => builder.add(id_field(line)),
+        each_id(block, |id| match id {
+            Ok(id) => builder.add(id),
             Err(e) => builder.add_invalid("", &e),
         });
         // Counted here, on the pool's threads, rather than where the blocks are merged.
@@ -238,10 +238,11 @@ fn first_pass<'t>(
     Ok(unknown.map(|(end, _)| *end).max().unwrap_or(0))
 }
 
-/// Calls `f` for every line of a block (the builders count lines, so no number is needed).
-fn each_line(block: &[u8], mut f: impl FnMut(Result<&str, NotUtf8>)) {
-    let read = for_each_line_in(block, |_, line| {
-        f(line);
+/// Calls `f` with the ID of every line of a block (the builders count lines, so no number
+/// is needed).
+fn each_id(block: &[u8], mut f: impl FnMut(Result<&str, NotUtf8>)) {
+    let read = for_each_id_in(block, |_, id| {
+        f(id);
         Ok::<(), std::convert::Infallible>(())
     });
     match read {

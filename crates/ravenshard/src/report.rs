@@ -16,7 +16,8 @@ use crate::casing::lower_bytes_into;
 use crate::lowered::has_control_byte;
 use crate::{anchor_start, bucket_of_hash, check_id, hash_of_key, Topology};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
@@ -461,16 +462,17 @@ impl<'t> ReportBuilder<'t> {
             return;
         }
         let members_per_group = self.options.members_per_group;
-        let full = self.full.as_deref();
         let same = self.groups.get_mut(&hash).into_iter().flatten();
         if let Some(group) = same.into_iter().find(|g| g.anchor.as_bytes() == hashed) {
             group.count += 1;
-            if group.members.len() < members_per_group && !is_full(full, hash, hashed) {
+            // Whether `full` has the group does not change: a group it has began without
+            // members, the others with one.
+            if !group.members.is_empty() && group.members.len() < members_per_group {
                 group.members.push(id.to_string());
             }
             return;
         }
-        let members = match is_full(full, hash, hashed) {
+        let members = match is_full(self.full.as_deref(), hash, hashed) {
             true => Vec::new(),
             false => vec![id.to_string()],
         };
@@ -624,7 +626,7 @@ impl<'t> ReportBuilder<'t> {
 
     /// Keeps no members for the groups of `full` (from the builder of the input before
     /// this one's, [`full_groups`](Self::full_groups)): merged after it, this builder gives
-    /// the same report, with fewer IDs copied.
+    /// the same report, with fewer IDs copied. Call it before adding IDs.
     pub fn skip_members_of(&mut self, full: Arc<FullGroups>) {
         self.full = Some(full);
     }
@@ -708,41 +710,50 @@ impl<'t> ReportBuilder<'t> {
             .obese_threshold
             .unwrap_or_else(|| (documents / 100).min(10_000));
         let shard_of = |bucket: u32| self.topology.and_then(|t| t.shard_for_bucket(bucket));
-        let used = self.used_buckets().map(|(bucket, documents)| BucketStats {
-            bucket,
-            shard: None,
-            documents,
-        });
-        let mut used: Vec<BucketStats> = used.collect();
-        let buckets_used = used.len() as u64;
+        // One pass over the used buckets, keeping only the fullest (the most documents
+        // first, then the lowest bucket) and the documents per shard, added up by runs of
+        // buckets on the same shard.
+        let (mut buckets_used, mut obese) = (0u64, 0usize);
         let mut per_shard: HashMap<u32, u64> = HashMap::new();
-        if let Some(t) = self.topology {
-            for s in &used {
-                if let Some(shard) = t.shard_for_bucket(s.bucket) {
-                    *per_shard.entry(shard).or_default() += s.documents;
+        let mut run: Option<(u32, u64)> = None;
+        let top = self.options.top_buckets;
+        let mut fullest = BinaryHeap::with_capacity(top.saturating_add(1).min(1 << 16));
+        for (bucket, documents) in self.used_buckets() {
+            buckets_used += 1;
+            obese += usize::from(documents > obese_threshold);
+            if let Some(shard) = shard_of(bucket) {
+                match &mut run {
+                    Some((on, n)) if *on == shard => *n += documents,
+                    _ => {
+                        if let Some((on, n)) = run.replace((shard, documents)) {
+                            *per_shard.entry(on).or_default() += n;
+                        }
+                    }
                 }
             }
+            // The worst kept is on top, as `Reverse`.
+            let key = Reverse((documents, Reverse(bucket)));
+            if fullest.len() < top {
+                fullest.push(key);
+            } else if fullest.peek().is_some_and(|worst| key < *worst) {
+                fullest.pop();
+                fullest.push(key);
+            }
         }
-        let obese = used
-            .iter()
-            .filter(|s| s.documents > obese_threshold)
-            .count();
-        // Only the fullest need ordering: the most documents first, then the lowest bucket.
-        let order = |a: &BucketStats, b: &BucketStats| {
-            b.documents.cmp(&a.documents).then(a.bucket.cmp(&b.bucket))
-        };
-        let top = self.options.top_buckets.min(used.len());
-        if top > 0 && top < used.len() {
-            used.select_nth_unstable_by(top - 1, order);
+        if let Some((on, n)) = run {
+            *per_shard.entry(on).or_default() += n;
         }
-        used.truncate(top);
-        used.sort_by(order);
-        let with_shard = |s: &BucketStats| BucketStats {
-            shard: shard_of(s.bucket),
-            ..s.clone()
-        };
-        let top_buckets = used.iter().map(with_shard).collect();
-        let obese_buckets = used.iter().take(obese).map(with_shard).collect();
+        let mut used: Vec<BucketStats> = fullest
+            .into_iter()
+            .map(|Reverse((documents, Reverse(bucket)))| BucketStats {
+                bucket,
+                shard: shard_of(bucket),
+                documents,
+            })
+            .collect();
+        used.sort_by(|a, b| b.documents.cmp(&a.documents).then(a.bucket.cmp(&b.bucket)));
+        let obese_buckets = used.iter().take(obese).cloned().collect();
+        let top_buckets = used;
         let shards: Vec<ShardStats> = match self.topology {
             None => Vec::new(),
             Some(t) => t

@@ -379,3 +379,48 @@ proptest! {
         prop_assert_eq!(whole, merged);
     }
 }
+
+proptest! {
+    // Each report scans its 2^20 bucket counters: fewer cases keep the debug build quick.
+    #![proptest_config(ProptestConfig::with_cases(32))]
+    /// The fullest buckets (ties by the lowest bucket), the obese ones and the documents per
+    /// shard are those of the IDs' buckets counted one by one.
+    #[test]
+    fn the_report_lists_the_fullest_buckets_and_the_documents_per_shard(
+        ids in proptest::collection::vec(report_id(), 0..150),
+        top in 0usize..6,
+        threshold in 0u64..4,
+        shards in 1u32..5,
+    ) {
+        let topology = Topology::with_shards(shards).expect("valid shard count");
+        let options = ReportOptions {
+            top_buckets: top,
+            obese_threshold: Some(threshold),
+            ..ReportOptions::default()
+        };
+        let r = report(ids.iter().map(String::as_str), Some(&topology), &options);
+        let mut per_bucket: std::collections::BTreeMap<u32, u64> = Default::default();
+        for id in &ids {
+            if let Ok(located) = topology.locate(id) {
+                *per_bucket.entry(located.bucket).or_default() += 1;
+            }
+        }
+        let mut fullest: Vec<(u32, u64)> = per_bucket.iter().map(|(&b, &n)| (b, n)).collect();
+        fullest.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let obese = fullest.iter().filter(|(_, n)| *n > threshold).count();
+        let listed: Vec<(u32, u64)> = r.top_buckets.iter().map(|b| (b.bucket, b.documents)).collect();
+        prop_assert_eq!(&listed[..], &fullest[..top.min(fullest.len())]);
+        prop_assert!(r.top_buckets.iter().all(|b| b.shard == topology.shard_for_bucket(b.bucket)));
+        prop_assert_eq!(r.buckets_used, per_bucket.len() as u64);
+        prop_assert_eq!(r.obese_bucket_count, obese as u64);
+        prop_assert_eq!(r.obese_buckets.len(), obese.min(listed.len()));
+        for shard in &r.shards {
+            let on: u64 = per_bucket
+                .iter()
+                .filter(|(&b, _)| topology.shard_for_bucket(b) == Some(shard.shard))
+                .map(|(_, &n)| n)
+                .sum();
+            prop_assert_eq!(shard.documents, on);
+        }
+    }
+}
