@@ -839,16 +839,17 @@ pub fn report<'a>(
 
 #[cfg(test)]
 mod counter_tests {
+    use super::counts::Counter;
     use super::*;
 
     #[test]
-    fn counters_carry_past_32_bits_when_counting_and_merging() {
+    fn counters_carry_when_counting_and_merging() {
         let bucket = crate::bucket_for("a").unwrap_or_default();
         let mut first = ReportBuilder::new(None, ReportOptions::default());
         first.add("a");
         first.count_pending();
         if let Some(n) = first.counts.counter(bucket) {
-            *n = u32::MAX;
+            *n = Counter::MAX;
         }
         first.add("a");
         first.count_pending();
@@ -856,10 +857,40 @@ mod counter_tests {
         second.add("A");
         second.count_pending();
         if let Some(n) = second.counts.counter(bucket) {
-            *n = u32::MAX;
+            *n = Counter::MAX;
         }
         first.merge(second);
         let used: Vec<(u32, u64)> = first.used_buckets().collect();
-        assert_eq!(used, [(bucket, (1 << 32) + u64::from(u32::MAX))]);
+        let wrap = 1 << Counter::BITS;
+        assert_eq!(used, [(bucket, wrap + u64::from(Counter::MAX))]);
+    }
+}
+
+#[cfg(test)]
+mod many_in_one_bucket_tests {
+    use super::*;
+
+    /// Counted by parts on "threads", by the builder itself and merged: every carry kept.
+    #[test]
+    fn a_bucket_holds_more_documents_than_its_counter_counts() {
+        let options = ReportOptions::default();
+        let mut whole = ReportBuilder::two_pass(None, options.clone());
+        for _ in 0..60_000 {
+            whole.add("Users/1");
+        }
+        let mut counts = BucketCounts::default();
+        for _ in 0..3 {
+            let mut part = ReportBuilder::two_pass(None, options.clone());
+            for _ in 0..100_000 {
+                part.add("users/1");
+            }
+            part.move_counts_to(&mut counts);
+            whole.merge(part);
+        }
+        whole.add_counts(counts);
+        let report = whole.finish();
+        assert_eq!(report.documents, 360_000);
+        assert_eq!(report.top_buckets[0].documents, 360_000);
+        assert_eq!(report.buckets_used, 1);
     }
 }

@@ -4,6 +4,11 @@
 use crate::NUMBER_OF_BUCKETS;
 use std::collections::HashMap;
 
+/// One bucket's counter, its multiples of 2^16 held apart.
+pub(super) type Counter = u16;
+/// What a counter wraps at.
+const WRAP: u64 = 1 << Counter::BITS;
+
 /// Documents per bucket, counted apart from the builders that placed them: builders of many
 /// parts of the input, worked on by a few threads, each count into their thread's
 /// `BucketCounts` ([`ReportBuilder::move_counts_to`](super::ReportBuilder::move_counts_to)),
@@ -12,8 +17,9 @@ use std::collections::HashMap;
 /// counting is then done where the IDs are hashed, not where the parts are merged.
 ///
 /// A table of 2^20 counters per block of buckets that holds any (`bucket >> 20`: the
-/// default buckets, and one block per prefix); 32-bit counters keep a table in cache, and
-/// `overflow` holds the multiples of 2^32 (never, in practice).
+/// default buckets, and one block per prefix); 16-bit counters keep a table (2 MiB) in a
+/// core's cache, and `overflow` holds the multiples of 2^16 (a bucket's share of more than
+/// 65,535 documents: an obese bucket).
 ///
 /// # Examples
 ///
@@ -36,7 +42,7 @@ use std::collections::HashMap;
 /// ```
 #[derive(Debug, Default)]
 pub struct BucketCounts {
-    tables: HashMap<u32, Vec<u32>>,
+    tables: HashMap<u32, Vec<Counter>>,
     overflow: HashMap<u32, u64>,
 }
 
@@ -54,7 +60,7 @@ impl BucketCounts {
                 if let Some(n) = table.get_mut((bucket % NUMBER_OF_BUCKETS) as usize) {
                     *n = n.wrapping_add(1);
                     if *n == 0 {
-                        *self.overflow.entry(bucket).or_default() += 1 << 32;
+                        *self.overflow.entry(bucket).or_default() += WRAP;
                     }
                 }
             }
@@ -72,7 +78,7 @@ impl BucketCounts {
                 let (sum, carried) = a.overflowing_add(b);
                 *a = sum;
                 if carried {
-                    *self.overflow.entry(bucket).or_default() += 1 << 32;
+                    *self.overflow.entry(bucket).or_default() += WRAP;
                 }
             }
         }
@@ -95,7 +101,7 @@ impl BucketCounts {
 
     /// The counter of `bucket`, to test the carry.
     #[cfg(test)]
-    pub(super) fn counter(&mut self, bucket: u32) -> Option<&mut u32> {
+    pub(super) fn counter(&mut self, bucket: u32) -> Option<&mut Counter> {
         let table = self.tables.get_mut(&(bucket >> 20))?;
         table.get_mut((bucket % NUMBER_OF_BUCKETS) as usize)
     }
