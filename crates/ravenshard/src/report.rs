@@ -9,7 +9,10 @@
 //! ([`ReportBuilder::mark_anchor_document`]) finds the anchor documents.
 //!
 //! Builders of consecutive parts of the input (made on several threads, say) combine with
-//! [`ReportBuilder::merge`] into the builder of the whole: the report is the same.
+//! [`ReportBuilder::merge`] into the builder of the whole: the report is the same. They can
+//! count their documents per bucket into one [`BucketCounts`] per thread, and look up the
+//! anchors of the parts before them ([`EarlierAnchors`]), so that the second pass needs to
+//! read again only the parts that did not know every anchor.
 
 use crate::bucket::{with_lowered, with_lowered_bytes};
 use crate::casing::lower_bytes_into;
