@@ -2,8 +2,8 @@
 //!
 //! Memory stays flat however large the input: the report counts per bucket, and finds the
 //! anchors that are documents in a second pass over the input (stdin read again from where
-//! it started when it is a file, else spooled to a temporary file for that) instead of
-//! remembering every ID. Entries that the importer skips (documents without an ID in an
+//! it started when it is a file, else copied to a temporary file as the first pass reads
+//! it) instead of remembering every ID. Entries that the importer skips (documents without an ID in an
 //! export, say) are said on stderr, once.
 
 use crate::blocks::Pool;
@@ -13,7 +13,7 @@ use ravenshard::lines::{byte_lines, for_each_id_in, id_field, NotUtf8};
 use ravenshard::report::{BucketCounts, EarlierAnchors};
 use ravenshard::{FullGroups, Report, ReportBuilder, ReportOptions, Topology};
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -39,14 +39,15 @@ pub fn run(
         ..ReportOptions::default()
     };
     // Two passes: over the file, over stdin when it is a file (`< ids.txt`), read again from
-    // where it started, or over a spooled copy of stdin.
+    // where it started, or over a copy of stdin (a pipe) made as the first pass reads it.
     let spool;
-    let (path, stdin) = match (file, stdin_file()) {
-        (Some(path), _) => (Some(path), None),
-        (None, Some(stdin)) => (None, Some(stdin)),
+    let (path, stdin, mut copy) = match (file, stdin_file()) {
+        (Some(path), _) => (Some(path), None, None),
+        (None, Some(stdin)) => (None, Some(stdin), None),
         (None, None) => {
-            spool = Spool::from_stdin()?;
-            (Some(spool.path.as_path()), None)
+            let (made, copy) = Spool::create()?;
+            spool = made;
+            (Some(spool.path.as_path()), None, Some(copy))
         }
     };
     let open = || -> Result<Input, Fatal> {
@@ -67,7 +68,11 @@ pub fn run(
     // ID lines are read one answer a line: a blank line is an empty (invalid) ID. They are
     // read a block at a time on the pool's threads, the builders of the blocks merged in
     // input order; `second` is how much of them a second pass must read again.
-    let (skipped, second) = match open()?.lines() {
+    let first = match copy.take() {
+        Some(copy) => Input::from_source("stdin".into(), Box::new(copy), options.format)?,
+        None => open()?,
+    };
+    let (skipped, second) = match first.lines() {
         Ok(lines) => (
             0,
             Some(first_pass(
@@ -279,7 +284,8 @@ struct Spool {
 }
 
 impl Spool {
-    fn from_stdin() -> Result<Spool, Fatal> {
+    /// An empty spool, and stdin read through it: what is read is written to it.
+    fn create() -> Result<(Spool, Copied<io::StdinLock<'static>>), Fatal> {
         let path = std::env::temp_dir().join(format!(
             "ravenshard-report-{}-{}.txt",
             std::process::id(),
@@ -289,12 +295,29 @@ impl Spool {
         ));
         let spool = Spool { path };
         let name = spool.path.display().to_string();
-        let file = File::create(&spool.path).map_err(|e| Fatal::Io(name.clone(), e))?;
-        let mut writer = BufWriter::new(file);
-        io::copy(&mut io::stdin().lock().take(u64::MAX), &mut writer)
-            .and_then(|_| writer.flush())
-            .map_err(|e| Fatal::Io(name, e))?;
-        Ok(spool)
+        let to = File::create(&spool.path).map_err(|e| Fatal::Io(name.clone(), e))?;
+        let from = io::stdin().lock();
+        Ok((spool, Copied { from, to, name }))
+    }
+}
+
+/// A reader whose bytes are written to a file as they are read (in the large reads of the
+/// first pass, so unbuffered).
+struct Copied<R> {
+    from: R,
+    to: File,
+    /// The file's name, for errors.
+    name: String,
+}
+
+impl<R: Read> Read for Copied<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.from.read(buf)?;
+        let read = buf.get(..n).unwrap_or_default();
+        self.to
+            .write_all(read)
+            .map_err(|e| io::Error::new(e.kind(), format!("copying to {}: {e}", self.name)))?;
+        Ok(n)
     }
 }
 
