@@ -178,3 +178,68 @@ impl Pool {
         Ok(kept.into_inner().unwrap_or_default())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// About 7 MB of numbered lines: several blocks.
+    fn text() -> Vec<u8> {
+        (0..600_000u32)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect()
+    }
+
+    /// The first line of each block, and the lines counted by the threads' states, with
+    /// the first block the slowest: the blocks after it finish before it does.
+    fn first_lines(threads: usize, text: &[u8]) -> (Vec<Vec<u8>>, Vec<u64>) {
+        let pool = Pool::new(Some(threads)).expect("a pool");
+        let mut firsts = Vec::new();
+        let work = |lines: &mut u64, block: &[u8]| {
+            *lines += block.iter().filter(|&&b| b == b'\n').count() as u64;
+            let slow = block.starts_with(b"line 0\n");
+            std::thread::sleep(Duration::from_millis(if slow { 40 } else { 1 }));
+            block.split(|&b| b == b'\n').next().map(<[u8]>::to_vec)
+        };
+        let sink = |first: Option<Vec<u8>>| {
+            firsts.extend(first);
+            Ok::<(), ()>(())
+        };
+        let states = pool.run_with(text, || 0, work, sink);
+        (firsts, states.unwrap_or_default())
+    }
+
+    #[test]
+    fn results_come_in_input_order_whatever_order_the_blocks_finish_in() {
+        let text = text();
+        let (one, counted) = first_lines(1, &text);
+        assert!(one.len() > 5, "{} blocks", one.len());
+        assert_eq!(counted, [600_000]);
+        for threads in [2, 3, 4] {
+            let (firsts, counted) = first_lines(threads, &text);
+            assert_eq!(firsts, one, "{threads} threads");
+            assert!(counted.len() <= threads, "{} states", counted.len());
+            assert_eq!(counted.iter().sum::<u64>(), 600_000, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn an_error_of_the_sink_stops_the_reading() {
+        let text = text();
+        for threads in [1, 2] {
+            let pool = Pool::new(Some(threads)).expect("a pool");
+            let mut handed = 0;
+            let sink = |_: usize| {
+                handed += 1;
+                if handed == 2 {
+                    return Err("stdout closed");
+                }
+                Ok(())
+            };
+            let ran = pool.run(&text[..], |block| block.len(), sink);
+            assert!(matches!(ran, Err(Stop::By("stdout closed"))), "{threads}");
+            assert_eq!(handed, 2);
+        }
+    }
+}
