@@ -98,6 +98,9 @@ def main() -> None:
     argv = sys.argv[1:]
     while argv:
         arg = argv.pop(0)
+        if arg in ("-h", "--help"):
+            print(__doc__)
+            return
         if arg == "--runs":
             runs = int(argv.pop(0))
         elif arg == "--no-criterion":
