@@ -3,7 +3,8 @@
 
 use crate::casing::lower_into;
 use crate::lowered::has_control_byte;
-use crate::{check_id, escape_controls, lower_id_with, IdError, ServerVersion, MAX_ID_BYTES};
+use crate::xxh64_lowered::{lower_word, short_word, xxh64_lowered, xxh64_lowered_while};
+use crate::{check_id, lower_id_with, IdError, ServerVersion, MAX_ID_BYTES};
 use xxhash_rust::xxh64::xxh64;
 
 /// How many buckets a sharded RavenDB database has: 2^20 = 1,048,576.
@@ -123,37 +124,36 @@ pub fn bucket_for(id: &str) -> Result<u32, IdError> {
 pub fn bucket_for_with(id: &str, version: ServerVersion) -> Result<u32, IdError> {
     check_id(id)?;
     let bytes = id.as_bytes();
-    if bytes.len() <= SHORT {
-        bucket_of_ascii_or(id, version, &mut [0u8; SHORT])
-    } else if bytes.len() <= MAX_ID_BYTES {
-        bucket_of_ascii_or(id, version, &mut [0u8; MAX_ID_BYTES])
-    } else {
-        Ok(bucket_of_lower(lower_id_with(id, version).as_bytes()))
+    // One pass over the ID's 8-byte words both hashes them, lower-cased in a register
+    // (`xxh64_lowered`: no lowered copy is written and read back), and notes what they hold
+    // (`Seen`). It stops at the first word with a non-ASCII byte (the table path takes
+    // over) or a `$` after index 0; then the rest is only scanned for the last `$` and
+    // hashed from there. Almost every ID has neither and is read once.
+    let mut seen = Seen::default();
+    let mut last = 0;
+    let whole = xxh64_lowered_while(bytes, 0, |w, at| {
+        seen.note(w, at);
+        last = at;
+        seen.after_dollar <= 1 && seen.high & Seen::HIGH == 0
+    });
+    match whole {
+        Some(hash) if seen.controls & Seen::HIGH == 0 => return Ok(bucket_of_hash(hash)),
+        Some(_) => {}
+        None if seen.high & Seen::HIGH != 0 => return Ok(bucket_of_non_ascii(id, version)),
+        // Anchored: the words after the one that stopped the hash.
+        None => for_each_word(bytes, last + 8, |w, at| seen.note(w, at)),
+    }
+    match seen.finish() {
+        Some(Ascii::Plain { anchor }) => Ok(bucket_of_hash(xxh64_lowered(bytes, anchor))),
+        // Rare: lowered and escaped by the reference path (the escaping rule is the same in
+        // 6.2 and 7.x for ASCII IDs).
+        Some(Ascii::WithControls) => Ok(bucket_of_lower(lower_id_with(id, version).as_bytes())),
+        None => Ok(bucket_of_non_ascii(id, version)),
     }
 }
 
 /// Most IDs fit a buffer this small, which is cheaper to set up than a 512-byte one.
 const SHORT: usize = 48;
-
-/// Lower-cases an ASCII ID into `buffer` (at least `id.len()` bytes) eight bytes at a time,
-/// finding the anchor in the same pass, and hashes it; an ID with a control character
-/// (rare) is escaped first, and an ID with any non-ASCII byte takes the full
-/// .NET-compatible path instead.
-#[inline]
-fn bucket_of_ascii_or(id: &str, version: ServerVersion, buffer: &mut [u8]) -> Result<u32, IdError> {
-    let Some(lower) = buffer.get_mut(..id.len()) else {
-        return Ok(bucket_of_lower(lower_id_with(id, version).as_bytes()));
-    };
-    match lower_ascii(id.as_bytes(), lower) {
-        Some(Ascii::Plain { anchor }) => Ok(bucket_of_hash(hash_of_key(&lower[anchor..]))),
-        // All ASCII, so UTF-8; the escaping rule is the same in 6.2 and 7.x.
-        Some(Ascii::WithControls) => match std::str::from_utf8(lower) {
-            Ok(lower) => Ok(bucket_of_lower(escape_controls(lower).as_bytes())),
-            Err(_) => Ok(bucket_of_lower(lower_id_with(id, version).as_bytes())),
-        },
-        None => Ok(bucket_of_non_ascii(id, version)),
-    }
-}
 
 /// The bucket of an ID with non-ASCII characters: lower-cased through the BMP table into a
 /// stack buffer ([`lower_into`]), no allocation. An ID with a control character (rare) takes
@@ -207,12 +207,39 @@ pub(crate) fn with_lowered_bytes<R>(
     f(lower_id_with(id, version).as_bytes())
 }
 
-/// What [`lower_ascii`] found in an all-ASCII ID.
+/// What [`lower_ascii`] and [`bucket_for_with`] found in an all-ASCII ID.
 enum Ascii {
     /// No control character: the hashed part starts at `anchor`.
     Plain { anchor: usize },
     /// A byte below 0x20, which may need escaping.
     WithControls,
+}
+
+/// Calls `f(word, at)` for the 8-byte little-endian words of `from` at `at = first,
+/// first + 8, ...` (`first` a multiple of 8), the last one ending at the end of `from`
+/// (overlapping the one before: looking at a byte twice is harmless); the words
+/// [`xxh64_lowered_while`] reads from 0. An ID shorter than 8 bytes is one word at 0,
+/// padded with spaces (not upper-case, not `$`, not a control character).
+#[inline(always)]
+fn for_each_word(from: &[u8], first: usize, mut f: impl FnMut(u64, usize)) {
+    let n = from.len();
+    if n < 8 {
+        if first == 0 {
+            f(
+                short_word(from) | (Seen::ONES * u64::from(b' ')) << (8 * n),
+                0,
+            );
+        }
+        return;
+    }
+    let mut start = first;
+    while start < n {
+        let at = start.min(n - 8);
+        if let Some(word) = from.get(at..).and_then(|w| w.first_chunk::<8>()) {
+            f(u64::from_le_bytes(*word), at);
+        }
+        start = at + 8;
+    }
 }
 
 /// `to = from` with ASCII `A`-`Z` lower-cased, using SWAR on 8-byte words, and the start of
@@ -230,7 +257,9 @@ fn lower_ascii(from: &[u8], to: &mut [u8]) -> Option<Ascii> {
         // Padded with spaces: not upper-case, not `$`, not a control character.
         let mut word = [b' '; 8];
         word.get_mut(..n)?.copy_from_slice(from);
-        let lowered = seen.word(u64::from_le_bytes(word), 0);
+        let word = u64::from_le_bytes(word);
+        seen.note(word, 0);
+        let lowered = lower_word(word);
         to.get_mut(..n)?
             .copy_from_slice(lowered.to_le_bytes().get(..n)?);
     } else {
@@ -238,7 +267,9 @@ fn lower_ascii(from: &[u8], to: &mut [u8]) -> Option<Ascii> {
         loop {
             let at = start.min(n - 8);
             let word: &[u8; 8] = from.get(at..)?.first_chunk()?;
-            let lowered = seen.word(u64::from_le_bytes(*word), at);
+            let word = u64::from_le_bytes(*word);
+            seen.note(word, at);
+            let lowered = lower_word(word);
             *to.get_mut(at..)?.first_chunk_mut::<8>()? = lowered.to_le_bytes();
             if at + 8 == n {
                 break;
@@ -249,7 +280,7 @@ fn lower_ascii(from: &[u8], to: &mut [u8]) -> Option<Ascii> {
     seen.finish()
 }
 
-/// What [`lower_ascii`] saw in the words of an ID so far.
+/// What [`lower_ascii`] and [`bucket_for_with`] saw in the words of an ID so far.
 #[derive(Default)]
 struct Seen {
     /// The OR of every word: some high bit set when a byte is not ASCII.
@@ -266,9 +297,9 @@ impl Seen {
     const LOW: u64 = Self::ONES * 0x7F;
 
     /// Notes word `w` (the bytes at `at..at + 8`, later words never starting before
-    /// earlier ones) and returns it lower-cased.
+    /// earlier ones).
     #[inline(always)]
-    fn word(&mut self, w: u64, at: usize) -> u64 {
+    fn note(&mut self, w: u64, at: usize) {
         let ones = Self::ONES;
         self.high |= w;
         self.controls |= w.wrapping_sub(ones * 0x20) & !w;
@@ -280,10 +311,6 @@ impl Seen {
             let last = 7 - dollars.leading_zeros() as usize / 8;
             self.after_dollar = at + last + 1;
         }
-        // For ASCII bytes (< 0x80) no addition carries into the next byte: the high bit of
-        // each byte of `w + 0x3F` is set for b >= 'A', of `w + 0x25` for b > 'Z'.
-        let upper = w.wrapping_add(ones * 0x3F) & !w.wrapping_add(ones * 0x25) & Self::HIGH;
-        w | (upper >> 2)
     }
 
     fn finish(self) -> Option<Ascii> {
@@ -307,6 +334,60 @@ impl Seen {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The bucket by the reference pipeline: lower-case, escape, anchor, hash.
+    fn reference(id: &str, version: ServerVersion) -> Result<u32, IdError> {
+        check_id(id).map(|()| bucket_of_lower(lower_id_with(id, version).as_bytes()))
+    }
+
+    #[test]
+    fn every_ascii_byte_and_a_non_ascii_character_at_every_place() {
+        // Around every 8-byte word boundary of the fused pass, with and without a `$`
+        // before or after, and the 32-byte stripes of the hash.
+        for n in 1..=40 {
+            for at in 0..n {
+                for base in [
+                    "Orders/123456-A$Customers/1-B$XYZ0123456789",
+                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ/0123456789-abcdef",
+                ] {
+                    let base = &base[..n];
+                    let mut ids: Vec<String> = (0..0x80u8)
+                        .map(|b| {
+                            let mut id = base.as_bytes().to_vec();
+                            id[at] = b;
+                            String::from_utf8(id).unwrap()
+                        })
+                        .collect();
+                    ids.push(format!("{}É{}", &base[..at], &base[at..]));
+                    for id in &ids {
+                        for version in [ServerVersion::V7, ServerVersion::V6_2] {
+                            assert_eq!(
+                                bucket_for_with(id, version),
+                                reference(id, version),
+                                "{id:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_bytes_equal_the_reference(bytes in prop::collection::vec(any::<u8>(), 0..=80), v6 in any::<bool>()) {
+            // Every byte value: invalid UTF-8 becomes U+FFFD (non-ASCII).
+            let id = String::from_utf8_lossy(&bytes);
+            let version = if v6 { ServerVersion::V6_2 } else { ServerVersion::V7 };
+            prop_assert_eq!(bucket_for_with(&id, version), reference(&id, version));
+        }
+
+        #[test]
+        fn dollars_and_capitals_equal_the_reference(id in "[A-Z$a/]{0,80}") {
+            prop_assert_eq!(bucket_for(&id), reference(&id, ServerVersion::V7));
+        }
+    }
 
     #[test]
     fn empty_anchor_bucket_is_the_hash_of_nothing() {

@@ -45,6 +45,7 @@ mod lowered;
 pub mod report;
 mod topology;
 mod warning;
+mod xxh64_lowered;
 
 pub use bucket::{
     anchor_start, bucket_for, bucket_for_with, bucket_of_hash, bucket_of_lower, hash_of_key,
