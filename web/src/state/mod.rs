@@ -54,8 +54,9 @@ pub use live::Live;
 pub use loaded::{import_summary, Loaded, Placer, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use persist::{
-    documents_json, lines_capacity, read_documents, read_saved, write_documents, write_lines,
-    Saved, Stored, LINES_HEADER, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY,
+    documents_json, lines_capacity, part_len, read_documents, read_layout, read_saved,
+    settings_json, write_documents, write_lines, Layout, Saved, Stored, LINES_HEADER, PART_BYTES,
+    PART_DOCUMENTS, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY,
 };
 pub use reshard::{Inputs, ReshardAction, ReshardState, ReshardView, StepMove};
 pub use tab::Tab;
