@@ -197,7 +197,8 @@ async fn commit(tx: rexie::Transaction) -> Result<(), String> {
 /// in `localStorage` before is no longer needed.
 pub async fn store(settings: &Saved, documents: &[Document]) -> Result<usize, StorageError> {
     let refused = |reason| StorageError::Refused {
-        bytes: lines_capacity(documents),
+        // About what would have been stored (the documents are not written out again).
+        bytes: settings_json(settings, Layout::default()).len() + lines_capacity(documents),
         reason,
     };
     let db = open().await.map_err(refused)?;
