@@ -10,7 +10,7 @@
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
 use super::saving::with_tab;
 use crate::state::{check_fits, check_import_size, import_summary, read_saved, Action};
-use crate::state::{read_layout, Loaded, Placer};
+use crate::state::{read_layout, take_retired, Loaded, Placer, Retired};
 use crate::state::{State, Stored, Work, WorkspaceAction, LINES_HEADER};
 use ravenshard_model::import::{Format, Importer};
 use ravenshard_model::sample::Generator;
@@ -184,6 +184,37 @@ impl Job {
             summary,
         };
         self.on_loaded.emit(Rc::new(loaded));
+        wasm_bindgen_futures::spawn_local(free_retired());
+    }
+}
+
+/// Documents freed per task by [`free_retired`] (a few milliseconds).
+const FREE_STEP: usize = 20_000;
+
+/// Frees what the jobs' workspaces replaced ([`take_retired`]) once the page rendered the
+/// new one: the documents a chunk at a time, the placement in a task of its own. What is
+/// still held elsewhere (a save in progress) is left to its last holder.
+async fn free_retired() {
+    // The render of the new workspace, then the old state's release.
+    for _ in 0..3 {
+        yield_now().await;
+    }
+    for retired in take_retired() {
+        match retired {
+            Retired::Documents(documents) => {
+                let Ok(mut documents) = Rc::try_unwrap(documents) else {
+                    continue;
+                };
+                while !documents.is_empty() {
+                    documents.truncate(documents.len().saturating_sub(FREE_STEP));
+                    yield_now().await;
+                }
+            }
+            Retired::Placement(placement) => {
+                drop(placement);
+                yield_now().await;
+            }
+        }
     }
 }
 
