@@ -173,6 +173,8 @@ impl Job {
                 return;
             }
         }
+        // The render of the new workspace starts a task of its own.
+        yield_now().await;
         if !self.wanted() {
             return;
         }
@@ -416,6 +418,8 @@ async fn restore_parts(
         summary: None,
     };
     state.apply(Action::Loaded(Rc::new(loaded)));
+    // The first render of the studio starts a task of its own.
+    yield_now().await;
     Ok(Some(state))
 }
 
