@@ -339,9 +339,9 @@ pub enum Restored {
     Failed(String),
 }
 
-/// Restores the saved studio: a large one (over [`CHUNKED_RESTORE_BYTES`] in the line
-/// format) a chunk at a time, reporting through `on_progress` and stopping when `cancel`
-/// is cancelled; a small one at once.
+/// Restores the saved studio: a large one (over [`CHUNKED_RESTORE_BYTES`]) a part and a
+/// chunk at a time, reporting through `on_progress` and stopping when `cancel` is
+/// cancelled; a small one at once.
 pub async fn restore(
     stored: &Stored,
     on_progress: &Callback<Work>,
