@@ -20,9 +20,11 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
   and sent as they are;
 * generate: time from clicking the generator's button (N documents) to the next frame;
 * save and reload: after the generation, the studio's own performance measures of its
-  debounced save to IndexedDB (writing the records out, then until IndexedDB holds them);
-  then the page is loaded again and timed from navigation start until the N documents are
-  shown again (with the studio's measures of reading IndexedDB and of the state restored);
+  debounced save to IndexedDB (writing the parts out and storing them, then until IndexedDB
+  holds them all) and the longest main-thread task meanwhile; then the page is loaded again
+  and timed from navigation start until the N documents are shown again (with the studio's
+  measures of reading IndexedDB and of the state restored, and the longest main-thread task
+  from the page's start, a `longtask` observer put in the page before its scripts);
 * edit, per view: the time from an edit of the ID editor (one character, which changes one
   document and so places every document again) to the next painted frame, with that view
   shown; the median and the worst of --edits edits;
@@ -148,7 +150,16 @@ const [since, done] = arguments;
 })();
 """
 
-# After a reload: the time from navigation start until the documents are shown again.
+# Put in the page before its own scripts when it is loaded again: records the main thread's
+# long tasks from the start (the restore runs before any script the benchmark runs).
+LONGTASKS_FROM_START = """
+window.__tasks = [];
+window.__observer = new PerformanceObserver(l => window.__tasks.push(...l.getEntries().map(e => e.duration)));
+window.__observer.observe({type: 'longtask'});
+"""
+
+# After a reload: the time from navigation start until the documents are shown again, and
+# the longest main-thread task until then (with LONGTASKS_FROM_START in the page).
 RESTORED = PRELUDE + """
 const [n, done] = arguments;
 (async () => {
@@ -159,7 +170,8 @@ const [n, done] = arguments;
   await frame();
   const shown = performance.now();
   const at = name => (performance.getEntriesByName(name)[0] || {duration: null}).duration;
-  done({shown, read: at('ravenshard-restore-read'), restored: at('ravenshard-restore')});
+  done({shown, read: at('ravenshard-restore-read'), restored: at('ravenshard-restore'),
+        longest: Math.max(0, ...window.__tasks)});
 })();
 """
 
@@ -474,12 +486,14 @@ def measure_reload(driver, url, docs, result):
     print(f"save {docs} documents to IndexedDB: {saved['save']:.0f} ms "
           f"(writing them out, in chunks, {saved['serialize']:.0f} ms; "
           f"longest task {mark(saved['longest'], TASK_TARGET_MS)})")
+    driver.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": LONGTASKS_FROM_START})
     driver.open(url)
     reload = result["reload"] = driver.run(RESTORED, docs)
     if "error" in reload:
         raise SystemExit(f"studio bench: the reload failed: {reload['error']}")
     print(f"reload until the {docs} documents are shown: {reload['shown']:.0f} ms "
-          f"(IndexedDB read by {reload['read']:.0f} ms, state restored by {reload['restored']:.0f} ms)")
+          f"(IndexedDB read by {reload['read']:.0f} ms, state restored by {reload['restored']:.0f} ms; "
+          f"longest task {mark(reload['longest'], TASK_TARGET_MS)})")
 
 
 SCALE_TABS = ["map", "shards", "documents"]

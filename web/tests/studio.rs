@@ -355,6 +355,41 @@ async fn a_generated_workspace_of_20000_documents_survives_a_reload() {
     assert_eq!(studio.cell(0, "id-text"), first);
 }
 
+/// Cancel while a large saved studio is restored: the studio opens without documents, says
+/// so, and the saved copy stays untouched until something changes.
+#[wasm_bindgen_test]
+async fn a_cancelled_restore_opens_empty_and_keeps_the_saved_copy_until_a_change() {
+    let studio = Studio::fresh().await;
+    studio.type_into("#gen-count", "60000").await;
+    studio.click("button.generate").await;
+    studio.type_into("#database", "Shop").await;
+    saved_with(60_000).await;
+    drop(studio);
+    let studio = Studio::mount(()).await;
+    studio.wait_for(".cancel-restore").await;
+    studio.click(".cancel-restore").await;
+    studio.wait_for(".studio").await;
+    assert_eq!(studio.text(".count-documents strong"), "0");
+    let notice = studio.text(".notice");
+    assert!(notice.contains("Restoring was cancelled"), "{notice}");
+    assert!(notice.contains("60,000 documents"), "{notice}");
+    assert_eq!(
+        studio
+            .get("#database")
+            .unchecked_into::<HtmlInputElement>()
+            .value(),
+        "Shop",
+        "the saved settings are kept"
+    );
+    // Well after a save would have run: the saved copy is untouched.
+    gloo::timers::future::TimeoutFuture::new(900).await;
+    let kept = saving::load().await.unwrap().unwrap().read().unwrap();
+    assert_eq!(kept.documents.len(), 60_000);
+    // The first change is saved in its place.
+    studio.type_into("#ids", "customers/1-A").await;
+    assert_eq!(saved_with(1).await.database, "Shop");
+}
+
 #[wasm_bindgen_test]
 async fn a_studio_saved_in_local_storage_is_read_once_and_moved() {
     clean().await;
@@ -412,7 +447,7 @@ async fn unreadable_saved_records_are_set_aside() {
         .transaction(&[saving::STORE], rexie::TransactionMode::ReadWrite)
         .unwrap();
     let store = tx.store(saving::STORE).unwrap();
-    let key = JsValue::from_str(saving::DOCUMENTS_KEY);
+    let key = JsValue::from(saving::part_key(0));
     store.put(&"garbage".into(), Some(&key)).await.unwrap();
     tx.done().await.unwrap();
     db.close();
@@ -426,7 +461,7 @@ async fn unreadable_saved_records_are_set_aside() {
     let tx = db
         .transaction(&[saving::STORE], rexie::TransactionMode::ReadOnly)
         .unwrap();
-    let aside = format!("{}{}", saving::SET_ASIDE_PREFIX, saving::DOCUMENTS_KEY);
+    let aside = format!("{}{}", saving::SET_ASIDE_PREFIX, saving::part_key(0));
     let kept = tx
         .store(saving::STORE)
         .unwrap()

@@ -80,23 +80,32 @@ impl Dispatch {
 pub fn app() -> Html {
     let opened = use_state(|| None::<(ByPtr<RefCell<Option<State>>>, bool)>);
     let restoring = use_state(|| None::<Work>);
+    let cancel = use_mut_ref(CancelToken::default).borrow().clone();
     {
         let opened = opened.clone();
         let setter = restoring.setter();
+        let cancel = cancel.clone();
         use_effect_with((), move |_| {
             wasm_bindgen_futures::spawn_local(async move {
                 let on_progress = Callback::from(move |w: Work| setter.set(Some(w)));
-                let (state, saved) = saving::open_state(on_progress).await;
+                let (state, saved) = saving::open_state(on_progress, cancel).await;
                 opened.set(Some((ByPtr(Rc::new(RefCell::new(Some(state)))), saved)));
             });
         });
     }
     match &*opened {
         None => html! {
-            <div class="studio-restoring" role="status">{ match &*restoring {
-                Some(work) => work.text(),
-                None => "Restoring the saved studio…".to_string(),
-            } }</div>
+            <div class="studio-restoring work-progress" role="status">
+                <span class="work-text">{ match &*restoring {
+                    Some(work) => work.text(),
+                    None => "Restoring the saved studio…".to_string(),
+                } }</span>
+                if let Some(work) = &*restoring {
+                    <progress max="1" value={format!("{:.3}", work.fraction.unwrap_or(0.0))}></progress>
+                }
+                <button type="button" class="cancel-restore" onclick={move |_: MouseEvent| cancel.cancel()}
+                    title="Open the studio without the saved documents; the saved copy is kept until you change something">{ "Cancel" }</button>
+            </div>
         },
         Some((state, saved)) => html! { <Studio opened={state.clone()} saved={*saved} /> },
     }

@@ -2,14 +2,16 @@
 //! large generation and an import. Each makes its documents a chunk at a time and places
 //! them as they come ([`PlacementBuilder`](ravenshard_model::workspace::PlacementBuilder)),
 //! giving the event loop back every [`SLICE_MS`] milliseconds (to paint the progress and
-//! to notice Cancel), and hands the documents and their placement over whole when complete
-//! ([`Action::Loaded`](crate::state::Action::Loaded)): a cancelled job leaves the workspace
-//! as it was.
+//! to notice Cancel), packs the placement's per-bucket tree a step at a time too
+//! ([`PlacementBuilder::pack_step`]), and hands the documents and their placement over whole
+//! when complete ([`Action::Loaded`](crate::state::Action::Loaded)): a cancelled job leaves
+//! the workspace as it was.
 
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
+use super::saving::with_tab;
 use crate::state::{check_fits, check_import_size, import_summary, read_saved, Action};
-use crate::state::{Loaded, Placer};
-use crate::state::{State, Stored, Tab, ViewAction, Work, WorkspaceAction, LINES_HEADER};
+use crate::state::{read_layout, take_retired, Loaded, Placer, Retired};
+use crate::state::{State, Stored, Work, WorkspaceAction, LINES_HEADER};
 use ravenshard_model::import::{Format, Importer};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, PlacementBuilder};
@@ -29,6 +31,17 @@ const STEP: usize = 2_000;
 
 /// The average bytes of a generated ID, for the memory check (as the reducer's).
 const GENERATED_ID_BYTES: u64 = 24;
+
+/// Buckets of the per-bucket tree packed per [`PlacementBuilder::pack_step`] (a few
+/// milliseconds in wasm).
+const PACK_STEP: usize = 16_384;
+
+/// Gives the event loop back (a zero-delay timeout: the browser paints and handles input
+/// before the job goes on). A `MessageChannel` message, which skips the 4 ms a nested
+/// timeout waits, made the 10,000,000-ID import slower, not faster, in an A/B run.
+pub async fn yield_now() {
+    gloo::timers::future::TimeoutFuture::new(0).await;
+}
 
 /// Milliseconds since the page started.
 fn now() -> f64 {
@@ -89,7 +102,7 @@ impl Job {
             fraction,
             left_ms,
         }));
-        gloo::timers::future::TimeoutFuture::new(0).await;
+        yield_now().await;
         self.slice = now();
         self.wanted()
     }
@@ -132,14 +145,22 @@ impl Job {
         }
     }
 
-    /// Hands the documents and their placement over.
-    fn finish(
-        self,
+    /// Packs the placement a step at a time, then hands the documents and it over.
+    async fn finish(
+        mut self,
         documents: Vec<Document>,
-        builder: PlacementBuilder,
+        mut builder: PlacementBuilder,
         placer: Placer,
         summary: Option<String>,
     ) {
+        let done = documents.len();
+        while !builder.pack_step(PACK_STEP) {
+            if !self.breathe(done, Some(1.0)).await {
+                return;
+            }
+        }
+        // The render of the new workspace starts a task of its own.
+        yield_now().await;
         if !self.wanted() {
             return;
         }
@@ -151,6 +172,37 @@ impl Job {
             summary,
         };
         self.on_loaded.emit(Rc::new(loaded));
+        wasm_bindgen_futures::spawn_local(free_retired());
+    }
+}
+
+/// Documents freed per task by [`free_retired`] (a few milliseconds).
+const FREE_STEP: usize = 20_000;
+
+/// Frees what the jobs' workspaces replaced ([`take_retired`]) once the page rendered the
+/// new one: the documents a chunk at a time, the placement in a task of its own. What is
+/// still held elsewhere (a save in progress) is left to its last holder.
+async fn free_retired() {
+    // The render of the new workspace, then the old state's release.
+    for _ in 0..3 {
+        yield_now().await;
+    }
+    for retired in take_retired() {
+        match retired {
+            Retired::Documents(documents) => {
+                let Ok(mut documents) = Rc::try_unwrap(documents) else {
+                    continue;
+                };
+                while !documents.is_empty() {
+                    documents.truncate(documents.len().saturating_sub(FREE_STEP));
+                    yield_now().await;
+                }
+            }
+            Retired::Placement(placement) => {
+                drop(placement);
+                yield_now().await;
+            }
+        }
     }
 }
 
@@ -184,7 +236,7 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
             return;
         }
     }
-    job.finish(documents, builder, placer, None);
+    job.finish(documents, builder, placer, None).await;
 }
 
 /// Imports `blob` named `name` as documents, placing them as they are read.
@@ -256,71 +308,93 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         imported.skipped,
         imported.warnings.first().map(ToString::to_string),
     );
-    job.finish(documents, builder, placer, Some(summary));
+    job.finish(documents, builder, placer, Some(summary)).await;
 }
 
 /// Saved documents of more bytes than this are restored as a chunked job (about 30,000
 /// documents); fewer are read at once.
 pub const CHUNKED_RESTORE_BYTES: usize = 2 << 20;
 
-/// Restores a large saved studio a chunk at a time, reporting through `on_progress`:
-/// `None` when `stored` is small or not in the line format (read it at once then), else
-/// the state or why the records cannot be used (then nothing was changed).
+/// What restoring the saved studio gave.
+pub enum Restored {
+    /// The studio.
+    State(State),
+    /// The user cancelled: nothing was changed.
+    Cancelled,
+    /// Why the records cannot be used (nothing was changed).
+    Failed(String),
+}
+
+/// Restores the saved studio: a large one (over [`CHUNKED_RESTORE_BYTES`]) a part and a
+/// chunk at a time, reporting through `on_progress` and stopping when `cancel` is
+/// cancelled; a small one at once.
 pub async fn restore(
     stored: &Stored,
     on_progress: &Callback<Work>,
-) -> Option<Result<State, String>> {
-    let lines = stored.documents.strip_prefix(LINES_HEADER)?;
-    if stored.documents.len() < CHUNKED_RESTORE_BYTES {
-        return None;
+    cancel: &CancelToken,
+) -> Restored {
+    let result = if stored.len() < CHUNKED_RESTORE_BYTES {
+        stored.read().and_then(with_tab).map(Some)
+    } else {
+        restore_parts(stored, on_progress, cancel).await
+    };
+    match result {
+        Ok(Some(state)) => Restored::State(state),
+        Ok(None) => Restored::Cancelled,
+        Err(why) => Restored::Failed(why),
     }
-    Some(restore_lines(&stored.settings, lines, on_progress).await)
 }
 
-async fn restore_lines(
-    settings: &str,
-    lines: &str,
+/// `None`: cancelled.
+async fn restore_parts(
+    stored: &Stored,
     on_progress: &Callback<Work>,
-) -> Result<State, String> {
-    let saved = read_saved(settings)?;
-    let tab = saved.tab.as_deref().and_then(Tab::from_key);
-    let mut state = State::from_saved(saved)?;
+    cancel: &CancelToken,
+) -> Result<Option<State>, String> {
+    let mut state = with_tab(read_saved(&stored.settings)?)?;
     let placer = state.placer();
-    let total = lines.bytes().filter(|&b| b == b'\n').count().max(1);
+    let total = read_layout(&stored.settings).document_count.max(1);
     let mut documents = Vec::with_capacity(total);
     let mut builder = placer.builder();
-    builder.reserve(total, lines.len() / 2);
-    let (started, mut slice) = (now(), now());
-    let mut parsed = Document::parse_lines(lines);
-    loop {
-        let start = documents.len();
-        for line in parsed.by_ref().take(STEP) {
-            if let Some(bad) = line.bad_size {
-                return Err(format!(
-                    "the saved documents are damaged (line {}: size {bad:?} is not a whole \
-                     number of bytes)",
-                    line.line
-                ));
+    builder.reserve(total, stored.len() / 2);
+    let mut pace = Pace::new(on_progress, cancel, total);
+    for part in &stored.parts {
+        let Some(lines) = part.strip_prefix(LINES_HEADER) else {
+            // A part kept as JSON (a document a line would change): read at once.
+            let start = documents.len();
+            documents.extend(crate::state::read_documents(part)?);
+            builder
+                .push(&documents[start..])
+                .map_err(|e| format!("the saved documents do not fit: {e}"))?;
+            continue;
+        };
+        let mut parsed = Document::parse_lines(lines);
+        loop {
+            let start = documents.len();
+            for line in parsed.by_ref().take(STEP) {
+                if let Some(bad) = line.bad_size {
+                    return Err(format!(
+                        "the saved documents are damaged (line {}: size {bad:?} is not a \
+                         whole number of bytes)",
+                        documents.len() + 1
+                    ));
+                }
+                documents.push(line.document);
             }
-            documents.push(line.document);
+            if documents.len() == start {
+                break;
+            }
+            builder
+                .push(&documents[start..])
+                .map_err(|e| format!("the saved documents do not fit: {e}"))?;
+            if !pace.breathe(documents.len()).await {
+                return Ok(None);
+            }
         }
-        if documents.len() == start {
-            break;
-        }
-        builder
-            .push(&documents[start..])
-            .map_err(|e| format!("the saved documents do not fit: {e}"))?;
-        if now() - slice >= SLICE_MS {
-            let fraction = (documents.len() as f64 / total as f64).min(1.0);
-            let elapsed = now() - started;
-            on_progress.emit(Work {
-                label: "Restoring the saved studio".into(),
-                done: documents.len(),
-                fraction: Some(fraction),
-                left_ms: (fraction > 0.02).then(|| elapsed * (1.0 - fraction) / fraction),
-            });
-            gloo::timers::future::TimeoutFuture::new(0).await;
-            slice = now();
+    }
+    while !builder.pack_step(PACK_STEP) {
+        if !pace.breathe(documents.len()).await {
+            return Ok(None);
         }
     }
     let loaded = Loaded {
@@ -330,8 +404,47 @@ async fn restore_lines(
         summary: None,
     };
     state.apply(Action::Loaded(Rc::new(loaded)));
-    if let Some(tab) = tab {
-        state.apply(Action::View(ViewAction::SelectTab(tab)));
+    // The first render of the studio starts a task of its own.
+    yield_now().await;
+    Ok(Some(state))
+}
+
+/// The restore's pace: it reports and gives the event loop back every [`SLICE_MS`].
+struct Pace<'a> {
+    on_progress: &'a Callback<Work>,
+    cancel: &'a CancelToken,
+    generation: u64,
+    total: usize,
+    started: f64,
+    slice: f64,
+}
+
+impl<'a> Pace<'a> {
+    fn new(on_progress: &'a Callback<Work>, cancel: &'a CancelToken, total: usize) -> Pace<'a> {
+        Pace {
+            on_progress,
+            generation: cancel.generation(),
+            cancel,
+            total,
+            started: now(),
+            slice: now(),
+        }
     }
-    Ok(state)
+
+    /// Reports `done` documents and yields when the slice is used up; `false`: cancelled.
+    async fn breathe(&mut self, done: usize) -> bool {
+        if now() - self.slice >= SLICE_MS {
+            let fraction = (done as f64 / self.total as f64).min(1.0);
+            let elapsed = now() - self.started;
+            self.on_progress.emit(Work {
+                label: "Restoring the saved studio".into(),
+                done,
+                fraction: Some(fraction),
+                left_ms: (fraction > 0.02).then(|| elapsed * (1.0 - fraction) / fraction),
+            });
+            yield_now().await;
+            self.slice = now();
+        }
+        self.cancel.generation() == self.generation
+    }
 }

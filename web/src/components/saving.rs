@@ -1,20 +1,25 @@
 //! The saved studio in IndexedDB (through `rexie`): opened on load, saved after changes.
 //!
-//! The database [`DATABASE`] has one object store, [`STORE`], holding the two records of a
-//! [`Stored`] under [`SETTINGS_KEY`] and [`DOCUMENTS_KEY`], written in one transaction. A
-//! studio saved before in `localStorage` (under [`STORAGE_KEY`]) is read when IndexedDB has
-//! none, and removed from `localStorage` once IndexedDB holds it. Records that cannot be
-//! read are set aside under [`SET_ASIDE_PREFIX`] keys, never overwritten.
+//! The database [`DATABASE`] has one object store, [`STORE`], holding the records of a
+//! [`Stored`]: the settings under [`SETTINGS_KEY`] and the documents' parts under
+//! [`part_key`]s, written in one transaction a part at a time (each part written out, then
+//! stored: no task holds the page for long). Studios saved before kept the documents in one
+//! record, [`DOCUMENTS_KEY`], still read. A studio saved before in `localStorage` (under
+//! [`STORAGE_KEY`]) is read when IndexedDB has none, and removed from `localStorage` once
+//! IndexedDB holds it. Records that cannot be read are set aside under
+//! [`SET_ASIDE_PREFIX`] keys, never overwritten.
 
-use super::bulk;
+use super::bulk::{self, Restored};
+use super::import::CancelToken;
+use crate::editors::geometry::group_digits;
 use crate::state::{
-    lines_capacity, read_saved, write_lines, Action, Level, Notice, NoticeAction, Saved, State,
-    Stored, Tab, ViewAction, Work, LINES_HEADER, SET_ASIDE_KEY, STORAGE_KEY,
+    lines_capacity, part_len, read_layout, read_saved, settings_json, write_documents, Action,
+    Layout, Level, Notice, NoticeAction, Saved, State, Stored, Tab, ViewAction, Work,
+    SET_ASIDE_KEY, STORAGE_KEY,
 };
-use gloo::timers::future::TimeoutFuture;
 use ravenshard_model::share::decode_fragment;
 use ravenshard_model::workspace::Document;
-use rexie::{ObjectStore, Rexie, TransactionMode, TransactionResult};
+use rexie::{KeyRange, ObjectStore, Rexie, TransactionMode, TransactionResult};
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::rc::Rc;
@@ -29,14 +34,30 @@ pub const DATABASE_VERSION: u32 = 1;
 pub const STORE: &str = "studio";
 /// The key of the settings record.
 pub const SETTINGS_KEY: &str = "settings";
-/// The key of the documents record.
+/// The key of the documents record of studios saved before the documents were kept in
+/// parts (read, and removed at the next save).
 pub const DOCUMENTS_KEY: &str = "documents";
+/// The prefix of the keys of the documents' parts ([`part_key`]).
+pub const PART_PREFIX: &str = "documents.";
+
+/// The key of the documents' part `index` (`documents.0`).
+pub fn part_key(index: usize) -> String {
+    format!("{PART_PREFIX}{index}")
+}
+
+/// Every part key (`documents.` up to, not including, `documents/`).
+fn part_keys() -> Result<KeyRange, String> {
+    let after = format!("{}/", PART_PREFIX.trim_end_matches('.'));
+    KeyRange::bound(&PART_PREFIX.into(), &after.into(), Some(false), Some(true))
+        .map_err(|e| e.to_string())
+}
 /// The prefix of the keys records that could not be read are kept under.
 pub const SET_ASIDE_PREFIX: &str = "unreadable.";
 
 /// The performance mark set before the studio is written out for a save.
 pub const SAVE_START: &str = "ravenshard-save-start";
-/// The performance measure of writing the studio out (in chunks), from [`SAVE_START`].
+/// The performance measure of writing the documents out and storing them part by part,
+/// from [`SAVE_START`].
 pub const SERIALIZE_MEASURE: &str = "ravenshard-serialize";
 /// The performance measure of a save, from [`SAVE_START`] until IndexedDB holds it.
 pub const SAVE_MEASURE: &str = "ravenshard-save";
@@ -155,51 +176,149 @@ async fn put(records: &[(&str, &str)]) -> Result<(), String> {
                 .await
                 .map_err(reason)?;
         }
-        match tx.done().await.map_err(reason)? {
-            TransactionResult::Committed => Ok(()),
-            TransactionResult::Aborted => Err("the browser aborted the transaction".into()),
-        }
+        commit(tx).await
     }
     .await;
     db.close();
     result
 }
 
-/// Saves `stored`; then a studio saved in `localStorage` before is no longer needed.
-pub async fn store(stored: &Stored) -> Result<(), StorageError> {
-    put(&[
-        (SETTINGS_KEY, &stored.settings),
-        (DOCUMENTS_KEY, &stored.documents),
-    ])
-    .await
-    .map_err(|reason| StorageError::Refused {
-        bytes: stored.len(),
+async fn commit(tx: rexie::Transaction) -> Result<(), String> {
+    match tx.done().await.map_err(reason)? {
+        TransactionResult::Committed => Ok(()),
+        TransactionResult::Aborted => Err("the browser aborted the transaction".into()),
+    }
+}
+
+/// Saves `settings` and `documents` in one transaction (all or nothing), the documents a
+/// part at a time ([`part_len`]): each part is written out and stored, and storing it gives
+/// the event loop back, so that no task holds the page for long (a save of 1,000,000
+/// documents in one record held it 150 ms). Returns the bytes stored; then a studio saved
+/// in `localStorage` before is no longer needed.
+pub async fn store(settings: &Saved, documents: &[Document]) -> Result<usize, StorageError> {
+    let refused = |reason| StorageError::Refused {
+        // About what would have been stored (the documents are not written out again).
+        bytes: settings_json(settings, Layout::default()).len() + lines_capacity(documents),
         reason,
-    })?;
+    };
+    let db = open().await.map_err(refused)?;
+    let result = async {
+        let tx = db
+            .transaction(&[STORE], TransactionMode::ReadWrite)
+            .map_err(reason)?;
+        let store = tx.store(STORE).map_err(reason)?;
+        // The parts saved before (there may be more) and a record of an older studio.
+        store.delete(part_keys()?.into()).await.map_err(reason)?;
+        store.delete(DOCUMENTS_KEY.into()).await.map_err(reason)?;
+        let (mut bytes, mut parts, mut rest) = (0, 0, documents);
+        while !rest.is_empty() {
+            let (part, after) = rest.split_at(part_len(rest));
+            let text = write_documents(part);
+            bytes += text.len();
+            let key = JsValue::from(part_key(parts));
+            store
+                .put(&to_bytes(&text), Some(&key))
+                .await
+                .map_err(reason)?;
+            (parts, rest) = (parts + 1, after);
+        }
+        measure(SERIALIZE_MEASURE, Some(SAVE_START));
+        let layout = Layout {
+            document_parts: Some(parts),
+            document_count: documents.len(),
+        };
+        let settings = settings_json(settings, layout);
+        bytes += settings.len();
+        let key = JsValue::from_str(SETTINGS_KEY);
+        store
+            .put(&to_bytes(&settings), Some(&key))
+            .await
+            .map_err(reason)?;
+        commit(tx).await.map(|()| bytes)
+    }
+    .await;
+    db.close();
+    let bytes = result.map_err(refused)?;
     if let Some(s) = local_storage() {
         let _ = s.remove_item(STORAGE_KEY);
     }
-    Ok(())
+    Ok(bytes)
+}
+
+/// What reading the saved studio gave.
+pub enum Read {
+    /// IndexedDB holds no studio.
+    Nothing,
+    /// The records.
+    Stored(Stored),
+    /// Cancelled while reading: the settings record (the documents were not all read).
+    Cancelled(String),
 }
 
 /// The saved studio, if IndexedDB holds one.
 pub async fn load() -> Result<Option<Stored>, StorageError> {
+    let never = CancelToken::default();
+    match read(&Callback::noop(), &never).await? {
+        Read::Stored(stored) => Ok(Some(stored)),
+        Read::Nothing | Read::Cancelled(_) => Ok(None),
+    }
+}
+
+/// Reads the saved studio a part at a time (each read gives the event loop back),
+/// reporting through `on_progress`, until `cancel` is cancelled.
+pub async fn read(
+    on_progress: &Callback<Work>,
+    cancel: &CancelToken,
+) -> Result<Read, StorageError> {
     let unreadable = |reason| StorageError::Unreadable { reason };
+    let generation = cancel.generation();
     let db = open().await.map_err(unreadable)?;
     let result = async {
         let tx = db
             .transaction(&[STORE], TransactionMode::ReadOnly)
             .map_err(reason)?;
         let store = tx.store(STORE).map_err(reason)?;
-        let settings = store.get(SETTINGS_KEY.into()).await.map_err(reason)?;
-        let documents = store.get(DOCUMENTS_KEY.into()).await.map_err(reason)?;
-        Ok(match (settings, documents) {
-            (Some(s), Some(d)) => Some(Stored {
-                settings: from_bytes(s)?,
-                documents: from_bytes(d)?,
-            }),
-            _ => None,
-        })
+        let get = |key: String| {
+            let store = &store;
+            async move {
+                match store.get(key.into()).await.map_err(reason)? {
+                    Some(value) => from_bytes(value).map(Some),
+                    None => Ok(None),
+                }
+            }
+        };
+        let Some(settings) = get(SETTINGS_KEY.into()).await? else {
+            return Ok(Read::Nothing);
+        };
+        let layout = read_layout(&settings);
+        let Some(count) = layout.document_parts else {
+            return Ok(match get(DOCUMENTS_KEY.into()).await? {
+                Some(documents) => Read::Stored(Stored {
+                    settings,
+                    parts: vec![documents],
+                }),
+                None => Read::Nothing,
+            });
+        };
+        let mut parts = Vec::with_capacity(count);
+        for index in 0..count {
+            if cancel.generation() != generation {
+                return Ok(Read::Cancelled(settings));
+            }
+            let part = get(part_key(index))
+                .await?
+                .ok_or_else(|| format!("the saved documents' part {index} is missing"))?;
+            parts.push(part);
+            if count > 4 {
+                on_progress.emit(Work {
+                    label: "Reading the saved studio".into(),
+                    done: layout.document_count * (index + 1) / count,
+                    fraction: Some((index + 1) as f64 / count as f64),
+                    left_ms: None,
+                });
+            }
+        }
+        Ok(Read::Stored(Stored { settings, parts }))
     }
     .await
     .map_err(unreadable);
@@ -219,9 +338,12 @@ fn local_storage() -> Option<web_sys::Storage> {
 /// The state the studio opens on: a share link in the URL fragment wins, then the studio
 /// saved in IndexedDB, then one saved in `localStorage` by an older studio, then the
 /// chapter's examples. Problems are reported as notices; a saved studio that cannot be read
-/// is set aside. The flag says whether the state is the one IndexedDB holds (so that it
-/// need not be saved again until it changes).
-pub async fn open_state(on_progress: Callback<Work>) -> (State, bool) {
+/// is set aside. A large saved studio is read and restored a part at a time, its progress
+/// reported through `on_progress`, until `cancel` is cancelled: then the studio opens on
+/// the saved settings without documents, and the saved copy is kept untouched until the
+/// user changes something. The flag says whether the state is the one IndexedDB holds (so
+/// that it need not be saved again until it changes).
+pub async fn open_state(on_progress: Callback<Work>, cancel: CancelToken) -> (State, bool) {
     let mut notices: Vec<Notice> = Vec::new();
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
@@ -235,14 +357,13 @@ pub async fn open_state(on_progress: Callback<Work>) -> (State, bool) {
             )),
         }
     }
-    let loaded = load().await;
+    let loaded = read(&on_progress, &cancel).await;
     measure(READ_MEASURE, None);
     let mut saved = false;
-    let mut state = match loaded {
-        Ok(Some(stored)) => from_stored(stored, &mut notices, &on_progress)
-            .await
-            .inspect(|_| saved = true),
-        Ok(None) => None,
+    let restored = match loaded {
+        Ok(Read::Stored(stored)) => from_stored(stored, &mut notices, &on_progress, &cancel).await,
+        Ok(Read::Cancelled(settings)) => Some(cancelled(&settings, &mut notices)),
+        Ok(Read::Nothing) => None,
         Err(e) => {
             notices.push(Notice::new(
                 Level::Warning,
@@ -250,14 +371,45 @@ pub async fn open_state(on_progress: Callback<Work>) -> (State, bool) {
             ));
             None
         }
-    }
-    .or_else(|| from_local_storage(&mut notices))
-    .unwrap_or_default();
+    };
+    let mut state = restored
+        .inspect(|_| saved = true)
+        .or_else(|| from_local_storage(&mut notices))
+        .unwrap_or_default();
     measure(RESTORE_MEASURE, None);
     for notice in notices {
         state.apply(Action::Notice(NoticeAction::Notify(notice)));
     }
     (state, saved)
+}
+
+/// The state of saved settings, on the tab they name.
+pub(crate) fn with_tab(saved: Saved) -> Result<State, String> {
+    let tab = saved.tab.as_deref().and_then(Tab::from_key);
+    let mut state = State::from_saved(saved)?;
+    if let Some(tab) = tab {
+        state.apply(Action::View(ViewAction::SelectTab(tab)));
+    }
+    Ok(state)
+}
+
+/// The studio when its restore was cancelled: the saved settings (if they can be read)
+/// without documents; the notice says the saved copy is kept until something changes.
+fn cancelled(settings: &str, notices: &mut Vec<Notice>) -> State {
+    let count = read_layout(settings).document_count;
+    notices.push(Notice::new(
+        Level::Info,
+        format!(
+            "Restoring was cancelled, so the studio opened without documents. The saved \
+             studio ({} documents) is kept in this browser, untouched, until you change \
+             something here: then this studio is saved in its place. Reload the page to \
+             restore it.",
+            group_digits(count as u64)
+        ),
+    ));
+    read_saved(settings)
+        .and_then(with_tab)
+        .unwrap_or_else(|_| State::with_documents(Vec::new()))
 }
 
 /// The state of records read from IndexedDB; records that cannot be used are set aside.
@@ -266,47 +418,39 @@ async fn from_stored(
     stored: Stored,
     notices: &mut Vec<Notice>,
     on_progress: &Callback<Work>,
+    cancel: &CancelToken,
 ) -> Option<State> {
-    let restored = match bulk::restore(&stored, on_progress).await {
-        Some(restored) => restored,
-        None => stored.read().and_then(|saved| {
-            let tab = saved.tab.as_deref().and_then(Tab::from_key);
-            let mut state = State::from_saved(saved)?;
-            if let Some(tab) = tab {
-                state.apply(Action::View(ViewAction::SelectTab(tab)));
-            }
-            Ok(state)
-        }),
+    let why = match bulk::restore(&stored, on_progress, cancel).await {
+        Restored::State(state) => return Some(state),
+        Restored::Cancelled => return Some(cancelled(&stored.settings, notices)),
+        Restored::Failed(why) => why,
     };
-    match restored {
-        Ok(state) => Some(state),
-        Err(why) => {
-            let settings = format!("{SET_ASIDE_PREFIX}{SETTINGS_KEY}");
-            let documents = format!("{SET_ASIDE_PREFIX}{DOCUMENTS_KEY}");
-            let kept = put(&[
-                (&settings, &stored.settings),
-                (&documents, &stored.documents),
-            ])
-            .await
-            .is_ok();
-            let aside = if kept {
-                format!(
-                    "It was set aside (IndexedDB \"{DATABASE}\", keys \"{settings}\" and \
-                     \"{documents}\")"
-                )
-            } else {
-                "It could not be set aside and will be replaced at the next save".into()
-            };
-            notices.push(Notice::new(
-                Level::Warning,
-                format!(
-                    "Your saved studio could not be restored: {why}. {aside} and the studio \
-                     opened on the chapter's examples."
-                ),
-            ));
-            None
-        }
-    }
+    let settings = format!("{SET_ASIDE_PREFIX}{SETTINGS_KEY}");
+    let parts: Vec<(String, &str)> = stored
+        .parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| (format!("{SET_ASIDE_PREFIX}{}", part_key(i)), part.as_str()))
+        .collect();
+    let mut records = vec![(settings.as_str(), stored.settings.as_str())];
+    records.extend(parts.iter().map(|(key, part)| (key.as_str(), *part)));
+    let kept = put(&records).await.is_ok();
+    let aside = if kept {
+        format!(
+            "It was set aside (IndexedDB \"{DATABASE}\", keys \"{settings}\" and \
+             \"{SET_ASIDE_PREFIX}{PART_PREFIX}*\")"
+        )
+    } else {
+        "It could not be set aside and will be replaced at the next save".into()
+    };
+    notices.push(Notice::new(
+        Level::Warning,
+        format!(
+            "Your saved studio could not be restored: {why}. {aside} and the studio opened \
+             on the chapter's examples."
+        ),
+    ));
+    None
 }
 
 /// The state an older studio saved in `localStorage`, moved to IndexedDB at the next save;
@@ -330,24 +474,6 @@ fn from_local_storage(notices: &mut Vec<Notice>) -> Option<State> {
             None
         }
     }
-}
-
-/// How many documents are written out between two yields to the browser (about 20 ms of
-/// work in Chromium on a slow machine).
-const WRITE_CHUNK: usize = 16_384;
-
-/// Writes the studio out as [`write_documents`](crate::state::write_documents) does, but in
-/// chunks, yielding to the browser between them so that the page stays responsive.
-async fn write_out(settings: &Saved, documents: &[Document]) -> Stored {
-    let mut text = String::with_capacity(lines_capacity(documents));
-    text.push_str(LINES_HEADER);
-    for chunk in documents.chunks(WRITE_CHUNK) {
-        if !write_lines(chunk, &mut text) {
-            return Stored::new(settings, documents);
-        }
-        TimeoutFuture::new(0).await;
-    }
-    Stored::with_documents(settings, text)
 }
 
 /// A save asked for: the settings and the documents (shared with the state, not copied).
@@ -387,13 +513,11 @@ impl Saver {
                     break;
                 };
                 mark(SAVE_START);
-                let stored = write_out(&request.settings, &request.documents).await;
-                measure(SERIALIZE_MEASURE, Some(SAVE_START));
-                let saved = store(&stored).await;
+                let saved = store(&request.settings, &request.documents).await;
                 if saved.is_ok() {
                     measure(SAVE_MEASURE, Some(SAVE_START));
                 }
-                done.emit(saved.map(|()| stored.len()));
+                done.emit(saved);
             }
             saver.busy.set(false);
         });

@@ -8,8 +8,29 @@ use super::{Level, Live, Notice, Placed, State, ViewAction, WorkspaceAction};
 use crate::editors::geometry::group_digits;
 use ravenshard::Topology;
 use ravenshard_model::workspace::{Document, Placement, PlacementBuilder, PlacementOptions};
+use std::cell::RefCell;
 use std::rc::Rc;
 use yew::Reducible;
+
+/// What a job's workspace replaced, kept to be freed a chunk at a time after the page
+/// rendered the new one ([`take_retired`]): freeing a million documents at once takes over
+/// 100 ms.
+#[derive(Debug)]
+pub enum Retired {
+    /// The documents.
+    Documents(Rc<Vec<Document>>),
+    /// Their placement.
+    Placement(Rc<Placement>),
+}
+
+thread_local! {
+    static RETIRED: RefCell<Vec<Retired>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The workspaces jobs replaced since the last call, to free (see [`Retired`]).
+pub fn take_retired() -> Vec<Retired> {
+    RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()))
+}
 
 /// What a job places its documents by: the configuration in force when it starts.
 #[derive(Debug, Clone)]
@@ -112,6 +133,13 @@ impl State {
     /// placement is the one in force (followed in place if the configuration changed
     /// meanwhile, by the reconcile after every action).
     pub(super) fn adopt(&mut self, loaded: Rc<Loaded>) {
+        // In the page, a job frees them after the render ([`take_retired`]); natively
+        // nothing would, so they are dropped as they are replaced.
+        if cfg!(target_arch = "wasm32") {
+            let documents = Retired::Documents(self.workspace.documents());
+            let placement = Retired::Placement(self.placement.get());
+            RETIRED.with(|r| r.borrow_mut().extend([documents, placement]));
+        }
         let loaded = Rc::unwrap_or_clone(loaded);
         let action = WorkspaceAction::Loaded(Rc::new(loaded.documents));
         self.workspace = Rc::clone(&self.workspace).reduce(action);

@@ -51,11 +51,12 @@ pub use inputs::{
 };
 pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
 pub use live::Live;
-pub use loaded::{import_summary, Loaded, Placer, Work};
+pub use loaded::{import_summary, take_retired, Loaded, Placer, Retired, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use persist::{
-    documents_json, lines_capacity, read_documents, read_saved, write_documents, write_lines,
-    Saved, Stored, LINES_HEADER, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY,
+    documents_json, lines_capacity, part_len, read_documents, read_layout, read_saved,
+    settings_json, write_documents, write_lines, Layout, Saved, Stored, LINES_HEADER, PART_BYTES,
+    PART_DOCUMENTS, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY,
 };
 pub use reshard::{Inputs, ReshardAction, ReshardState, ReshardView, StepMove};
 pub use tab::Tab;
