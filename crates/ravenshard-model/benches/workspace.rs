@@ -8,8 +8,11 @@
 //! documents (issue 11: the two must differ by less than 2x): one character of one ID
 //! edited in place ([`Placement::apply`]), a line inserted and removed, the shard count
 //! changed and a prefix added ([`Placement::set_topology`], on a clone made outside the
-//! timing); each prints the placement's heap bytes per document. `generate` makes
-//! 1,000,000 and 10,000,000 sample documents and places 1,000,000.
+//! timing); each prints the placement's heap bytes per document. `scale/<n>/edit one ID,
+//! then the documents view's rows` is the same edit on the studio's generated documents,
+//! then what the documents view reads to paint (its rows, 64 of them with their groups'
+//! anchors), unsorted and sorted by ID. `generate` makes 1,000,000 and 10,000,000 sample
+//! documents and places 1,000,000.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};

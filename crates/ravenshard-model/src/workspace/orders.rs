@@ -46,6 +46,11 @@ impl SortCache {
             .sum()
     }
 
+    /// Whether no order was made.
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|s| s.get().is_none())
+    }
+
     /// Drops the orders a change of topology invalidates: by shard, and by bucket when
     /// buckets moved.
     pub(super) fn forget_placement(&mut self, buckets_moved: bool) {
@@ -65,6 +70,9 @@ impl SortCache {
     /// Takes documents `range` of `p` (as they are before an edit replaces them) out of
     /// every order made; an order where one is not found is dropped (made again when read).
     pub(super) fn take_out(&mut self, p: &Placement, range: Range<usize>) {
+        if self.is_empty() {
+            return;
+        }
         let locator = Locator::new(&p.topology);
         for (slot, key) in self.0.iter_mut().zip(KEYS) {
             let Some(order) = slot.get_mut() else {
@@ -93,6 +101,9 @@ impl SortCache {
 
     /// Puts documents `range` of `p` (as an edit placed them) in every order made.
     pub(super) fn put_in(&mut self, p: &Placement, range: Range<usize>) {
+        if self.is_empty() {
+            return;
+        }
         let locator = Locator::new(&p.topology);
         for (slot, key) in self.0.iter_mut().zip(KEYS) {
             if let Some(order) = slot.get_mut() {
