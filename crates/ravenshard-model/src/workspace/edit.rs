@@ -168,10 +168,11 @@ impl Placement {
         // have their keys), then gain the new ones below; all of them replaced: made again
         // when read.
         let mut orders = std::mem::take(&mut self.orders);
+        let mut held = Default::default();
         if remove == self.len() {
             orders = Default::default();
         } else if remove > 0 {
-            orders.take_out(self, range.clone());
+            held = orders.take_out(self, range.clone(), documents.len());
         }
         if remove == self.len() {
             // Every document goes: the aggregates start again empty.
@@ -241,7 +242,7 @@ impl Placement {
             self.groups.forget_view();
         }
         if !documents.is_empty() {
-            orders.put_in(self, at..at + documents.len());
+            orders.put_in(self, at..at + documents.len(), held);
         }
         self.orders = orders;
         self.obese_buckets = OnceLock::new();

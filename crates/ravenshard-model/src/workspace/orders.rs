@@ -67,14 +67,18 @@ impl SortCache {
         Some(self.0.get(slot)?.get_or_init(|| Arc::new(compute(p, key))))
     }
 
-    /// Takes documents `range` of `p` (as they are before an edit replaces them) out of
-    /// every order made; an order where one is not found is dropped (made again when read).
-    pub(super) fn take_out(&mut self, p: &Placement, range: Range<usize>) {
+    /// Takes documents `range` of `p` (as they are before an edit replaces them by
+    /// `inserted` documents) out of every order made; an order where one is not found is
+    /// dropped (made again when read). One document replaced by one (an ID edited) stays
+    /// where it is, and its place is returned for [`SortCache::put_in`] to move it from.
+    pub(super) fn take_out(&mut self, p: &Placement, range: Range<usize>, inserted: usize) -> Held {
+        let mut held = Held::default();
         if self.is_empty() {
-            return;
+            return held;
         }
         let locator = Locator::new(&p.topology);
-        for (slot, key) in self.0.iter_mut().zip(KEYS) {
+        let in_place = range.len() == 1 && inserted == 1;
+        for ((slot, key), place) in self.0.iter_mut().zip(KEYS).zip(&mut held.0) {
             let Some(order) = slot.get_mut() else {
                 continue;
             };
@@ -83,10 +87,17 @@ impl SortCache {
                 key,
                 locator: &locator,
             };
-            if !by.take_out(Arc::make_mut(order), range.clone()) {
+            let found = if in_place {
+                *place = by.position(order, range.start as u32).ok();
+                place.is_some()
+            } else {
+                by.take_out(Arc::make_mut(order), range.clone())
+            };
+            if !found {
                 *slot = OnceLock::new();
             }
         }
+        held
     }
 
     /// Moves the indices `>= from` by `delta` (after an edit that changed the number of
@@ -99,24 +110,32 @@ impl SortCache {
         }
     }
 
-    /// Puts documents `range` of `p` (as an edit placed them) in every order made.
-    pub(super) fn put_in(&mut self, p: &Placement, range: Range<usize>) {
+    /// Puts documents `range` of `p` (as an edit placed them) in every order made; a
+    /// document [`SortCache::take_out`] held in place moves from there.
+    pub(super) fn put_in(&mut self, p: &Placement, range: Range<usize>, held: Held) {
         if self.is_empty() {
             return;
         }
         let locator = Locator::new(&p.topology);
-        for (slot, key) in self.0.iter_mut().zip(KEYS) {
+        for ((slot, key), place) in self.0.iter_mut().zip(KEYS).zip(held.0) {
             if let Some(order) = slot.get_mut() {
                 let by = Compare {
                     p,
                     key,
                     locator: &locator,
                 };
-                by.put_in(Arc::make_mut(order), range.clone());
+                match place {
+                    Some(at) => by.move_from(order, at, range.start as u32),
+                    None => by.put_in(Arc::make_mut(order), range.clone()),
+                }
             }
         }
     }
 }
+
+/// Where the document an edit replaces by one other (an ID edited) is in each order made.
+#[derive(Debug, Default)]
+pub(super) struct Held([Option<usize>; 5]);
 
 /// How one order compares documents.
 struct Compare<'p> {
@@ -200,6 +219,38 @@ impl Compare<'_> {
             }
         }
         true
+    }
+
+    /// Moves document `i`, at `at` in `order` with the key it had, to where its key now
+    /// puts it: O(log n) comparisons and a rotation of the rows between the two places (a
+    /// typed character moves an ID a few rows, if any).
+    fn move_from(&self, order: &mut Arc<Order>, at: usize, i: u32) {
+        let was_present = at < order.present;
+        if was_present != self.present(i) {
+            let order = Arc::make_mut(order);
+            order.documents.remove(at);
+            order.present -= usize::from(was_present);
+            self.put_in(order, i as usize..i as usize + 1);
+            return;
+        }
+        if !was_present {
+            // Without the value, by index, which an edit in place keeps.
+            return;
+        }
+        let present = &order.documents[..order.present];
+        let goes_before = |x: &u32| self.cmp(*x, i).is_gt();
+        let goes_after = |x: &u32| self.cmp(*x, i).is_lt();
+        if at
+            .checked_sub(1)
+            .and_then(|b| present.get(b))
+            .is_some_and(goes_before)
+        {
+            let to = present[..at].partition_point(goes_after);
+            Arc::make_mut(order).documents[to..=at].rotate_right(1);
+        } else if present.get(at + 1).is_some_and(goes_after) {
+            let to = at + 1 + present[at + 1..].partition_point(goes_after);
+            Arc::make_mut(order).documents[at..to].rotate_left(1);
+        }
     }
 
     /// Puts documents `range` (not in `order`) in it.
