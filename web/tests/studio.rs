@@ -160,6 +160,39 @@ async fn groups_and_explain() {
         .contains("512 bytes"));
 }
 
+/// The Group column names each row's anchor (its tooltip the group's size) and follows the
+/// edits that reorder the groups; the groups view lists them largest first, and filtering
+/// by one names it.
+#[wasm_bindgen_test]
+async fn the_group_column_follows_edits() {
+    let studio = Studio::fresh().await;
+    let title = |i: usize| {
+        let code = studio.get(&format!(".dt-row[data-index=\"{i}\"] .c-group code"));
+        code.get_attribute("title").unwrap_or_default()
+    };
+    // Two groups of 2 documents, then one more document in the second.
+    let ids = "a/1$users/4\na/2$Users/4\nb/1$users/5\nusers/5";
+    studio.type_into("#ids", &format!("{ids}\nc/1")).await;
+    assert_eq!(studio.cell(1, "c-group"), "users/4");
+    assert_eq!(studio.cell(3, "c-group"), "users/5");
+    assert_eq!(studio.cell(4, "c-group"), "");
+    assert_eq!(title(0), "Anchored group of 2 documents");
+    // Two groups of 2: by anchor.
+    studio.click("#tab-groups").await;
+    assert!(studio.text("tr[data-group=\"0\"]").contains("users/4"));
+    studio.click("#tab-documents").await;
+    studio
+        .type_into("#ids", &format!("{ids}\nb/2$users/5"))
+        .await;
+    assert_eq!(studio.cell(4, "c-group"), "users/5");
+    assert_eq!(title(3), "Anchored group of 3 documents");
+    studio.click("#tab-groups").await;
+    assert!(studio.text("tr[data-group=\"0\"]").contains("users/5"));
+    studio.click("tr[data-group=\"0\"] .show-docs").await;
+    assert_eq!(studio.count(".dt-row"), 3);
+    assert!(studio.text(".filters .chip").contains("Group users/5"));
+}
+
 /// Picks files (several at once when given), through the file picker, as a user does.
 async fn import_files(studio: &Studio, files: &[(&str, &[u8])]) {
     let transfer = web_sys::DataTransfer::new().unwrap();

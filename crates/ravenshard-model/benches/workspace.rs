@@ -8,8 +8,11 @@
 //! documents (issue 11: the two must differ by less than 2x): one character of one ID
 //! edited in place ([`Placement::apply`]), a line inserted and removed, the shard count
 //! changed and a prefix added ([`Placement::set_topology`], on a clone made outside the
-//! timing); each prints the placement's heap bytes per document. `generate` makes
-//! 1,000,000 and 10,000,000 sample documents and places 1,000,000.
+//! timing); each prints the placement's heap bytes per document. `scale/<n>/edit one ID,
+//! then the documents view's rows` is the same edit on the studio's generated documents,
+//! then what the documents view reads to paint (its rows, 64 of them with their groups'
+//! anchors), unsorted and sorted by ID. `generate` makes 1,000,000 and 10,000,000 sample
+//! documents and places 1,000,000.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
@@ -219,6 +222,68 @@ fn bench_scale(c: &mut Criterion) {
     }
 }
 
+/// The documents view after an edit, on the studio's generated documents (half of the
+/// orders anchored: 40,943 anchored groups at 1,000,000): one character of one ID edited in
+/// place, then what the view reads to paint its first window of rows, unsorted (input
+/// order, no filter) and sorted by ID (an order the user picked, kept across edits).
+fn bench_documents_view(c: &mut Criterion) {
+    let options = PlacementOptions::default();
+    let three = topology();
+    for n in [10_000, 1_000_000] {
+        let generator = Generator {
+            documents: n,
+            anchored_share: 0.5,
+            seed: 1,
+        };
+        let documents = generator.generate().expect("a valid generator");
+        let mut placement = Placement::new(&documents, &three, &options);
+        eprintln!(
+            "documents view/{n}: {} anchored groups",
+            placement.group_count()
+        );
+        let mut group = c.benchmark_group(format!("scale/{n}"));
+        group.sample_size(20);
+        for sort in [SortKey::Index, SortKey::Id] {
+            let query = RowQuery {
+                sort,
+                ..Default::default()
+            };
+            // The order is made once, before the timing, as the view shown made it.
+            black_box(placement.rows(&query).len());
+            let name = format!("edit one ID, then the documents view's rows (sorted by {sort:?})");
+            group.bench_function(name, |b| {
+                let mut k = 0u64;
+                b.iter(|| {
+                    k += 1;
+                    let at = n / 2 + (k % 64) as usize;
+                    let id = placement.id(at).unwrap_or("").to_string();
+                    let typed = [Document::new(format!("{id}{}", k % 10))];
+                    let _ = placement.apply(Edit {
+                        at,
+                        remove: 1,
+                        insert: &typed,
+                    });
+                    black_box(window(&placement, &query))
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+/// What the documents view reads to paint its first 64 rows: the rows, each row and its
+/// group's anchor.
+fn window(p: &Placement, query: &RowQuery) -> usize {
+    let rows = p.rows(query);
+    let mut painted = rows.len();
+    for i in rows.slice(0, 64) {
+        if let Some(row) = p.row(i as usize) {
+            painted += row.group_anchor.map_or(0, str::len) + row.id.len();
+        }
+    }
+    painted
+}
+
 /// Mean bytes of the documents' IDs.
 fn id_bytes(documents: &[Document]) -> f64 {
     documents.iter().map(|d| d.id.len()).sum::<usize>() as f64
@@ -252,5 +317,11 @@ fn bench_generate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_workspace, bench_scale, bench_generate);
+criterion_group!(
+    benches,
+    bench_workspace,
+    bench_scale,
+    bench_documents_view,
+    bench_generate
+);
 criterion_main!(benches);

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use ravenshard::Topology;
 use ravenshard_model::workspace::{
-    Document, Placement, PlacementOptions, RowQuery, SortKey, Unplaced,
+    Document, Placement, PlacementOptions, RowQuery, RowView, SortKey, Unplaced,
 };
 
 const SORTS: [SortKey; 6] = [
@@ -29,6 +29,14 @@ fn assert_same_with(
     options: &PlacementOptions,
 ) {
     let fresh = Placement::new(documents, topology, options);
+    // One group at a time first (read from the kept order, before the list of every
+    // group is made), then the whole list.
+    let ranks = fresh.groups().len() as u32;
+    for rank in 0..=ranks {
+        assert_eq!(kept.group(rank).as_ref(), fresh.groups().get(rank as usize));
+    }
+    let obese = fresh.groups().iter().filter(|g| g.obese).count();
+    assert_eq!(kept.obese_group_count(), obese);
     assert_eq!(kept.topology(), fresh.topology());
     assert_eq!(kept.len(), fresh.len());
     assert_eq!(kept.totals(), fresh.totals());
@@ -86,12 +94,14 @@ fn assert_same_with(
             ..Default::default()
         },
     ];
-    for query in filters {
-        assert_eq!(
-            kept.rows(&query).indices(),
-            fresh.rows(&query).indices(),
-            "{query:?}"
-        );
+    let groups = (0..=ranks).map(|group| RowQuery {
+        group: Some(group),
+        descending: group % 2 == 1,
+        sort: SORTS[group as usize % SORTS.len()],
+        ..Default::default()
+    });
+    for query in filters.into_iter().chain(groups) {
+        assert_same_rows(&kept.rows(&query), &fresh.rows(&query), &query);
     }
     for i in 0..fresh.len() {
         assert_eq!(kept.place(i), fresh.place(i), "document {i}");
@@ -104,13 +114,26 @@ fn assert_same_with(
                 descending,
                 ..Default::default()
             };
-            assert_eq!(
-                kept.rows(&query).indices(),
-                fresh.rows(&query).indices(),
-                "{sort:?}"
-            );
+            assert_same_rows(&kept.rows(&query), &fresh.rows(&query), &query);
         }
     }
+}
+
+/// The two views list the same documents, read whole, row by row and by slices.
+fn assert_same_rows(kept: &RowView, fresh: &RowView, query: &RowQuery) {
+    let indices = fresh.indices();
+    assert_eq!(kept.indices(), indices, "{query:?}");
+    assert_eq!(kept.len(), indices.len(), "{query:?}");
+    assert_eq!(kept, fresh, "{query:?}");
+    for (row, &i) in indices.iter().enumerate() {
+        assert_eq!(kept.get(row), Some(i), "{query:?} row {row}");
+    }
+    assert_eq!(kept.get(indices.len()), None);
+    let (a, b) = (indices.len() / 3, indices.len() / 2 + 2);
+    assert_eq!(
+        kept.slice(a, b),
+        indices[a.min(indices.len())..b.min(indices.len())]
+    );
 }
 
 /// Whether a document has no shard.
@@ -314,8 +337,12 @@ fn changes() -> impl Strategy<Value = Vec<Change>> {
         }),
     )
         .prop_map(|(at, remove, insert)| Change::Edit { at, remove, insert });
+    // More documents than the kept orders take one at a time (they merge them instead).
+    let large = (0usize..50, 0usize..40, documents())
+        .prop_map(|(at, remove, insert)| Change::Edit { at, remove, insert });
     let change = prop_oneof![
-        6 => edit,
+        5 => edit,
+        2 => large,
         2 => topologies().prop_map(Change::Topology),
         1 => documents().prop_map(Change::Import),
     ];
@@ -478,4 +505,69 @@ fn ids_whose_hashes_share_a_key_are_not_duplicates() {
     assert_same(&p, &docs, &t);
     p.splice(0..1, &[]).expect("fits");
     assert_same(&p, &docs[1..], &t);
+}
+
+/// Documents in many anchored groups (`o/<n>$c/<k>`, and `c/<k>` itself as the anchor
+/// document), so that one edit changes more groups, and more rows, than the kept orders
+/// move one at a time.
+fn grouped() -> impl Strategy<Value = Vec<Document>> {
+    let doc = (0u32..6, 0u32..60, proptest::option::of(0u64..100)).prop_map(|(kind, k, size)| {
+        let id = match kind {
+            0 => format!("c/{k}"),
+            1 => format!("O/{k}"),
+            _ => format!("o/{kind}$C/{k}"),
+        };
+        Document {
+            id,
+            size,
+            collection: (k % 3 != 0).then(|| format!("c{}", k % 4)),
+            body: None,
+        }
+    });
+    proptest::collection::vec(doc, 0..120)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// The groups' ranks and the rows' orders kept across edits (only the orders a query
+    /// asked for) equal those of a fresh placement.
+    #[test]
+    fn edits_of_many_groups_keep_ranks_and_orders(
+        docs in grouped(),
+        edits in proptest::collection::vec((0usize..150, 0usize..60, grouped()), 1..5),
+        warmed in proptest::sample::subsequence(SORTS.to_vec(), 0..=SORTS.len()),
+    ) {
+        let t = Topology::with_shards(3).expect("valid");
+        let mut docs = docs;
+        let mut p = Placement::new(&docs, &t, &PlacementOptions::default());
+        for (at, remove, insert) in edits {
+            for &sort in &warmed {
+                p.rows(&RowQuery { sort, ..Default::default() });
+            }
+            // The groups' order is made, then kept by the edit.
+            p.group(0);
+            let at = at % (docs.len() + 1);
+            let remove = remove.min(docs.len() - at);
+            p.splice(at..at + remove, &insert).expect("the edit fits");
+            docs.splice(at..at + remove, insert);
+            assert_same(&p, &docs, &t);
+        }
+    }
+}
+
+#[test]
+fn an_edit_of_most_groups_sorts_them_again() {
+    let docs: Vec<Document> = (0..1000)
+        .map(|i| Document::new(format!("o/{i}$c/{}", i % 700)))
+        .collect();
+    let t = Topology::with_shards(3).expect("valid");
+    let mut p = Placement::new(&docs, &t, &PlacementOptions::default());
+    assert_eq!(p.group(0).map(|g| g.documents), Some(2));
+    // 600 documents of 600 groups go: more than the kept order moves one at a time.
+    p.splice(0..600, &[]).expect("fits");
+    assert_same(&p, &docs[600..], &t);
+    let back: Vec<Document> = docs[..600].to_vec();
+    p.splice(0..0, &back).expect("fits");
+    assert_same(&p, &docs, &t);
 }

@@ -52,7 +52,6 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
         .min(total.saturating_sub(WINDOW_ROWS + 2 * OVERSCAN));
     let end = (start + WINDOW_ROWS + 2 * OVERSCAN).min(total);
     let slice = props.rows.slice(start, end);
-    let groups = p.groups();
     let on_shard = on_value::<Event, _>(on, |v| ViewAction::SetFilterShard(v.parse().ok()));
     let header = |key: SortKey, label: &str, class: &'static str| {
         let active = props.query.sort == key;
@@ -81,7 +80,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                 </select>
                 if let Some(g) = props.query.group {
                     <span class="chip">
-                        { format!("Group {}", groups.get(g as usize).map(|g| g.anchor.as_str()).unwrap_or("?")) }
+                        { format!("Group {}", p.group(g).map(|g| g.anchor).unwrap_or_else(|| "?".into())) }
                         <button type="button" class="clear-group" aria-label="Show every group"
                             onclick={on.reform(|_: MouseEvent| ViewAction::SetFilterGroup(None))}>{ "×" }</button>
                     </span>
@@ -96,7 +95,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                 { header(SortKey::Bucket, "Bucket", "c-bucket") }
                 { header(SortKey::Shard, "Shard", "c-shard") }
                 <span class="th c-fragment">{ "Fragment" }</span>
-                <span class="th c-group">{ "Group" }</span>
+                <span class="th c-group" title="The anchor the document is stored with: its anchored group's">{ "Group" }</span>
             </div>
             <div class="dt-body" onscroll={on_scroll} role="table" aria-rowcount={total.to_string()}>
                 <div class="dt-spacer" style={format!("height: {:.0}px", total as f64 * ROW_HEIGHT)}>
@@ -104,7 +103,6 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                         { for slice.iter().filter_map(|&i| p.row(i as usize)).map(|row| {
                             let index = row.index;
                             let on_explain = on.reform(move |_: MouseEvent| ViewAction::ExplainDocument(index));
-                            let group = row.group.and_then(|g| groups.get(g as usize).map(|x| (g, x)));
                             html! {
                                 <div class={classes!("dt-row", row.error.is_some().then_some("invalid"))} role="row"
                                     key={index} data-index={index.to_string()} onclick={on_explain} title="Click to explain">
@@ -132,8 +130,8 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                                         </span>
                                         <span class="td c-fragment fragment"><code>{ row.shard.map(|s| p.topology().fragment(s)).unwrap_or_default() }</code></span>
                                         <span class="td c-group">
-                                            if let Some((_, g)) = group {
-                                                <code title={format!("{} documents", g.documents)}>{ g.anchor.clone() }</code>
+                                            if let (Some(anchor), Some(documents)) = (row.group_anchor, row.group_documents) {
+                                                <code title={format!("Anchored group of {} document{}", count(documents), super::plural(documents))}>{ anchor.to_string() }</code>
                                             }
                                         </span>
                                     }

@@ -24,24 +24,26 @@ pub struct GroupsViewProps {
 #[function_component(GroupsView)]
 pub fn groups_view(props: &GroupsViewProps) -> Html {
     let p = props.placement.get();
-    let groups = p.groups();
+    // Only the groups listed are read: the order is kept by the placement, so an edit
+    // does not make the summary of every group again.
+    let total = p.group_count();
     let listed = use_state(|| GROUPS_LISTED);
     let on_more = {
         let listed = listed.clone();
         Callback::from(move |_: MouseEvent| listed.set(*listed + GROUPS_LISTED))
     };
-    if groups.is_empty() {
+    if total == 0 {
         return html! {
             <p class="empty">{ "No anchored groups. An ID such as " }<code>{ "orders/2-A$customers/1-A" }</code>
             { " is stored with " }<code>{ "customers/1-A" }</code>{ ": the part after the last $ is its anchor." }</p>
         };
     }
-    let obese = groups.iter().filter(|g| g.obese).count();
+    let obese = p.obese_group_count();
     html! {
         <div class="groups-view">
             <p class="caption">
                 { format!("{} anchored group{}, largest first. A group larger than {} documents is obese: it cannot be split across shards.",
-                    count(groups.len() as u64), super::plural(groups.len() as u64), count(p.obese_threshold())) }
+                    count(total as u64), super::plural(total as u64), count(p.obese_threshold())) }
                 if obese > 0 { <strong class="bad">{ format!(" {obese} obese.") }</strong> }
             </p>
             <div class="table-scroll">
@@ -57,8 +59,7 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
                     <th scope="col"></th>
                 </tr></thead>
                 <tbody>
-                    { for groups.iter().take(*listed).enumerate().map(|(i, g)| {
-                        let i = i as u32;
+                    { for (0..total.min(*listed) as u32).filter_map(|i| Some((i, p.group(i)?))).map(|(i, g)| {
                         let selected = props.selected == Some(i);
                         let on_select = props.on_action.reform(move |_: MouseEvent| {
                             ViewAction::SelectGroup(if selected { None } else { Some(i) })
@@ -92,11 +93,11 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
                 </tbody>
             </table>
             </div>
-            if groups.len() > *listed {
+            if total > *listed {
                 <p class="more">
                     { format!("The {} largest are listed. ", count(*listed as u64)) }
                     <button type="button" class="show-more" onclick={on_more}>
-                        { format!("Show {} more", count(GROUPS_LISTED.min(groups.len() - *listed) as u64)) }
+                        { format!("Show {} more", count(GROUPS_LISTED.min(total - *listed) as u64)) }
                     </button>
                 </p>
             }

@@ -141,7 +141,7 @@ impl ViewsState {
     /// The IDs of the first `most` documents the documents view shows, one per line.
     pub fn shown_ids(&self, most: usize) -> String {
         let mut text = String::new();
-        for &i in self.rows().slice(0, most) {
+        for i in self.rows().slice(0, most) {
             if let Some(id) = self.placement.get().id(i as usize) {
                 text.push_str(id);
                 text.push('\n');

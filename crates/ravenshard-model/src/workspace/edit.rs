@@ -4,9 +4,7 @@
 use super::groups::{Candidate, Member};
 use super::loads::{Loads, Sign};
 use super::store::{Entry, MAX_ARENA};
-use super::{
-    design, histogram, rows, shards, Balance, Document, InvalidDocument, Locator, NodeMatrix,
-};
+use super::{design, histogram, shards, Balance, Document, InvalidDocument, Locator, NodeMatrix};
 use super::{Placement, Totals, Unplaced, MAX_DOCUMENTS, NONE};
 use ravenshard::{anchor_start, bucket_of_hash, check_id, hash_of_key, push_lower_id};
 use ravenshard::{ServerVersion, Topology};
@@ -166,6 +164,16 @@ impl Placement {
         let locator = Locator::new(&topology);
         let (at, remove) = (range.start, range.len());
         let (placed, threshold) = (self.totals.placed, self.obese_threshold);
+        // The rows' sort orders made so far lose the documents replaced (while they still
+        // have their keys), then gain the new ones below; all of them replaced: made again
+        // when read.
+        let mut orders = std::mem::take(&mut self.orders);
+        let mut held = Default::default();
+        if remove == self.len() {
+            orders = Default::default();
+        } else if remove > 0 {
+            held = orders.take_out(self, range.clone(), documents.len());
+        }
         if remove == self.len() {
             // Every document goes: the aggregates start again empty.
             self.loads = Loads::new(&topology);
@@ -205,6 +213,7 @@ impl Placement {
         // and the O(n) pass over the group and duplicate tables is skipped.
         if delta != 0 && after > 0 {
             self.renumber((at + remove) as u32, delta);
+            orders.shift((at + remove) as u32, delta);
         }
 
         let mut group_of = std::mem::take(&mut Arc::make_mut(&mut self.store).groups);
@@ -228,10 +237,16 @@ impl Placement {
         self.invalid.splice(lo..lo, added.invalid);
         self.generated.splice(glo..glo, added.generated);
         self.summarise_loads(&topology);
+        self.groups.settle();
         if self.totals.placed != placed || self.obese_threshold != threshold {
             self.groups.forget_view();
         }
-        self.forget_orders(true);
+        if !documents.is_empty() {
+            orders.put_in(self, at..at + documents.len(), held);
+        }
+        self.orders = orders;
+        self.obese_buckets = OnceLock::new();
+        self.index = OnceLock::new();
     }
 
     /// Moves the document indices `>= from` by `delta` in every table that holds indices.
@@ -412,16 +427,14 @@ impl Placement {
         self.obese_threshold = self.options.obese_threshold_for(self.totals.placed);
     }
 
-    /// Drops the views made when read: the obese buckets, the rows' orders and, when
-    /// buckets changed, the bucket index.
+    /// Drops the views a change of topology invalidates: the obese buckets, the rows'
+    /// order by shard and, when buckets changed, the bucket index and the order by bucket.
     pub(super) fn forget_orders(&mut self, buckets_changed: bool) {
         self.obese_buckets = OnceLock::new();
         if buckets_changed {
             self.index = OnceLock::new();
-            self.orders = rows::SortCache::default();
-        } else {
-            self.orders.forget_placement(false);
         }
+        self.orders.forget_placement(buckets_changed);
     }
 }
 

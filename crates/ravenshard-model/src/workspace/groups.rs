@@ -1,6 +1,7 @@
 //! Anchored groups, obese buckets and duplicate IDs.
 
 use super::loads::Loads;
+use super::ranking::{Key, Ranking};
 use super::{Locator, NONE};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -140,26 +141,57 @@ pub(super) struct Candidate {
     pub(super) size: Option<u64>,
 }
 
-/// The groups in the order the view shows them, and each group's rank in it.
-#[derive(Debug, Clone, Default)]
-struct GroupView {
-    list: Vec<AnchoredGroup>,
-    /// Rank in `list` per key of the group table.
-    rank: Vec<u32>,
-}
-
 /// Every anchored group, by anchor: per-anchor members, counts and buckets kept up to date
-/// one document at a time (O(log) each, plus the memmove of a member list); the sorted list
-/// the view reads is made again only when read after a change.
+/// one document at a time (O(log) each, plus the memmove of a member list). Their order
+/// (and so each group's rank) is sorted when first read, then kept as edits change a few
+/// groups ([`Ranking`]); the list of every group's summary is made again only when read
+/// after a change.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Groups {
     table: Vec<Option<GroupState>>,
     free: Vec<u32>,
     by_hash: ByHash<Vec<u32>>,
-    view: OnceLock<GroupView>,
+    ranking: OnceLock<Ranking>,
+    view: OnceLock<Vec<AnchoredGroup>>,
+}
+
+/// What orders group `g` of `table` ([`Ranking`]): its documents and anchor.
+fn key_of(table: &[Option<GroupState>], g: u32) -> Option<Key<'_>> {
+    let state = table.get(g as usize)?.as_ref()?;
+    let documents = (state.members.len() + state.anchor_documents.len()) as u64;
+    Some((documents, state.anchor.as_str()))
 }
 
 impl Groups {
+    /// Takes group `g` out of the order before its size changes (`new`: it was just made),
+    /// or drops the order when too many groups change at once (it is sorted again when
+    /// read).
+    fn take_out(&mut self, g: u32, new: bool) {
+        let table = &self.table;
+        let by = |x: u32| key_of(table, x);
+        if let Some(ranking) = self.ranking.get_mut() {
+            let key = if new { None } else { by(g) };
+            if !ranking.take_out(g, key, &by) {
+                self.ranking = OnceLock::new();
+            }
+        }
+    }
+
+    /// Puts the groups an edit changed back in order: call when the edit is done.
+    pub(super) fn settle(&mut self) {
+        let table = &self.table;
+        if let Some(ranking) = self.ranking.get_mut() {
+            ranking.settle(&|g| key_of(table, g));
+        }
+    }
+
+    fn ranking(&self) -> &Ranking {
+        self.ranking.get_or_init(|| {
+            let live = (0u32..).zip(&self.table).filter(|(_, s)| s.is_some());
+            Ranking::new(live.map(|(g, _)| g), &|g| key_of(&self.table, g))
+        })
+    }
+
     fn find(&self, hash: u64, text: &str) -> Option<u32> {
         self.by_hash.get(&hash)?.iter().copied().find(|&g| {
             self.table
@@ -179,9 +211,16 @@ impl Groups {
     ) {
         let found = self.find(member.hash, member.text);
         let g = match found {
-            Some(g) => g,
+            Some(g) => {
+                self.take_out(g, false);
+                g
+            }
             None if !member.anchored => return,
-            None => self.create(member, group_of, anchor_documents),
+            None => {
+                let g = self.create(member, group_of, anchor_documents);
+                self.take_out(g, true);
+                g
+            }
         };
         let Some(state) = self.table.get_mut(g as usize).and_then(Option::as_mut) else {
             return;
@@ -248,6 +287,10 @@ impl Groups {
         size: Option<u64>,
         group_of: &mut [u32],
     ) {
+        if self.table.get(g as usize).is_none_or(Option::is_none) {
+            return;
+        }
+        self.take_out(g, false);
         let Some(state) = self.table.get_mut(g as usize).and_then(Option::as_mut) else {
             return;
         };
@@ -303,36 +346,24 @@ impl Groups {
         self.view = OnceLock::new();
     }
 
-    fn view(&self, context: &GroupContext<'_>) -> &GroupView {
+    /// Every group's summary, in order: made when read after a change (O(groups +
+    /// their documents)).
+    pub(super) fn list(&self, context: &GroupContext<'_>) -> &[AnchoredGroup] {
         self.view.get_or_init(|| {
-            let mut keyed: Vec<(u32, AnchoredGroup)> = (0u32..)
-                .zip(&self.table)
-                .filter_map(|(g, s)| Some((g, finish(s.as_ref()?, context))))
-                .collect();
-            keyed.sort_by(|(_, a), (_, b)| {
-                b.documents
-                    .cmp(&a.documents)
-                    .then_with(|| a.anchor.cmp(&b.anchor))
-            });
-            let mut rank = vec![NONE; self.table.len()];
-            for (r, (g, _)) in (0u32..).zip(&keyed) {
-                if let Some(slot) = rank.get_mut(*g as usize) {
-                    *slot = r;
-                }
-            }
-            GroupView {
-                list: keyed.into_iter().map(|(_, g)| g).collect(),
-                rank,
-            }
+            let states = self.ranking().order().iter();
+            states
+                .filter_map(|&g| Some(finish(self.table.get(g as usize)?.as_ref()?, context)))
+                .collect()
         })
     }
 
-    /// A copy without the sorted list (made again when read).
+    /// A copy without the list of summaries (made again when read).
     pub(super) fn without_view(&self) -> Groups {
         Groups {
             table: self.table.clone(),
             free: self.free.clone(),
             by_hash: self.by_hash.clone(),
+            ranking: self.ranking.clone(),
             view: OnceLock::new(),
         }
     }
@@ -342,17 +373,35 @@ impl Groups {
         self.table.iter().filter(|s| s.is_some()).count()
     }
 
-    /// Every group, the largest first (ties by anchor).
-    pub(super) fn list(&self, context: &GroupContext<'_>) -> &[AnchoredGroup] {
-        &self.view(context).list
+    /// The rank in [`Groups::list`] of group `g` (a key of the group table): O(log groups).
+    pub(super) fn rank(&self, g: u32) -> Option<u32> {
+        let key = key_of(&self.table, g)?;
+        self.ranking().rank(key, &|x| key_of(&self.table, x))
     }
 
-    /// The rank in [`Groups::list`] of group `g`.
-    pub(super) fn rank(&self, g: u32, context: &GroupContext<'_>) -> Option<u32> {
-        if g == NONE {
-            return None;
+    /// The key in the group table of the group of rank `rank`.
+    pub(super) fn key_at(&self, rank: u32) -> Option<u32> {
+        self.ranking().at(rank)
+    }
+
+    /// The summary of the group of rank `rank`, alone: O(log groups + its documents).
+    pub(super) fn at(&self, rank: u32, context: &GroupContext<'_>) -> Option<AnchoredGroup> {
+        if let Some(list) = self.view.get() {
+            return list.get(rank as usize).cloned();
         }
-        self.view(context).rank.get(g as usize).copied()
+        let g = self.key_at(rank)?;
+        Some(finish(self.table.get(g as usize)?.as_ref()?, context))
+    }
+
+    /// The anchor and documents of group `g` (a key of the group table): O(1).
+    pub(super) fn label(&self, g: u32) -> Option<(&str, u64)> {
+        key_of(&self.table, g).map(|(documents, anchor)| (anchor, documents))
+    }
+
+    /// How many groups have more than `documents` documents: O(log groups).
+    pub(super) fn more_than(&self, documents: u64) -> usize {
+        self.ranking()
+            .more_than(documents, &|x| key_of(&self.table, x))
     }
 
     /// Heap bytes, roughly.
@@ -367,6 +416,7 @@ impl Groups {
             })
             .sum::<usize>()
             + self.by_hash.capacity() * 40
+            + self.ranking.get().map_or(0, Ranking::heap_bytes)
     }
 }
 

@@ -52,6 +52,8 @@ mod histogram;
 mod loads;
 mod matrix;
 mod members;
+mod orders;
+mod ranking;
 mod retopology;
 mod rows;
 mod shards;
@@ -238,7 +240,7 @@ pub struct Placement {
     obese_buckets: OnceLock<Vec<ObeseBucket>>,
     /// The placed documents in bucket order (made when read).
     index: OnceLock<histogram::BucketIndex>,
-    orders: rows::SortCache,
+    orders: orders::SortCache,
     /// The bucket statistics the placement was made from instead of documents.
     statistics: Option<statistics::Statistics>,
 }
@@ -288,7 +290,7 @@ impl Placement {
             obese_threshold: options.obese_threshold_for(0),
             obese_buckets: OnceLock::new(),
             index: OnceLock::new(),
-            orders: rows::SortCache::default(),
+            orders: orders::SortCache::default(),
             statistics: None,
         };
         let documents = &documents[..documents.len().min(MAX_DOCUMENTS)];
@@ -439,10 +441,14 @@ impl Placement {
         })
     }
 
-    /// The rank in [`groups`](Self::groups) of document `index`'s group.
+    /// The rank in [`groups`](Self::groups) of document `index`'s group: O(log groups).
     fn group_rank(&self, index: usize) -> Option<u32> {
-        let g = *self.store.groups.get(index)?;
-        self.groups.rank(g, &self.group_context())
+        self.groups.rank(*self.store.groups.get(index)?)
+    }
+
+    /// The anchor and documents of document `index`'s group: O(1).
+    fn group_label(&self, index: usize) -> Option<(&str, u64)> {
+        self.groups.label(*self.store.groups.get(index)?)
     }
 
     fn group_context(&self) -> groups::GroupContext<'_> {
@@ -550,9 +556,52 @@ impl Placement {
         self.groups.count()
     }
 
-    /// Every anchored group, the largest first (ties by anchor).
+    /// Every anchored group, the largest first (ties by anchor). The order is kept as
+    /// documents are edited (an edit moves the few groups it changed); the list of every
+    /// group's summary is made again when read after a change: a view that shows a few
+    /// groups reads them with [`group`](Self::group).
     pub fn groups(&self) -> &[AnchoredGroup] {
         self.groups.list(&self.group_context())
+    }
+
+    /// The anchored group of rank `rank` in [`groups`](Self::groups), alone: O(log groups
+    /// + its documents), without making the summary of every group.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let t = Topology::with_shards(3).unwrap();
+    /// let docs = ["a/1$users/4", "a/2$users/4", "b/1$users/5"].map(Document::new);
+    /// let p = Placement::new(&docs, &t, &Default::default());
+    /// assert_eq!(p.group(0).unwrap().anchor, "users/4");
+    /// assert_eq!(p.group(1).as_ref(), p.groups().get(1));
+    /// assert_eq!(p.group(2), None);
+    /// ```
+    pub fn group(&self, rank: u32) -> Option<AnchoredGroup> {
+        self.groups.at(rank, &self.group_context())
+    }
+
+    /// How many anchored groups are obese (more documents than the
+    /// [obese threshold](Self::obese_threshold)): the first ones of
+    /// [`groups`](Self::groups). O(log groups).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
+    /// use ravenshard::Topology;
+    ///
+    /// let t = Topology::with_shards(3).unwrap();
+    /// let docs = ["a/1$users/4", "a/2$users/4", "b/1$users/5"].map(Document::new);
+    /// let options = PlacementOptions { obese_threshold: Some(1), ..Default::default() };
+    /// let p = Placement::new(&docs, &t, &options);
+    /// assert_eq!(p.obese_group_count(), 1);
+    /// ```
+    pub fn obese_group_count(&self) -> usize {
+        self.groups.more_than(self.obese_threshold)
     }
 
     /// The obese threshold in force ([`PlacementOptions::obese_threshold`]).
@@ -657,8 +706,10 @@ impl Placement {
     }
 
     /// The documents view: the indices of the documents that match `query`, in its order.
-    /// The first query with a given sort key sorts once (O(n log n)) and caches the order;
-    /// later queries filter it in O(n).
+    /// The first query with a given sort key sorts once (O(n log n)) and keeps the order,
+    /// which edits then update in place (O(k log n) for `k` documents changed). Without a
+    /// filter the view makes no list (O(1)); a filter (text, shard, group) is one pass
+    /// over the documents, O(n).
     ///
     /// # Examples
     ///

@@ -1,9 +1,13 @@
-//! The documents view: filter and sort once per query, then the UI slices rows `i..j`.
+//! The documents view: the documents a query keeps, in its order; the UI reads rows `i..j`.
+//! Without a filter no list is made (input order is a count, a sort order is shared with
+//! the placement, which keeps it across edits); a filter (text, shard, group) is one pass
+//! over the documents.
 
-use super::{Locator, Placement, NONE};
+use super::orders::Order;
+use super::Placement;
 use ravenshard::{lower_id, push_lower_id};
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
+use std::sync::Arc;
 
 /// What the documents view is sorted by. Documents without the value (no size, no
 /// collection, not placed) come last in either direction; ties keep input order.
@@ -41,32 +45,97 @@ pub struct RowQuery {
     pub descending: bool,
 }
 
-/// The documents that match a [`RowQuery`], in its order.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+/// The documents that match a [`RowQuery`], in its order. Without a filter it holds no
+/// list of its own: every document in input order is a count, and a sort order is shared
+/// with the placement (kept there across edits), so a view costs what it shows.
+#[derive(Debug, Clone, Default)]
 pub struct RowView {
-    indices: Vec<u32>,
+    rows: Rows,
+}
+
+#[derive(Debug, Clone)]
+enum Rows {
+    /// Every document, in input order or reversed.
+    All { len: usize, descending: bool },
+    /// Every document in a sort order (descending: the documents with the value reversed,
+    /// the others still last, in input order).
+    Sorted { order: Arc<Order>, descending: bool },
+    /// The documents a filter kept, in order.
+    Kept(Vec<u32>),
+}
+
+impl Default for Rows {
+    fn default() -> Rows {
+        Rows::Kept(Vec::new())
+    }
 }
 
 impl RowView {
     /// How many documents match.
     pub fn len(&self) -> usize {
-        self.indices.len()
+        match &self.rows {
+            Rows::All { len, .. } => *len,
+            Rows::Sorted { order, .. } => order.documents.len(),
+            Rows::Kept(list) => list.len(),
+        }
     }
 
     /// Whether no document matches.
     pub fn is_empty(&self) -> bool {
-        self.indices.is_empty()
+        self.len() == 0
     }
 
-    /// Document indices of rows `start..end` of the view, clamped to the view.
-    pub fn slice(&self, start: usize, end: usize) -> &[u32] {
-        let end = end.min(self.indices.len());
-        self.indices.get(start.min(end)..end).unwrap_or(&[])
+    /// The document index of row `row` (`None` past the end): O(1).
+    pub fn get(&self, row: usize) -> Option<u32> {
+        match &self.rows {
+            Rows::All { len, descending } => {
+                let i = if *descending {
+                    len.checked_sub(row + 1)?
+                } else {
+                    row
+                };
+                u32::try_from(i).ok().filter(|_| row < *len)
+            }
+            Rows::Sorted { order, descending } => {
+                let at = if *descending && row < order.present {
+                    order.present - 1 - row
+                } else {
+                    row
+                };
+                order.documents.get(at).copied()
+            }
+            Rows::Kept(list) => list.get(row).copied(),
+        }
     }
 
-    /// All matching document indices, in order.
-    pub fn indices(&self) -> &[u32] {
-        &self.indices
+    /// Document indices of rows `start..end` of the view, clamped to the view: O(end -
+    /// start).
+    pub fn slice(&self, start: usize, end: usize) -> Vec<u32> {
+        let end = end.min(self.len());
+        (start.min(end)..end).filter_map(|r| self.get(r)).collect()
+    }
+
+    /// All matching document indices, in order: O(n).
+    pub fn indices(&self) -> Vec<u32> {
+        self.slice(0, self.len())
+    }
+}
+
+impl PartialEq for RowView {
+    fn eq(&self, other: &RowView) -> bool {
+        self.len() == other.len() && (0..self.len()).all(|r| self.get(r) == other.get(r))
+    }
+}
+
+impl Eq for RowView {}
+
+impl Serialize for RowView {
+    /// As `{"indices": [...]}`.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("RowView", 1)?;
+        out.serialize_field("indices", &self.indices())?;
+        out.end()
     }
 }
 
@@ -87,48 +156,22 @@ pub struct Row<'a> {
     pub bucket: Option<u32>,
     /// The shard (placed documents).
     pub shard: Option<u32>,
-    /// The anchored group (an index in [`Placement::groups`](super::Placement::groups)).
+    /// The anchored group: its rank in [`Placement::groups`](super::Placement::groups),
+    /// the largest first (it changes as groups grow and shrink).
     pub group: Option<u32>,
+    /// The anchored group's anchor (lower-cased).
+    pub group_anchor: Option<&'a str>,
+    /// The documents in the anchored group.
+    pub group_documents: Option<u64>,
     /// Why the document was not placed.
     pub error: Option<&'a str>,
     /// The ID the chapter's design generated for it (its ID ends in `$`).
     pub generated: Option<&'a str>,
 }
 
-/// An order of all documents: those with the sort value first, sorted, then the rest in
-/// input order.
-#[derive(Debug, Clone)]
-struct Order {
-    documents: Vec<u32>,
-    present: usize,
-}
-
-/// The orders computed so far, one per sort key but [`SortKey::Index`].
-#[derive(Debug, Clone, Default)]
-pub(super) struct SortCache([OnceLock<Order>; 5]);
-
-impl SortCache {
-    /// Heap bytes of the orders made so far.
-    pub(super) fn heap_bytes(&self) -> usize {
-        self.0
-            .iter()
-            .filter_map(OnceLock::get)
-            .map(|o| o.documents.capacity() * 4)
-            .sum()
-    }
-
-    /// Drops the orders a change of topology invalidates: by shard, and by bucket when
-    /// buckets moved.
-    pub(super) fn forget_placement(&mut self, buckets_moved: bool) {
-        self.0[2] = OnceLock::new();
-        if buckets_moved {
-            self.0[1] = OnceLock::new();
-        }
-    }
-}
-
 pub(super) fn row(p: &Placement, index: usize) -> Option<Row<'_>> {
     let place = p.place(index);
+    let label = p.group_label(index);
     Some(Row {
         index: u32::try_from(index).ok()?,
         id: p.id(index)?,
@@ -138,6 +181,8 @@ pub(super) fn row(p: &Placement, index: usize) -> Option<Row<'_>> {
         bucket: place.map(|x| x.bucket),
         shard: place.map(|x| x.shard),
         group: place.and_then(|x| x.group),
+        group_anchor: label.map(|(anchor, _)| anchor),
+        group_documents: label.map(|(_, documents)| documents),
         error: p.error(index).map(|e| e.message.as_str()),
         generated: p.generated_id(index),
     })
@@ -146,6 +191,19 @@ pub(super) fn row(p: &Placement, index: usize) -> Option<Row<'_>> {
 pub(super) fn rows(p: &Placement, query: &RowQuery) -> RowView {
     let n = p.len();
     let text = lower_id(&query.text);
+    if text.is_empty() && query.shard.is_none() && query.group.is_none() {
+        let rows = match p.orders.get(p, query.sort) {
+            None => Rows::All {
+                len: n,
+                descending: query.descending,
+            },
+            Some(order) => Rows::Sorted {
+                order: Arc::clone(order),
+                descending: query.descending,
+            },
+        };
+        return RowView { rows };
+    }
     let hits = (!text.is_empty()).then(|| {
         let (lower, offsets) = lowered_all(p);
         text_hits(&lower, &offsets, &text)
@@ -158,17 +216,23 @@ pub(super) fn rows(p: &Placement, query: &RowQuery) -> RowView {
             None => return RowView::default(),
         },
     };
+    // The group's key in the group table, found once (not a rank per document).
+    let group = match query.group {
+        None => None,
+        Some(rank) => match p.groups.key_at(rank) {
+            Some(g) => Some(g),
+            None => return RowView::default(),
+        },
+    };
     let keep = |i: u32| {
         let bucket = p.store.bucket(i as usize);
         shard.is_none_or(|s| bucket.and_then(|b| super::shard_of(ranges, b)) == Some(s))
-            && query
-                .group
-                .is_none_or(|g| p.group_rank(i as usize) == Some(g))
+            && group.is_none_or(|g| p.store.groups.get(i as usize) == Some(&g))
             && hits
                 .as_ref()
                 .is_none_or(|h| h.get(i as usize).copied().unwrap_or(false))
     };
-    let indices = match order(p, query.sort) {
+    let indices = match p.orders.get(p, query.sort) {
         None => {
             let all = 0..n as u32;
             if query.descending {
@@ -181,147 +245,22 @@ pub(super) fn rows(p: &Placement, query: &RowQuery) -> RowView {
             let (present, missing) = order.documents.split_at(order.present);
             let missing = missing.iter().copied().filter(|&i| keep(i));
             if query.descending {
-                present
-                    .iter()
-                    .rev()
-                    .copied()
-                    .filter(|&i| keep(i))
-                    .chain(missing)
-                    .collect()
+                let present = present.iter().rev().copied().filter(|&i| keep(i));
+                present.chain(missing).collect()
             } else {
-                present
-                    .iter()
-                    .copied()
-                    .filter(|&i| keep(i))
-                    .chain(missing)
-                    .collect()
+                let present = present.iter().copied().filter(|&i| keep(i));
+                present.chain(missing).collect()
             }
         }
     };
-    RowView { indices }
-}
-
-fn order(p: &Placement, key: SortKey) -> Option<&Order> {
-    let slot = match key {
-        SortKey::Index => return None,
-        SortKey::Id => 0,
-        SortKey::Bucket => 1,
-        SortKey::Shard => 2,
-        SortKey::Size => 3,
-        SortKey::Collection => 4,
-    };
-    Some(p.orders.0.get(slot)?.get_or_init(|| compute(p, key)))
-}
-
-fn compute(p: &Placement, key: SortKey) -> Order {
-    let n = p.len() as u32;
-    let unplaced = || (0..n).filter(|&i| p.store.bucket(i as usize).is_none());
-    let (mut documents, present): (Vec<u32>, usize) = match key {
-        SortKey::Index | SortKey::Id => {
-            if key == SortKey::Index {
-                return Order {
-                    documents: (0..n).collect(),
-                    present: n as usize,
-                };
-            }
-            // The first 16 bytes of each lower-cased ID as a big-endian number order most
-            // pairs without touching the strings again (zero padding ties with a real NUL
-            // byte, and ties fall back to the whole strings).
-            let (lower, offsets) = lowered_all(p);
-            let texts = |i: u32| {
-                let i = i as usize;
-                let span = offsets.get(i).zip(offsets.get(i + 1));
-                span.and_then(|(&a, &b)| lower.get(a..b)).unwrap_or("")
-            };
-            let mut keyed: Vec<(u128, u32)> = (0..n)
-                .map(|i| {
-                    let mut head = [0u8; 16];
-                    let text = texts(i).as_bytes();
-                    let len = text.len().min(16);
-                    head[..len].copy_from_slice(&text[..len]);
-                    (u128::from_be_bytes(head), i)
-                })
-                .collect();
-            keyed.sort_by(|&(ka, a), &(kb, b)| {
-                ka.cmp(&kb).then_with(|| {
-                    texts(a)
-                        .cmp(texts(b))
-                        .then_with(|| p.id(a as usize).cmp(&p.id(b as usize)))
-                        .then(a.cmp(&b))
-                })
-            });
-            (keyed.into_iter().map(|(_, i)| i).collect(), n as usize)
-        }
-        SortKey::Bucket => (p.index().documents().to_vec(), p.index().documents().len()),
-        SortKey::Shard => {
-            // Counting sort of the bucket order by shard: (shard, bucket, index).
-            let mut per_shard: Vec<Vec<u32>> = vec![Vec::new(); p.shards.len()];
-            let locator = Locator::new(&p.topology);
-            for &i in p.index().documents() {
-                let bucket = p.store.bucket(i as usize).unwrap_or(NONE);
-                let s = locator.shard_position(bucket).unwrap_or(NONE) as usize;
-                if let Some(list) = per_shard.get_mut(s) {
-                    list.push(i);
-                }
-            }
-            let all: Vec<u32> = per_shard.concat();
-            let present = all.len();
-            (all, present)
-        }
-        SortKey::Size => {
-            let mut with: Vec<(u64, u32)> = (0..n)
-                .filter_map(|i| Some((p.size(i as usize)?, i)))
-                .collect();
-            // The standard library's sort of `(u64, u32)`, shared with the groups' (the
-            // helpers of `crate::sort` take longer on 100,000 documents).
-            with.sort_unstable();
-            let present = with.len();
-            let sized = with.into_iter().map(|(_, i)| i);
-            let without_size = (0..n).filter(|&i| p.size(i as usize).is_none());
-            return Order {
-                documents: sized.chain(without_size).collect(),
-                present,
-            };
-        }
-        SortKey::Collection => {
-            let mut names: Vec<(&str, u32)> = (0u32..)
-                .zip(&p.collections.names)
-                .map(|(i, c)| (c.as_str(), i))
-                .collect();
-            names.sort();
-            let mut rank = vec![NONE; names.len()];
-            for (r, (_, c)) in (0u32..).zip(&names) {
-                rank[*c as usize] = r;
-            }
-            let rank_of = |i: u32| {
-                p.store
-                    .collection_of
-                    .get(i as usize)
-                    .and_then(|&c| rank.get(c as usize).copied())
-            };
-            // Ranks widened to u64 to share the size order's sort.
-            let mut with: Vec<(u64, u32)> = (0..n)
-                .filter_map(|i| Some((u64::from(rank_of(i)?), i)))
-                .collect();
-            with.sort_unstable();
-            let present = with.len();
-            let named = with.into_iter().map(|(_, i)| i);
-            let unnamed = (0..n).filter(|&i| rank_of(i).is_none());
-            return Order {
-                documents: named.chain(unnamed).collect(),
-                present,
-            };
-        }
-    };
-    if matches!(key, SortKey::Bucket | SortKey::Shard) {
-        documents.extend(unplaced());
+    RowView {
+        rows: Rows::Kept(indices),
     }
-    Order { documents, present }
 }
 
 /// Every lowered ID back to back, and where each starts (one more offset than documents):
 /// made for a search or a sort by ID, not kept.
-fn lowered_all(p: &Placement) -> (String, Vec<usize>) {
+pub(super) fn lowered_all(p: &Placement) -> (String, Vec<usize>) {
     let mut lower = String::with_capacity(p.store.id_bytes());
     let mut offsets = Vec::with_capacity(p.len() + 1);
     offsets.push(0);
@@ -357,4 +296,38 @@ fn text_hits(lower: &str, offsets: &[usize], needle: &str) -> Vec<bool> {
         }
     }
     hits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::Document;
+    use ravenshard::Topology;
+
+    #[test]
+    fn a_view_without_a_filter_makes_no_list() {
+        let docs = ["b", "a", "c"].map(Document::new);
+        let p = Placement::new(
+            &docs,
+            &Topology::with_shards(3).unwrap(),
+            &Default::default(),
+        );
+        let all = p.rows(&RowQuery::default());
+        assert!(matches!(all.rows, Rows::All { len: 3, .. }));
+        assert_eq!(all.slice(1, 9), [1, 2]);
+        let by_id = RowQuery {
+            sort: SortKey::Id,
+            descending: true,
+            ..Default::default()
+        };
+        let sorted = p.rows(&by_id);
+        assert!(matches!(sorted.rows, Rows::Sorted { .. }));
+        assert_eq!(sorted.indices(), [2, 0, 1]);
+        let filtered = p.rows(&RowQuery {
+            text: "A".into(),
+            ..by_id
+        });
+        assert!(matches!(filtered.rows, Rows::Kept(_)));
+        assert_eq!(filtered.indices(), [1]);
+    }
 }
