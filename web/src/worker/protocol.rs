@@ -1,7 +1,8 @@
 //! What the page and the worker say to each other (bincode-encoded by `gloo-worker`).
 //! Every request and reply of a run carries its run number, so that the page can drop a
-//! late reply of a run it cancelled.
+//! late reply of a run it cancelled. Each view has its own worker ([`Channel`]).
 
+use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
 use serde::{Deserialize, Serialize};
 
 /// What the advisor is asked.
@@ -24,8 +25,102 @@ pub struct AdviseRequest {
     pub loads: String,
 }
 
+/// What each used bucket of the configuration in force holds, as flat arrays (one entry a
+/// used bucket, or a range of buckets for bucket statistics): about 630,000 entries, 12 MB,
+/// for 1,000,000 documents. The worker keeps the last one it was sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadData {
+    /// The load's number: the page numbers each load it computes.
+    pub number: u64,
+    /// Each entry's first bucket, ascending.
+    pub first: Vec<u32>,
+    /// Each entry's last bucket; empty when every entry is one bucket.
+    pub last: Vec<u32>,
+    /// Each entry's documents.
+    pub docs: Vec<u64>,
+    /// Each entry's bytes.
+    pub bytes: Vec<u64>,
+}
+
+impl LoadData {
+    /// The flat arrays of `load`, numbered `number`. O(entries).
+    pub fn of(number: u64, load: &BucketLoad) -> LoadData {
+        let n = load.buckets_used();
+        let mut data = LoadData {
+            number,
+            first: Vec::with_capacity(n),
+            docs: Vec::with_capacity(n),
+            bytes: Vec::with_capacity(n),
+            last: Vec::new(),
+        };
+        let mut last = Vec::with_capacity(n);
+        for (first, end, held) in load.spans() {
+            data.first.push(first);
+            last.push(end);
+            data.docs.push(held.docs);
+            data.bytes.push(held.bytes);
+        }
+        if last != data.first {
+            data.last = last;
+        }
+        data
+    }
+
+    /// The load again (what a balance reads of it: the documents without a size are not
+    /// counted).
+    pub fn load(&self) -> BucketLoad {
+        let last = |i: usize| self.last.get(i).copied().unwrap_or(self.first[i]);
+        BucketLoad::from_ranges((0..self.first.len()).map(|i| {
+            let held = Amount {
+                docs: self.docs.get(i).copied().unwrap_or(0),
+                bytes: self.bytes.get(i).copied().unwrap_or(0),
+            };
+            (self.first[i], last(i), held)
+        }))
+    }
+}
+
+/// What a balance is asked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BalanceRequest {
+    /// The run's number.
+    pub run: u64,
+    /// The number of the load to balance, which the worker holds (a
+    /// [`Request::KeepLoad`] before, or `data`).
+    pub load: u64,
+    /// The load itself, when the page does not know that this worker holds it.
+    pub data: Option<LoadData>,
+    /// The target to balance, as JSON (`Topology::to_json`).
+    pub target: String,
+    /// How.
+    pub options: BalanceOptions,
+}
+
+/// A balanced target, what the Resharding view shows of the balance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Balanced {
+    /// The target, as JSON.
+    pub target: String,
+    /// What the balance had to say, as the view shows it.
+    pub notes: Vec<String>,
+    /// The buckets too big for a fair share.
+    pub obstacles: Vec<Obstacle>,
+    /// The balance's figures under its objective.
+    pub summary: ObjectiveSummary,
+}
+
+/// Which view a request is for: each has its own worker, so that one view's cancel or
+/// crash does not stop the other's run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Channel {
+    /// The Advisor view.
+    Advisor,
+    /// The Resharding view.
+    Reshard,
+}
+
 /// A request to the worker.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
     /// Read an export and advise on it; the export is kept for [`Request::Rewrites`].
     Advise(AdviseRequest),
@@ -41,6 +136,22 @@ pub enum Request {
     },
     /// Panic (a hidden debug action: the page must survive it).
     Panic,
+    /// Keep this load for the balances to come (the Resharding view sends it when shown).
+    KeepLoad(LoadData),
+    /// Balance a target; the reply is [`Reply::Balanced`], then [`Reply::Compared`].
+    Balance(BalanceRequest),
+    /// Panic in the Resharding view's worker (a debug action, as [`Request::Panic`]).
+    PanicReshard,
+}
+
+impl Request {
+    /// The view it is for.
+    pub fn channel(&self) -> Channel {
+        match self {
+            Request::Advise(_) | Request::Rewrites { .. } | Request::Panic => Channel::Advisor,
+            Request::KeepLoad(_) | Request::Balance(_) | Request::PanicReshard => Channel::Reshard,
+        }
+    }
 }
 
 /// What a run is doing.
@@ -53,7 +164,7 @@ pub enum Stage {
 }
 
 /// A reply of the worker.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Reply {
     /// How far a run is (sent at most every [`PROGRESS_EVERY_MS`]).
     Progress {
@@ -97,6 +208,29 @@ pub enum Reply {
     /// next request.
     Crashed {
         /// What it said.
+        message: String,
+    },
+    /// The balanced target of a [`Request::Balance`].
+    Balanced {
+        /// The run.
+        run: u64,
+        /// The balance.
+        balanced: Balanced,
+    },
+    /// After [`Reply::Balanced`]: the same balance's figures under the other objective, for
+    /// the comparison.
+    Compared {
+        /// The run.
+        run: u64,
+        /// The figures.
+        summary: ObjectiveSummary,
+    },
+    /// A balance could not be made (options the core refuses, a load the worker does not
+    /// hold); the message says why.
+    BalanceFailed {
+        /// The run.
+        run: u64,
+        /// Why.
         message: String,
     },
 }

@@ -10,11 +10,11 @@ use super::plan::{plan, Plan, PlanOptions, Throughput};
 use super::resolution::per_range_note;
 use super::ReshardError;
 use ravenshard::Topology;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// How to balance.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BalanceOptions {
     /// Even out documents or bytes.
     pub by: Measure,
@@ -109,7 +109,7 @@ impl std::error::Error for WeightsError {}
 
 /// A bucket too big for a fair share: buckets cannot be split, so it limits the balance
 /// that can be reached (the chapter's "obese shard").
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Obstacle {
     /// The bucket.
     pub bucket: u32,
@@ -144,7 +144,7 @@ pub struct BalancePlan {
 }
 
 /// What a balance under one objective would take.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ObjectiveSummary {
     /// The objective.
     pub objective: Objective,

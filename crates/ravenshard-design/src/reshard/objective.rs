@@ -7,10 +7,12 @@
 
 use super::assign::{Assignment, Weighing};
 use super::load::PerShard;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What a balance optimizes (ordered as [`Objective::ALL`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Objective {
     /// Few, contiguous ranges, taken at the edges of the donors' ranges (next to the
