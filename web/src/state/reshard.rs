@@ -241,7 +241,8 @@ struct Runs {
     comparing: Option<u64>,
     /// The worker holds this load (its number), in this worker (its instance).
     held: Option<(u64, u64)>,
-    /// Why the last balance did not come (the worker stopped, or it was cancelled).
+    /// Why the last balance did not come (it was cancelled, or the worker stopped), or
+    /// that the worker stopped.
     message: Option<String>,
 }
 
@@ -775,12 +776,14 @@ impl ReshardState {
             Reply::Crashed { message } => {
                 self.runs.held = None;
                 self.runs.comparing = None;
-                if self.runs.balancing.take().is_some() {
-                    self.runs.message = Some(format!(
-                        "The studio's worker stopped during the balance ({message}). The view \
-                         and the workspace are unaffected: balance again to start a new worker."
-                    ));
-                }
+                let during = match self.runs.balancing.take() {
+                    Some(_) => " during the balance",
+                    None => "",
+                };
+                self.runs.message = Some(format!(
+                    "The studio's worker stopped{during} ({message}). The view and the \
+                     workspace are unaffected: the next balance starts a new worker."
+                ));
                 false
             }
             _ => false,

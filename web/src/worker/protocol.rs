@@ -92,8 +92,27 @@ pub struct BalanceRequest {
     pub data: Option<LoadData>,
     /// The target to balance, as JSON (`Topology::to_json`).
     pub target: String,
-    /// How.
+    /// How (as JSON inside the message: bincode cannot read back the throughput, an
+    /// adjacently tagged enum).
+    #[serde(with = "as_json")]
     pub options: BalanceOptions,
+}
+
+/// A value as a JSON string, in a bincode message.
+mod as_json {
+    use serde::de::{DeserializeOwned, Error as _};
+    use serde::ser::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&serde_json::to_string(value).map_err(S::Error::custom)?)
+    }
+
+    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<T, D::Error> {
+        serde_json::from_str(&String::deserialize(d)?).map_err(D::Error::custom)
+    }
 }
 
 /// A balanced target, what the Resharding view shows of the balance.
@@ -237,3 +256,69 @@ pub enum Reply {
 
 /// How often, at most, the worker reports progress.
 pub const PROGRESS_EVERY_MS: f64 = 100.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ravenshard_design::reshard::{
+        balance, BucketLoad, Measure, Objective, Throughput, MAX_OBSTACLES,
+    };
+
+    /// Encodes and decodes as `gloo-worker`'s codec does.
+    fn round_trip<T: Serialize + serde::de::DeserializeOwned>(value: &T) -> T {
+        let bytes = bincode::serialize(value).expect("encodes");
+        bincode::deserialize(&bytes).expect("decodes")
+    }
+
+    /// Every balance message reads back as it was written, every option and figure set.
+    #[test]
+    fn balance_messages_survive_the_workers_codec() {
+        let current = ravenshard::Topology::with_shards(2).unwrap();
+        let load = BucketLoad::from_buckets(
+            (0..300u32)
+                .map(|i| (i * 1000, Some(u64::from(i))))
+                .chain([(600_000, Some(9))]),
+        );
+        let options = BalanceOptions {
+            by: Measure::Bytes,
+            weights: [(0, 1.5), (1, 2.0)].into_iter().collect(),
+            threshold: 2.5,
+            max_buckets: Some(9),
+            throughput: Some(Throughput::Bytes(2e7)),
+            objective: Objective::FewestMigrations,
+            ..BalanceOptions::default()
+        };
+        let request = Request::Balance(BalanceRequest {
+            run: 3,
+            load: 4,
+            data: Some(LoadData::of(4, &load)),
+            target: current.to_json(),
+            options: options.clone(),
+        });
+        assert_eq!(round_trip(&request), request);
+        let b = balance(&current, &load, &options).unwrap();
+        assert!(b.obstacles.len() <= MAX_OBSTACLES);
+        let replies = [
+            Reply::Balanced {
+                run: 3,
+                balanced: Balanced {
+                    target: b.plan.target.to_json(),
+                    notes: vec!["a note".into()],
+                    obstacles: b.obstacles.clone(),
+                    summary: b.summary(),
+                },
+            },
+            Reply::Compared {
+                run: 3,
+                summary: b.objectives[0].clone(),
+            },
+            Reply::BalanceFailed {
+                run: 3,
+                message: "why".into(),
+            },
+        ];
+        for reply in replies {
+            assert_eq!(round_trip(&reply), reply);
+        }
+    }
+}
