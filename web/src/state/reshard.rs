@@ -158,8 +158,10 @@ pub enum ReshardAction {
 pub struct ReshardView {
     /// The plan from the configuration in force to the target, or why there is none.
     pub plan: Result<Plan, String>,
-    /// The documents placed by the target (the configuration's placement when there is no
-    /// target: the same shared handle, so that no copy of it is kept).
+    /// The documents placed by the target. The configuration's placement (the same shared
+    /// handle, so that no copy of it is kept) when there is no target, or when the target
+    /// keeps every bucket on its shard (a shard added, members changed): its bucket map is
+    /// the same.
     pub after: Live<Placement>,
     load: Rc<BucketLoad>,
 }
@@ -246,6 +248,16 @@ struct Runs {
     message: Option<String>,
 }
 
+/// The documents placed by a target, kept while targets are shaped from the same placement:
+/// the next target moves it in place ([`Placement::set_topology`], O(used buckets)), with
+/// no copy of the per-bucket aggregates (and no drop of the last copy) a target.
+#[derive(Debug, Clone)]
+struct After {
+    /// The placement it was copied from.
+    from: Live<Placement>,
+    after: Live<Placement>,
+}
+
 /// The Resharding view's state.
 #[derive(Debug, Clone)]
 pub struct ReshardState {
@@ -256,6 +268,7 @@ pub struct ReshardState {
     /// The number of the load of these inputs (one more for each new inputs).
     load_number: u64,
     runs: Runs,
+    after: Option<After>,
     shown: bool,
     target: Option<Rc<Topology>>,
     problem: Option<ConfigProblem>,
@@ -277,6 +290,7 @@ impl ReshardState {
             load: None,
             load_number: 0,
             runs: Runs::default(),
+            after: None,
             shown: false,
             target: None,
             problem: None,
@@ -499,25 +513,9 @@ impl ReshardState {
             return;
         }
         let load = self.load();
-        let Inputs {
-            current,
-            documents,
-            placement,
-            options,
-            ..
-        } = &self.inputs;
-        let target = Rc::clone(self.target());
         self.load = Some(Rc::clone(&load));
-        let after = if Rc::ptr_eq(&target, current) {
-            placement.clone()
-        } else {
-            // The buckets stay under the target unless its prefixes differ: no ID is hashed
-            // again, unless the design is on (then the documents are placed again).
-            match placement.get().with_topology(&target) {
-                Ok(after) => Live::new(after),
-                Err(_) => Live::new(Placement::new(&documents.get(), &target, options)),
-            }
-        };
+        let target = Rc::clone(self.target());
+        let after = self.place_after(&target);
         let throughput = self.fields.throughput.is_valid();
         let options = PlanOptions {
             measure: self.by,
@@ -526,9 +524,54 @@ impl ReshardState {
                 .flatten(),
             bucket_cost: *self.fields.bucket_cost.value(),
         };
+        let current = &self.inputs.current;
         let plan = plan(current, &target, &load, &options).map_err(|e| e.to_string());
         self.view = Some(Rc::new(ReshardView { plan, after, load }));
         self.refresh_step();
+    }
+
+    /// The documents placed by `target`: the configuration's placement when the target
+    /// keeps every bucket on its shard ([`ReshardView::after`]); else the kept placement
+    /// moved to `target` in place ([`After`]), or, the first time, a copy by `target`. The
+    /// buckets stay under the target unless its prefixes differ: no ID is hashed again,
+    /// unless the design is on (then the documents are placed again).
+    fn place_after(&mut self, target: &Rc<Topology>) -> Live<Placement> {
+        let Inputs {
+            current,
+            documents,
+            placement,
+            options,
+            ..
+        } = &self.inputs;
+        if Rc::ptr_eq(target, current) {
+            self.after = None;
+            return placement.clone();
+        }
+        let same_buckets = options.design.is_none()
+            && target.ranges() == current.ranges()
+            && target.prefixes() == current.prefixes();
+        if same_buckets {
+            return placement.clone();
+        }
+        if let Some(kept) = self.after.as_mut().filter(|a| a.from == *placement) {
+            let moved = kept.after.get().topology() == &**target
+                || kept.after.update(|p| p.set_topology(target)).is_ok();
+            if moved {
+                return kept.after.clone();
+            }
+        }
+        self.after = None;
+        match placement.get().with_topology(target) {
+            Ok(after) => {
+                let after = Live::new(after);
+                self.after = Some(After {
+                    from: placement.clone(),
+                    after: after.clone(),
+                });
+                after
+            }
+            Err(_) => Live::new(Placement::new(&documents.get(), target, options)),
+        }
     }
 
     /// Computes the walk-through's step (clamped to the plan's steps).
@@ -661,6 +704,8 @@ impl ReshardState {
                 self.inputs = inputs;
                 self.load = None;
                 self.load_number += 1;
+                // Placed from the placement before: no longer of use.
+                self.after = None;
                 if moved {
                     self.reset();
                 }

@@ -113,11 +113,19 @@ impl BucketLoad {
     }
 
     /// The load of buckets given as `(bucket, documents, bytes)`, in ascending order of
-    /// bucket, each bucket once with at least one document.
-    pub(crate) fn from_sums(
-        sums: impl Iterator<Item = (u32, u64, u64)>,
-        without_size: u64,
-    ) -> BucketLoad {
+    /// bucket, each bucket once with at least one document (per-bucket aggregates kept
+    /// elsewhere: O(buckets), no document read); `without_size` counts the documents whose
+    /// size is unknown.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_design::reshard::BucketLoad;
+    ///
+    /// let load = BucketLoad::from_sums([(3, 1, 0), (7, 2, 120)].into_iter(), 1);
+    /// assert_eq!(load, BucketLoad::from_buckets([(7, Some(100)), (3, None), (7, Some(20))]));
+    /// ```
+    pub fn from_sums(sums: impl Iterator<Item = (u32, u64, u64)>, without_size: u64) -> BucketLoad {
         let mut load = BucketLoad::default();
         let (mut docs, mut bytes) = (0u64, 0u64);
         for (bucket, n, size) in sums {

@@ -529,3 +529,52 @@ fn the_load_goes_to_the_worker_and_back_unchanged() {
     assert_eq!(data.last, [31, 40]);
     assert_eq!(data.load(), ranges);
 }
+
+#[test]
+fn the_documents_placed_by_the_target_follow_it_in_place() {
+    let documents = generated_documents(3000);
+    let state = ReshardState::new(inputs(documents.clone(), 0));
+    let state = reduce(state, ReshardAction::Show(true));
+    let fresh = |state: &ReshardState| {
+        let after = state.view().unwrap().after.get();
+        let placed = Placement::new(&documents, state.target(), &Default::default());
+        assert_eq!(after.topology(), &**state.target());
+        assert_eq!(after.shards(), placed.shards());
+        assert_eq!(
+            after.histogram(0, 1 << 20, 64),
+            placed.histogram(0, 1 << 20, 64)
+        );
+    };
+    let before = state.view().unwrap().after.clone();
+    assert!(
+        before.same_cell(&state.inputs().placement),
+        "no target: the placement"
+    );
+    // A shard added owns no buckets: the map after is the map before.
+    let state = reduce(state, ReshardAction::AddShard);
+    let added = state.view().unwrap().after.clone();
+    assert!(added.same_cell(&state.inputs().placement));
+    let state = reduce(state, ReshardAction::SetThreshold("0".into()));
+    let state = reduce(state, ReshardAction::Balance);
+    fresh(&state);
+    let balanced = state.view().unwrap().after.clone();
+    assert!(!balanced.same_cell(&added), "a copy by the target");
+    let state = reduce(state, ReshardAction::DrainShard(0));
+    fresh(&state);
+    let drained = state.view().unwrap().after.clone();
+    assert!(
+        drained.same_cell(&balanced),
+        "moved to the next target in place"
+    );
+    assert_ne!(drained, balanced);
+    // New documents: a new copy, from them.
+    let state = reduce(
+        state,
+        ReshardAction::Inputs(inputs(generated_documents(3000), 0)),
+    );
+    assert!(!state.view().unwrap().after.same_cell(&balanced));
+    fresh(&state);
+    let state = reduce(state, ReshardAction::ResetTarget);
+    let after = &state.view().unwrap().after;
+    assert!(after.same_cell(&state.inputs().placement));
+}
