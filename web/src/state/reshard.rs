@@ -158,10 +158,12 @@ pub enum ReshardAction {
 pub struct ReshardView {
     /// The plan from the configuration in force to the target, or why there is none.
     pub plan: Result<Plan, String>,
-    /// The documents placed by the target. The configuration's placement (the same shared
-    /// handle, so that no copy of it is kept) when there is no target, or when the target
-    /// keeps every bucket on its shard (a shard added, members changed): its bucket map is
-    /// the same.
+    /// The documents as the target places them, for its bucket map: the configuration's
+    /// placement itself (the same shared handle, no copy) unless the target moves documents
+    /// to other buckets (prefixes added or removed, or the design on); the map draws it
+    /// under the target's ranges
+    /// ([`Placement::histogram_by`](ravenshard_model::workspace::Placement::histogram_by)).
+    /// Its own shard figures are then the configuration's: the plan has the target's.
     pub after: Live<Placement>,
     load: Rc<BucketLoad>,
 }
@@ -248,16 +250,6 @@ struct Runs {
     message: Option<String>,
 }
 
-/// The documents placed by a target, kept while targets are shaped from the same placement:
-/// the next target moves it in place ([`Placement::set_topology`], O(used buckets)), with
-/// no copy of the per-bucket aggregates (and no drop of the last copy) a target.
-#[derive(Debug, Clone)]
-struct After {
-    /// The placement it was copied from.
-    from: Live<Placement>,
-    after: Live<Placement>,
-}
-
 /// The Resharding view's state.
 #[derive(Debug, Clone)]
 pub struct ReshardState {
@@ -268,7 +260,6 @@ pub struct ReshardState {
     /// The number of the load of these inputs (one more for each new inputs).
     load_number: u64,
     runs: Runs,
-    after: Option<After>,
     shown: bool,
     target: Option<Rc<Topology>>,
     problem: Option<ConfigProblem>,
@@ -290,7 +281,6 @@ impl ReshardState {
             load: None,
             load_number: 0,
             runs: Runs::default(),
-            after: None,
             shown: false,
             target: None,
             problem: None,
@@ -479,11 +469,13 @@ impl ReshardState {
         self.view.as_ref()
     }
 
-    /// The configuration in force changed: a target shaped from the old one is dropped
-    /// (the balance form keeps its fields).
+    /// The target is dropped (started again, or the configuration in force changed); the
+    /// balance form keeps its fields, and the load its figures while the inputs stay.
     fn reset(&mut self) {
         let inputs = self.inputs.clone();
         *self = ReshardState {
+            // Of the same inputs (new ones drop it first).
+            load: self.load.clone(),
             shown: self.shown,
             by: self.by,
             fields: self.fields.clone(),
@@ -530,12 +522,11 @@ impl ReshardState {
         self.refresh_step();
     }
 
-    /// The documents placed by `target`: the configuration's placement when the target
-    /// keeps every bucket on its shard ([`ReshardView::after`]); else the kept placement
-    /// moved to `target` in place ([`After`]), or, the first time, a copy by `target`. The
-    /// buckets stay under the target unless its prefixes differ: no ID is hashed again,
-    /// unless the design is on (then the documents are placed again).
-    fn place_after(&mut self, target: &Rc<Topology>) -> Live<Placement> {
+    /// The documents as `target` places them ([`ReshardView::after`]): the configuration's
+    /// placement when the target keeps every document in its bucket (no ID is hashed or
+    /// moved, nothing is copied); else a copy moved to the target (only the IDs under the
+    /// changed prefixes move), or, with the design on, the documents placed again.
+    fn place_after(&self, target: &Topology) -> Live<Placement> {
         let Inputs {
             current,
             documents,
@@ -543,33 +534,14 @@ impl ReshardState {
             options,
             ..
         } = &self.inputs;
-        if Rc::ptr_eq(target, current) {
-            self.after = None;
-            return placement.clone();
-        }
         let same_buckets = options.design.is_none()
-            && target.ranges() == current.ranges()
-            && target.prefixes() == current.prefixes();
+            && target.prefixes() == current.prefixes()
+            && target.server_version() == current.server_version();
         if same_buckets {
             return placement.clone();
         }
-        if let Some(kept) = self.after.as_mut().filter(|a| a.from == *placement) {
-            let moved = kept.after.get().topology() == &**target
-                || kept.after.update(|p| p.set_topology(target)).is_ok();
-            if moved {
-                return kept.after.clone();
-            }
-        }
-        self.after = None;
         match placement.get().with_topology(target) {
-            Ok(after) => {
-                let after = Live::new(after);
-                self.after = Some(After {
-                    from: placement.clone(),
-                    after: after.clone(),
-                });
-                after
-            }
+            Ok(after) => Live::new(after),
             Err(_) => Live::new(Placement::new(&documents.get(), target, options)),
         }
     }
@@ -704,8 +676,6 @@ impl ReshardState {
                 self.inputs = inputs;
                 self.load = None;
                 self.load_number += 1;
-                // Placed from the placement before: no longer of use.
-                self.after = None;
                 if moved {
                     self.reset();
                 }

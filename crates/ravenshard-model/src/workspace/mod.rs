@@ -654,6 +654,27 @@ impl Placement {
         histogram::histogram(&self.loads, &self.topology, start, end, bins)
     }
 
+    /// [`histogram`](Self::histogram) with each bin's shard read from `topology` instead of
+    /// this placement's: the bucket map under a target that keeps every document in its
+    /// bucket (the same prefixes, such as a resharding target), drawn without placing the
+    /// documents again.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let docs = [Document::new("orders/1-A"), Document::new("customers/1-A")];
+    /// let p = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &Default::default());
+    /// let five = Topology::with_shards(5).unwrap();
+    /// let placed = Placement::new(&docs, &five, &Default::default());
+    /// assert_eq!(p.histogram_by(&five, 0, 1 << 20, 7), placed.histogram(0, 1 << 20, 7));
+    /// ```
+    pub fn histogram_by(&self, topology: &Topology, start: u32, end: u32, bins: usize) -> Vec<Bin> {
+        histogram::histogram(&self.loads, topology, start, end, bins)
+    }
+
     /// The documents view: the indices of the documents that match `query`, in its order.
     /// The first query with a given sort key sorts once (O(n log n)) and caches the order;
     /// later queries filter it in O(n).
