@@ -7,7 +7,6 @@
 //! studio).
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard_studio::components::saving;
 use ravenshard_studio::worker::client;
 use ravenshard_studio::App;
 use wasm_bindgen::JsCast;
@@ -16,7 +15,7 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 
 mod common;
 
-use common::{use_this_module_as_the_worker, Mounted};
+use common::{fresh_studio, Mounted};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -56,18 +55,7 @@ async fn choose(studio: &Studio, input: &str, name: &str, text: &str) {
 }
 
 async fn fresh() -> Studio {
-    web_sys::window()
-        .unwrap()
-        .local_storage()
-        .unwrap()
-        .unwrap()
-        .clear()
-        .unwrap();
-    saving::forget().await.unwrap();
-    web_sys::window().unwrap().location().set_hash("").unwrap();
-    use_this_module_as_the_worker();
-    let studio = Studio::mount(()).await;
-    studio.wait_for(".studio").await;
+    let studio = fresh_studio().await;
     studio.click("#tab-advisor").await;
     studio
 }

@@ -20,7 +20,7 @@ use yew::Callback;
 
 mod common;
 
-use common::{use_this_module_as_the_worker, Mounted};
+use common::{fresh_studio, use_this_module_as_the_worker, Mounted};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -114,20 +114,7 @@ async fn a_balance_goes_to_the_worker_and_back_with_the_pages_answer() {
 
 /// 3,000 generated documents on the Resharding tab, a shard added, threshold 0.
 async fn grown() -> Studio {
-    web_sys::window()
-        .unwrap()
-        .local_storage()
-        .unwrap()
-        .unwrap()
-        .clear()
-        .unwrap();
-    ravenshard_studio::components::saving::forget()
-        .await
-        .unwrap();
-    web_sys::window().unwrap().location().set_hash("").unwrap();
-    use_this_module_as_the_worker();
-    let studio = Studio::mount(()).await;
-    studio.wait_for(".studio").await;
+    let studio = fresh_studio().await;
     studio.set("#gen-count", "3000", "input").await;
     studio.click("button.generate").await;
     studio.click("#tab-reshard").await;

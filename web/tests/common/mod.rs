@@ -3,8 +3,10 @@
 #![allow(dead_code)] // Each test file uses a different part.
 
 use gloo::worker::Registrable;
+use ravenshard_studio::components::saving;
 use ravenshard_studio::worker::client::{self, Script};
 use ravenshard_studio::worker::StudioWorker;
+use ravenshard_studio::App;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsCast;
 use web_sys::{
@@ -172,4 +174,17 @@ pub fn use_this_module_as_the_worker() {
     let url = web_sys::Url::create_object_url_with_blob(&blob).unwrap();
     client::terminate();
     client::set_script(Script::Loader(url));
+}
+
+/// The studio mounted on a clean slate (no saved studio, no link), its workers loading this
+/// test module.
+pub async fn fresh_studio() -> Mounted<App> {
+    let window = web_sys::window().unwrap();
+    window.local_storage().unwrap().unwrap().clear().unwrap();
+    saving::forget().await.unwrap();
+    window.location().set_hash("").unwrap();
+    use_this_module_as_the_worker();
+    let studio = Mounted::<App>::mount(()).await;
+    studio.wait_for(".studio").await;
+    studio
 }

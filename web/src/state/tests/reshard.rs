@@ -172,18 +172,24 @@ fn removing_a_shard_needs_draining_first() {
     assert!(!state.has_target());
 }
 
+/// The default three shards, and `prefix` on shard 1.
+fn with_prefix(prefix: &str) -> String {
+    format!(
+        r#"{{"Shards": {{"0": {{}}, "1": {{}}, "2": {{}}}},
+        "BucketRanges": [{{"BucketRangeStart": 0, "ShardNumber": 0}},
+            {{"BucketRangeStart": 349525, "ShardNumber": 1}},
+            {{"BucketRangeStart": 699050, "ShardNumber": 2}},
+            {{"BucketRangeStart": 1048576, "ShardNumber": 1}}],
+        "Prefixed": [{{"Prefix": "{prefix}", "Shards": [1], "BucketRangeStart": 1048576}}]}}"#
+    )
+}
+
 #[test]
 fn targets_from_json_are_checked() {
     let state = reduce(generated(), ReshardAction::SetTarget("{".into()));
     assert!(state.problem().is_some());
     assert!(!state.has_target());
-    let with_prefix = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
-        "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0},
-            {"BucketRangeStart": 349525, "ShardNumber": 1},
-            {"BucketRangeStart": 699050, "ShardNumber": 2},
-            {"BucketRangeStart": 1048576, "ShardNumber": 1}],
-        "Prefixed": [{"Prefix": "orders/", "Shards": [1], "BucketRangeStart": 1048576}]}"#;
-    let state = reduce(state, ReshardAction::SetTarget(with_prefix.into()));
+    let state = reduce(state, ReshardAction::SetTarget(with_prefix("orders/")));
     let problem = state.problem().unwrap();
     assert!(
         problem.message.contains(
@@ -567,13 +573,7 @@ fn the_map_after_is_the_documents_under_the_target_copied_only_when_buckets_chan
         .same_cell(&state.inputs().placement));
     drawn_as_placed(&state);
     // A prefix no document starts with: the documents are moved by it, in a copy.
-    let prefixed = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
-        "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0},
-            {"BucketRangeStart": 349525, "ShardNumber": 1},
-            {"BucketRangeStart": 699050, "ShardNumber": 2},
-            {"BucketRangeStart": 1048576, "ShardNumber": 1}],
-        "Prefixed": [{"Prefix": "zzz/", "Shards": [1], "BucketRangeStart": 1048576}]}"#;
-    let state = reduce(state, ReshardAction::SetTarget(prefixed.into()));
+    let state = reduce(state, ReshardAction::SetTarget(with_prefix("zzz/")));
     assert!(state.problem().is_none(), "{:?}", state.problem());
     assert!(!state
         .view()
