@@ -67,8 +67,8 @@ pub fn duration(seconds: f64) -> String {
 /// done well before).
 pub const BALANCING_SHOWN_AFTER_MS: u32 = 200;
 
-/// How long the load waits, after a change of the documents, before it goes to a running
-/// worker (edits in a row send it once).
+/// How long the load waits, after a change of the documents while the view is shown, before
+/// it goes to the worker (edits in a row send it once).
 pub const LOAD_SENT_AFTER_MS: u32 = 300;
 
 /// Sends a balance of the target to the worker; nothing while an option field cannot be
@@ -143,15 +143,13 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
     let replies = on.reform(ReshardAction::Reply);
     {
         // The load goes to the worker when the view shows it (the worker starts then, not
-        // on the first balance), in a task of its own; after a change of the documents,
-        // once they rest.
+        // on the first balance), in a task of its own; after a change of the documents
+        // while it is shown, once they rest.
         let (state, on, replies) = (props.reshard.clone(), on.clone(), replies.clone());
+        let shown_before = use_mut_ref(|| false);
         use_effect_with(r.load_number(), move |_| {
-            let delay = if client::instance(Channel::Reshard).is_some() {
-                LOAD_SENT_AFTER_MS
-            } else {
-                0
-            };
+            let edited = std::mem::replace(&mut *shown_before.borrow_mut(), true);
+            let delay = if edited { LOAD_SENT_AFTER_MS } else { 0 };
             let timer = Timeout::new(delay, move || send_load(&state, &on, &replies));
             move || drop(timer)
         });
