@@ -6,13 +6,15 @@
 
 use super::protocol::{BalanceRequest, Balanced, LoadData, Reply};
 use ravenshard::Topology;
-use ravenshard_design::reshard::{balance_without_comparison, objective_summary, Objective};
+use ravenshard_design::reshard::{
+    balance_without_comparison, objective_summary, BucketLoad, Objective,
+};
 
 /// What the worker keeps between balances.
 #[derive(Debug, Default)]
 pub struct Balancer {
     /// The last load sent, with its number.
-    load: Option<(u64, ravenshard_design::reshard::BucketLoad)>,
+    load: Option<(u64, BucketLoad)>,
     /// The last run asked: a comparison of an older run is not worked out.
     latest: u64,
 }
@@ -76,10 +78,7 @@ impl Balancer {
     }
 
     /// The target and the load of a request, or why they cannot be had.
-    fn inputs(
-        &self,
-        request: &BalanceRequest,
-    ) -> Result<(Topology, &ravenshard_design::reshard::BucketLoad), String> {
+    fn inputs(&self, request: &BalanceRequest) -> Result<(Topology, &BucketLoad), String> {
         let load = match &self.load {
             Some((number, load)) if *number == request.load => load,
             _ => {
