@@ -90,8 +90,8 @@ pub fn instance(channel: Channel) -> Option<u64> {
     RUNNING.with(|r| r.borrow().get(&channel).map(|r| r.instance))
 }
 
-/// Terminates every view's worker (a run in progress stops at once); the next [`send`]
-/// starts a new one.
+/// Terminates every view's worker (a run in progress stops at once, without a reply: the
+/// tests' clean-up; a view cancels with [`stop`]); the next [`send`] starts a new one.
 pub fn terminate() {
     for channel in [Channel::Advisor, Channel::Reshard] {
         stop(channel);
