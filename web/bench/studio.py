@@ -215,11 +215,18 @@ const [done] = arguments;
   document.getElementById('tab-reshard').click();
   await frame(); await sleep(50);
   const time = async (act) => { const t = performance.now(); act(); await frame(); return performance.now() - t; };
+  // The balance runs in the studio's worker: until its target is shown (painted), then
+  // until the other objective's figures are.
+  const until = async (done, t) => { while (!done() && performance.now() - t < 60000) await frame(); return performance.now() - t; };
   window.__tasks = [];
   const add = await time(() => document.querySelector('button.add-shard').click());
   fire(document.querySelector('input.threshold'), '0');
   await frame();
-  const balance = await time(() => document.querySelector('button.balance').click());
+  const started = performance.now();
+  document.querySelector('button.balance').click();
+  await frame();
+  const balance = await until(() => !document.querySelector('.balancing'), started);
+  const compared = await until(() => !document.querySelector('table.objectives tr.pending'), started);
   const step = await time(() => document.querySelector('.step-control .next-loaded').click());
   await sleep(60);
   const moved = document.querySelector('.docs-moved strong').textContent;
@@ -227,7 +234,7 @@ const [done] = arguments;
   const longest = Math.max(0, ...window.__tasks);
   document.querySelector('button.reset-target').click();
   await frame();
-  done({add, balance, step, moved, skew, longest});
+  done({add, balance, compared, step, moved, skew, longest});
 })();
 """
 
@@ -555,7 +562,8 @@ def measure_table(driver, docs, edits, result):
     both = rs["add"] + rs["balance"]
     print(f"{'add a shard + balance (Resharding)':<34} {mark(both, RESHARD_TARGET_MS):>10} "
           f"{'':>10} {mark(rs['longest'], SCALE_TASK_TARGET_MS):>13} {rs['load']:6.2f}"
-          f"   (add {rs['add']:.1f} ms, balance {rs['balance']:.1f} ms, moves {rs['moved']} documents)")
+          f"   (add {rs['add']:.1f} ms, balance {rs['balance']:.1f} ms, moves {rs['moved']} documents; "
+          f"the other objective's figures at {rs['compared']:.0f} ms)")
     if docs != SMALL_DOCS:
         generated(driver, SMALL_DOCS)
         rows["small"] = {}

@@ -3,52 +3,23 @@
 //! usable page with a message and is started again.
 //!
 //! The worker here is this test module itself: a module worker that loads it and calls
-//! [`register_studio_worker`] (trunk's worker target does the same in the built studio).
+//! `common::register_studio_worker` (trunk's worker target does the same in the built
+//! studio).
 #![cfg(target_arch = "wasm32")]
 
-use gloo::worker::Registrable;
-use ravenshard_studio::components::saving;
-use ravenshard_studio::worker::client::{self, Script};
-use ravenshard_studio::worker::StudioWorker;
+use ravenshard_studio::worker::client;
 use ravenshard_studio::App;
-use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 
 mod common;
 
-use common::Mounted;
+use common::{fresh_studio, Mounted};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 type Studio = Mounted<App>;
-
-/// Called by the worker's loader, in the worker.
-#[wasm_bindgen]
-pub fn register_studio_worker() {
-    StudioWorker::registrar().register();
-}
-
-/// The studio's workers load this test module.
-fn use_this_module_as_the_worker() {
-    let base = gloo::utils::window().location().href().unwrap();
-    let module = web_sys::Url::new_with_base("wasm-bindgen-test.js", &base)
-        .unwrap()
-        .href();
-    let wasm = module.replace(".js", "_bg.wasm");
-    // The runner builds the test module without a default path for its wasm: give it.
-    let source = format!(
-        "import init, {{ register_studio_worker }} from '{module}';\nawait init({{ module_or_path: '{wasm}' }});\nregister_studio_worker();\n"
-    );
-    let parts = js_sys::Array::of1(&source.into());
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/javascript");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).unwrap();
-    let url = web_sys::Url::create_object_url_with_blob(&blob).unwrap();
-    client::terminate();
-    client::set_script(Script::Loader(url));
-}
 
 /// 200 companies, `orders` orders naming them round robin, as NDJSON.
 fn ndjson(orders: usize) -> String {
@@ -83,41 +54,19 @@ async fn choose(studio: &Studio, input: &str, name: &str, text: &str) {
     studio.fire(input, "change").await;
 }
 
-/// Waits (at most ~30 s) until `ready` holds.
-async fn until(studio: &Studio, what: &str, ready: impl Fn(&Studio) -> bool) {
-    for _ in 0..1500 {
-        if ready(studio) {
-            return;
-        }
-        gloo::timers::future::TimeoutFuture::new(20).await;
-        yew::scheduler::flush().await;
-    }
-    panic!("timed out waiting for {what}");
-}
-
 async fn fresh() -> Studio {
-    web_sys::window()
-        .unwrap()
-        .local_storage()
-        .unwrap()
-        .unwrap()
-        .clear()
-        .unwrap();
-    saving::forget().await.unwrap();
-    web_sys::window().unwrap().location().set_hash("").unwrap();
-    use_this_module_as_the_worker();
-    let studio = Studio::mount(()).await;
-    studio.wait_for(".studio").await;
+    let studio = fresh_studio().await;
     studio.click("#tab-advisor").await;
     studio
 }
 
 async fn advise(studio: &Studio) {
     studio.click("#advisor-run").await;
-    until(studio, "the advice", |s| {
-        s.find(".advisor-collection").is_some() || s.find(".advisor-failed").is_some()
-    })
-    .await;
+    studio
+        .until("the advice", |s| {
+            s.find(".advisor-collection").is_some() || s.find(".advisor-failed").is_some()
+        })
+        .await;
     assert!(
         studio.find(".advisor-failed").is_none(),
         "{}",
@@ -132,10 +81,9 @@ async fn the_advisor_runs_in_the_worker_and_its_anchor_rewrites_the_workspace() 
     let text = ndjson(2000);
     // The same export in the workspace (the Documents panel's import) and in the advisor.
     choose(&studio, "#import-file", "orders.ndjson", &text).await;
-    until(&studio, "the import", |s| {
-        s.text(".doc-count").starts_with("2,200 ")
-    })
-    .await;
+    studio
+        .until("the import", |s| s.text(".doc-count").starts_with("2,200 "))
+        .await;
     choose(&studio, "#advisor-file", "orders.ndjson", &text).await;
     assert!(studio.text(".advisor-file-name").contains("orders.ndjson"));
     studio
@@ -172,11 +120,12 @@ async fn the_advisor_runs_in_the_worker_and_its_anchor_rewrites_the_workspace() 
             "{orders} button.advisor-apply[data-candidate=\"anchor on Company\"]"
         ))
         .await;
-    until(&studio, "the rewrite", |s| {
-        s.text(".notices")
-            .contains("Applied anchor on Company (Orders): 2000 IDs rewritten.")
-    })
-    .await;
+    studio
+        .until("the rewrite", |s| {
+            s.text(".notices")
+                .contains("Applied anchor on Company (Orders): 2000 IDs rewritten.")
+        })
+        .await;
     studio.click("#tab-documents").await;
     let editor = studio
         .get("#ids")
@@ -190,10 +139,9 @@ async fn the_advisor_runs_in_the_worker_and_its_anchor_rewrites_the_workspace() 
 async fn a_panicking_worker_leaves_a_usable_page_with_a_message_and_starts_again() {
     let studio = fresh().await;
     studio.click("#advisor-debug-panic").await;
-    until(&studio, "the crash message", |s| {
-        s.find(".advisor-crash").is_some()
-    })
-    .await;
+    studio
+        .until("the crash message", |s| s.find(".advisor-crash").is_some())
+        .await;
     assert!(
         studio.text(".advisor-crash").contains("asked to panic"),
         "{}",
@@ -208,10 +156,9 @@ async fn a_panicking_worker_leaves_a_usable_page_with_a_message_and_starts_again
     studio
         .type_into("#ids", "orders/1-A\ncompanies/1-A\n")
         .await;
-    until(&studio, "the typed IDs", |s| {
-        s.text(".doc-count").starts_with("2 ")
-    })
-    .await;
+    studio
+        .until("the typed IDs", |s| s.text(".doc-count").starts_with("2 "))
+        .await;
     // And a new worker advises.
     studio.click("#tab-advisor").await;
     choose(&studio, "#advisor-file", "orders.ndjson", &ndjson(30)).await;

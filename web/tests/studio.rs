@@ -30,8 +30,9 @@ async fn forget() {
     saving::forget().await.unwrap();
 }
 
-/// No saved studio and no link.
+/// No saved studio and no link; the workers load this test module.
 async fn clean() {
+    common::use_this_module_as_the_worker();
     forget().await;
     web_sys::window().unwrap().location().set_hash("").unwrap();
 }
@@ -707,7 +708,7 @@ async fn resharding_adds_a_shard_balances_and_steps_through_the_migration() {
         .contains("Shard 3 is new and owns no buckets"));
     assert_eq!(studio.count(".reshard-bars .bar-row"), 4);
     studio.set("input.threshold", "0", "input").await;
-    studio.click("button.balance").await;
+    studio.balance().await;
     assert!(studio.find(".option-error").is_none());
     let moved = studio.text(".docs-moved strong");
     assert!(moved.ends_with("of 3,000"), "{moved}");
@@ -790,7 +791,7 @@ impl Mounted<App> {
         studio.click("#tab-reshard").await;
         studio.click("button.add-shard").await;
         studio.set("input.threshold", "0", "input").await;
-        studio.click("button.balance").await;
+        studio.balance().await;
         studio
     }
 
@@ -899,7 +900,7 @@ async fn the_plan_shows_both_terms_and_downloads_its_calls() {
     studio.click("button.reset-target").await;
     studio.click("button.add-shard").await;
     studio.click(".objective .fewest-migrations").await;
-    studio.click("button.balance").await;
+    studio.balance().await;
     assert_eq!(studio.text(".buckets-moved strong"), fewest);
     studio
         .set("input.cluster-url", "https://a.example.com", "input")
@@ -938,7 +939,7 @@ async fn buckets_too_big_for_a_fair_share_are_listed() {
     studio.click("#tab-reshard").await;
     assert!(studio.find(".obstacles").is_none());
     studio.set("input.threshold", "0", "input").await;
-    studio.click("button.balance").await;
+    studio.balance().await;
     assert!(studio
         .text(".obstacles .warning")
         .starts_with("1 bucket holds more than a fair share"));
@@ -998,7 +999,7 @@ async fn bucket_statistics_import_as_a_workspace_of_statistics() {
         .contains("2 of 3 figures are per range of buckets"));
     studio.click("#tab-reshard").await;
     studio.set("input.threshold", "0", "input").await;
-    studio.click("button.balance").await;
+    studio.balance().await;
     let notes = studio.text(".plan-notes");
     assert!(
         notes.contains("a range is counted at its first bucket"),

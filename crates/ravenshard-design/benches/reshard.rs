@@ -3,12 +3,15 @@
 //!
 //! Run: `cargo bench --bench reshard`. `load` hashes the IDs and sums them per bucket;
 //! `plan` diffs two configurations and counts what moves; `balance` proposes a balanced
-//! target for 11 shards (one just added) and plans it.
+//! target for 11 shards (one just added) and plans it, with the other objective's figures;
+//! `balance_contiguous` and `balance_fewest-migrations` do it under one objective alone
+//! (what the studio's worker answers first).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
-    add_shard, balance, plan, BalanceOptions, BucketLoad, PlanOptions,
+    add_shard, balance, balance_without_comparison, plan, BalanceOptions, BucketLoad, Objective,
+    PlanOptions,
 };
 use std::hint::black_box;
 
@@ -57,6 +60,12 @@ fn bench(c: &mut Criterion) {
     group.bench_function("balance", |b| {
         b.iter(|| balance(black_box(&grown), &load, &options))
     });
+    for objective in Objective::ALL {
+        let options = options.with_objective(objective);
+        group.bench_function(format!("balance_{}", objective.name()), |b| {
+            b.iter(|| balance_without_comparison(black_box(&grown), &load, &options))
+        });
+    }
     group.finish();
 }
 

@@ -9,10 +9,10 @@ use common::topology;
 use proptest::prelude::*;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use ravenshard_design::reshard::{
-    add_prefix, add_shard, balance, calls, check_prefix_changes, drain_shard, migration_step,
-    migration_steps, plan, remove_prefix, remove_shard, set_prefix_shards, BalanceOptions,
-    BucketLoad, CallsOptions, Measure, Objective, Phase, Plan, PlanNote, PlanOptions, ReshardError,
-    Throughput, Workload, MAX_INVALID,
+    add_prefix, add_shard, balance, balance_without_comparison, calls, check_prefix_changes,
+    drain_shard, migration_step, migration_steps, objective_summary, plan, remove_prefix,
+    remove_shard, set_prefix_shards, BalanceOptions, BucketLoad, CallsOptions, Measure, Objective,
+    Phase, Plan, PlanNote, PlanOptions, ReshardError, Throughput, Workload, MAX_INVALID,
 };
 use std::collections::BTreeMap;
 
@@ -650,6 +650,14 @@ proptest! {
             prop_assert_eq!(b.plan.target.shard_for_bucket(call.from_bucket), Some(call.to_shard));
             prop_assert_eq!(b.plan.target.shard_for_bucket(call.to_bucket), Some(call.to_shard));
         }
+        // The balance alone, then the other objective's figures, are the balance.
+        let alone = balance_without_comparison(&current, &load, &options).unwrap();
+        prop_assert_eq!(&alone.plan, &b.plan);
+        prop_assert_eq!(&alone.objectives, &vec![alone.summary()]);
+        let other = options.with_objective(if fewest { Objective::Contiguous } else { Objective::FewestMigrations });
+        let mut rows = vec![alone.summary(), objective_summary(&current, &load, &other).unwrap()];
+        rows.sort_by_key(|r| r.objective);
+        prop_assert_eq!(&rows, &b.objectives);
         prop_assert_eq!(balance(&current, &load, &options).unwrap(), b);
     }
 }

@@ -4,7 +4,7 @@
 use super::advice::{candidate_label, AdviceView};
 use super::{bytes, count, drag_handlers, duration, on_value, ByPtr};
 use crate::state::{AdvisorAction, AdvisorState, ExportFile, Run};
-use crate::worker::{client, AdviseRequest, Reply, Request, Stage};
+use crate::worker::{client, AdviseRequest, Channel, Reply, Request, Stage};
 use ravenshard_model::advise::Strategy;
 use ravenshard_model::import::ACCEPT;
 use web_sys::{DragEvent, FileList, HtmlInputElement};
@@ -183,7 +183,7 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
     let on_cancel = {
         let on = on.clone();
         Callback::from(move |_: MouseEvent| {
-            client::terminate();
+            client::stop(Channel::Advisor);
             on.emit(AdvisorAction::Cancel);
         })
     };

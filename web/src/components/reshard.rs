@@ -4,6 +4,8 @@
 use super::{browser, bytes, count, on_value, percent, plural, shard_style, ByPtr};
 use crate::editors::{BucketMap, ConfigJson, PrefixEditor, RangeEditor};
 use crate::state::{Field, Live, ReshardAction, ReshardState, StepMove, ViewAction};
+use crate::worker::{client, Channel, Reply, Request};
+use gloo::timers::callback::Timeout;
 use ravenshard::Topology;
 use ravenshard_design::reshard::{migration_steps, Measure, MigrationStep, Obstacle, Phase, Plan};
 use ravenshard_model::workspace::Placement;
@@ -61,6 +63,64 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
+/// How long a balance runs before "Balancing…" and its Cancel show (a balance is usually
+/// done well before).
+pub const BALANCING_SHOWN_AFTER_MS: u32 = 200;
+
+/// How long the load waits, after a change of the documents while the view is shown, before
+/// it goes to the worker (edits in a row send it once).
+pub const LOAD_SENT_AFTER_MS: u32 = 300;
+
+/// Sends a balance of the target to the worker; nothing while an option field cannot be
+/// used (the form says why).
+fn send_balance(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<Reply>) {
+    let Some(request) = r.balance_request(client::instance(Channel::Reshard)) else {
+        return;
+    };
+    let run = request.run;
+    client::send(Request::Balance(request), replies.clone());
+    let worker = client::instance(Channel::Reshard);
+    on.emit(ReshardAction::BalanceSent { run, worker });
+}
+
+/// Sends the load per bucket to the worker, ahead of a balance (which then sends only the
+/// target and the options), when the worker does not hold it yet.
+fn send_load(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<Reply>) {
+    let Some(data) = r.load_to_send(client::instance(Channel::Reshard)) else {
+        return;
+    };
+    let load = data.number;
+    client::send(Request::KeepLoad(data), replies.clone());
+    let worker = client::instance(Channel::Reshard);
+    on.emit(ReshardAction::LoadSent { load, worker });
+}
+
+/// Properties of [`Balancing`].
+#[derive(Properties, PartialEq)]
+struct BalancingProps {
+    on_cancel: Callback<MouseEvent>,
+}
+
+/// "Balancing…" and Cancel, shown once a balance has run for
+/// [`BALANCING_SHOWN_AFTER_MS`].
+#[function_component(Balancing)]
+fn balancing(props: &BalancingProps) -> Html {
+    let shown = use_state(|| false);
+    {
+        let shown = shown.clone();
+        use_effect_with((), move |_| {
+            let timer = Timeout::new(BALANCING_SHOWN_AFTER_MS, move || shown.set(true));
+            move || drop(timer)
+        });
+    }
+    html! {
+        <div class="balancing" role="status" hidden={!*shown}>
+            { "Balancing in the studio's worker… " }
+            <button type="button" class="cancel-balance" onclick={props.on_cancel.clone()}>{ "Cancel" }</button>
+        </div>
+    }
+}
+
 /// Offers the target's JSON as a file, `<database>-target.json`.
 fn download_target(target: Rc<Topology>, on_error: Callback<String>) -> Callback<MouseEvent> {
     Callback::from(move |_: MouseEvent| {
@@ -80,6 +140,30 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
     let target = Rc::clone(r.target());
     let on_target = on.reform(ReshardAction::SetTarget);
     let on_bucket = props.on_view.reform(|b| ViewAction::SelectBucket(Some(b)));
+    let replies = on.reform(ReshardAction::Reply);
+    {
+        // The load goes to the worker when the view shows it (the worker starts then, not
+        // on the first balance), in a task of its own; after a change of the documents
+        // while it is shown, once they rest.
+        let (state, on, replies) = (props.reshard.clone(), on.clone(), replies.clone());
+        let shown_before = use_mut_ref(|| false);
+        use_effect_with(r.load_number(), move |_| {
+            let edited = std::mem::replace(&mut *shown_before.borrow_mut(), true);
+            let delay = if edited { LOAD_SENT_AFTER_MS } else { 0 };
+            let timer = Timeout::new(delay, move || send_load(&state, &on, &replies));
+            move || drop(timer)
+        });
+    }
+    let balance = {
+        let (state, on, replies) = (props.reshard.clone(), on.clone(), replies.clone());
+        Callback::from(move |_: MouseEvent| send_balance(&state, &on, &replies))
+    };
+    let on_cancel = on.reform(|_: MouseEvent| {
+        client::stop(Channel::Reshard);
+        ReshardAction::CancelBalance
+    });
+    let on_panic =
+        Callback::from(move |_: MouseEvent| client::send(Request::PanicReshard, replies.clone()));
     html! {
         <div class="reshard-view">
             <p class="hint">
@@ -93,7 +177,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                     has_target={r.has_target()} on_action={on.clone()}
                     on_use_target={props.on_use_target.clone()}
                     on_download={download_target(Rc::clone(&target), props.on_error.clone())} />
-                { target_form(r, on) }
+                { target_form(r, on, balance, on_cancel, on_panic) }
             </section>
             {
                 match r.view().map(|v| (&v.plan, v.after.clone())) {
@@ -176,8 +260,15 @@ fn target_toolbar(props: &TargetToolbarProps) -> Html {
     }
 }
 
-/// The target's problem, the balance form, its notes and obstacles.
-fn target_form(r: &ReshardState, on: &Callback<ReshardAction>) -> Html {
+/// The target's problem, the balance form (balancing in the worker), its notes and
+/// obstacles.
+fn target_form(
+    r: &ReshardState,
+    on: &Callback<ReshardAction>,
+    balance: Callback<MouseEvent>,
+    on_cancel: Callback<MouseEvent>,
+    on_panic: Callback<MouseEvent>,
+) -> Html {
     let by = r.by();
     let by_button = |m: Measure, label: &str| {
         html! {
@@ -200,12 +291,19 @@ fn target_form(r: &ReshardState, on: &Callback<ReshardAction>) -> Html {
                 { field("Threshold % ", "threshold", r.threshold(), "", on, ReshardAction::SetThreshold) }
                 { field("Max buckets ", "max-buckets", r.max_buckets(), "no cap", on, ReshardAction::SetMaxBuckets) }
                 { super::reshard_calls::objective(r, on) }
-                { button("balance primary", "Balance", "", false, act(on, ReshardAction::Balance)) }
+                { button("balance primary", "Balance", "", false, balance) }
+                <button type="button" id="reshard-debug-panic" hidden=true onclick={on_panic}>{ "Make the worker panic" }</button>
             </div>
+            if r.balancing() {
+                <Balancing {on_cancel} />
+            }
+            if let Some(message) = r.balance_message() {
+                <p class="error balance-message" role="alert">{ message.to_string() }</p>
+            }
             if let Some(e) = r.option_error() {
                 <p class="error option-error" role="alert">{ e.to_string() }</p>
             }
-            { notes(&r.balance_notes().iter().map(ToString::to_string).collect::<Vec<_>>(), "balance-notes") }
+            { notes(r.balance_notes(), "balance-notes") }
             { super::reshard_calls::objectives(r) }
             { obstacles(r.obstacles()) }
         </>

@@ -63,7 +63,8 @@ pub fn objective(r: &ReshardState, on: &Callback<ReshardAction>) -> Html {
     }
 }
 
-/// After a balance, what each objective takes.
+/// After a balance, what each objective takes (the other objective's row comes from the
+/// worker just after the balance).
 pub fn objectives(r: &ReshardState) -> Html {
     let (chosen, compared) = (r.objective(), r.objectives());
     html! {
@@ -79,6 +80,12 @@ pub fn objectives(r: &ReshardState) -> Html {
                                 <td class="ranges-added">{ o.ranges_added }</td>
                                 <td>{ count(o.docs_moved) }</td>
                                 <td>{ duration(o.estimate.buckets_seconds) }</td>
+                            </tr>
+                        }) }
+                        { for Objective::ALL.into_iter().filter(|&o| r.comparing() && compared.iter().all(|c| c.objective != o)).map(|o| html! {
+                            <tr class={classes!(o.name(), "pending")}>
+                                <td>{ o.name() }</td>
+                                <td colspan="4" class="muted">{ "working out…" }</td>
                             </tr>
                         }) }
                     </tbody>

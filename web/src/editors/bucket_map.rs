@@ -38,7 +38,9 @@ pub struct BucketMapProps {
     /// The topology: its blocks (default and one per prefix) and its bucket ranges.
     pub topology: Rc<Topology>,
     /// The placed documents, counted per bin with
-    /// [`Placement::histogram`](ravenshard_model::workspace::Placement::histogram).
+    /// [`Placement::histogram_by`](ravenshard_model::workspace::Placement::histogram_by)
+    /// under `topology` (which may be another than the placement's when it keeps every
+    /// document in its bucket: the Resharding view's map after).
     pub placement: Live<Placement>,
     /// Buckets to mark (for example the bucket of a selected anchored group).
     #[prop_or_default]
@@ -202,7 +204,10 @@ fn draw(canvas: &NodeRef, scene: &Scene) {
     let bins = bin_count(width, view.len());
     let start = u32::try_from(view.start).unwrap_or(u32::MAX);
     let end = u32::try_from(view.end).unwrap_or(u32::MAX);
-    let histogram = scene.placement.get().histogram(start, end, bins);
+    let histogram = scene
+        .placement
+        .get()
+        .histogram_by(&scene.topology.0, start, end, bins);
     let most = histogram.iter().map(|b| b.documents).max().unwrap_or(0);
     ctx.set_fill_style_str("#c5cbd6");
     ctx.fill_rect(0.0, MARKS_BOTTOM, width, 1.0);
@@ -354,11 +359,12 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
 
     let bins = bin_count(*width, current.len());
     let bin_under = {
-        let placement = props.placement.clone();
+        let (placement, topology) = (props.placement.clone(), props.topology.clone());
         move |x: f64, w: f64| -> Option<Bin> {
             let (lo, hi) = bin_bounds(&current, bins, bin_at(x, w, bins));
             let (lo, hi) = (u32::try_from(lo).ok()?, u32::try_from(hi).ok()?);
-            placement.get().histogram(lo, hi, 1).first().copied()
+            let bins = placement.get().histogram_by(&topology, lo, hi, 1);
+            bins.first().copied()
         }
     };
 

@@ -5,16 +5,24 @@
 //! The core computes everything (`ravenshard_design::reshard`). What is derived from the
 //! documents (the load per bucket, the plan, the documents placed by the target) is
 //! computed only while the view is shown ([`ReshardAction::Show`]).
+//!
+//! A balance runs in the studio's worker: the view sends the load per bucket once
+//! ([`ReshardState::load_to_send`]), then each balance only the target and the options
+//! ([`ReshardState::balance_request`], [`ReshardAction::BalanceSent`]); the balanced target
+//! comes back ([`Reply::Balanced`]), then the other objective's figures
+//! ([`Reply::Compared`]). The plan and the documents placed by the target are then
+//! derived here, from the per-bucket aggregates.
 
 use super::config::{read_configuration, ConfigProblem};
 use super::inputs::Field;
 use super::live::Live;
+use crate::worker::{BalanceRequest, Balanced, Balancer, LoadData, Reply};
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
-    add_shard, balance, calls, check_prefix_changes, drain_shard, migration_step, migration_steps,
+    add_shard, calls, check_prefix_changes, drain_shard, migration_step, migration_steps,
     next_step_with_documents, plan, remove_shard, BalanceOptions, BucketCost, BucketLoad, Calls,
-    CallsOptions, Measure, MigrationStep, Objective, ObjectiveSummary, Obstacle, Plan, PlanNote,
-    PlanOptions, ReshardError, Throughput,
+    CallsOptions, Measure, MigrationStep, Objective, ObjectiveSummary, Obstacle, Plan, PlanOptions,
+    ReshardError, Throughput,
 };
 use ravenshard_model::workspace::{assign_members, Document, Placement, PlacementOptions};
 use std::collections::BTreeMap;
@@ -99,8 +107,28 @@ pub enum ReshardAction {
     RemoveShard(u32),
     /// Move every bucket of a shard of the target elsewhere, evenly.
     DrainShard(u32),
-    /// Balance the target with the view's options.
+    /// Balance the target with the view's options, on this thread: the worker's code
+    /// ([`Balancer`]) run here, its replies taken as the worker's are (what the native tests
+    /// do; the page balances in the worker: [`ReshardAction::BalanceSent`]).
     Balance,
+    /// The page sent [`ReshardState::balance_request`] to the worker: the run is under way.
+    BalanceSent {
+        /// The run.
+        run: u64,
+        /// The worker that has it (the one that now holds the load), when running.
+        worker: Option<u64>,
+    },
+    /// The page sent [`ReshardState::load_to_send`] to the worker.
+    LoadSent {
+        /// The load's number.
+        load: u64,
+        /// The worker that holds it, when running.
+        worker: Option<u64>,
+    },
+    /// The balance in progress is cancelled (its worker is stopped).
+    CancelBalance,
+    /// A reply of the worker.
+    Reply(Reply),
     /// What balancing and the skew count.
     SetBy(Measure),
     /// The weights field (`0=1,1=2`).
@@ -130,8 +158,12 @@ pub enum ReshardAction {
 pub struct ReshardView {
     /// The plan from the configuration in force to the target, or why there is none.
     pub plan: Result<Plan, String>,
-    /// The documents placed by the target (the configuration's placement when there is no
-    /// target: the same shared handle, so that no copy of it is kept).
+    /// The documents as the target places them, for its bucket map: the configuration's
+    /// placement itself (the same shared handle, no copy) unless the target moves documents
+    /// to other buckets (prefixes added or removed, or the design on); the map draws it
+    /// under the target's ranges
+    /// ([`Placement::histogram_by`](ravenshard_model::workspace::Placement::histogram_by)).
+    /// Its own shard figures are then the configuration's: the plan has the target's.
     pub after: Live<Placement>,
     load: Rc<BucketLoad>,
 }
@@ -202,6 +234,22 @@ fn parse_throughput(text: &str) -> Result<Option<Throughput>, String> {
     }
 }
 
+/// A balance in the worker.
+#[derive(Debug, Clone, Default)]
+struct Runs {
+    /// The last run started.
+    last: u64,
+    /// The run whose balance is awaited.
+    balancing: Option<u64>,
+    /// The run whose comparison is awaited (its balance came).
+    comparing: Option<u64>,
+    /// The worker holds this load (its number), in this worker (its instance).
+    held: Option<(u64, u64)>,
+    /// Why the last balance did not come (it was cancelled, or the worker stopped), or
+    /// that the worker stopped.
+    message: Option<String>,
+}
+
 /// The Resharding view's state.
 #[derive(Debug, Clone)]
 pub struct ReshardState {
@@ -209,13 +257,16 @@ pub struct ReshardState {
     /// What each bucket of the configuration in force holds, kept while the inputs stay
     /// (a change of target does not read the documents again).
     load: Option<Rc<BucketLoad>>,
+    /// The number of the load of these inputs (one more for each new inputs).
+    load_number: u64,
+    runs: Runs,
     shown: bool,
     target: Option<Rc<Topology>>,
     problem: Option<ConfigProblem>,
     by: Measure,
     fields: OptionFields,
     obstacles: Rc<Vec<Obstacle>>,
-    balance_notes: Rc<Vec<PlanNote>>,
+    balance_notes: Rc<Vec<String>>,
     objectives: Rc<Vec<ObjectiveSummary>>,
     step: u64,
     view: Option<Rc<ReshardView>>,
@@ -228,6 +279,8 @@ impl ReshardState {
         ReshardState {
             inputs,
             load: None,
+            load_number: 0,
+            runs: Runs::default(),
             shown: false,
             target: None,
             problem: None,
@@ -349,8 +402,56 @@ impl ReshardState {
     }
 
     /// What the last balance had to say.
-    pub fn balance_notes(&self) -> &Rc<Vec<PlanNote>> {
+    pub fn balance_notes(&self) -> &Rc<Vec<String>> {
         &self.balance_notes
+    }
+
+    /// The number of the load of the inputs (one more for each new inputs).
+    pub fn load_number(&self) -> u64 {
+        self.load_number
+    }
+
+    /// Whether a balance is under way in the worker.
+    pub fn balancing(&self) -> bool {
+        self.runs.balancing.is_some()
+    }
+
+    /// Whether the other objective's figures are still to come.
+    pub fn comparing(&self) -> bool {
+        self.runs.comparing.is_some()
+    }
+
+    /// Why the last balance did not come (the worker stopped, or it was cancelled).
+    pub fn balance_message(&self) -> Option<&str> {
+        self.runs.message.as_deref()
+    }
+
+    /// The load per bucket for the worker `worker` (the running one's instance, `None`
+    /// when none runs), when the view is computed and that worker does not hold it yet.
+    /// O(used buckets).
+    pub fn load_to_send(&self, worker: Option<u64>) -> Option<LoadData> {
+        let view = self.view.as_ref()?;
+        (!self.worker_holds_load(worker)).then(|| LoadData::of(self.load_number, &view.load))
+    }
+
+    fn worker_holds_load(&self, worker: Option<u64>) -> bool {
+        worker.is_some_and(|w| self.runs.held == Some((self.load_number, w)))
+    }
+
+    /// What to ask the worker `worker` (as for [`load_to_send`](Self::load_to_send)) to
+    /// balance the target with the view's options: the load goes with it unless that
+    /// worker holds it. `None` while an option field cannot be used.
+    pub fn balance_request(&self, worker: Option<u64>) -> Option<BalanceRequest> {
+        let options = self.options().ok()?;
+        let data =
+            (!self.worker_holds_load(worker)).then(|| LoadData::of(self.load_number, &self.load()));
+        Some(BalanceRequest {
+            run: self.runs.last + 1,
+            load: self.load_number,
+            data,
+            target: self.target().to_json(),
+            options,
+        })
     }
 
     /// The walk-through's step (from 0).
@@ -368,14 +469,22 @@ impl ReshardState {
         self.view.as_ref()
     }
 
-    /// The configuration in force changed: a target shaped from the old one is dropped
-    /// (the balance form keeps its fields).
+    /// The target is dropped (started again, or the configuration in force changed); the
+    /// balance form keeps its fields, and the load its figures while the inputs stay.
     fn reset(&mut self) {
         let inputs = self.inputs.clone();
         *self = ReshardState {
+            // Of the same inputs (new ones drop it first).
+            load: self.load.clone(),
             shown: self.shown,
             by: self.by,
             fields: self.fields.clone(),
+            load_number: self.load_number,
+            runs: Runs {
+                last: self.runs.last,
+                held: self.runs.held,
+                ..Runs::default()
+            },
             ..ReshardState::new(inputs)
         };
     }
@@ -396,25 +505,9 @@ impl ReshardState {
             return;
         }
         let load = self.load();
-        let Inputs {
-            current,
-            documents,
-            placement,
-            options,
-            ..
-        } = &self.inputs;
-        let target = Rc::clone(self.target());
         self.load = Some(Rc::clone(&load));
-        let after = if Rc::ptr_eq(&target, current) {
-            placement.clone()
-        } else {
-            // The buckets stay under the target unless its prefixes differ: no ID is hashed
-            // again, unless the design is on (then the documents are placed again).
-            match placement.get().with_topology(&target) {
-                Ok(after) => Live::new(after),
-                Err(_) => Live::new(Placement::new(&documents.get(), &target, options)),
-            }
-        };
+        let target = Rc::clone(self.target());
+        let after = self.place_after(&target);
         let throughput = self.fields.throughput.is_valid();
         let options = PlanOptions {
             measure: self.by,
@@ -423,9 +516,34 @@ impl ReshardState {
                 .flatten(),
             bucket_cost: *self.fields.bucket_cost.value(),
         };
+        let current = &self.inputs.current;
         let plan = plan(current, &target, &load, &options).map_err(|e| e.to_string());
         self.view = Some(Rc::new(ReshardView { plan, after, load }));
         self.refresh_step();
+    }
+
+    /// The documents as `target` places them ([`ReshardView::after`]): the configuration's
+    /// placement when the target keeps every document in its bucket (no ID is hashed or
+    /// moved, nothing is copied); else a copy moved to the target (only the IDs under the
+    /// changed prefixes move), or, with the design on, the documents placed again.
+    fn place_after(&self, target: &Topology) -> Live<Placement> {
+        let Inputs {
+            current,
+            documents,
+            placement,
+            options,
+            ..
+        } = &self.inputs;
+        let same_buckets = options.design.is_none()
+            && target.prefixes() == current.prefixes()
+            && target.server_version() == current.server_version();
+        if same_buckets {
+            return placement.clone();
+        }
+        match placement.get().with_topology(target) {
+            Ok(after) => Live::new(after),
+            Err(_) => Live::new(Placement::new(&documents.get(), target, options)),
+        }
     }
 
     /// Computes the walk-through's step (clamped to the plan's steps).
@@ -465,6 +583,11 @@ impl ReshardState {
 
     fn apply(&mut self, action: ReshardAction) {
         let target = Rc::clone(self.target());
+        if action.changes_target() {
+            // A balance of the target before is moot: its reply is dropped.
+            self.runs.balancing = None;
+            self.runs.comparing = None;
+        }
         let stale = match action {
             ReshardAction::SetTarget(json) => self.set_target_json(&json),
             ReshardAction::ResetTarget => {
@@ -489,7 +612,29 @@ impl ReshardState {
                 let load = self.load();
                 self.outcome(drain_shard(&target, shard, &load, self.by))
             }
-            ReshardAction::Balance => self.balance(&target),
+            ReshardAction::Balance => self.balance_here(),
+            ReshardAction::BalanceSent { run, worker } => {
+                self.runs.last = self.runs.last.max(run);
+                self.runs.balancing = Some(run);
+                self.runs.message = None;
+                self.runs.held = worker.map(|w| (self.load_number, w));
+                false
+            }
+            ReshardAction::LoadSent { load, worker } => {
+                if load == self.load_number {
+                    self.runs.held = worker.map(|w| (load, w));
+                }
+                false
+            }
+            ReshardAction::CancelBalance => {
+                if self.runs.balancing.take().is_some() {
+                    self.runs.message = Some("The balance was cancelled.".into());
+                }
+                self.runs.comparing = None;
+                self.runs.held = None;
+                false
+            }
+            ReshardAction::Reply(reply) => self.reply(reply),
             ReshardAction::SetBy(by) => {
                 self.by = by;
                 true
@@ -530,6 +675,7 @@ impl ReshardState {
                 let moved = inputs.revision != self.inputs.revision;
                 self.inputs = inputs;
                 self.load = None;
+                self.load_number += 1;
                 if moved {
                     self.reset();
                 }
@@ -601,21 +747,109 @@ impl ReshardState {
         })
     }
 
-    fn balance(&mut self, target: &Topology) -> bool {
-        let Ok(options) = self.options() else {
+    /// [`ReshardAction::Balance`]: the worker's answer, worked out on this thread.
+    fn balance_here(&mut self) -> bool {
+        let Some(request) = self.balance_request(None) else {
             return false;
         };
-        let load = self.load();
-        match balance(target, &load, &options) {
-            Ok(b) => {
-                self.obstacles = Rc::new(b.obstacles);
-                self.balance_notes = Rc::new(b.plan.notes);
-                self.objectives = Rc::new(b.objectives);
-                self.step = 0;
-                self.outcome(Ok(b.plan.target))
-            }
-            Err(e) => self.outcome(Err(e)),
+        self.runs.last = request.run;
+        self.runs.balancing = Some(request.run);
+        let mut balancer = Balancer::default();
+        let balanced = balancer.balance(&request);
+        let compared = balancer.compare(&request);
+        let stale = self.reply(balanced);
+        if let Some(compared) = compared {
+            self.reply(compared);
         }
+        stale
+    }
+
+    /// Takes a reply of the worker; a reply of a run that is no longer awaited is dropped.
+    fn reply(&mut self, reply: Reply) -> bool {
+        match reply {
+            Reply::Balanced { run, balanced } if self.runs.balancing == Some(run) => {
+                self.runs.balancing = None;
+                self.runs.comparing = Some(run);
+                self.balanced(balanced)
+            }
+            Reply::Compared { run, summary } if self.runs.comparing == Some(run) => {
+                self.runs.comparing = None;
+                let mut rows = Vec::clone(&self.objectives);
+                rows.retain(|r| r.objective != summary.objective);
+                rows.push(summary);
+                rows.sort_by_key(|r| r.objective);
+                self.objectives = Rc::new(rows);
+                false
+            }
+            Reply::BalanceFailed { run, message } if self.runs.balancing == Some(run) => {
+                self.runs.balancing = None;
+                // The worker may have lost the load: the next balance sends it.
+                self.runs.held = None;
+                self.problem = Some(ConfigProblem::new(message));
+                false
+            }
+            Reply::Crashed { message } => {
+                self.runs.held = None;
+                self.runs.comparing = None;
+                let during = match self.runs.balancing.take() {
+                    Some(_) => " during the balance",
+                    None => "",
+                };
+                self.runs.message = Some(format!(
+                    "The studio's worker stopped{during} ({message}). The view and the \
+                     workspace are unaffected: the next balance starts a new worker."
+                ));
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// Takes a balanced target.
+    fn balanced(&mut self, balanced: Balanced) -> bool {
+        let Balanced {
+            target,
+            notes,
+            obstacles,
+            summary,
+        } = balanced;
+        let target = Topology::from_json(&target).map(|mut t| {
+            t.set_database(self.inputs.current.database());
+            t
+        });
+        match target {
+            Ok(t) => {
+                self.obstacles = Rc::new(obstacles);
+                self.balance_notes = Rc::new(notes);
+                self.objectives = Rc::new(vec![summary]);
+                self.step = 0;
+                self.target = Some(Rc::new(t));
+                self.problem = None;
+            }
+            Err(e) => {
+                self.runs.comparing = None;
+                self.problem = Some(ConfigProblem::new(format!(
+                    "The worker's balanced target does not read: {e}"
+                )));
+            }
+        }
+        true
+    }
+}
+
+impl ReshardAction {
+    /// Whether the action changes the target (or what it is shaped from).
+    fn changes_target(&self) -> bool {
+        matches!(
+            self,
+            ReshardAction::SetTarget(_)
+                | ReshardAction::ResetTarget
+                | ReshardAction::AddShard
+                | ReshardAction::RemoveShard(_)
+                | ReshardAction::DrainShard(_)
+                | ReshardAction::Balance
+                | ReshardAction::Inputs(_)
+        )
     }
 }
 

@@ -1,5 +1,6 @@
-//! The page's side of the worker: one worker for the page, started on the first
-//! [`send`], its replies going to the callback of the last `send`.
+//! The page's side of the worker: one worker a view ([`Channel`]: the Advisor, the
+//! Resharding view), each started on its view's first [`send`], its replies going to the
+//! callback of that view's last `send`. A view's cancel or crash stops its own worker only.
 //!
 //! `gloo-worker`'s bridge does not hand out the browser's `Worker` object, which the page
 //! needs to terminate a worker busy in a long computation (cancel) and to hear the `error`
@@ -7,10 +8,12 @@
 //! while [`spawn`] asks `gloo-worker` for a worker, the global `Worker` constructor is
 //! wrapped in a `Proxy` that remembers the instance made; the original is put back at once.
 
-use super::protocol::{Reply, Request};
+use super::protocol::{Channel, Reply, Request};
 use super::run::StudioWorker;
 use gloo::worker::{Spawnable, WorkerBridge};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -34,13 +37,16 @@ pub const WORKER_SCRIPT: &str = "ravenshard-studio-worker.js";
 struct Running {
     bridge: WorkerBridge<StudioWorker>,
     native: Option<web_sys::Worker>,
+    /// Its number: one more for each worker started.
+    instance: u64,
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
 }
 
 thread_local! {
     static SCRIPT: RefCell<Script> = RefCell::new(Script::Module(WORKER_SCRIPT.into()));
-    static RUNNING: RefCell<Option<Running>> = const { RefCell::new(None) };
-    static SINK: RefCell<Option<Callback<Reply>>> = const { RefCell::new(None) };
+    static RUNNING: RefCell<HashMap<Channel, Running>> = RefCell::new(HashMap::new());
+    static SINKS: RefCell<HashMap<Channel, Callback<Reply>>> = RefCell::new(HashMap::new());
+    static STARTED: Cell<u64> = const { Cell::new(0) };
 }
 
 /// Uses `script` for the workers started from now on.
@@ -48,31 +54,53 @@ pub fn set_script(script: Script) {
     SCRIPT.with(|s| *s.borrow_mut() = script);
 }
 
-/// Sends `request` to the worker (started if none runs); its replies, and those of later
-/// requests until the next `send`, go to `on_reply`.
+/// Sends `request` to its view's worker (started if none runs); its replies, and those of
+/// that view's later requests until its next `send`, go to `on_reply`.
 pub fn send(request: Request, on_reply: Callback<Reply>) {
-    SINK.with(|s| *s.borrow_mut() = Some(on_reply));
+    let channel = request.channel();
+    SINKS.with(|s| s.borrow_mut().insert(channel, on_reply));
     let sent = RUNNING.with(|running| {
         let mut running = running.borrow_mut();
-        if running.is_none() {
-            *running = spawn();
+        if let Entry::Vacant(slot) = running.entry(channel) {
+            if let Some(started) = spawn(channel) {
+                slot.insert(started);
+            }
         }
-        running.as_ref().map(|r| r.bridge.send(request)).is_some()
+        running
+            .get(&channel)
+            .map(|r| r.bridge.send(request))
+            .is_some()
     });
     if !sent {
-        crashed("the browser could not start the studio's worker".into());
+        crashed(
+            channel,
+            "the browser could not start the studio's worker".into(),
+        );
     }
 }
 
-/// Whether a worker is running.
+/// Whether a worker is running (of any view).
 pub fn is_running() -> bool {
-    RUNNING.with(|r| r.borrow().is_some())
+    RUNNING.with(|r| !r.borrow().is_empty())
 }
 
-/// Terminates the worker, if one runs (a run in progress stops at once); the next
-/// [`send`] starts a new one.
+/// The number of `channel`'s running worker: a new number each time one starts, so that
+/// a view can tell whether the worker still holds what it sent (`None`: none runs).
+pub fn instance(channel: Channel) -> Option<u64> {
+    RUNNING.with(|r| r.borrow().get(&channel).map(|r| r.instance))
+}
+
+/// Terminates every view's worker (a run in progress stops at once, without a reply: the
+/// tests' clean-up; a view cancels with [`stop`]); the next [`send`] starts a new one.
 pub fn terminate() {
-    let running = RUNNING.with(|r| r.borrow_mut().take());
+    for channel in [Channel::Advisor, Channel::Reshard] {
+        stop(channel);
+    }
+}
+
+/// Terminates `channel`'s worker, if one runs; the next [`send`] for it starts a new one.
+pub fn stop(channel: Channel) {
+    let running = RUNNING.with(|r| r.borrow_mut().remove(&channel));
     if let Some(Running {
         native: Some(native),
         ..
@@ -84,29 +112,30 @@ pub fn terminate() {
     drop(running);
 }
 
-fn deliver(reply: Reply) {
-    let sink = SINK.with(|s| s.borrow().clone());
+fn deliver(channel: Channel, reply: Reply) {
+    let sink = SINKS.with(|s| s.borrow().get(&channel).cloned());
     if let Some(sink) = sink {
         sink.emit(reply);
     }
 }
 
-/// The worker stopped: it is terminated (later, outside the bridge's own callback) and
-/// the page told.
-fn crashed(message: String) {
-    wasm_bindgen_futures::spawn_local(async { terminate() });
-    deliver(Reply::Crashed { message });
+/// `channel`'s worker stopped: it is terminated (later, outside the bridge's own
+/// callback) and its view told.
+fn crashed(channel: Channel, message: String) {
+    wasm_bindgen_futures::spawn_local(async move { stop(channel) });
+    deliver(channel, Reply::Crashed { message });
 }
 
-fn on_reply(reply: Reply) {
+fn on_reply(channel: Channel, reply: Reply) {
     match reply {
-        Reply::Crashed { message } => crashed(message),
-        reply => deliver(reply),
+        Reply::Crashed { message } => crashed(channel, message),
+        reply => deliver(channel, reply),
     }
 }
 
-/// Starts a worker through `gloo-worker`, keeping the browser's `Worker` it makes.
-fn spawn() -> Option<Running> {
+/// Starts a worker for `channel` through `gloo-worker`, keeping the browser's `Worker` it
+/// makes.
+fn spawn(channel: Channel) -> Option<Running> {
     let script = SCRIPT.with(|s| s.borrow().clone());
     let made: Rc<RefCell<Option<web_sys::Worker>>> = Rc::default();
     let global = js_sys::global();
@@ -125,7 +154,7 @@ fn spawn() -> Option<Running> {
     let proxy = js_sys::Proxy::new(original.unchecked_ref(), &handler);
     let wrapped = js_sys::Reflect::set(&global, &"Worker".into(), &proxy).unwrap_or(false);
     let mut spawner = StudioWorker::spawner();
-    spawner.callback(on_reply);
+    spawner.callback(move |reply| on_reply(channel, reply));
     let bridge = match &script {
         Script::Module(path) => spawner.as_module(true).spawn(path),
         Script::Loader(url) => spawner.with_loader(true).as_module(true).spawn(url),
@@ -134,21 +163,27 @@ fn spawn() -> Option<Running> {
         let _ = js_sys::Reflect::set(&global, &"Worker".into(), &original);
     }
     let native = made.borrow_mut().take();
-    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(|e: web_sys::ErrorEvent| {
+    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
         e.prevent_default();
         let said = e.message();
-        crashed(if said.is_empty() {
+        let message = if said.is_empty() {
             "it could not load, or ran out of memory".into()
         } else {
             said
-        });
+        };
+        crashed(channel, message);
     });
     if let Some(native) = &native {
         native.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     }
+    let instance = STARTED.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    });
     Some(Running {
         bridge,
         native,
+        instance,
         _on_error: on_error,
     })
 }

@@ -1,7 +1,8 @@
 //! What the page and the worker say to each other (bincode-encoded by `gloo-worker`).
 //! Every request and reply of a run carries its run number, so that the page can drop a
-//! late reply of a run it cancelled.
+//! late reply of a run it cancelled. Each view has its own worker ([`Channel`]).
 
+use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
 use serde::{Deserialize, Serialize};
 
 /// What the advisor is asked.
@@ -24,8 +25,121 @@ pub struct AdviseRequest {
     pub loads: String,
 }
 
+/// What each used bucket of the configuration in force holds, as flat arrays (one entry a
+/// used bucket, or a range of buckets for bucket statistics): about 630,000 entries, 12 MB,
+/// for 1,000,000 documents. The worker keeps the last one it was sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadData {
+    /// The load's number: the page numbers each load it computes.
+    pub number: u64,
+    /// Each entry's first bucket, ascending.
+    pub first: Vec<u32>,
+    /// Each entry's last bucket; empty when every entry is one bucket.
+    pub last: Vec<u32>,
+    /// Each entry's documents.
+    pub docs: Vec<u64>,
+    /// Each entry's bytes.
+    pub bytes: Vec<u64>,
+}
+
+impl LoadData {
+    /// The flat arrays of `load`, numbered `number`. O(entries).
+    pub fn of(number: u64, load: &BucketLoad) -> LoadData {
+        let n = load.buckets_used();
+        let mut data = LoadData {
+            number,
+            first: Vec::with_capacity(n),
+            docs: Vec::with_capacity(n),
+            bytes: Vec::with_capacity(n),
+            last: Vec::new(),
+        };
+        let mut last = Vec::with_capacity(n);
+        for (first, end, held) in load.spans() {
+            data.first.push(first);
+            last.push(end);
+            data.docs.push(held.docs);
+            data.bytes.push(held.bytes);
+        }
+        if last != data.first {
+            data.last = last;
+        }
+        data
+    }
+
+    /// The load again (what a balance reads of it: the documents without a size are not
+    /// counted).
+    pub fn load(&self) -> BucketLoad {
+        let last = |i: usize| self.last.get(i).copied().unwrap_or(self.first[i]);
+        BucketLoad::from_ranges((0..self.first.len()).map(|i| {
+            let held = Amount {
+                docs: self.docs.get(i).copied().unwrap_or(0),
+                bytes: self.bytes.get(i).copied().unwrap_or(0),
+            };
+            (self.first[i], last(i), held)
+        }))
+    }
+}
+
+/// What a balance is asked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BalanceRequest {
+    /// The run's number.
+    pub run: u64,
+    /// The number of the load to balance, which the worker holds (a
+    /// [`Request::KeepLoad`] before, or `data`).
+    pub load: u64,
+    /// The load itself, when the page does not know that this worker holds it.
+    pub data: Option<LoadData>,
+    /// The target to balance, as JSON (`Topology::to_json`).
+    pub target: String,
+    /// How (as JSON inside the message: bincode cannot read back the throughput, an
+    /// adjacently tagged enum).
+    #[serde(with = "as_json")]
+    pub options: BalanceOptions,
+}
+
+/// A value as a JSON string, in a bincode message.
+mod as_json {
+    use serde::de::{DeserializeOwned, Error as _};
+    use serde::ser::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&serde_json::to_string(value).map_err(S::Error::custom)?)
+    }
+
+    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<T, D::Error> {
+        serde_json::from_str(&String::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
+/// A balanced target, what the Resharding view shows of the balance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Balanced {
+    /// The target, as JSON.
+    pub target: String,
+    /// What the balance had to say, as the view shows it.
+    pub notes: Vec<String>,
+    /// The buckets too big for a fair share.
+    pub obstacles: Vec<Obstacle>,
+    /// The balance's figures under its objective.
+    pub summary: ObjectiveSummary,
+}
+
+/// Which view a request is for: each has its own worker, so that one view's cancel or
+/// crash does not stop the other's run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Channel {
+    /// The Advisor view.
+    Advisor,
+    /// The Resharding view.
+    Reshard,
+}
+
 /// A request to the worker.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
     /// Read an export and advise on it; the export is kept for [`Request::Rewrites`].
     Advise(AdviseRequest),
@@ -41,6 +155,22 @@ pub enum Request {
     },
     /// Panic (a hidden debug action: the page must survive it).
     Panic,
+    /// Keep this load for the balances to come (the Resharding view sends it when shown).
+    KeepLoad(LoadData),
+    /// Balance a target; the reply is [`Reply::Balanced`], then [`Reply::Compared`].
+    Balance(BalanceRequest),
+    /// Panic in the Resharding view's worker (a debug action, as [`Request::Panic`]).
+    PanicReshard,
+}
+
+impl Request {
+    /// The view it is for.
+    pub fn channel(&self) -> Channel {
+        match self {
+            Request::Advise(_) | Request::Rewrites { .. } | Request::Panic => Channel::Advisor,
+            Request::KeepLoad(_) | Request::Balance(_) | Request::PanicReshard => Channel::Reshard,
+        }
+    }
 }
 
 /// What a run is doing.
@@ -53,7 +183,7 @@ pub enum Stage {
 }
 
 /// A reply of the worker.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Reply {
     /// How far a run is (sent at most every [`PROGRESS_EVERY_MS`]).
     Progress {
@@ -99,7 +229,96 @@ pub enum Reply {
         /// What it said.
         message: String,
     },
+    /// The balanced target of a [`Request::Balance`].
+    Balanced {
+        /// The run.
+        run: u64,
+        /// The balance.
+        balanced: Balanced,
+    },
+    /// After [`Reply::Balanced`]: the same balance's figures under the other objective, for
+    /// the comparison.
+    Compared {
+        /// The run.
+        run: u64,
+        /// The figures.
+        summary: ObjectiveSummary,
+    },
+    /// A balance could not be made (options the core refuses, a load the worker does not
+    /// hold); the message says why.
+    BalanceFailed {
+        /// The run.
+        run: u64,
+        /// Why.
+        message: String,
+    },
 }
 
 /// How often, at most, the worker reports progress.
 pub const PROGRESS_EVERY_MS: f64 = 100.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ravenshard_design::reshard::{
+        balance, BucketLoad, Measure, Objective, Throughput, MAX_OBSTACLES,
+    };
+
+    /// Encodes and decodes as `gloo-worker`'s codec does.
+    fn round_trip<T: Serialize + serde::de::DeserializeOwned>(value: &T) -> T {
+        let bytes = bincode::serialize(value).expect("encodes");
+        bincode::deserialize(&bytes).expect("decodes")
+    }
+
+    /// Every balance message reads back as it was written, every option and figure set.
+    #[test]
+    fn balance_messages_survive_the_workers_codec() {
+        let current = ravenshard::Topology::with_shards(2).unwrap();
+        let load = BucketLoad::from_buckets(
+            (0..300u32)
+                .map(|i| (i * 1000, Some(u64::from(i))))
+                .chain([(600_000, Some(9))]),
+        );
+        let options = BalanceOptions {
+            by: Measure::Bytes,
+            weights: [(0, 1.5), (1, 2.0)].into_iter().collect(),
+            threshold: 2.5,
+            max_buckets: Some(9),
+            throughput: Some(Throughput::Bytes(2e7)),
+            objective: Objective::FewestMigrations,
+            ..BalanceOptions::default()
+        };
+        let request = Request::Balance(BalanceRequest {
+            run: 3,
+            load: 4,
+            data: Some(LoadData::of(4, &load)),
+            target: current.to_json(),
+            options: options.clone(),
+        });
+        assert_eq!(round_trip(&request), request);
+        let b = balance(&current, &load, &options).unwrap();
+        assert!(b.obstacles.len() <= MAX_OBSTACLES);
+        let replies = [
+            Reply::Balanced {
+                run: 3,
+                balanced: Balanced {
+                    target: b.plan.target.to_json(),
+                    notes: vec!["a note".into()],
+                    obstacles: b.obstacles.clone(),
+                    summary: b.summary(),
+                },
+            },
+            Reply::Compared {
+                run: 3,
+                summary: b.objectives[0].clone(),
+            },
+            Reply::BalanceFailed {
+                run: 3,
+                message: "why".into(),
+            },
+        ];
+        for reply in replies {
+            assert_eq!(round_trip(&reply), reply);
+        }
+    }
+}

@@ -2,7 +2,8 @@
 //! page as [`Reply::Crashed`] by a panic hook before the wasm instance stops, so the page
 //! can say so and start a new worker.
 
-use super::protocol::{AdviseRequest, Reply, Request, Stage, PROGRESS_EVERY_MS};
+use super::balance::Balancer;
+use super::protocol::{AdviseRequest, BalanceRequest, Reply, Request, Stage, PROGRESS_EVERY_MS};
 use gloo::worker::{HandlerId, Worker, WorkerScope};
 use ravenshard::Topology;
 use ravenshard_model::advise::{ExportReader, ReadExport, Workload};
@@ -19,9 +20,11 @@ thread_local! {
         const { RefCell::new(None) };
 }
 
-/// The studio's worker. It keeps the export last advised on, for [`Request::Rewrites`].
+/// The studio's worker. It keeps the export last advised on, for [`Request::Rewrites`],
+/// and the load last sent, for [`Request::Balance`].
 pub struct StudioWorker {
     export: Rc<RefCell<Option<(u64, ReadExport)>>>,
+    balancer: Rc<RefCell<Balancer>>,
 }
 
 impl Worker for StudioWorker {
@@ -42,6 +45,7 @@ impl Worker for StudioWorker {
         }));
         StudioWorker {
             export: Rc::default(),
+            balancer: Rc::default(),
         }
     }
 
@@ -69,12 +73,34 @@ impl Worker for StudioWorker {
                 collection,
                 field,
             } => scope.respond(id, self.rewrites(run, collection, field)),
-            Request::Panic => panic!("the worker was asked to panic (the studio's debug action)"),
+            Request::Panic | Request::PanicReshard => {
+                panic!("the worker was asked to panic (the studio's debug action)")
+            }
+            Request::KeepLoad(data) => self.balancer.borrow_mut().keep(&data),
+            Request::Balance(request) => self.balance(scope, id, request),
         }
     }
 }
 
 impl StudioWorker {
+    /// Answers the balance at once, then the comparison in a later task (a newer balance
+    /// asked meanwhile makes it moot).
+    fn balance(&self, scope: &WorkerScope<Self>, id: HandlerId, request: BalanceRequest) {
+        let reply = self.balancer.borrow_mut().balance(&request);
+        let balanced = matches!(reply, Reply::Balanced { .. });
+        scope.respond(id, reply);
+        if balanced {
+            let (scope, balancer) = (scope.clone(), Rc::clone(&self.balancer));
+            wasm_bindgen_futures::spawn_local(async move {
+                gloo::timers::future::TimeoutFuture::new(0).await;
+                let compared = balancer.borrow().compare(&request);
+                if let Some(reply) = compared {
+                    scope.respond(id, reply);
+                }
+            });
+        }
+    }
+
     fn rewrites(&self, run: u64, collection: String, field: String) -> Reply {
         match self.export.borrow().as_ref() {
             Some((advised, export)) if *advised == run => {

@@ -2,6 +2,12 @@
 //! found, read and acted on as a user would.
 #![allow(dead_code)] // Each test file uses a different part.
 
+use gloo::worker::Registrable;
+use ravenshard_studio::components::saving;
+use ravenshard_studio::worker::client::{self, Script};
+use ravenshard_studio::worker::StudioWorker;
+use ravenshard_studio::App;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement,
@@ -87,6 +93,28 @@ impl<C: BaseComponent> Mounted<C> {
         yew::scheduler::flush().await;
     }
 
+    /// Clicks Balance and waits (at most ~30 s) until the worker's balance, and its
+    /// comparison, are shown (or a message says why not).
+    pub async fn balance(&self) {
+        self.click("button.balance").await;
+        self.until("the balance", |s| {
+            s.find(".balancing").is_none() && s.find("table.objectives tr.pending").is_none()
+        })
+        .await;
+    }
+
+    /// Waits (at most ~30 s) until `ready` holds.
+    pub async fn until(&self, what: &str, ready: impl Fn(&Self) -> bool) {
+        for _ in 0..1500 {
+            if ready(self) {
+                return;
+            }
+            gloo::timers::future::TimeoutFuture::new(20).await;
+            yew::scheduler::flush().await;
+        }
+        panic!("timed out waiting for {what}");
+    }
+
     /// Waits (at most ~5 s) until `selector` matches.
     pub async fn wait_for(&self, selector: &str) {
         for _ in 0..250 {
@@ -120,4 +148,43 @@ pub fn fire_at(target: &web_sys::EventTarget, kind: &str) {
     init.set_bubbles(true);
     let event = Event::new_with_event_init_dict(kind, &init).unwrap();
     target.dispatch_event(&event).unwrap();
+}
+
+/// Called by the worker's loader, in the worker.
+#[wasm_bindgen]
+pub fn register_studio_worker() {
+    StudioWorker::registrar().register();
+}
+
+/// The studio's workers load this test module (any worker running is stopped).
+pub fn use_this_module_as_the_worker() {
+    let base = gloo::utils::window().location().href().unwrap();
+    let module = web_sys::Url::new_with_base("wasm-bindgen-test.js", &base)
+        .unwrap()
+        .href();
+    let wasm = module.replace(".js", "_bg.wasm");
+    // The runner builds the test module without a default path for its wasm: give it.
+    let source = format!(
+        "import init, {{ register_studio_worker }} from '{module}';\nawait init({{ module_or_path: '{wasm}' }});\nregister_studio_worker();\n"
+    );
+    let parts = js_sys::Array::of1(&source.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).unwrap();
+    let url = web_sys::Url::create_object_url_with_blob(&blob).unwrap();
+    client::terminate();
+    client::set_script(Script::Loader(url));
+}
+
+/// The studio mounted on a clean slate (no saved studio, no link), its workers loading this
+/// test module.
+pub async fn fresh_studio() -> Mounted<App> {
+    let window = web_sys::window().unwrap();
+    window.local_storage().unwrap().unwrap().clear().unwrap();
+    saving::forget().await.unwrap();
+    window.location().set_hash("").unwrap();
+    use_this_module_as_the_worker();
+    let studio = Mounted::<App>::mount(()).await;
+    studio.wait_for(".studio").await;
+    studio
 }

@@ -10,11 +10,11 @@ use super::plan::{plan, Plan, PlanOptions, Throughput};
 use super::resolution::per_range_note;
 use super::ReshardError;
 use ravenshard::Topology;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// How to balance.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BalanceOptions {
     /// Even out documents or bytes.
     pub by: Measure,
@@ -49,6 +49,14 @@ impl Default for BalanceOptions {
 }
 
 impl BalanceOptions {
+    /// The same options under another objective.
+    pub fn with_objective(&self, objective: Objective) -> BalanceOptions {
+        BalanceOptions {
+            objective,
+            ..self.clone()
+        }
+    }
+
     /// Reads weights written as `0=1,1=2` (shard=weight, comma-separated).
     ///
     /// # Examples
@@ -101,7 +109,7 @@ impl std::error::Error for WeightsError {}
 
 /// A bucket too big for a fair share: buckets cannot be split, so it limits the balance
 /// that can be reached (the chapter's "obese shard").
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Obstacle {
     /// The bucket.
     pub bucket: u32,
@@ -136,7 +144,7 @@ pub struct BalancePlan {
 }
 
 /// What a balance under one objective would take.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ObjectiveSummary {
     /// The objective.
     pub objective: Objective,
@@ -191,36 +199,69 @@ pub fn balance(
     load: &BucketLoad,
     options: &BalanceOptions,
 ) -> Result<BalancePlan, ReshardError> {
-    let mut chosen = balance_one(current, load, options)?;
+    let mut chosen = balance_without_comparison(current, load, options)?;
     for objective in Objective::ALL {
-        let summary = if objective == options.objective {
-            summary(&chosen)
-        } else {
-            let other = BalanceOptions {
-                objective,
-                ..options.clone()
-            };
-            summary(&balance_one(current, load, &other)?)
-        };
-        chosen.objectives.push(summary);
+        if objective != options.objective {
+            let summary = objective_summary(current, load, &options.with_objective(objective))?;
+            chosen.objectives.push(summary);
+        }
     }
+    chosen.objectives.sort_by_key(|s| s.objective);
     Ok(chosen)
 }
 
-/// A balance's figures for [`BalancePlan::objectives`].
-fn summary(b: &BalancePlan) -> ObjectiveSummary {
-    ObjectiveSummary {
-        objective: b.options.objective,
-        migrations: b.migrations,
-        ranges_added: b.ranges_added,
-        docs_moved: b.plan.docs_moved,
-        bytes_moved: b.plan.bytes_moved,
-        skew_after: b.plan.skew_after,
-        estimate: b.plan.estimate,
+/// The figures of the balance under `options.objective`: one row of
+/// [`BalancePlan::objectives`], for a comparison computed apart from the balance (the
+/// studio shows the balance first, the other objective's figures when they come).
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_design::reshard::{balance, objective_summary, BalanceOptions, BucketLoad, Objective};
+/// use ravenshard::Topology;
+///
+/// let current = Topology::with_shards(2).unwrap();
+/// let load = BucketLoad::from_buckets((0..300u32).map(|i| (i * 1000, None)));
+/// let options = BalanceOptions { objective: Objective::FewestMigrations, ..Default::default() };
+/// let fewest = objective_summary(&current, &load, &options).unwrap();
+/// assert_eq!(balance(&current, &load, &BalanceOptions::default()).unwrap().objectives[1], fewest);
+/// ```
+pub fn objective_summary(
+    current: &Topology,
+    load: &BucketLoad,
+    options: &BalanceOptions,
+) -> Result<ObjectiveSummary, ReshardError> {
+    Ok(balance_without_comparison(current, load, options)?.summary())
+}
+
+impl BalancePlan {
+    /// This balance's figures, as a row of [`objectives`](BalancePlan::objectives).
+    pub fn summary(&self) -> ObjectiveSummary {
+        ObjectiveSummary {
+            objective: self.options.objective,
+            migrations: self.migrations,
+            ranges_added: self.ranges_added,
+            docs_moved: self.plan.docs_moved,
+            bytes_moved: self.plan.bytes_moved,
+            skew_after: self.plan.skew_after,
+            estimate: self.plan.estimate,
+        }
     }
 }
 
-/// [`balance`] under `options.objective` alone.
+/// [`balance`] under `options.objective` alone: its
+/// [`objectives`](BalancePlan::objectives) hold its own figures only (half the work of
+/// [`balance`]; [`objective_summary`] gives the other objective's).
+pub fn balance_without_comparison(
+    current: &Topology,
+    load: &BucketLoad,
+    options: &BalanceOptions,
+) -> Result<BalancePlan, ReshardError> {
+    let mut b = balance_one(current, load, options)?;
+    b.objectives.push(b.summary());
+    Ok(b)
+}
+
 fn balance_one(
     current: &Topology,
     load: &BucketLoad,

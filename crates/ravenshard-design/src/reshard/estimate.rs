@@ -17,7 +17,7 @@
 
 use super::load::Amount;
 use super::plan::Throughput;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What migrating one bucket costs the cluster besides its data, in seconds.
 ///
@@ -31,7 +31,7 @@ use serde::Serialize;
 /// assert_eq!(BucketCost::default(), BucketCost::DEFAULT);
 /// assert!(BucketCost::parse("soon").is_err());
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct BucketCost(f64);
 
@@ -98,7 +98,7 @@ impl std::fmt::Display for BucketCostError {
 impl std::error::Error for BucketCostError {}
 
 /// Which term of an [`Estimate`] is the larger.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Dominant {
     /// Moving the data takes longer.
@@ -108,7 +108,7 @@ pub enum Dominant {
 }
 
 /// The time a plan takes, term by term.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
     /// The data moved at the throughput, in seconds; `null` without a throughput, or for a
     /// bytes throughput when no document has a size.

@@ -1,9 +1,9 @@
 //! What each bucket holds: documents and bytes, summed fast over any run of buckets.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Documents and bytes: what a bucket, a run of buckets or a shard holds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Amount {
     /// Documents.
     pub docs: u64,
@@ -27,7 +27,7 @@ impl Amount {
 }
 
 /// What a plan or a balance counts: documents or bytes.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Measure {
     /// Documents per shard.
@@ -113,11 +113,19 @@ impl BucketLoad {
     }
 
     /// The load of buckets given as `(bucket, documents, bytes)`, in ascending order of
-    /// bucket, each bucket once with at least one document.
-    pub(crate) fn from_sums(
-        sums: impl Iterator<Item = (u32, u64, u64)>,
-        without_size: u64,
-    ) -> BucketLoad {
+    /// bucket, each bucket once with at least one document (per-bucket aggregates kept
+    /// elsewhere: O(buckets), no document read); `without_size` counts the documents whose
+    /// size is unknown.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_design::reshard::BucketLoad;
+    ///
+    /// let load = BucketLoad::from_sums([(3, 1, 0), (7, 2, 120)].into_iter(), 1);
+    /// assert_eq!(load, BucketLoad::from_buckets([(7, Some(100)), (3, None), (7, Some(20))]));
+    /// ```
+    pub fn from_sums(sums: impl Iterator<Item = (u32, u64, u64)>, without_size: u64) -> BucketLoad {
         let mut load = BucketLoad::default();
         let (mut docs, mut bytes) = (0u64, 0u64);
         for (bucket, n, size) in sums {
@@ -192,9 +200,20 @@ impl BucketLoad {
         self.spans().filter(|&(first, last, _)| last > first)
     }
 
-    /// Every entry as `(first bucket, last bucket, amount)`: one bucket each for a load of
-    /// documents.
-    pub(crate) fn spans(&self) -> impl Iterator<Item = (u32, u32, Amount)> + '_ {
+    /// Every entry as `(first bucket, last bucket, amount)`, ascending: one bucket each for
+    /// a load of documents. [`BucketLoad::from_ranges`] makes the same load of them again.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_design::reshard::BucketLoad;
+    ///
+    /// let load = BucketLoad::from_buckets([(7, Some(100)), (3, None), (7, Some(20))]);
+    /// let spans: Vec<_> = load.spans().collect();
+    /// assert_eq!(spans.iter().map(|s| (s.0, s.1, s.2.docs)).collect::<Vec<_>>(), [(3, 3, 1), (7, 7, 2)]);
+    /// assert_eq!(BucketLoad::from_ranges(spans).in_range(0, 8), load.in_range(0, 8));
+    /// ```
+    pub fn spans(&self) -> impl Iterator<Item = (u32, u32, Amount)> + '_ {
         (0..self.buckets.len())
             .map(|i| (self.buckets[i], self.last_bucket(i), self.between(i, i + 1)))
     }

@@ -48,7 +48,8 @@ mod statistics_merge;
 mod workload;
 
 pub use balance::{
-    balance, BalanceOptions, BalancePlan, ObjectiveSummary, Obstacle, WeightsError, MAX_OBSTACLES,
+    balance, balance_without_comparison, objective_summary, BalanceOptions, BalancePlan,
+    ObjectiveSummary, Obstacle, WeightsError, MAX_OBSTACLES,
 };
 pub use calls::{calls, Calls, CallsError, CallsOptions, Chore, ReshardingCall, ShardPeak};
 pub use error::ReshardError;

@@ -7,7 +7,7 @@ use super::note::PlanNote;
 use super::ReshardError;
 use ravenshard::casing::ordinal_ignore_case;
 use ravenshard::{BucketRange, Topology, NUMBER_OF_BUCKETS};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 use std::cmp::Ordering;
 
 /// A maximal run of consecutive buckets, within one block, that changes from one shard to
@@ -72,7 +72,7 @@ impl ShardChange {
 }
 
 /// How fast a migration moves data, for the time estimate.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "unit", content = "per_second", rename_all = "snake_case")]
 pub enum Throughput {
     /// Bytes per second.

@@ -645,36 +645,34 @@ impl Placement {
     }
 
     /// The load of the placed documents, in the buckets this placement gave them, for
-    /// resharding plans and balances.
+    /// resharding plans and balances: read from the per-bucket aggregates, O(used buckets).
     ///
     /// # Examples
     ///
     /// ```
     /// use ravenshard::{Document, Topology};
+    /// use ravenshard_design::reshard::BucketLoad;
     /// use ravenshard_model::workspace::{Placement, PlacementOptions};
     ///
-    /// let docs = vec![Document::new("orders/1-A"), Document::new("customers/1-A")];
-    /// let p = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &PlacementOptions::default());
+    /// let mut sized = Document::new("customers/1-A");
+    /// sized.size = Some(40);
+    /// let docs = vec![Document::new("orders/1-A"), sized];
+    /// let t = Topology::with_shards(3).unwrap();
+    /// let p = Placement::new(&docs, &t, &PlacementOptions::default());
     /// assert_eq!(p.bucket_load().total().docs, 2);
+    /// let each = docs.iter().map(|d| (t.bucket_for(&d.id).unwrap(), d.size));
+    /// assert_eq!(p.bucket_load(), BucketLoad::from_buckets(each));
     /// ```
     pub fn bucket_load(&self) -> BucketLoad {
         if let Some(s) = &self.statistics {
             return BucketLoad::clone(&s.load);
         }
-        if let Some(s) = &self.statistics {
-            return BucketLoad::clone(&s.load);
-        }
-        let in_order = self.documents_in(0..u32::MAX);
-        let sized = |&i: &u32| {
-            let i = i as usize;
-            let bucket = self.store.bucket(i).unwrap_or(0);
-            (bucket, self.size(i).unwrap_or(0))
-        };
-        let without_size = in_order
+        let buckets = &self.loads.buckets;
+        let without_size = buckets.values().map(|l| u64::from(l.without_size)).sum();
+        let sums = buckets
             .iter()
-            .filter(|&&i| self.size(i as usize).is_none())
-            .count() as u64;
-        BucketLoad::from_sorted(in_order.iter().map(sized), without_size)
+            .map(|(&bucket, l)| (bucket, u64::from(l.documents), l.bytes));
+        BucketLoad::from_sums(sums, without_size)
     }
 
     /// Indices of the placed documents in one bucket, in input order.
@@ -703,6 +701,27 @@ impl Placement {
     /// ```
     pub fn histogram(&self, start: u32, end: u32, bins: usize) -> Vec<Bin> {
         histogram::histogram(&self.loads, &self.topology, start, end, bins)
+    }
+
+    /// [`histogram`](Self::histogram) with each bin's shard read from `topology` instead of
+    /// this placement's: the bucket map under a target that keeps every document in its
+    /// bucket (the same prefixes, such as a resharding target), drawn without placing the
+    /// documents again.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let docs = [Document::new("orders/1-A"), Document::new("customers/1-A")];
+    /// let p = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &Default::default());
+    /// let five = Topology::with_shards(5).unwrap();
+    /// let placed = Placement::new(&docs, &five, &Default::default());
+    /// assert_eq!(p.histogram_by(&five, 0, 1 << 20, 7), placed.histogram(0, 1 << 20, 7));
+    /// ```
+    pub fn histogram_by(&self, topology: &Topology, start: u32, end: u32, bins: usize) -> Vec<Bin> {
+        histogram::histogram(&self.loads, topology, start, end, bins)
     }
 
     /// The documents view: the indices of the documents that match `query`, in its order.

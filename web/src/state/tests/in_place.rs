@@ -89,7 +89,7 @@ fn adding_a_shard_and_balancing_then_editing_keeps_the_placement_in_place() {
         .reshard()
         .view()
         .expect("the view is computed on its tab");
-    assert_eq!(view.after.get().shards().len(), 4);
+    assert_eq!(view.plan.as_ref().unwrap().per_shard.len(), 4);
     let edit = Action::Workspace(WorkspaceAction::SetText(typed(&current, 1)));
     let next = in_place(&current, edit);
     assert_placed_as_fresh(&next);

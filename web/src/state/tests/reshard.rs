@@ -1,7 +1,10 @@
-//! The Resharding sub-state, on its own: targets from operations, balancing, RavenDB's
-//! messages, the plan and the walk-through, computed only while the view is shown.
+//! The Resharding sub-state, on its own: targets from operations, balancing (on this
+//! thread, and as the page does it with the worker: the load sent once, the replies of
+//! the runs awaited taken, the others dropped; crashes and cancels), RavenDB's messages,
+//! the plan and the walk-through, computed only while the view is shown.
 
 use crate::state::*;
+use crate::worker::{BalanceRequest, Balancer, LoadData, Reply};
 use ravenshard_design::reshard::{Measure, Objective, Phase, Plan, PlanNote};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Placement};
@@ -88,10 +91,19 @@ fn adding_a_shard_then_balancing_and_walking_through() {
     assert!(p.skew_after < p.skew_before);
     let new = p.per_shard.iter().find(|c| c.shard == 3).unwrap();
     assert!((740..=760).contains(&new.docs_after), "{}", new.docs_after);
-    // The after placement is the documents placed by the target.
+    // The map after draws the documents under the target.
     let view = state.view().unwrap();
-    assert_eq!(view.after.get().shards().len(), 4);
-    assert_eq!(view.after.get().shards()[3].documents, new.docs_after);
+    let after = view
+        .after
+        .get()
+        .histogram_by(state.target(), 0, 1 << 20, 256);
+    let placed = Placement::new(
+        &generated_documents(3000),
+        state.target(),
+        &Default::default(),
+    );
+    assert_eq!(after, placed.histogram(0, 1 << 20, 256));
+    assert_eq!(placed.shards()[3].documents, new.docs_after);
     // The walk-through starts at the first moved bucket.
     assert_eq!(phase_at(&state), (0, Phase::Moving));
     let step = state.migration().unwrap();
@@ -160,18 +172,24 @@ fn removing_a_shard_needs_draining_first() {
     assert!(!state.has_target());
 }
 
+/// The default three shards, and `prefix` on shard 1.
+fn with_prefix(prefix: &str) -> String {
+    format!(
+        r#"{{"Shards": {{"0": {{}}, "1": {{}}, "2": {{}}}},
+        "BucketRanges": [{{"BucketRangeStart": 0, "ShardNumber": 0}},
+            {{"BucketRangeStart": 349525, "ShardNumber": 1}},
+            {{"BucketRangeStart": 699050, "ShardNumber": 2}},
+            {{"BucketRangeStart": 1048576, "ShardNumber": 1}}],
+        "Prefixed": [{{"Prefix": "{prefix}", "Shards": [1], "BucketRangeStart": 1048576}}]}}"#
+    )
+}
+
 #[test]
 fn targets_from_json_are_checked() {
     let state = reduce(generated(), ReshardAction::SetTarget("{".into()));
     assert!(state.problem().is_some());
     assert!(!state.has_target());
-    let with_prefix = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
-        "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0},
-            {"BucketRangeStart": 349525, "ShardNumber": 1},
-            {"BucketRangeStart": 699050, "ShardNumber": 2},
-            {"BucketRangeStart": 1048576, "ShardNumber": 1}],
-        "Prefixed": [{"Prefix": "orders/", "Shards": [1], "BucketRangeStart": 1048576}]}"#;
-    let state = reduce(state, ReshardAction::SetTarget(with_prefix.into()));
+    let state = reduce(state, ReshardAction::SetTarget(with_prefix("orders/")));
     let problem = state.problem().unwrap();
     assert!(
         problem.message.contains(
@@ -321,4 +339,246 @@ fn the_estimate_objective_and_calls_follow_the_fields() {
         .unwrap()
         .unwrap_err()
         .contains("is not a node's URL"));
+}
+
+/// The worker of a test: the worker's own code, run here.
+fn answer(balancer: &mut Balancer, request: &BalanceRequest) -> (Reply, Option<Reply>) {
+    let reply = balancer.balance(request);
+    (reply, balancer.compare(request))
+}
+
+/// A shard added, threshold 0, the view shown.
+fn grown() -> ReshardState {
+    let state = reduce(generated(), ReshardAction::AddShard);
+    reduce(state, ReshardAction::SetThreshold("0".into()))
+}
+
+#[test]
+fn a_balance_in_the_worker_sends_the_load_once_and_takes_the_balance_then_the_comparison() {
+    let state = grown();
+    // No worker runs: the load goes to the one the send starts.
+    let data = state.load_to_send(None).expect("the view is computed");
+    assert_eq!(data.number, state.load_number());
+    assert_eq!(data.docs.iter().sum::<u64>(), 3000);
+    let mut worker = Balancer::default();
+    worker.keep(&data);
+    let state = reduce(
+        state,
+        ReshardAction::LoadSent {
+            load: data.number,
+            worker: Some(1),
+        },
+    );
+    assert!(state.load_to_send(Some(1)).is_none(), "worker 1 holds it");
+    assert!(
+        state.load_to_send(Some(2)).is_some(),
+        "a new worker does not"
+    );
+    // A balance sends only the target and the options.
+    let request = state.balance_request(Some(1)).unwrap();
+    assert!(request.data.is_none());
+    assert_eq!(request.options.threshold, 0.0);
+    let state = reduce(
+        state,
+        ReshardAction::BalanceSent {
+            run: request.run,
+            worker: Some(1),
+        },
+    );
+    assert!(state.balancing());
+    let (balanced, compared) = answer(&mut worker, &request);
+    let state = reduce(state, ReshardAction::Reply(balanced));
+    assert!(!state.balancing());
+    assert!(state.comparing());
+    assert_eq!(state.target().shards().len(), 4);
+    assert_eq!(state.target().database(), state.inputs().current.database());
+    assert_eq!(state.objectives().len(), 1);
+    let p = plan(&state);
+    assert!(p.skew_after < p.skew_before);
+    let state = reduce(state, ReshardAction::Reply(compared.unwrap()));
+    assert!(!state.comparing());
+    let objectives: Vec<Objective> = state.objectives().iter().map(|o| o.objective).collect();
+    assert_eq!(objectives, Objective::ALL);
+    // The same as a balance on this thread.
+    let here = reduce(grown(), ReshardAction::Balance);
+    assert_eq!(plan(&here), p);
+    assert_eq!(here.objectives(), state.objectives());
+    assert_eq!(here.balance_notes(), state.balance_notes());
+    // New documents: a new load to send.
+    let state = reduce(
+        state,
+        ReshardAction::Inputs(inputs(generated_documents(1000), 0)),
+    );
+    let data = state.load_to_send(Some(1)).unwrap();
+    assert_eq!(data.docs.iter().sum::<u64>(), 1000);
+    assert!(state.balance_request(Some(1)).unwrap().data.is_some());
+}
+
+#[test]
+fn a_reply_of_an_older_run_or_of_a_changed_target_is_dropped() {
+    let state = grown();
+    let mut worker = Balancer::default();
+    let first = state.balance_request(Some(1)).unwrap();
+    assert!(first.data.is_some(), "the worker holds no load yet");
+    let sent = |state, run| {
+        reduce(
+            state,
+            ReshardAction::BalanceSent {
+                run,
+                worker: Some(1),
+            },
+        )
+    };
+    let state = sent(state, first.run);
+    let second = state.balance_request(Some(1)).unwrap();
+    assert!(second.data.is_none(), "the first request carried it");
+    assert_eq!(second.run, first.run + 1);
+    let state = sent(state, second.run);
+    let (old, _) = answer(&mut worker, &first);
+    let state = reduce(state, ReshardAction::Reply(old));
+    assert!(state.balancing(), "the first run's answer is dropped");
+    assert_eq!(state.target().ranges().len(), 3);
+    // The target changes while the second runs: its answer is dropped too.
+    let state = reduce(state, ReshardAction::AddShard);
+    assert!(!state.balancing());
+    let (late, _) = answer(&mut worker, &second);
+    let state = reduce(state, ReshardAction::Reply(late));
+    assert_eq!(state.target().shards().len(), 5);
+    assert_eq!(state.target().ranges().len(), 3);
+    assert!(state.objectives().is_empty());
+}
+
+#[test]
+fn a_crash_or_a_cancel_says_so_and_the_next_balance_sends_the_load_again() {
+    let state = grown();
+    let run = |state: ReshardState| {
+        let request = state.balance_request(Some(1)).unwrap();
+        let sent = ReshardAction::BalanceSent {
+            run: request.run,
+            worker: Some(1),
+        };
+        (reduce(state, sent), request)
+    };
+    let (state, _) = run(state);
+    let crash = Reply::Crashed {
+        message: "the worker was asked to panic".into(),
+    };
+    let state = reduce(state, ReshardAction::Reply(crash));
+    assert!(!state.balancing());
+    let message = state.balance_message().unwrap();
+    assert!(
+        message.contains("worker stopped during the balance"),
+        "{message}"
+    );
+    assert!(message.contains("asked to panic"), "{message}");
+    assert_eq!(state.target().shards().len(), 4, "the target stays");
+    // A new worker: the load goes with the next balance, which clears the message.
+    let (state, request) = run(state);
+    assert!(request.data.is_some());
+    assert!(state.balance_message().is_none());
+    let state = reduce(state, ReshardAction::CancelBalance);
+    assert!(!state.balancing());
+    assert!(state.balance_message().unwrap().contains("cancelled"));
+    let (balanced, _) = answer(&mut Balancer::default(), &request);
+    let state = reduce(state, ReshardAction::Reply(balanced));
+    assert!(
+        state.objectives().is_empty(),
+        "a cancelled run's answer is dropped"
+    );
+    let (_, request) = run(state);
+    assert!(request.data.is_some(), "the cancel stopped the worker");
+}
+
+#[test]
+fn a_worker_without_the_load_says_so_and_the_next_balance_sends_it() {
+    let state = grown();
+    let state = reduce(
+        state,
+        ReshardAction::LoadSent {
+            load: 0,
+            worker: Some(1),
+        },
+    );
+    // Worker 1 was restarted without the page knowing: it holds nothing.
+    let request = state.balance_request(Some(1)).unwrap();
+    assert!(request.data.is_none());
+    let state = reduce(
+        state,
+        ReshardAction::BalanceSent {
+            run: request.run,
+            worker: Some(1),
+        },
+    );
+    let (failed, compared) = answer(&mut Balancer::default(), &request);
+    assert!(compared.is_none());
+    let state = reduce(state, ReshardAction::Reply(failed));
+    assert!(!state.balancing());
+    let problem = &state.problem().unwrap().message;
+    assert!(problem.contains("no longer holds"), "{problem}");
+    assert!(state.balance_request(Some(1)).unwrap().data.is_some());
+}
+
+#[test]
+fn the_load_goes_to_the_worker_and_back_unchanged() {
+    let state = grown();
+    let load = state.view().unwrap().plan.as_ref().map(|p| p.docs).unwrap();
+    let data = state.load_to_send(None).unwrap();
+    assert!(data.last.is_empty(), "one bucket an entry");
+    let back = data.load();
+    assert_eq!(back.total().docs, load);
+    assert_eq!(LoadData::of(data.number, &back), data);
+    // Statistics: entries of many buckets.
+    let ranges = ravenshard_design::reshard::BucketLoad::from_ranges([
+        (
+            0,
+            31,
+            ravenshard_design::reshard::Amount { docs: 5, bytes: 50 },
+        ),
+        (
+            40,
+            40,
+            ravenshard_design::reshard::Amount { docs: 1, bytes: 7 },
+        ),
+    ]);
+    let data = LoadData::of(7, &ranges);
+    assert_eq!(data.last, [31, 40]);
+    assert_eq!(data.load(), ranges);
+}
+
+#[test]
+fn the_map_after_is_the_documents_under_the_target_copied_only_when_buckets_change() {
+    let documents = generated_documents(3000);
+    let state = ReshardState::new(inputs(documents.clone(), 0));
+    let state = reduce(state, ReshardAction::Show(true));
+    let drawn_as_placed = |state: &ReshardState| {
+        let after = state.view().unwrap().after.get();
+        let placed = Placement::new(&documents, state.target(), &Default::default());
+        for (start, end, bins) in [(0, 1 << 20, 97), (300_000, 400_000, 1000), (0, 1 << 21, 64)] {
+            assert_eq!(
+                after.histogram_by(state.target(), start, end, bins),
+                placed.histogram(start, end, bins)
+            );
+        }
+    };
+    // A shard added, a balance, a drain: every document stays in its bucket, nothing is
+    // copied.
+    let state = reduce(state, ReshardAction::AddShard);
+    let state = reduce(state, ReshardAction::SetThreshold("0".into()));
+    let state = reduce(state, ReshardAction::Balance);
+    let state = reduce(state, ReshardAction::DrainShard(0));
+    assert!(state
+        .view()
+        .unwrap()
+        .after
+        .same_cell(&state.inputs().placement));
+    drawn_as_placed(&state);
+    // A prefix no document starts with: the documents are moved by it, in a copy.
+    let state = reduce(state, ReshardAction::SetTarget(with_prefix("zzz/")));
+    assert!(state.problem().is_none(), "{:?}", state.problem());
+    assert!(!state
+        .view()
+        .unwrap()
+        .after
+        .same_cell(&state.inputs().placement));
+    drawn_as_placed(&state);
 }
