@@ -408,6 +408,9 @@ mod import_timing {
             for step in documents[from..].chunks(2_000) {
                 let s = Instant::now();
                 builder.push(step).unwrap();
+                if s.elapsed() > Duration::from_millis(15) {
+                    println!("slow step at {}: {:?}", builder.len(), s.elapsed());
+                }
                 worst_step = worst_step.max(s.elapsed());
             }
             t_place += t.elapsed();

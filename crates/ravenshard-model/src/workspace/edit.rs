@@ -174,8 +174,9 @@ impl Placement {
         } else if remove > 0 {
             held = orders.take_out(self, range.clone(), documents.len());
         }
-        if remove == self.len() {
-            // Every document goes: the aggregates start again empty.
+        if remove == self.len() && remove > 0 {
+            // Every document goes: the aggregates start again empty (an empty placement's
+            // are, and keep the room a builder reserved).
             self.loads = Loads::new(&topology);
             self.groups = Default::default();
             self.duplicates = Default::default();
