@@ -313,6 +313,33 @@ mod tests {
         }
     }
 
+    #[test]
+    fn prefixed_buckets_staged_or_not_equal_one_placement() {
+        // Buckets below 2^20 are staged while building, the prefixes' (above) are not.
+        let json = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+            "Prefixed": [{"Prefix": "eu/", "Shards": [1]}]}"#;
+        let topology = Topology::from_json(json).unwrap();
+        let docs: Vec<Document> = (0..6_000)
+            .map(|i| match i % 3 {
+                0 => Document::new(format!("eu/orders/{i}-A")),
+                1 => Document::new(format!("orders/{i}-A$customers/{}-A", i % 50)),
+                _ => Document::new(format!("orders/{i}-A")),
+            })
+            .collect();
+        let all = |p: &Placement| format!("{}|{:?}", views(p), p.histogram(1 << 20, 2 << 20, 16));
+        let whole = Placement::new(&docs, &topology, &PlacementOptions::default());
+        assert!(whole.histogram(1 << 20, 2 << 20, 1)[0].documents > 0);
+        assert_eq!(all(&built(&docs, 1_000, &topology)), all(&whole), "at once");
+        for budget in [1, 500, 100_000] {
+            let mut builder = PlacementBuilder::new(&topology, &PlacementOptions::default());
+            for part in docs.chunks(1_000) {
+                builder.push(part).unwrap();
+            }
+            while !builder.pack_step(budget) {}
+            assert_eq!(all(&builder.finish()), all(&whole), "budget {budget}");
+        }
+    }
+
     proptest! {
         #[test]
         fn any_chunking_equals_one_placement(
