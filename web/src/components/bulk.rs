@@ -285,8 +285,12 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
             let per_byte = taken.len() as f64 / end.max(1.0);
             let expected = (per_byte * total * 1.05) as usize;
             documents.reserve(expected);
-            let id_bytes = taken.iter().map(|d| d.id.len()).sum::<usize>() / taken.len();
-            builder.reserve(expected, expected.saturating_mul(id_bytes));
+            // ID bytes at the same density (not the first IDs' length times the count: the
+            // later IDs of a file are often longer, and an arena that outgrows its room is
+            // copied whole, 80 ms at 10,000,000 IDs).
+            let seen = taken.iter().map(|d| d.id.len()).sum::<usize>() as f64;
+            let id_bytes = (seen / end.max(1.0) * total * 1.05) as usize;
+            builder.reserve(expected, id_bytes);
         }
         timed("extend", || documents.extend(taken));
         if !job.place(&mut builder, &documents[start..], |_| read).await
