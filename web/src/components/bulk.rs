@@ -198,6 +198,10 @@ async fn free_retired() {
     for _ in 0..3 {
         yield_now().await;
     }
+    super::saving::measure(
+        "ravenshard-job-settle",
+        Some("ravenshard-job-handover-start"),
+    );
     for retired in take_retired() {
         match retired {
             Retired::Documents(documents) => {
@@ -284,13 +288,13 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
             // 10,000,000 documents).
             let per_byte = taken.len() as f64 / end.max(1.0);
             let expected = (per_byte * total * 1.05) as usize;
-            documents.reserve(expected);
+            timed("reserve", || documents.reserve(expected));
             // ID bytes at the same density (not the first IDs' length times the count: the
             // later IDs of a file are often longer, and an arena that outgrows its room is
             // copied whole, 80 ms at 10,000,000 IDs).
             let seen = taken.iter().map(|d| d.id.len()).sum::<usize>() as f64;
             let id_bytes = (seen / end.max(1.0) * total * 1.05) as usize;
-            builder.reserve(expected, id_bytes);
+            timed("reserve", || builder.reserve(expected, id_bytes));
         }
         timed("extend", || documents.extend(taken));
         if !job.place(&mut builder, &documents[start..], |_| read).await
