@@ -113,6 +113,19 @@ if (!window.__observer) {
 }
 """
 
+# The studio's job measures (web/src/components/bulk.rs) since `since`, per stage.
+JOB_MEASURES = """
+const jobMeasures = since => {
+  const m = {};
+  for (const e of performance.getEntriesByType('measure')) {
+    if (!e.name.startsWith('ravenshard-job-') || e.startTime < since) continue;
+    const k = e.name.slice(15), s = m[k] || (m[k] = {n: 0, total: 0, max: 0});
+    s.n++; s.total += e.duration; s.max = Math.max(s.max, e.duration);
+  }
+  return m;
+};
+"""
+
 GENERATE = PRELUDE + """
 const [n, done] = arguments;
 (async () => {
@@ -238,7 +251,7 @@ const [done] = arguments;
 })();
 """
 
-IMPORT = PRELUDE + """
+IMPORT = PRELUDE + JOB_MEASURES + """
 const [n, done] = arguments;
 (async () => {
   document.querySelector('button.clear').click();
@@ -270,7 +283,8 @@ const [n, done] = arguments;
   const ms = performance.now() - t;
   await sleep(100);
   done({ms, bytes: gz.size, documents: count(), longest: Math.max(0, ...window.__tasks),
-        over: window.__tasks.filter(d => d > 200).length});
+        over: window.__tasks.filter(d => d > 200).length, tasks: window.__tasks,
+        stages: jobMeasures(t)});
 })();
 """
 
@@ -619,7 +633,7 @@ const [n, done] = arguments;
 
 # A file of `n` IDs, one a line (`orders/123456789-A`, about 20 bytes each), built in the
 # page in parts, then given to the import.
-BULK_IDS = PRELUDE + BULK_WATCH + """
+BULK_IDS = PRELUDE + BULK_WATCH + JOB_MEASURES + """
 const [n, done] = arguments;
 (async () => {
   const parts = [];
@@ -642,11 +656,22 @@ const [n, done] = arguments;
   const error = await until(n, t, 280000);
   const ms = performance.now() - t;
   w.on = false;
+  await sleep(100);
   done({error, ms, bytes: file.size, documents: count(), longest: Math.max(0, ...window.__tasks),
-        gap: w.gap, progress: w.progress});
+        gap: w.gap, progress: w.progress, tasks: window.__tasks, stages: jobMeasures(t)});
 })();
 """
 
+
+
+def print_stages(r):
+    """The studio's job measures (web/src/components/bulk.rs): per stage, count, total, longest."""
+    stages = r.get("stages") or {}
+    if stages:
+        print("  stages: " + ", ".join(f"{k} {v['n']}x {v['total']:.0f} ms (max {v['max']:.1f})"
+                                       for k, v in sorted(stages.items())))
+    if r.get("tasks"):
+        print("  long tasks (ms): " + " ".join(f"{t:.0f}" for t in r["tasks"]))
 
 
 def bulk_line(what, r):
@@ -667,9 +692,11 @@ def measure_bulk(driver, url, docs, ids, result):
         raise SystemExit(f"studio bench: import failed: {imp['error']}")
     print(f"import {imp['documents']} documents ({imp['bytes'] / 1024:.0f} KB gzip export): "
           f"{imp['ms']:.0f} ms, longest task {mark(imp['longest'], TASK_TARGET_MS)}")
+    print_stages(imp)
     if ids:
         r = result["ids"] = driver.run(BULK_IDS, ids)
         bulk_line(f"import {ids} IDs ({r.get('bytes', 0) / 1e6:.0f} MB text)", r)
+        print_stages(r)
     report_load(result)
 
 

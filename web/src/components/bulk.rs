@@ -50,6 +50,17 @@ fn now() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// Runs `f` between performance marks, adding the measure `ravenshard-job-{stage}` (the
+/// bench, `web/bench/studio.py --bulk`, sums them per stage).
+fn timed<T>(stage: &str, f: impl FnOnce() -> T) -> T {
+    let name = format!("ravenshard-job-{stage}");
+    let start = format!("{name}-start");
+    super::saving::mark(&start);
+    let result = f();
+    super::saving::measure(&name, Some(&start));
+    result
+}
+
 /// Where a job reports and whether it is still wanted.
 pub struct Job {
     token: CancelToken,
@@ -116,7 +127,7 @@ impl Job {
         fraction: impl Fn(usize) -> Option<f64>,
     ) -> bool {
         for step in documents.chunks(STEP) {
-            if let Err(e) = builder.push(step) {
+            if let Err(e) = timed("place", || builder.push(step)) {
                 self.stop(format!("{} stopped: {e}", self.label));
                 return false;
             }
@@ -154,7 +165,7 @@ impl Job {
         summary: Option<String>,
     ) {
         let done = documents.len();
-        while !builder.pack_step(PACK_STEP) {
+        while !timed("pack", || builder.pack_step(PACK_STEP)) {
             if !self.breathe(done, Some(1.0)).await {
                 return;
             }
@@ -171,7 +182,7 @@ impl Job {
             placer,
             summary,
         };
-        self.on_loaded.emit(Rc::new(loaded));
+        timed("handover", || self.on_loaded.emit(Rc::new(loaded)));
         wasm_bindgen_futures::spawn_local(free_retired());
     }
 }
@@ -187,6 +198,10 @@ async fn free_retired() {
     for _ in 0..3 {
         yield_now().await;
     }
+    super::saving::measure(
+        "ravenshard-job-settle",
+        Some("ravenshard-job-handover-start"),
+    );
     for retired in take_retired() {
         match retired {
             Retired::Documents(documents) => {
@@ -199,7 +214,7 @@ async fn free_retired() {
                 }
             }
             Retired::Placement(placement) => {
-                drop(placement);
+                timed("free", || drop(placement));
                 yield_now().await;
             }
         }
@@ -260,24 +275,28 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
             Ok(chunk) => chunk,
             Err(e) => return job.fail(&name, e),
         };
-        if let Err(e) = importer.push(&chunk) {
+        if let Err(e) = timed("read", || importer.push(&chunk)) {
             return job.fail(&name, format!("{e} (read as {format})"));
         }
         offset = end;
         let read = importer.progress().fraction();
         let start = documents.len();
-        let taken = importer.take_documents();
+        let taken = timed("take", || importer.take_documents());
         if start == 0 && !taken.is_empty() {
             // Room for the documents the file holds at the first slice's density, so that
             // the list is not copied whole as it doubles (a task of half a second at
             // 10,000,000 documents).
             let per_byte = taken.len() as f64 / end.max(1.0);
             let expected = (per_byte * total * 1.05) as usize;
-            documents.reserve(expected);
-            let id_bytes = taken.iter().map(|d| d.id.len()).sum::<usize>() / taken.len();
-            builder.reserve(expected, expected.saturating_mul(id_bytes));
+            timed("reserve", || documents.reserve(expected));
+            // ID bytes at the same density (not the first IDs' length times the count: the
+            // later IDs of a file are often longer, and an arena that outgrows its room is
+            // copied whole, 80 ms at 10,000,000 IDs).
+            let seen = taken.iter().map(|d| d.id.len()).sum::<usize>() as f64;
+            let id_bytes = (seen / end.max(1.0) * total * 1.05) as usize;
+            timed("reserve", || builder.reserve(expected, id_bytes));
         }
-        documents.extend(taken);
+        timed("extend", || documents.extend(taken));
         if !job.place(&mut builder, &documents[start..], |_| read).await
             || !job.breathe(documents.len(), read).await
         {

@@ -1,7 +1,7 @@
 //! A placement built a chunk of documents at a time, so that a page can build one of
 //! millions of documents between paints, report progress and stop when asked.
 
-use super::loads::BucketLoad;
+use super::loads::{BucketLoad, Loads};
 use super::{Document, EditError, Placement, PlacementOptions};
 use ravenshard::Topology;
 use std::collections::BTreeMap;
@@ -70,6 +70,7 @@ impl PlacementBuilder {
     pub fn push(&mut self, chunk: &[Document]) -> Result<(), EditError> {
         // A packing in progress is dropped: the tree in force is always a whole one.
         self.packing = None;
+        self.placement.loads.stage();
         let end = self.placement.len();
         self.placement.splice(end..end, chunk)
     }
@@ -102,12 +103,9 @@ impl PlacementBuilder {
     /// 8.9 ms before, against 0.9 ms and 3.8 ms for a placement made by [`Placement::new`].
     /// What [`pack_step`](Self::pack_step) did already is not done again.
     pub fn finish(mut self) -> Placement {
-        let buckets = &mut self.placement.loads.buckets;
-        match self.packing.take() {
-            // Copied before the old tree is freed, so the new nodes are not put in its holes.
-            None => *buckets = buckets.iter().map(|(&b, &l)| (b, l)).collect(),
-            Some(mut packing) => while !packing.step(buckets, usize::MAX) {},
-        }
+        // Copied before the old tree is freed, so the new nodes are not put in its holes.
+        let mut packing = self.packing.take().unwrap_or_default();
+        while !packing.step(&mut self.placement.loads, usize::MAX) {}
         self.placement
     }
 
@@ -142,14 +140,15 @@ impl PlacementBuilder {
     /// ```
     pub fn pack_step(&mut self, budget: usize) -> bool {
         let packing = self.packing.get_or_insert_with(Packing::default);
-        packing.step(&mut self.placement.loads.buckets, budget.max(1))
+        packing.step(&mut self.placement.loads, budget.max(1))
     }
 }
 
 impl Packing {
-    /// Copies (then frees) up to `budget` buckets of `buckets`; `true` when done, the
-    /// packed copy then in `buckets`.
-    fn step(&mut self, buckets: &mut BTreeMap<u32, BucketLoad>, budget: usize) -> bool {
+    /// Copies (then frees) up to `budget` buckets of `loads` (the staged ones first: they
+    /// are below the tree's); `true` when done, the packed copy then in `loads.buckets` and
+    /// nothing staged.
+    fn step(&mut self, loads: &mut Loads, budget: usize) -> bool {
         if self.done {
             return true;
         }
@@ -165,13 +164,15 @@ impl Packing {
             }
             return self.done;
         }
-        let from = match self.fresh.last_key_value() {
-            Some((&last, _)) => Bound::Excluded(last),
-            None => Bound::Unbounded,
+        let (from, staged_from) = match self.fresh.last_key_value() {
+            Some((&last, _)) => (Bound::Excluded(last), last.saturating_add(1)),
+            None => (Bound::Unbounded, 0),
         };
-        let range = buckets.range((from, Bound::Unbounded));
+        let staged = loads.staged.iter().flat_map(|s| s.from(staged_from));
+        let tree = loads.buckets.range((from, Bound::Unbounded));
+        let range = staged.chain(tree.map(|(&b, &l)| (b, l)));
         let mut taken = 0;
-        for (&bucket, &load) in range.take(budget) {
+        for (bucket, load) in range.take(budget) {
             if taken == 0 && !self.fresh.is_empty() {
                 self.cuts.push(bucket);
             }
@@ -183,7 +184,8 @@ impl Packing {
         }
         // The copy is complete: it is in force, and the old tree is freed from its end.
         let fresh = std::mem::take(&mut self.fresh);
-        self.old = Some(std::mem::replace(buckets, fresh));
+        self.old = Some(std::mem::replace(&mut loads.buckets, fresh));
+        loads.staged = None;
         false
     }
 }
@@ -311,6 +313,33 @@ mod tests {
         }
     }
 
+    #[test]
+    fn prefixed_buckets_staged_or_not_equal_one_placement() {
+        // Buckets below 2^20 are staged while building, the prefixes' (above) are not.
+        let json = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+            "Prefixed": [{"Prefix": "eu/", "Shards": [1]}]}"#;
+        let topology = Topology::from_json(json).unwrap();
+        let docs: Vec<Document> = (0..6_000)
+            .map(|i| match i % 3 {
+                0 => Document::new(format!("eu/orders/{i}-A")),
+                1 => Document::new(format!("orders/{i}-A$customers/{}-A", i % 50)),
+                _ => Document::new(format!("orders/{i}-A")),
+            })
+            .collect();
+        let all = |p: &Placement| format!("{}|{:?}", views(p), p.histogram(1 << 20, 2 << 20, 16));
+        let whole = Placement::new(&docs, &topology, &PlacementOptions::default());
+        assert!(whole.histogram(1 << 20, 2 << 20, 1)[0].documents > 0);
+        assert_eq!(all(&built(&docs, 1_000, &topology)), all(&whole), "at once");
+        for budget in [1, 500, 100_000] {
+            let mut builder = PlacementBuilder::new(&topology, &PlacementOptions::default());
+            for part in docs.chunks(1_000) {
+                builder.push(part).unwrap();
+            }
+            while !builder.pack_step(budget) {}
+            assert_eq!(all(&builder.finish()), all(&whole), "budget {budget}");
+        }
+    }
+
     proptest! {
         #[test]
         fn any_chunking_equals_one_placement(
@@ -359,5 +388,77 @@ mod timing {
                 start.elapsed()
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod import_timing {
+    use super::*;
+    use crate::import::{Format, Importer};
+    use std::time::{Duration, Instant};
+
+    /// `cargo test --release -p ravenshard-model --lib -- --ignored ids_import_timing --nocapture`
+    #[test]
+    #[ignore]
+    fn ids_import_timing() {
+        let n: usize = std::env::var("IDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(10_000_000);
+        let mut file = Vec::new();
+        for i in 0..n {
+            file.extend_from_slice(format!("orders/{i}-A\n").as_bytes());
+        }
+        let topology = Topology::with_shards(3).unwrap();
+        let mut importer = Importer::new(Format::Text, Some(file.len() as u64));
+        let mut builder = PlacementBuilder::new(&topology, &PlacementOptions::default());
+        let mut documents: Vec<Document> = Vec::new();
+        let (mut t_read, mut t_take, mut t_place) =
+            (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+        let (mut worst_read, mut worst_step) = (Duration::ZERO, Duration::ZERO);
+        let start = Instant::now();
+        for chunk in file.chunks(1 << 20) {
+            let t = Instant::now();
+            importer.push(chunk).unwrap();
+            worst_read = worst_read.max(t.elapsed());
+            t_read += t.elapsed();
+            let t = Instant::now();
+            let from = documents.len();
+            let taken = importer.take_documents();
+            if from == 0 {
+                documents.reserve(n + n / 20);
+                builder.reserve(n + n / 20, file.len());
+            }
+            documents.extend(taken);
+            t_take += t.elapsed();
+            let t = Instant::now();
+            for step in documents[from..].chunks(2_000) {
+                let s = Instant::now();
+                builder.push(step).unwrap();
+                if s.elapsed() > Duration::from_millis(15) {
+                    println!("slow step at {}: {:?}", builder.len(), s.elapsed());
+                }
+                worst_step = worst_step.max(s.elapsed());
+            }
+            t_place += t.elapsed();
+        }
+        let t = Instant::now();
+        let mut steps = 0;
+        while !builder.pack_step(16_384) {
+            steps += 1;
+        }
+        let t_pack = t.elapsed();
+        let placement = builder.finish();
+        let total = start.elapsed();
+        println!(
+            "{n} IDs: read {t_read:?} (worst 1 MiB {worst_read:?}), take {t_take:?}, place {t_place:?} (worst step {worst_step:?}), pack {t_pack:?} ({steps} steps), total {total:?} = {:.0} ns/ID",
+            total.as_nanos() as f64 / n as f64
+        );
+        let t = Instant::now();
+        drop(placement);
+        println!("drop placement {:?}", t.elapsed());
+        let t = Instant::now();
+        drop(documents);
+        println!("drop documents {:?}", t.elapsed());
     }
 }

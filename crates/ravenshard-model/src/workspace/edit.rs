@@ -174,8 +174,9 @@ impl Placement {
         } else if remove > 0 {
             held = orders.take_out(self, range.clone(), documents.len());
         }
-        if remove == self.len() {
-            // Every document goes: the aggregates start again empty.
+        if remove == self.len() && remove > 0 {
+            // Every document goes: the aggregates start again empty (an empty placement's
+            // are, and keep the room a builder reserved).
             self.loads = Loads::new(&topology);
             self.groups = Default::default();
             self.duplicates = Default::default();
@@ -219,7 +220,8 @@ impl Placement {
         let mut group_of = std::mem::take(&mut Arc::make_mut(&mut self.store).groups);
         // Every document replaced (a new placement, an import): the aggregates are built
         // at once from the bucket order rather than one document at a time.
-        let bulk = self.len() == documents.len() && documents.len() > 1024;
+        let bulk =
+            self.len() == documents.len() && documents.len() > 1024 && self.loads.staged.is_none();
         let mut added = Added {
             bulk,
             ..Added::default()
@@ -421,7 +423,7 @@ impl Placement {
             invalid: self.invalid.len() as u64,
             bytes: self.shards.iter().fold(0, |a, s| a.saturating_add(s.bytes)),
             without_size: self.shards.iter().map(|s| s.without_size).sum(),
-            buckets_used: self.loads.buckets.len() as u64,
+            buckets_used: self.loads.used_buckets() as u64,
             duplicates: self.duplicates.repeats(),
         };
         self.obese_threshold = self.options.obese_threshold_for(self.totals.placed);

@@ -229,6 +229,7 @@ impl Placement {
             move_one(&mut buckets, from, to, store.size(i as usize));
         }
         let mut loads = Loads {
+            staged: None,
             buckets,
             ..Loads::default()
         };
