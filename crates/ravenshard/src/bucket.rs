@@ -3,7 +3,7 @@
 
 use crate::casing::lower_into;
 use crate::lowered::has_control_byte;
-use crate::xxh64_lowered::{lower_word, short_word, xxh64_lowered, xxh64_lowered_while};
+use crate::xxh64_lowered::{self, lower_word, short_word, xxh64_lowered, xxh64_lowered_while};
 use crate::{check_id, lower_id_with, IdError, ServerVersion, MAX_ID_BYTES};
 use xxhash_rust::xxh64::xxh64;
 
@@ -292,8 +292,8 @@ struct Seen {
 }
 
 impl Seen {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = Self::ONES * 0x80;
+    const ONES: u64 = xxh64_lowered::ONES;
+    const HIGH: u64 = xxh64_lowered::HIGH;
     const LOW: u64 = Self::ONES * 0x7F;
 
     /// Notes word `w` (the bytes at `at..at + 8`, later words never starting before

@@ -62,7 +62,7 @@ pub const fn is_escaped_control(b: u8) -> bool {
 /// time, as the check runs on every ID and almost never finds one.
 #[inline]
 pub(crate) fn has_control_byte(bytes: &[u8]) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    use crate::xxh64_lowered::ONES;
     let mut words = bytes.chunks_exact(8);
     let mut below = 0u64;
     for word in &mut words {

@@ -39,9 +39,9 @@ const PRIME64_4: u64 = 0x85EB_CA77_C2B2_AE63;
 const PRIME64_5: u64 = 0x27D4_EB2F_1656_67C5;
 
 /// `0x01` in every byte of a word.
-const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+pub(crate) const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
 /// The high bit of every byte of a word.
-const HIGH: u64 = ONES * 0x80;
+pub(crate) const HIGH: u64 = ONES * 0x80;
 
 /// Word `w` with the ASCII letters `A`-`Z` among its bytes lower-cased; every byte of `w`
 /// must be ASCII (below 0x80), as then no addition below carries into the next byte.
