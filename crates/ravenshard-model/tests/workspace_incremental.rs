@@ -274,16 +274,24 @@ fn documents() -> impl Strategy<Value = Vec<Document>> {
         prop::sample::select(vec!["orders/1", "orders/2", "customers/1", "Users/4", "x"]),
         prop::sample::select(vec!["", "$customers/1", "$users/4", "$eu/x", "$"]),
     );
+    let body = prop::sample::select(vec![
+        None,
+        None,
+        Some(r#"{"Customer": "customers/1"}"#),
+        Some(r#"{"Customer": 7}"#),
+        Some("not JSON"),
+    ]);
     let doc = (
         id,
         proptest::option::of(0u64..5000),
         proptest::option::of(prop::sample::select(vec!["Orders", "Users"])),
+        body,
     )
-        .prop_map(|((p, base, anchor), size, collection)| Document {
+        .prop_map(|((p, base, anchor), size, collection, body)| Document {
             id: format!("{p}{base}{anchor}"),
             size,
             collection: collection.map(String::from),
-            body: None,
+            body: body.map(String::from),
         });
     proptest::collection::vec(doc, 0..40)
 }
@@ -570,4 +578,144 @@ fn an_edit_of_most_groups_sorts_them_again() {
     let back: Vec<Document> = docs[..600].to_vec();
     p.splice(0..0, &back).expect("fits");
     assert_same(&p, &docs, &t);
+}
+
+/// The chapter's design with a rule for `Orders` (its `Customer` field), so that bodies
+/// matter: `on` says whether the design is on.
+fn with_design(on: bool, threshold: Option<u64>) -> PlacementOptions {
+    let keys =
+        serde_json::json!({"ByContent": {"Orders": {"Fields": ["Customer"], "Range": 1000}}});
+    let design = keys.as_object().and_then(|k| {
+        ravenshard_design::content::ContentDesign::from_configuration(k)
+            .ok()
+            .flatten()
+    });
+    assert!(design.is_some(), "the test design reads");
+    PlacementOptions {
+        obese_threshold: threshold,
+        design: design.filter(|_| on),
+    }
+}
+
+/// Applies `changes` to a placement that is the only store of the documents: a change of
+/// topology follows in place or places again from the placement's own tables, and after
+/// each change the design is turned on or off (`designs`) the same way. After each, the
+/// documents the placement gives back are the documents, and it answers as one made from
+/// scratch.
+fn follow_from_the_store(
+    docs: Vec<Document>,
+    first: Topology,
+    changes: Vec<Change>,
+    designs: Vec<bool>,
+    threshold: Option<u64>,
+) {
+    let mut docs = docs;
+    let mut topology = first;
+    let mut options = with_design(false, threshold);
+    let mut p = Placement::new(&docs, &topology, &options);
+    let designs = designs.into_iter().chain(std::iter::repeat(false));
+    for (change, design) in changes.into_iter().zip(designs) {
+        warm(&p);
+        match change {
+            Change::Edit { at, remove, insert } => {
+                let at = at % (docs.len() + 1);
+                let remove = remove.min(docs.len() - at);
+                p.splice(at..at + remove, &insert).expect("the edit fits");
+                docs.splice(at..at + remove, insert);
+            }
+            Change::Topology(t) => {
+                p.reconfigure(&t, &options).expect("documents always place");
+                topology = t;
+            }
+            Change::Import(new) => {
+                p.splice(0..docs.len(), &new).expect("the import fits");
+                docs = new;
+            }
+        }
+        assert_eq!(p.documents(0..usize::MAX).collect::<Vec<_>>(), docs);
+        assert_same_with(&p, &docs, &topology, &options);
+        let wanted = with_design(design, threshold);
+        if wanted != options {
+            warm(&p);
+            let in_place = p.reconfigure(&topology, &wanted).expect("documents place");
+            assert!(!in_place, "other options are placed again");
+            options = wanted;
+            assert_same_with(&p, &docs, &topology, &options);
+        }
+        let again = p
+            .placed_again(&topology, &options)
+            .expect("documents place");
+        assert_same_with(&again, &docs, &topology, &options);
+        let bodies = docs.iter().filter(|d| d.body.is_some()).count();
+        assert_eq!(again.bodies(), bodies);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn a_placement_placed_again_from_its_own_store_matches_a_fresh_one(
+        docs in documents(),
+        first in topologies(),
+        changes in changes(),
+        designs in proptest::collection::vec(any::<bool>(), 0..8),
+        threshold in proptest::option::of(0u64..4),
+    ) {
+        follow_from_the_store(docs, first, changes, designs, threshold);
+    }
+}
+
+#[test]
+fn a_large_placement_placed_again_equals_a_fresh_one() {
+    let generator = ravenshard_model::sample::Generator {
+        documents: 10_000,
+        anchored_share: 0.5,
+        seed: 3,
+    };
+    let mut docs = generator.generate().expect("a valid generator");
+    for (i, d) in docs.iter_mut().enumerate().step_by(7) {
+        d.collection = Some("Orders".into());
+        d.body = Some(format!(r#"{{"Customer": "customers/{}"}}"#, i % 13));
+    }
+    let three = Topology::with_shards(3).expect("valid");
+    let p = Placement::new(&docs, &three, &PlacementOptions::default());
+    assert_eq!(p.documents(0..docs.len()).collect::<Vec<_>>(), docs);
+    let five = Topology::with_shards(5).expect("valid");
+    for options in [with_design(true, None), with_design(false, Some(3))] {
+        let again = p.placed_again(&five, &options).expect("documents place");
+        assert_same_with(&again, &docs, &five, &options);
+    }
+}
+
+#[test]
+fn bodies_follow_their_documents_through_edits() {
+    let body = |i: u32| Document {
+        body: Some(format!("{{\"n\": {i}}}")),
+        ..Document::new(format!("orders/{i}"))
+    };
+    let docs: Vec<Document> = (0..6)
+        .map(|i| {
+            if i % 2 == 0 {
+                body(i)
+            } else {
+                Document::new(format!("x/{i}"))
+            }
+        })
+        .collect();
+    let t = Topology::with_shards(3).expect("valid");
+    let mut p = Placement::new(&docs, &t, &PlacementOptions::default());
+    assert_eq!(p.bodies(), 3);
+    // Removes documents 1 and 2 (one body), inserts three (one body): the bodies after
+    // move by one.
+    p.splice(1..3, &[Document::new("a"), body(9), Document::new("b")])
+        .expect("fits");
+    let ids: Vec<(String, Option<String>)> = p.documents(0..10).map(|d| (d.id, d.body)).collect();
+    let n = |i: u32| Some(format!("{{\"n\": {i}}}"));
+    assert_eq!(
+        ids.iter().map(|(_, b)| b.clone()).collect::<Vec<_>>(),
+        [n(0), None, n(9), None, None, n(4), None]
+    );
+    assert_eq!(p.body(5), n(4).as_deref());
+    assert!(p.heap_bytes() > 0);
 }

@@ -201,6 +201,7 @@ impl Placement {
                 bucket: NONE,
                 size: d.size,
                 collection: self.collections.intern(d.collection.as_deref()),
+                body: d.body.as_deref(),
             })
             .collect();
         let old = self.store.collection_of.get(range.clone()).unwrap_or(&[]);

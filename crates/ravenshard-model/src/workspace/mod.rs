@@ -18,9 +18,13 @@
 //! | bucket statistics | [`Placement::from_statistics`], [`Placement::statistics`]: a cluster's own figures per bucket or per range, no IDs |
 //! | building in chunks | [`PlacementBuilder`] (a page builds millions of documents between paints) |
 //! | edits | [`Placement::splice`], [`Placement::apply`] ([`Edit`]), [`Placement::heap_bytes`] |
+//! | the documents themselves | [`Placement::document`], [`Placement::documents`] (a range), [`Placement::body`] |
+//! | another configuration | [`Placement::reconfigure`], [`Placement::placed_again`] (from its own tables) |
 //!
-//! The placement owns a copy of the IDs (one arena string), so it borrows nothing and can
-//! live in the studio's state next to the documents. It is kept up to date in place: an
+//! The placement owns the documents (the IDs in one arena string, sizes, interned
+//! collections, and the bodies of the documents that have one in a side table), so it
+//! borrows nothing and is the one store of the documents in the studio: it gives them back
+//! a range at a time and places them again from its own tables. It is kept up to date in place: an
 //! edit of documents ([`Placement::splice`], [`Placement::apply`]) costs what changed, and a
 //! change of topology ([`Placement::set_topology`]) hashes no ID again.
 //!
@@ -57,6 +61,7 @@ mod ranking;
 mod retopology;
 mod rows;
 mod shards;
+mod source;
 mod statistics;
 mod store;
 

@@ -149,12 +149,7 @@ impl Placement {
                 design: None,
             };
             let placed = Placement::from_statistics(&s.statistics, topology, &options);
-            *self = placed.map_err(|e| TopologyChangeError::NoShard {
-                bucket: match e {
-                    StatisticsError::NoPrefix { block_start, .. } => block_start,
-                    _ => 0,
-                },
-            })?;
+            *self = placed.map_err(statistics_error)?;
             return Ok(());
         }
         if self.options.design.is_some() {
@@ -259,6 +254,16 @@ impl Placement {
                 (bucket != b).then_some((i, bucket))
             })
             .collect()
+    }
+}
+
+/// Why a topology cannot place bucket statistics, as a [`TopologyChangeError`].
+pub(super) fn statistics_error(e: StatisticsError) -> TopologyChangeError {
+    TopologyChangeError::NoShard {
+        bucket: match e {
+            StatisticsError::NoPrefix { block_start, .. } => block_start,
+            _ => 0,
+        },
     }
 }
 

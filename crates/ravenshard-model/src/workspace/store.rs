@@ -1,4 +1,5 @@
-//! The per-document tables: IDs in one arena, and a few numbers per document.
+//! The per-document tables: IDs in one arena, a few numbers per document, and the bodies
+//! of the documents that have one in a side table.
 
 use super::NONE;
 
@@ -25,6 +26,9 @@ pub(super) struct Store {
     sizes: Vec<u64>,
     /// The collection of each document (an index in the interned names), or [`NONE`].
     pub(super) collection_of: Vec<u32>,
+    /// `(index, body)` of the documents that have a body, ascending: a side table, so a
+    /// document without one costs nothing more.
+    bodies: Vec<(u32, Box<str>)>,
 }
 
 /// One document's row of the tables, before it is stored.
@@ -33,6 +37,7 @@ pub(super) struct Entry<'a> {
     pub(super) bucket: u32,
     pub(super) size: Option<u64>,
     pub(super) collection: u32,
+    pub(super) body: Option<&'a str>,
 }
 
 /// The most ID bytes a placement keeps (spans are `u32`; one less than their largest value,
@@ -78,6 +83,37 @@ impl Store {
         self.buckets.get(index).copied().filter(|&b| b != NONE)
     }
 
+    /// The body of document `index`, when it has one.
+    pub(super) fn body(&self, index: usize) -> Option<&str> {
+        let at = self
+            .bodies
+            .binary_search_by_key(&index, |(i, _)| *i as usize)
+            .ok()?;
+        self.bodies.get(at).map(|(_, body)| &**body)
+    }
+
+    /// How many documents have a body.
+    pub(super) fn bodies(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Replaces the bodies of documents `at..at + remove` by those of `entries` and
+    /// renumbers the bodies after them: O(bodies after the edit).
+    fn splice_bodies(&mut self, at: usize, remove: usize, entries: &[Entry<'_>]) {
+        let position = |i: usize| self.bodies.partition_point(|(b, _)| (*b as usize) < i);
+        let (lo, hi) = (position(at), position(at + remove));
+        let delta = entries.len() as i64 - remove as i64;
+        if delta != 0 {
+            for (i, _) in self.bodies.get_mut(hi..).unwrap_or(&mut []) {
+                super::groups::shift(i, (at + remove) as u32, delta);
+            }
+        }
+        let added = (at as u32..)
+            .zip(entries)
+            .filter_map(|(i, e)| Some((i, Box::from(e.body?))));
+        self.bodies.splice(lo..hi, added);
+    }
+
     fn push_id(&mut self, id: &str) -> [u32; 2] {
         let start = self.arena.len();
         self.arena.push_str(id);
@@ -98,6 +134,7 @@ impl Store {
         for span in self.spans.get(at..at + remove).unwrap_or(&[]) {
             self.garbage += span[1] as usize;
         }
+        self.splice_bodies(at, remove, entries);
         let spans: Vec<[u32; 2]> = entries.iter().map(|e| self.push_id(e.id)).collect();
         let range = at..at + remove;
         self.spans.splice(range.clone(), spans);
@@ -139,5 +176,7 @@ impl Store {
             + self.spans.capacity() * 8
             + (self.buckets.capacity() + self.groups.capacity() + self.collection_of.capacity()) * 4
             + self.sizes.capacity() * 8
+            + self.bodies.capacity() * std::mem::size_of::<(u32, Box<str>)>()
+            + self.bodies.iter().map(|(_, b)| b.len()).sum::<usize>()
     }
 }

@@ -1,0 +1,176 @@
+//! The placement as the one store of its documents: the documents given back (a range at a
+//! time), and placed again from the placement's own tables by another topology or with
+//! other options (the chapter's design on or off), with no other copy of them kept.
+
+use super::retopology::statistics_error;
+use super::{Document, Placement, PlacementBuilder, PlacementOptions, TopologyChangeError};
+use ravenshard::Topology;
+use std::ops::Range;
+
+/// How many documents [`Placement::placed_again`] makes at a time from the tables: the
+/// most it holds as [`Document`]s at once.
+const CHUNK: usize = 4_096;
+
+impl Placement {
+    /// The body (JSON) of document `index`, when it has one: kept in a side table, for the
+    /// chapter's content rules, which read its fields.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let mut order = Document::new("orders/1-A");
+    /// order.body = Some(r#"{"Customer": "customers/1-A"}"#.into());
+    /// let docs = [Document::new("customers/1-A"), order];
+    /// let p = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &Default::default());
+    /// assert_eq!(p.body(0), None);
+    /// assert_eq!(p.body(1), Some(r#"{"Customer": "customers/1-A"}"#));
+    /// ```
+    pub fn body(&self, index: usize) -> Option<&str> {
+        self.store.body(index)
+    }
+
+    /// Document `index` as it was given (ID, size, collection, body), or `None` past the
+    /// end.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let mut order = Document::new("Orders/1-A");
+    /// (order.size, order.collection) = (Some(120), Some("Orders".into()));
+    /// let p = Placement::new(&[order.clone()], &Topology::with_shards(3).unwrap(), &Default::default());
+    /// assert_eq!(p.document(0), Some(order));
+    /// assert_eq!(p.document(1), None);
+    /// ```
+    pub fn document(&self, index: usize) -> Option<Document> {
+        Some(Document {
+            id: self.id(index)?.to_string(),
+            size: self.size(index),
+            collection: self.collection(index).map(str::to_string),
+            body: self.body(index).map(str::to_string),
+        })
+    }
+
+    /// The documents `range` (clamped to the placement) as they were given, one at a time:
+    /// what an editor's page, a save or an export reads, without a copy of the others.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let docs: Vec<Document> = (0..5).map(|i| Document::new(format!("orders/{i}-A"))).collect();
+    /// let p = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &Default::default());
+    /// assert_eq!(p.documents(1..3).collect::<Vec<_>>(), docs[1..3]);
+    /// assert_eq!(p.documents(4..99).count(), 1);
+    /// ```
+    pub fn documents(&self, range: Range<usize>) -> impl Iterator<Item = Document> + '_ {
+        let end = range.end.min(self.len());
+        (range.start.min(end)..end).filter_map(|i| self.document(i))
+    }
+
+    /// Bytes of the documents' IDs (what the placement keeps of them in its arena).
+    pub fn id_bytes(&self) -> usize {
+        self.store.id_bytes()
+    }
+
+    /// How many documents have a body ([`body`](Self::body)).
+    pub fn bodies(&self) -> usize {
+        self.store.bodies()
+    }
+
+    /// The options the documents were placed with.
+    pub fn options(&self) -> &PlacementOptions {
+        &self.options
+    }
+
+    /// The same documents placed again by `topology` with `options`, read from this
+    /// placement's own tables a few thousand at a time (no copy of the whole set): what
+    /// [`Placement::new`] gives for them. A placement of bucket statistics places its
+    /// statistics again.
+    ///
+    /// # Errors
+    ///
+    /// [`TopologyChangeError::NoShard`] when `topology` cannot place the bucket statistics
+    /// a placement was made from (a placement of documents always places again).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
+    /// use ravenshard_design::content::ContentDesign;
+    /// use ravenshard::Topology;
+    ///
+    /// let docs = [Document::new("orders/1-A$"), Document::new("customers/1-A")];
+    /// let p = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &Default::default());
+    /// assert_eq!(p.invalid().len(), 0);
+    /// let five = Topology::with_shards(5).unwrap();
+    /// let design = PlacementOptions { design: Some(ContentDesign::default()), ..Default::default() };
+    /// let again = p.placed_again(&five, &design).unwrap();
+    /// let fresh = Placement::new(&docs, &five, &design);
+    /// assert_eq!(again.shards(), fresh.shards());
+    /// assert_eq!(again.invalid(), fresh.invalid());
+    /// ```
+    pub fn placed_again(
+        &self,
+        topology: &Topology,
+        options: &PlacementOptions,
+    ) -> Result<Placement, TopologyChangeError> {
+        if let Some(s) = &self.statistics {
+            return Placement::from_statistics(&s.statistics, topology, options)
+                .map_err(statistics_error);
+        }
+        let mut builder = PlacementBuilder::new(topology, options);
+        builder.reserve(self.len(), self.id_bytes());
+        for start in (0..self.len()).step_by(CHUNK) {
+            let chunk: Vec<Document> = self.documents(start..start + CHUNK).collect();
+            // The documents fit this placement, so they fit the new one: a push cannot fail.
+            if builder.push(&chunk).is_err() {
+                break;
+            }
+        }
+        Ok(builder.finish())
+    }
+
+    /// Follows a new configuration: in place ([`set_topology`](Self::set_topology), no ID
+    /// hashed again) when the options are the same and the change allows it, else placed
+    /// again from the placement's own tables ([`placed_again`](Self::placed_again)).
+    /// Returns whether it was done in place.
+    ///
+    /// # Errors
+    ///
+    /// As [`placed_again`](Self::placed_again); the placement is then unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
+    /// use ravenshard_design::content::ContentDesign;
+    /// use ravenshard::Topology;
+    ///
+    /// let docs = [Document::new("orders/1-A"), Document::new("customers/1-A")];
+    /// let mut p = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &Default::default());
+    /// let five = Topology::with_shards(5).unwrap();
+    /// assert_eq!(p.reconfigure(&five, &Default::default()), Ok(true));
+    /// let design = PlacementOptions { design: Some(ContentDesign::default()), ..Default::default() };
+    /// assert_eq!(p.reconfigure(&five, &design), Ok(false));
+    /// assert_eq!(p.options(), &design);
+    /// ```
+    pub fn reconfigure(
+        &mut self,
+        topology: &Topology,
+        options: &PlacementOptions,
+    ) -> Result<bool, TopologyChangeError> {
+        if *options == self.options && self.set_topology(topology).is_ok() {
+            return Ok(true);
+        }
+        *self = self.placed_again(topology, options)?;
+        Ok(false)
+    }
+}
