@@ -225,8 +225,7 @@ fn use_saving(state: &State, restored: bool) -> Option<String> {
             });
             move || {
                 if let Some(state) = latest.borrow_mut().take() {
-                    let documents = state.workspace().documents();
-                    saver.save(state.settings(), documents, done.clone());
+                    saver.save(state.settings(), state.placement(), done.clone());
                 }
             }
         })

@@ -156,15 +156,15 @@ impl Job {
         }
     }
 
-    /// Packs the placement a step at a time, then hands the documents and it over.
+    /// Packs the placement a step at a time, then hands it (the one store of the
+    /// documents) over.
     async fn finish(
         mut self,
-        documents: Vec<Document>,
         mut builder: PlacementBuilder,
         placer: Placer,
         summary: Option<String>,
     ) {
-        let done = documents.len();
+        let done = builder.len();
         while !timed("pack", || builder.pack_step(PACK_STEP)) {
             if !self.breathe(done, Some(1.0)).await {
                 return;
@@ -177,7 +177,6 @@ impl Job {
         }
         let placement = builder.finish();
         let loaded = Loaded {
-            documents,
             placement,
             placer,
             summary,
@@ -187,12 +186,9 @@ impl Job {
     }
 }
 
-/// Documents freed per task by [`free_retired`] (a few milliseconds).
-const FREE_STEP: usize = 20_000;
-
 /// Frees what the jobs' workspaces replaced ([`take_retired`]) once the page rendered the
-/// new one: the documents a chunk at a time, the placement in a task of its own. What is
-/// still held elsewhere (a save in progress) is left to its last holder.
+/// new one: the placement (with its documents) in a task of its own. What is still held
+/// elsewhere (a save in progress) is left to its last holder.
 async fn free_retired() {
     // The render of the new workspace, then the old state's release.
     for _ in 0..3 {
@@ -204,15 +200,6 @@ async fn free_retired() {
     );
     for retired in take_retired() {
         match retired {
-            Retired::Documents(documents) => {
-                let Ok(mut documents) = Rc::try_unwrap(documents) else {
-                    continue;
-                };
-                while !documents.is_empty() {
-                    documents.truncate(documents.len().saturating_sub(FREE_STEP));
-                    yield_now().await;
-                }
-            }
             Retired::Placement(placement) => {
                 timed("free", || drop(placement));
                 yield_now().await;
@@ -231,27 +218,27 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
         Err(e) => return job.stop(e.to_string()),
     };
     let total = made.total().max(1);
-    let mut documents = Vec::with_capacity(made.total());
+    let mut chunk = Vec::with_capacity(STEP);
     let mut builder = placer.builder();
     builder.reserve(
         made.total(),
         made.total().saturating_mul(GENERATED_ID_BYTES as usize),
     );
     loop {
-        let start = documents.len();
-        documents.extend(made.by_ref().take(STEP));
-        if documents.len() == start {
+        chunk.clear();
+        chunk.extend(made.by_ref().take(STEP));
+        if chunk.is_empty() {
             break;
         }
-        if let Err(e) = builder.push(&documents[start..]) {
+        if let Err(e) = builder.push(&chunk) {
             return job.stop(format!("Generate stopped: {e}"));
         }
-        let done = documents.len();
+        let done = builder.len();
         if !job.breathe(done, Some(done as f64 / total as f64)).await {
             return;
         }
     }
-    job.finish(documents, builder, placer, None).await;
+    job.finish(builder, placer, None).await;
 }
 
 /// Imports `blob` named `name` as documents, placing them as they are read.
@@ -266,7 +253,6 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     }
     let format = Format::detect(Some(&name), &head);
     let mut importer = Importer::new(format, Some(total as u64));
-    let mut documents: Vec<Document> = Vec::new();
     let mut builder = placer.builder();
     let mut offset = 0.0;
     while offset < total {
@@ -280,15 +266,13 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         }
         offset = end;
         let read = importer.progress().fraction();
-        let start = documents.len();
         let taken = timed("take", || importer.take_documents());
-        if start == 0 && !taken.is_empty() {
+        if builder.is_empty() && !taken.is_empty() {
             // Room for the documents the file holds at the first slice's density, so that
-            // the list is not copied whole as it doubles (a task of half a second at
-            // 10,000,000 documents).
+            // the placement's tables are not copied whole as they double (a task of half a
+            // second at 10,000,000 documents).
             let per_byte = taken.len() as f64 / end.max(1.0);
             let expected = (per_byte * total * 1.05) as usize;
-            timed("reserve", || documents.reserve(expected));
             // ID bytes at the same density (not the first IDs' length times the count: the
             // later IDs of a file are often longer, and an arena that outgrows its room is
             // copied whole, 80 ms at 10,000,000 IDs).
@@ -296,9 +280,8 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
             let id_bytes = (seen / end.max(1.0) * total * 1.05) as usize;
             timed("reserve", || builder.reserve(expected, id_bytes));
         }
-        timed("extend", || documents.extend(taken));
-        if !job.place(&mut builder, &documents[start..], |_| read).await
-            || !job.breathe(documents.len(), read).await
+        if !job.place(&mut builder, &taken, |_| read).await
+            || !job.breathe(builder.len(), read).await
         {
             return;
         }
@@ -307,15 +290,13 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         Ok(imported) => imported,
         Err(e) => return job.fail(&name, format!("{e} (read as {format})")),
     };
-    let start = documents.len();
-    documents.extend(imported.documents);
     if !job
-        .place(&mut builder, &documents[start..], |_| Some(1.0))
+        .place(&mut builder, &imported.documents, |_| Some(1.0))
         .await
     {
         return;
     }
-    if documents.is_empty() {
+    if builder.is_empty() {
         return job.fail(
             &name,
             format!("no document IDs were found in it (read as {format})"),
@@ -323,11 +304,11 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     }
     let summary = import_summary(
         &name,
-        documents.len(),
+        builder.len(),
         imported.skipped,
         imported.warnings.first().map(ToString::to_string),
     );
-    job.finish(documents, builder, placer, Some(summary)).await;
+    job.finish(builder, placer, Some(summary)).await;
 }
 
 /// Saved documents of more bytes than this are restored as a chunked job (about 30,000
@@ -373,51 +354,48 @@ async fn restore_parts(
     let mut state = with_tab(read_saved(&stored.settings)?)?;
     let placer = state.placer();
     let total = read_layout(&stored.settings).document_count.max(1);
-    let mut documents = Vec::with_capacity(total);
+    let mut documents = Vec::with_capacity(STEP);
     let mut builder = placer.builder();
     builder.reserve(total, stored.len() / 2);
     let mut pace = Pace::new(on_progress, cancel, total);
     for part in &stored.parts {
         let Some(lines) = part.strip_prefix(LINES_HEADER) else {
             // A part kept as JSON (a document a line would change): read at once.
-            let start = documents.len();
-            documents.extend(crate::state::read_documents(part)?);
             builder
-                .push(&documents[start..])
+                .push(&crate::state::read_documents(part)?)
                 .map_err(|e| format!("the saved documents do not fit: {e}"))?;
             continue;
         };
         let mut parsed = Document::parse_lines(lines);
         loop {
-            let start = documents.len();
+            documents.clear();
             for line in parsed.by_ref().take(STEP) {
                 if let Some(bad) = line.bad_size {
                     return Err(format!(
                         "the saved documents are damaged (line {}: size {bad:?} is not a \
                          whole number of bytes)",
-                        documents.len() + 1
+                        builder.len() + documents.len() + 1
                     ));
                 }
                 documents.push(line.document);
             }
-            if documents.len() == start {
+            if documents.is_empty() {
                 break;
             }
             builder
-                .push(&documents[start..])
+                .push(&documents)
                 .map_err(|e| format!("the saved documents do not fit: {e}"))?;
-            if !pace.breathe(documents.len()).await {
+            if !pace.breathe(builder.len()).await {
                 return Ok(None);
             }
         }
     }
     while !builder.pack_step(PACK_STEP) {
-        if !pace.breathe(documents.len()).await {
+        if !pace.breathe(builder.len()).await {
             return Ok(None);
         }
     }
     let loaded = Loaded {
-        documents,
         placement: builder.finish(),
         placer,
         summary: None,

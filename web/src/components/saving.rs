@@ -13,12 +13,12 @@ use super::bulk::{self, Restored};
 use super::import::CancelToken;
 use crate::editors::geometry::group_digits;
 use crate::state::{
-    lines_capacity, part_len, read_layout, read_saved, settings_json, write_documents, Action,
-    Layout, Level, Notice, NoticeAction, Saved, State, Stored, Tab, ViewAction, Work,
-    SET_ASIDE_KEY, STORAGE_KEY,
+    part_len, placement_lines_capacity, read_layout, read_saved, settings_json, write_documents,
+    Action, Layout, Level, Notice, NoticeAction, Saved, State, Stored, Tab, ViewAction, Work,
+    PART_DOCUMENTS, SET_ASIDE_KEY, STORAGE_KEY,
 };
 use ravenshard_model::share::decode_fragment;
-use ravenshard_model::workspace::Document;
+use ravenshard_model::workspace::{Document, Placement};
 use rexie::{KeyRange, ObjectStore, Rexie, TransactionMode, TransactionResult};
 use std::cell::{Cell, RefCell};
 use std::fmt;
@@ -195,10 +195,11 @@ async fn commit(tx: rexie::Transaction) -> Result<(), String> {
 /// the event loop back, so that no task holds the page for long (a save of 1,000,000
 /// documents in one record held it 150 ms). Returns the bytes stored; then a studio saved
 /// in `localStorage` before is no longer needed.
-pub async fn store(settings: &Saved, documents: &[Document]) -> Result<usize, StorageError> {
+pub async fn store(settings: &Saved, placement: &Placement) -> Result<usize, StorageError> {
     let refused = |reason| StorageError::Refused {
         // About what would have been stored (the documents are not written out again).
-        bytes: settings_json(settings, Layout::default()).len() + lines_capacity(documents),
+        bytes: settings_json(settings, Layout::default()).len()
+            + placement_lines_capacity(placement),
         reason,
     };
     let db = open().await.map_err(refused)?;
@@ -210,9 +211,11 @@ pub async fn store(settings: &Saved, documents: &[Document]) -> Result<usize, St
         // The parts saved before (there may be more) and a record of an older studio.
         store.delete(part_keys()?.into()).await.map_err(reason)?;
         store.delete(DOCUMENTS_KEY.into()).await.map_err(reason)?;
-        let (mut bytes, mut parts, mut rest) = (0, 0, documents);
-        while !rest.is_empty() {
-            let (part, after) = rest.split_at(part_len(rest));
+        // The documents read from the placement a part at a time (no copy of the others).
+        let (mut bytes, mut parts, mut at) = (0, 0, 0);
+        while at < placement.len() {
+            let next: Vec<Document> = placement.documents(at..at + PART_DOCUMENTS).collect();
+            let part = &next[..part_len(&next)];
             let text = write_documents(part);
             bytes += text.len();
             let key = JsValue::from(part_key(parts));
@@ -220,12 +223,12 @@ pub async fn store(settings: &Saved, documents: &[Document]) -> Result<usize, St
                 .put(&to_bytes(&text), Some(&key))
                 .await
                 .map_err(reason)?;
-            (parts, rest) = (parts + 1, after);
+            (parts, at) = (parts + 1, at + part.len());
         }
         measure(SERIALIZE_MEASURE, Some(SAVE_START));
         let layout = Layout {
             document_parts: Some(parts),
-            document_count: documents.len(),
+            document_count: placement.len(),
         };
         let settings = settings_json(settings, layout);
         bytes += settings.len();
@@ -476,10 +479,11 @@ fn from_local_storage(notices: &mut Vec<Notice>) -> Option<State> {
     }
 }
 
-/// A save asked for: the settings and the documents (shared with the state, not copied).
+/// A save asked for: the settings and the placement of the documents (shared with the
+/// state, not copied).
 struct Request {
     settings: Saved,
-    documents: Rc<Vec<Document>>,
+    placement: Rc<Placement>,
 }
 
 /// Saves one after the other, so that an older save never lands after a newer one: while a
@@ -491,17 +495,17 @@ pub struct Saver {
 }
 
 impl Saver {
-    /// Saves `settings` and `documents` (now, or after the save that runs); `done` hears how
-    /// each save went (the bytes stored, or why not).
+    /// Saves `settings` and the documents `placement` holds (now, or after the save that
+    /// runs); `done` hears how each save went (the bytes stored, or why not).
     pub fn save(
         self: &Rc<Self>,
         settings: Saved,
-        documents: Rc<Vec<Document>>,
+        placement: Rc<Placement>,
         done: Callback<Result<usize, StorageError>>,
     ) {
         *self.next.borrow_mut() = Some(Request {
             settings,
-            documents,
+            placement,
         });
         if self.busy.replace(true) {
             return;
@@ -513,7 +517,7 @@ impl Saver {
                     break;
                 };
                 mark(SAVE_START);
-                let saved = store(&request.settings, &request.documents).await;
+                let saved = store(&request.settings, &request.placement).await;
                 if saved.is_ok() {
                     measure(SAVE_MEASURE, Some(SAVE_START));
                 }

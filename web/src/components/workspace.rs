@@ -79,7 +79,7 @@ fn on_generate(props: &WorkspacePanelProps) -> Callback<MouseEvent> {
 pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
     let on = &props.on_action;
     let workspace = &props.workspace;
-    let documents = workspace.documents().len();
+    let documents = workspace.len();
     let dragging = use_state(|| false);
     let emit = |action: WorkspaceAction| on.reform(move |_: MouseEvent| action.clone());
     let on_file = {

@@ -3,11 +3,11 @@
 //! A browser lays out a whole `<textarea>` again after every keystroke. With 100,000 lines
 //! (4 MB) that takes Chromium 0.3–0.6 s per typed character and 3–5 s per replaced value, so
 //! the editor holds at most [`PAGE_LINES`] documents at a time, with a pager for the rest.
-//! An edit of the page's text is spliced into the workspace's documents in place of the
-//! documents the page held; the rest of the workspace is untouched.
+//! An edit of the page's text is spliced into the workspace's placement (the one store of its
+//! documents) in place of the documents the page held; the rest of the workspace is untouched.
 
 use super::documents::{documents_text, parse_documents_at, Parsed};
-use ravenshard_model::workspace::Document;
+use ravenshard_model::workspace::{Document, Placement};
 use std::ops::Range;
 use yew::AttrValue;
 
@@ -96,35 +96,38 @@ pub struct PageEdit {
 }
 
 impl Page {
-    /// The page of `documents` that begins at document `start` (clamped to the workspace).
-    pub fn at(documents: &[Document], start: usize) -> Page {
-        let start = start.min(documents.len());
-        let end = start.saturating_add(PAGE_LINES).min(documents.len());
+    /// The page of the documents `placement` holds that begins at document `start`
+    /// (clamped to the workspace): only the page's documents are read.
+    pub fn at(placement: &Placement, start: usize) -> Page {
+        let start = start.min(placement.len());
+        let end = start.saturating_add(PAGE_LINES).min(placement.len());
+        let documents: Vec<Document> = placement.documents(start..end).collect();
         Page {
             start,
             len: end - start,
-            text: AttrValue::from(documents_text(&documents[start..end])),
+            text: AttrValue::from(documents_text(&documents)),
         }
     }
 
-    /// The page a move leads to, from this one, in a workspace of `documents`.
-    pub fn moved(&self, documents: &[Document], to: PageMove) -> Page {
+    /// The page a move leads to, from this one, in the workspace `placement` holds.
+    pub fn moved(&self, placement: &Placement, to: PageMove) -> Page {
+        let count = placement.len();
         let start = match to {
             PageMove::Previous => self.start.saturating_sub(PAGE_LINES),
             PageMove::Next => {
                 let next = self.start + self.len;
-                if next >= documents.len() {
+                if next >= count {
                     self.start
                 } else {
                     next
                 }
             }
             PageMove::Line(line) => {
-                let last = documents.len().saturating_sub(1);
+                let last = count.saturating_sub(1);
                 (line.saturating_sub(1).min(last) / PAGE_LINES) * PAGE_LINES
             }
         };
-        Page::at(documents, start)
+        Page::at(placement, start)
     }
 
     /// Index of the page's first document.
@@ -157,18 +160,19 @@ impl Page {
         self.start == 0 && self.len == total
     }
 
-    /// Reads the editor's new `text` for the page of `documents`: the lines that differ
+    /// Reads the editor's new `text` for the page of the documents `placement` holds: the
+    /// lines that differ
     /// from the page's documents. The page keeps the text as typed (blank lines too) unless
     /// it grew past [`MAX_PAGE_LINES`] documents ([`PageEdit::cut`]). O(page), whatever the
     /// size of the workspace.
-    pub fn edit(&mut self, documents: &[Document], text: String) -> PageEdit {
+    pub fn edit(&mut self, placement: &Placement, text: String) -> PageEdit {
         let Parsed {
             documents: typed,
             notes,
         } = parse_documents_at(&text, self.start);
         let range = self.range();
-        let old = documents.get(range.clone()).unwrap_or_default();
-        let splice = (old != typed.as_slice()).then(|| Splice::between(range.start, old, &typed));
+        let old: Vec<Document> = placement.documents(range.clone()).collect();
+        let splice = (old != typed).then(|| Splice::between(range.start, &old, &typed));
         let cut = typed.len() > MAX_PAGE_LINES;
         if !cut {
             self.len = typed.len();

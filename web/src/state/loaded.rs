@@ -1,25 +1,22 @@
 //! A workspace made outside the reducer, a chunk at a time between paints (a generation,
 //! an import of a million documents), and handed over whole when complete
-//! ([`Action::Loaded`](super::Action::Loaded)): the documents and their placement are swapped
-//! in together, so nothing is placed again on the main thread, and a cancelled job leaves
-//! the workspace the user had.
+//! ([`Action::Loaded`](super::Action::Loaded)): the placement (the one store of the
+//! documents) is swapped in, so nothing is placed again on the main thread, and a cancelled
+//! job leaves the workspace the user had.
 
-use super::{Level, Live, Notice, Placed, State, ViewAction, WorkspaceAction};
+use super::{Level, Live, Notice, State, WorkspaceAction};
 use crate::editors::geometry::group_digits;
 use ravenshard::Topology;
-use ravenshard_model::workspace::{Document, Placement, PlacementBuilder, PlacementOptions};
+use ravenshard_model::workspace::{Placement, PlacementBuilder, PlacementOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::Reducible;
 
-/// What a job's workspace replaced, kept to be freed a chunk at a time after the page
-/// rendered the new one ([`take_retired`]): freeing a million documents at once takes over
-/// 100 ms.
+/// What a job's workspace replaced, kept to be freed after the page rendered the new one
+/// ([`take_retired`]): freeing a million documents at once takes tens of milliseconds.
 #[derive(Debug)]
 pub enum Retired {
-    /// The documents.
-    Documents(Rc<Vec<Document>>),
-    /// Their placement.
+    /// The placement (the documents with it).
     Placement(Rc<Placement>),
 }
 
@@ -56,12 +53,10 @@ impl Placer {
     }
 }
 
-/// A workspace made by a job: the documents, their placement, what to tell the user.
+/// A workspace made by a job: the placement of its documents, what to tell the user.
 #[derive(Debug, Clone)]
 pub struct Loaded {
-    /// The documents, in order.
-    pub documents: Vec<Document>,
-    /// Their placement by `placer`.
+    /// The documents placed by `placer` (the one store of them).
     pub placement: Placement,
     /// The configuration they were placed by.
     pub placer: Placer,
@@ -129,30 +124,26 @@ impl State {
         }
     }
 
-    /// Swaps in a workspace a job made: its documents replace the workspace's and its
-    /// placement is the one in force (followed in place if the configuration changed
-    /// meanwhile, by the reconcile after every action).
+    /// Swaps in a workspace a job made: its placement replaces the workspace's (and is
+    /// made to follow the configuration in force if it changed meanwhile, by the reconcile
+    /// after every action).
     pub(super) fn adopt(&mut self, loaded: Rc<Loaded>) {
-        // In the page, a job frees them after the render ([`take_retired`]); natively
-        // nothing would, so they are dropped as they are replaced.
+        // In the page, a job frees it after the render ([`take_retired`]); natively
+        // nothing would, so it is dropped as it is replaced.
         if cfg!(target_arch = "wasm32") {
-            let documents = Retired::Documents(self.workspace.documents());
-            let placement = Retired::Placement(self.placement.get());
-            RETIRED.with(|r| r.borrow_mut().extend([documents, placement]));
+            let placement = Retired::Placement(self.placement());
+            RETIRED.with(|r| r.borrow_mut().push(placement));
         }
         let loaded = Rc::unwrap_or_clone(loaded);
-        let action = WorkspaceAction::Loaded(Rc::new(loaded.documents));
+        let action = WorkspaceAction::Loaded(Live::new(loaded.placement));
         self.workspace = Rc::clone(&self.workspace).reduce(action);
-        self.placed = Placed {
-            documents: self.workspace.live_documents().clone(),
-            statistics: None,
-            revision: loaded.placer.revision,
-            topology: loaded.placer.topology,
-            options: loaded.placer.options,
+        // Placed by an older configuration (nothing to do when by the one in force): placed
+        // by the one in force, in place when it can be.
+        let configure = WorkspaceAction::Configure {
+            topology: Rc::clone(self.config.topology()),
+            options: Rc::clone(&self.placed.options),
         };
-        self.placement = Live::new(loaded.placement);
-        let placed = ViewAction::Placed(self.placement.clone());
-        self.views = Rc::clone(&self.views).reduce(placed);
+        self.workspace = Rc::clone(&self.workspace).reduce(configure);
         if let Some(summary) = loaded.summary {
             self.push_notice(Notice::new(Level::Info, summary));
         }
@@ -164,6 +155,7 @@ mod tests {
     use super::*;
     use crate::state::{Action, ConfigAction};
     use ravenshard_model::sample::Generator;
+    use ravenshard_model::workspace::Document;
 
     fn generated(n: usize) -> Vec<Document> {
         let generator = Generator {
@@ -179,7 +171,6 @@ mod tests {
             builder.push(chunk).unwrap();
         }
         Loaded {
-            documents: documents.to_vec(),
             placement: builder.finish(),
             placer,
             summary,
@@ -193,7 +184,8 @@ mod tests {
         let made = loaded(&documents, state.placer(), Some("made".into()));
         state.apply(Action::Loaded(Rc::new(made)));
         let whole = State::with_documents(documents);
-        assert_eq!(state.workspace().documents(), whole.workspace().documents());
+        let all = |s: &State| s.placement().documents(0..usize::MAX).collect::<Vec<_>>();
+        assert_eq!(all(&state), all(&whole));
         assert_eq!(state.placement().shards(), whole.placement().shards());
         assert_eq!(state.placement().totals(), whole.placement().totals());
     }

@@ -9,8 +9,9 @@
 //! * [`ReshardState`] ([`ReshardAction`]): the Resharding view's target, plan and walk-through.
 //! * [`NoticesState`] ([`NoticeAction`]): the messages at the top.
 //!
-//! [`State`] holds them behind `Rc`s (a view's properties compare them by pointer) and the
-//! [`Placement`] of the documents by the configuration. After every action it tells the
+//! [`State`] holds them behind `Rc`s (a view's properties compare them by pointer); the
+//! workspace holds the [`Placement`] of the documents by the configuration, the one store
+//! of the documents in the page. After every action it tells the
 //! sub-states what changed elsewhere: the design the configuration in force, the views and
 //! the Resharding state the new placement. Everything derived is computed by the core, only
 //! when its inputs change; the reducers are pure and tested natively. Typed fields are
@@ -54,9 +55,9 @@ pub use live::Live;
 pub use loaded::{import_summary, take_retired, Loaded, Placer, Retired, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use persist::{
-    documents_json, lines_capacity, part_len, read_documents, read_layout, read_saved,
-    settings_json, write_documents, write_lines, Layout, Saved, Stored, LINES_HEADER, PART_BYTES,
-    PART_DOCUMENTS, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY,
+    documents_json, lines_capacity, part_len, placement_lines_capacity, read_documents,
+    read_layout, read_saved, settings_json, write_documents, write_lines, Layout, Saved, Stored,
+    LINES_HEADER, PART_BYTES, PART_DOCUMENTS, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY,
 };
 pub use reshard::{Inputs, ReshardAction, ReshardState, ReshardView, StepMove};
 pub use tab::Tab;
@@ -69,7 +70,6 @@ pub use workspace::{
 use crate::worker::Reply;
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
-use ravenshard_design::reshard::BucketStatistics;
 use ravenshard_model::advise::Rewrite;
 use ravenshard_model::sample::chapter_examples;
 use ravenshard_model::share::SharedState;
@@ -112,98 +112,24 @@ pub enum Action {
     Loaded(Rc<Loaded>),
 }
 
-/// What the placement in force was made from.
+/// The configuration the placement in force was made by, and the placement the views were
+/// last told of.
 #[derive(Debug, Clone)]
 struct Placed {
-    /// The documents as placed (a handle at the version placed).
-    documents: Live<Vec<Document>>,
-    /// The bucket statistics placed instead of documents.
-    statistics: Option<Rc<BucketStatistics>>,
     revision: u64,
     topology: Rc<Topology>,
     options: Rc<PlacementOptions>,
+    /// The handle the views last received ([`ViewAction::Placed`]).
+    seen: Live<Placement>,
 }
 
 impl Placed {
-    /// Places the workspace's documents (or bucket statistics) by `config`'s topology,
-    /// with `design`'s rules when on. Statistics the topology cannot place (a range in a
-    /// prefix block it has no prefix for) give an empty placement and the reason.
-    fn new(
-        workspace: &WorkspaceState,
-        config: &ConfigState,
-        design: &DesignState,
-    ) -> (Placed, Live<Placement>, Option<String>) {
-        let placed = Placed {
-            documents: workspace.live_documents().clone(),
-            statistics: workspace.statistics().cloned(),
-            revision: config.revision(),
-            topology: Rc::clone(config.topology()),
-            options: Rc::new(PlacementOptions {
-                design: design.design().map(|d| ContentDesign::clone(d)),
-                ..PlacementOptions::default()
-            }),
-        };
-        if let Some(statistics) = &placed.statistics {
-            let placement =
-                Placement::from_statistics(statistics, &placed.topology, &placed.options);
-            return match placement {
-                Ok(p) => (placed, Live::new(p), None),
-                Err(e) => {
-                    let empty = Placement::new(&[], &placed.topology, &placed.options);
-                    let why = format!(
-                        "The configuration in force cannot place the bucket statistics, so the \
-                         views are empty: {e}"
-                    );
-                    (placed, Live::new(empty), Some(why))
-                }
-            };
-        }
-        let placement = Placement::new(&placed.documents.get(), &placed.topology, &placed.options);
-        (placed, Live::new(placement), None)
-    }
-
-    /// Follows a new configuration without placing the documents again, when neither the
-    /// old nor the new placement uses the chapter's design (whose generated IDs depend on
-    /// the topology): the buckets stay, and the views are summed again from them
-    /// ([`Placement::set_topology`]), in place. Returns `false` when the documents must be
-    /// placed again.
-    fn follow_topology(
-        &mut self,
-        placement: &mut Live<Placement>,
-        config: &ConfigState,
-        design: &DesignState,
-    ) -> bool {
-        if self.options.design.is_some() || design.design().is_some() {
-            return false;
-        }
-        if placement
-            .update(|p| p.set_topology(config.topology()))
-            .is_err()
-        {
-            return false;
-        }
-        self.revision = config.revision();
-        self.topology = Rc::clone(config.topology());
-        true
-    }
-
-    /// Follows an edit of some lines of the ID editor in place ([`Placement::splice`] on
-    /// the shared placement, no copy): only the documents of the changed lines are placed.
-    /// Returns `false` when the edit does not lead from the placed documents to the
-    /// workspace's.
-    fn follow_edit(&mut self, placement: &mut Live<Placement>, workspace: &WorkspaceState) -> bool {
-        let Some(splice) = workspace.last_splice(&self.documents) else {
-            return false;
-        };
-        let range = splice.at..splice.at + splice.remove;
-        if placement
-            .update(|p| p.splice(range, &splice.insert))
-            .is_err()
-        {
-            return false;
-        }
-        self.documents = workspace.live_documents().clone();
-        true
+    /// The options `design` places documents with.
+    fn options(design: &DesignState) -> Rc<PlacementOptions> {
+        Rc::new(PlacementOptions {
+            design: design.design().map(|d| ContentDesign::clone(d)),
+            ..PlacementOptions::default()
+        })
     }
 
     /// What the Resharding state works from.
@@ -211,7 +137,6 @@ impl Placed {
         reshard::Inputs {
             current: Rc::clone(&self.topology),
             revision: self.revision,
-            documents: self.documents.clone(),
             placement: placement.clone(),
             options: Rc::clone(&self.options),
             nodes: config.nodes().value().clone(),
@@ -226,8 +151,6 @@ pub struct State {
     config: Rc<ConfigState>,
     workspace: Rc<WorkspaceState>,
     design: Rc<DesignState>,
-    /// Shared by every copy of the state and changed in place (see [`Live`]).
-    placement: Live<Placement>,
     placed: Placed,
     views: Rc<ViewsState>,
     reshard: Rc<ReshardState>,
@@ -251,17 +174,29 @@ impl State {
         )
     }
 
-    /// The state of a configuration and a workspace; everything else is derived.
+    /// The state of a configuration and a workspace (its documents placed by the
+    /// configuration); everything else is derived.
     fn new(config: ConfigState, workspace: WorkspaceState) -> State {
         let design = DesignState::new(Rc::clone(config.topology()));
-        let (placed, placement, _) = Placed::new(&workspace, &config, &design);
+        let options = Placed::options(&design);
+        let configure = WorkspaceAction::Configure {
+            topology: Rc::clone(config.topology()),
+            options: Rc::clone(&options),
+        };
+        let workspace = Rc::new(workspace).reduce(configure);
+        let placement = workspace.live_placement().clone();
+        let placed = Placed {
+            revision: config.revision(),
+            topology: Rc::clone(config.topology()),
+            options,
+            seen: placement.clone(),
+        };
         State {
             views: Rc::new(ViewsState::new(placement.clone())),
             reshard: Rc::new(ReshardState::new(placed.inputs(&config, &placement))),
             config: Rc::new(config),
-            workspace: Rc::new(workspace),
+            workspace,
             design: Rc::new(design),
-            placement,
             placed,
             notices: Rc::default(),
             advisor: Rc::default(),
@@ -312,10 +247,11 @@ impl State {
         ))
     }
 
-    /// What to save.
+    /// What to save (every document, read from the placement: for a small studio; a save
+    /// of the page writes the placement's documents a part at a time instead).
     pub fn saved(&self) -> Saved {
         Saved {
-            documents: self.workspace.documents().to_vec(),
+            documents: self.placement().documents(0..usize::MAX).collect(),
             ..self.settings()
         }
     }
@@ -344,18 +280,18 @@ impl State {
             database: Some(config.database().value().clone()),
             shards: plain.then(|| config.topology().shards().len() as u32),
             config: (!plain).then(|| config.topology().to_json()),
-            documents: self.workspace.documents().to_vec(),
+            documents: self.placement().documents(0..usize::MAX).collect(),
         }
     }
 
     /// The CSV export of the documents.
     pub fn csv(&self) -> String {
-        documents_csv(&self.placement.get())
+        documents_csv(&self.placement())
     }
 
     /// The report JSON of the placement in force.
     pub fn report_json(&self) -> String {
-        report_json(&self.placement.get())
+        report_json(&self.placement())
     }
 
     /// The configuration.
@@ -376,12 +312,13 @@ impl State {
     /// The documents placed by the configuration in force, now (keep the `Rc` only while
     /// needed: an edit while it is kept copies the placement).
     pub fn placement(&self) -> Rc<Placement> {
-        self.placement.get()
+        self.workspace.placement()
     }
 
-    /// The handle on the placement in force: it compares unequal once it changes.
+    /// The handle on the placement in force (the workspace's: the one store of the
+    /// documents): it compares unequal once it changes.
     pub fn live_placement(&self) -> &Live<Placement> {
-        &self.placement
+        self.workspace.live_placement()
     }
 
     /// What the views show.
@@ -502,54 +439,47 @@ impl State {
     }
 
     /// Tells the sub-states what changed elsewhere: the design follows the configuration;
-    /// the documents are placed again when they changed (only the changed lines when the ID
-    /// editor changed some), and follow a new configuration in place when only it changed (only members are updated when only members changed); the views and the Resharding state follow
-    /// the placement; the Resharding state computes its view while its tab is shown.
+    /// the workspace places its documents by a new configuration (in place when it can;
+    /// only members are updated when only members changed); the views and the Resharding
+    /// state follow the placement; the Resharding state computes its view while its tab is
+    /// shown.
     fn reconcile(&mut self) {
         let topology = Rc::clone(self.config.topology());
         if !Rc::ptr_eq(self.design.topology(), &topology) {
             let configure = DesignAction::Configure(Rc::clone(&topology));
             self.design = Rc::clone(&self.design).reduce(configure);
         }
-        let documents = self.workspace.live_documents();
         let revision = self.config.revision();
-        let same_statistics = match (&self.placed.statistics, self.workspace.statistics()) {
-            (None, None) => true,
-            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
-            _ => false,
-        };
-        let same_documents = self.placed.documents == *documents && same_statistics;
-        if !same_documents || self.placed.revision != revision {
-            let in_place = if same_documents {
-                self.placed
-                    .follow_topology(&mut self.placement, &self.config, &self.design)
-            } else {
-                self.placed.revision == revision
-                    && self
-                        .placed
-                        .follow_edit(&mut self.placement, &self.workspace)
+        let mut members_changed = false;
+        if self.placed.revision != revision {
+            let options = Placed::options(&self.design);
+            let configure = WorkspaceAction::Configure {
+                topology: Rc::clone(&topology),
+                options: Rc::clone(&options),
             };
-            if !in_place {
-                let problem;
-                (self.placed, self.placement, problem) =
-                    Placed::new(&self.workspace, &self.config, &self.design);
-                if let Some(problem) = problem {
-                    self.notify(Level::Error, problem);
-                }
+            self.workspace = Rc::clone(&self.workspace).reduce(configure);
+            if let Some(notice) = self.workspace.notice() {
+                self.push_notice(notice.clone());
             }
-            let placed = ViewAction::Placed(self.placement.clone());
-            self.views = Rc::clone(&self.views).reduce(placed);
-        } else if !Rc::ptr_eq(&self.placed.topology, &topology) {
-            self.placement.update(|placement| {
-                for shard in topology.shards() {
-                    placement.set_members(shard.number, shard.members.clone());
-                }
-            });
+            (self.placed.revision, self.placed.options) = (revision, options);
             self.placed.topology = Rc::clone(&topology);
-            let changed = ViewAction::MembersChanged(self.placement.clone());
-            self.views = Rc::clone(&self.views).reduce(changed);
+        } else if !Rc::ptr_eq(&self.placed.topology, &topology) {
+            let members = WorkspaceAction::SetMembers(Rc::clone(&topology));
+            self.workspace = Rc::clone(&self.workspace).reduce(members);
+            self.placed.topology = Rc::clone(&topology);
+            members_changed = self.placed.seen.same_cell(self.workspace.live_placement());
         }
-        let inputs = self.placed.inputs(&self.config, &self.placement);
+        let placement = self.workspace.live_placement().clone();
+        if self.placed.seen != placement {
+            self.placed.seen = placement.clone();
+            let action = if members_changed {
+                ViewAction::MembersChanged(placement.clone())
+            } else {
+                ViewAction::Placed(placement.clone())
+            };
+            self.views = Rc::clone(&self.views).reduce(action);
+        }
+        let inputs = self.placed.inputs(&self.config, &placement);
         if !self.reshard.inputs().same_as(&inputs) {
             self.reshard = Rc::clone(&self.reshard).reduce(ReshardAction::Inputs(inputs));
         }

@@ -11,7 +11,7 @@
 //! aside (under [`SET_ASIDE_KEY`]) and starts from the sample.
 
 use ravenshard::json::{self, null_as_default};
-use ravenshard_model::workspace::Document;
+use ravenshard_model::workspace::{Document, Placement};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -199,6 +199,17 @@ pub fn write_documents(documents: &[Document]) -> String {
 /// About the bytes [`write_documents`] writes in the line format.
 pub fn lines_capacity(documents: &[Document]) -> usize {
     LINES_HEADER.len() + documents.iter().map(line_bytes).sum::<usize>()
+}
+
+/// About the bytes [`write_documents`] writes for every document `placement` holds, read
+/// from its tables (no document is made).
+pub fn placement_lines_capacity(placement: &Placement) -> usize {
+    let bodies: usize = (0..placement.len())
+        .map(|i| {
+            placement.collection(i).map_or(0, str::len) + placement.body(i).map_or(0, str::len)
+        })
+        .sum();
+    LINES_HEADER.len() + placement.id_bytes() + bodies + 24 * placement.len()
 }
 
 /// About the bytes of `document`'s line.

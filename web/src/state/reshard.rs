@@ -24,7 +24,7 @@ use ravenshard_design::reshard::{
     CallsOptions, Measure, MigrationStep, Objective, ObjectiveSummary, Obstacle, Plan, PlanOptions,
     ReshardError, Throughput,
 };
-use ravenshard_model::workspace::{assign_members, Document, Placement, PlacementOptions};
+use ravenshard_model::workspace::{assign_members, Placement, PlacementOptions};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::Reducible;
@@ -69,9 +69,7 @@ pub struct Inputs {
     pub current: Rc<Topology>,
     /// Its [`revision`](super::ConfigState::revision): a new one drops the target.
     pub revision: u64,
-    /// The documents.
-    pub documents: Live<Vec<Document>>,
-    /// Their placement by the configuration in force.
+    /// The documents placed by the configuration in force (the one store of them).
     pub placement: Live<Placement>,
     /// How they were placed (the design, if on).
     pub options: Rc<PlacementOptions>,
@@ -86,7 +84,6 @@ impl Inputs {
     pub fn same_as(&self, other: &Inputs) -> bool {
         Rc::ptr_eq(&self.current, &other.current)
             && self.revision == other.revision
-            && self.documents == other.documents
             && self.placement == other.placement
             && Rc::ptr_eq(&self.options, &other.options)
             && self.nodes == other.nodes
@@ -529,7 +526,6 @@ impl ReshardState {
     fn place_after(&self, target: &Topology) -> Live<Placement> {
         let Inputs {
             current,
-            documents,
             placement,
             options,
             ..
@@ -540,10 +536,12 @@ impl ReshardState {
         if same_buckets {
             return placement.clone();
         }
-        match placement.get().with_topology(target) {
-            Ok(after) => Live::new(after),
-            Err(_) => Live::new(Placement::new(&documents.get(), target, options)),
-        }
+        let placement = placement.get();
+        let after = placement
+            .with_topology(target)
+            .or_else(|_| placement.placed_again(target, options));
+        // A target that cannot place bucket statistics shows no documents.
+        Live::new(after.unwrap_or_else(|_| Placement::new(&[], target, options)))
     }
 
     /// Computes the walk-through's step (clamped to the plan's steps).

@@ -1,16 +1,18 @@
-//! The workspace part of the studio's state: the documents, the page of them the ID editor
-//! shows, the generator's fields and the import in progress.
+//! The workspace part of the studio's state: the documents, kept by their placement (the
+//! one store of them in the page), the page of them the ID editor shows, the generator's
+//! fields and the import in progress.
 
-use super::editor::{Page, PageMove, Splice, PAGE_LINES};
+use super::editor::{Page, PageMove, PAGE_LINES};
 use super::inputs::{preview, Field};
 use super::limits::check_fits;
 use super::live::Live;
 use super::notices::{Level, Notice};
+use ravenshard::Topology;
 use ravenshard_design::reshard::BucketStatistics;
 use ravenshard_model::advise::{rewrite_ids, Rewrite};
 use ravenshard_model::import::Imported;
 use ravenshard_model::sample::{chapter_examples, Generator};
-use ravenshard_model::workspace::Document;
+use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -97,9 +99,20 @@ pub enum WorkspaceAction {
     /// The job stopped (cancelled or failed): the workspace is unchanged; the text says
     /// why.
     WorkStopped(String),
-    /// A job's documents replace the workspace's (sent by [`Action::Loaded`](super::Action::Loaded),
-    /// which brings their placement).
-    Loaded(Rc<Vec<Document>>),
+    /// A job's placed documents replace the workspace's (sent by
+    /// [`Action::Loaded`](super::Action::Loaded)).
+    Loaded(Live<Placement>),
+    /// The configuration in force changed (sent by the studio's state): the documents are
+    /// placed by `topology` with `options`, in place when they can be.
+    Configure {
+        /// The topology in force.
+        topology: Rc<Topology>,
+        /// The placement options (the chapter's design when on).
+        options: Rc<PlacementOptions>,
+    },
+    /// Only the members of the shards changed (sent by the studio's state): no document
+    /// moves.
+    SetMembers(Rc<Topology>),
     /// Rewrite the IDs of the documents the list names (ignoring case), as an advisor's
     /// candidate says; `label` names the candidate in the notice.
     RewriteIds {
@@ -151,9 +164,10 @@ fn plural(n: usize) -> &'static str {
 #[derive(Debug, Clone)]
 pub struct WorkspaceState {
     page: Page,
-    /// The documents, changed in place by an edit of the ID editor.
-    documents: Live<Vec<Document>>,
-    /// Bucket statistics in place of documents (then `documents` is empty).
+    /// The documents placed by the configuration in force: the one store of them, changed
+    /// in place by an edit of the ID editor or a change of configuration (see [`Live`]).
+    placement: Live<Placement>,
+    /// Bucket statistics in place of documents (then the placement is made from them).
     statistics: Option<Rc<BucketStatistics>>,
     parse_notes: Vec<String>,
     generated: Field<usize>,
@@ -163,17 +177,23 @@ pub struct WorkspaceState {
     /// The chunked job in progress.
     work: Option<super::Work>,
     notice: Option<Notice>,
-    /// The last edit of the ID editor: the documents' versions before and after it, and
-    /// the lines it changed.
-    last_splice: Option<(u64, u64, Rc<Splice>)>,
 }
 
 impl WorkspaceState {
-    /// A workspace of `documents`, the editor on their first page.
+    /// A workspace of `documents` placed by RavenDB's default configuration (the studio's
+    /// state places them by its own: [`WorkspaceAction::Configure`]), the editor on their
+    /// first page.
     pub fn with_documents(documents: Vec<Document>) -> WorkspaceState {
+        let topology = super::ConfigState::default().topology().clone();
+        let placement = Placement::new(&documents, &topology, &PlacementOptions::default());
+        WorkspaceState::new(placement)
+    }
+
+    /// A workspace of the documents `placement` holds, the editor on their first page.
+    pub fn new(placement: Placement) -> WorkspaceState {
         WorkspaceState {
-            page: Page::at(&documents, 0),
-            documents: Live::new(documents),
+            page: Page::at(&placement, 0),
+            placement: Live::new(placement),
             statistics: None,
             parse_notes: Vec::new(),
             generated: Field::new(DEFAULT_GENERATED, 10_000),
@@ -182,7 +202,6 @@ impl WorkspaceState {
             import_error: None,
             work: None,
             notice: None,
-            last_splice: None,
         }
     }
 
@@ -191,15 +210,15 @@ impl WorkspaceState {
         &self.page
     }
 
-    /// The documents now (keep the `Rc` only while needed: an edit while it is kept
-    /// copies the documents).
-    pub fn documents(&self) -> Rc<Vec<Document>> {
-        self.documents.get()
+    /// The documents placed by the configuration in force, now (keep the `Rc` only while
+    /// needed: an edit while it is kept copies the placement).
+    pub fn placement(&self) -> Rc<Placement> {
+        self.placement.get()
     }
 
     /// How many documents the workspace holds.
     pub fn len(&self) -> usize {
-        self.documents.get().len()
+        self.placement.get().len()
     }
 
     /// Whether the workspace holds no document.
@@ -207,9 +226,10 @@ impl WorkspaceState {
         self.len() == 0
     }
 
-    /// The handle on the documents: it compares unequal once they change.
-    pub fn live_documents(&self) -> &Live<Vec<Document>> {
-        &self.documents
+    /// The handle on the placement of the documents: it compares unequal once they or
+    /// their placement change.
+    pub fn live_placement(&self) -> &Live<Placement> {
+        &self.placement
     }
 
     /// The bucket statistics the workspace holds instead of documents.
@@ -230,16 +250,6 @@ impl WorkspaceState {
     /// The generator's anchored share field, in percent.
     pub fn anchored_percent(&self) -> &Field<f64> {
         &self.anchored_percent
-    }
-
-    /// The lines the last edit of the ID editor changed, when it led from `before` (a
-    /// handle on the documents as they were) to the documents now.
-    pub fn last_splice(&self, before: &Live<Vec<Document>>) -> Option<&Splice> {
-        let (from, to, splice) = self.last_splice.as_ref()?;
-        (before.same_cell(&self.documents)
-            && before.version() == *from
-            && self.documents.version() == *to)
-            .then_some(splice.as_ref())
     }
 
     /// The import in progress.
@@ -267,7 +277,7 @@ impl WorkspaceState {
         match action {
             WorkspaceAction::SetText(text) => self.edit(text),
             WorkspaceAction::MovePage(to) => {
-                self.page = self.page.moved(&self.documents.get(), to);
+                self.page = self.page.moved(&self.placement.get(), to);
                 self.parse_notes.clear();
             }
             WorkspaceAction::LoadChapterSample => self.replace(chapter_examples()),
@@ -313,11 +323,17 @@ impl WorkspaceState {
                 self.work = None;
                 self.notice = Some(Notice::new(Level::Info, why));
             }
-            WorkspaceAction::Loaded(documents) => {
+            WorkspaceAction::Loaded(placement) => {
                 self.work = None;
                 self.import_error = None;
-                self.replace(Rc::unwrap_or_clone(documents));
+                self.adopt(placement);
             }
+            WorkspaceAction::Configure { topology, options } => self.configure(&topology, &options),
+            WorkspaceAction::SetMembers(topology) => self.placement.update(|placement| {
+                for shard in topology.shards() {
+                    placement.set_members(shard.number, shard.members.clone());
+                }
+            }),
             WorkspaceAction::ImportCancelled => {
                 if let Some(status) = self.import.take() {
                     self.notice = Some(Notice::new(
@@ -333,29 +349,35 @@ impl WorkspaceState {
     }
 
     /// The editor's text changed: the page's documents are replaced by the text's, in
-    /// place (O(page), plus a shift of the documents after the page when it gained or lost
-    /// lines).
+    /// place in the placement (O(page), plus a shift of the documents after the page when
+    /// it gained or lost lines).
     fn edit(&mut self, text: String) {
         if text == self.page.text().as_str() {
             return;
         }
-        let edit = self.page.edit(&self.documents.get(), text);
+        let edit = self.page.edit(&self.placement.get(), text);
         self.parse_notes = edit.notes;
         if let Some(splice) = edit.splice {
-            let from = self.documents.version();
-            self.documents.update(|documents| {
-                let removed = splice.at..splice.at + splice.remove;
-                documents.splice(removed, splice.insert.iter().cloned());
-            });
-            // Typed documents replace bucket statistics: the placement is made anew then.
-            let had_statistics = self.statistics.take().is_some();
-            self.last_splice =
-                (!had_statistics).then(|| (from, self.documents.version(), Rc::new(splice)));
+            let range = splice.at..splice.at + splice.remove;
+            if self.statistics.take().is_some() {
+                // Typed documents replace bucket statistics: placed anew.
+                let placement = self.placement.get();
+                let (topology, options) = (placement.topology(), placement.options());
+                let typed = Placement::new(&splice.insert, topology, options);
+                self.placement = Live::new(typed);
+            } else if let Err(e) = self.placement.update(|p| p.splice(range, &splice.insert)) {
+                self.notice = Some(Notice::new(
+                    Level::Error,
+                    format!("The edit was not applied: {e}."),
+                ));
+                self.page = Page::at(&self.placement.get(), self.page.start());
+                return;
+            }
         }
         if edit.cut {
-            let documents = self.documents.get();
-            self.page = Page::at(&documents, self.page.start());
-            let total = documents.len();
+            let placement = self.placement.get();
+            self.page = Page::at(&placement, self.page.start());
+            let total = placement.len();
             self.notice = Some(Notice::new(
                 Level::Info,
                 format!(
@@ -408,8 +430,19 @@ impl WorkspaceState {
 
     /// Rewrites the IDs `rewrites` names; the notice says how many of the workspace's.
     fn rewrite(&mut self, label: &str, rewrites: &[Rewrite]) {
-        let mut documents = Vec::clone(&self.documents.get());
-        let rewritten = rewrite_ids(&mut documents, rewrites);
+        let mut rewritten = 0;
+        let placement = self
+            .placement
+            .get()
+            .rewritten(|chunk| rewritten += rewrite_ids(chunk, rewrites));
+        let placement = match placement {
+            Ok(p) => p,
+            Err(e) => {
+                let text = format!("{label} was not applied: {e}.");
+                self.notice = Some(Notice::new(Level::Error, text));
+                return;
+            }
+        };
         let missing = rewrites.len() - rewritten.min(rewrites.len());
         let (level, mut text) = match rewritten {
             0 => (
@@ -422,7 +455,7 @@ impl WorkspaceState {
             ),
         };
         if rewritten > 0 {
-            self.replace(documents);
+            self.adopt(Live::new(placement));
         }
         if missing > 0 {
             text.push_str(&format!(
@@ -434,13 +467,66 @@ impl WorkspaceState {
         self.notice = Some(Notice::new(level, text));
     }
 
-    /// Replaces the documents; the editor opens on their first page.
+    /// Replaces the documents, placed as the documents before them; the editor opens on
+    /// their first page.
     fn replace(&mut self, documents: Vec<Document>) {
-        self.page = Page::at(&documents, 0);
+        let placement = {
+            let before = self.placement.get();
+            Placement::new(&documents, before.topology(), before.options())
+        };
+        self.adopt(Live::new(placement));
+    }
+
+    /// Replaces the documents by those `placement` holds; the editor opens on their first
+    /// page.
+    fn adopt(&mut self, placement: Live<Placement>) {
+        self.page = Page::at(&placement.get(), 0);
         self.parse_notes.clear();
-        self.last_splice = None;
-        self.documents = Live::new(documents);
+        self.placement = placement;
         self.statistics = None;
+    }
+
+    /// Places the documents (or the bucket statistics) by `topology` with `options`: in
+    /// place when only the topology changed and the placement can follow it
+    /// ([`Placement::set_topology`], no ID hashed again), else placed again from the
+    /// placement's own tables. Bucket statistics the topology cannot place give an empty
+    /// placement, and a notice says why.
+    fn configure(&mut self, topology: &Rc<Topology>, options: &Rc<PlacementOptions>) {
+        if let Some(statistics) = &self.statistics {
+            let placement = match Placement::from_statistics(statistics, topology, options) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.notice = Some(Notice::new(
+                        Level::Error,
+                        format!(
+                            "The configuration in force cannot place the bucket statistics, \
+                             so the views are empty: {e}"
+                        ),
+                    ));
+                    Placement::new(&[], topology, options)
+                }
+            };
+            self.placement = Live::new(placement);
+            return;
+        }
+        let (same_options, same_topology) = {
+            let p = self.placement.get();
+            (p.options() == &**options, p.topology() == &**topology)
+        };
+        if same_options && same_topology {
+            return;
+        }
+        if same_options && self.placement.update(|p| p.set_topology(topology)).is_ok() {
+            return;
+        }
+        let again = self.placement.get().placed_again(topology, options);
+        match again {
+            Ok(p) => self.placement = Live::new(p),
+            Err(e) => {
+                let text = format!("The documents could not be placed again: {e}.");
+                self.notice = Some(Notice::new(Level::Error, text));
+            }
+        }
     }
 
     /// Bucket statistics were read: merged, they replace the documents; if they cannot be
@@ -478,9 +564,22 @@ impl WorkspaceState {
             summary.push(' ');
             summary.push_str(note);
         }
-        self.replace(Vec::new());
-        self.statistics = Some(Rc::new(statistics));
-        self.notice = Some(Notice::new(Level::Info, summary));
+        let statistics = Rc::new(statistics);
+        let placement = self.placement.get();
+        let (topology, options) = (
+            Rc::new(placement.topology().clone()),
+            Rc::new(placement.options().clone()),
+        );
+        drop(placement);
+        self.adopt(Live::new(Placement::new(&[], &topology, &options)));
+        self.statistics = Some(statistics);
+        self.notice = None;
+        self.configure(&topology, &options);
+        // When the configuration cannot place them, the notice says so after the summary.
+        self.notice = Some(match self.notice.take() {
+            Some(problem) => Notice::new(problem.level, format!("{summary} {}", problem.text)),
+            None => Notice::new(Level::Info, summary),
+        });
     }
 }
 

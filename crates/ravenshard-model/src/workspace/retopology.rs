@@ -30,6 +30,9 @@ pub enum TopologyChangeError {
         /// A bucket no range owns.
         bucket: u32,
     },
+    /// The documents placed again would exceed a placement's limits (they do not: they fit
+    /// the placement they are read from).
+    Limits(super::EditError),
 }
 
 impl fmt::Display for TopologyChangeError {
@@ -46,6 +49,7 @@ impl fmt::Display for TopologyChangeError {
             TopologyChangeError::NoShard { bucket } => {
                 format!("no bucket range owns bucket {bucket}")
             }
+            TopologyChangeError::Limits(e) => e.to_string(),
         };
         write!(
             f,

@@ -3,7 +3,8 @@
 //! other options (the chapter's design on or off), with no other copy of them kept.
 
 use super::retopology::statistics_error;
-use super::{Document, Placement, PlacementBuilder, PlacementOptions, TopologyChangeError};
+use super::TopologyChangeError;
+use super::{Document, EditError, Placement, PlacementBuilder, PlacementOptions};
 use ravenshard::Topology;
 use std::ops::Range;
 
@@ -98,7 +99,8 @@ impl Placement {
     /// # Errors
     ///
     /// [`TopologyChangeError::NoShard`] when `topology` cannot place the bucket statistics
-    /// a placement was made from (a placement of documents always places again).
+    /// a placement was made from (a placement of documents always places again: the
+    /// [`Limits`](TopologyChangeError::Limits) it held its documents within are the same).
     ///
     /// # Examples
     ///
@@ -126,14 +128,54 @@ impl Placement {
             return Placement::from_statistics(&s.statistics, topology, options)
                 .map_err(statistics_error);
         }
+        self.rebuilt(topology, options, |_| {})
+            .map_err(TopologyChangeError::Limits)
+    }
+
+    /// The documents, each chunk of them changed by `change` first (an ID rewritten, a
+    /// document dropped...), placed again by this placement's topology and options: what
+    /// [`Placement::new`] gives for the changed documents, made from the placement's own
+    /// tables a few thousand documents at a time.
+    ///
+    /// # Errors
+    ///
+    /// [`EditError`] when the changed documents exceed a placement's limits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let docs = [Document::new("orders/1-A"), Document::new("customers/1-A")];
+    /// let t = Topology::with_shards(3).unwrap();
+    /// let p = Placement::new(&docs, &t, &Default::default());
+    /// let upper = p.rewritten(|chunk| chunk.iter_mut().for_each(|d| d.id.make_ascii_uppercase()))?;
+    /// assert_eq!(upper.id(1), Some("CUSTOMERS/1-A"));
+    /// assert_eq!(upper.place(1), p.place(1));
+    /// # Ok::<(), ravenshard_model::workspace::EditError>(())
+    /// ```
+    pub fn rewritten(
+        &self,
+        change: impl FnMut(&mut Vec<Document>),
+    ) -> Result<Placement, EditError> {
+        let (topology, options) = (self.topology.clone(), self.options.clone());
+        self.rebuilt(&topology, &options, change)
+    }
+
+    /// The documents, each chunk changed by `change`, placed by `topology` with `options`.
+    fn rebuilt(
+        &self,
+        topology: &Topology,
+        options: &PlacementOptions,
+        mut change: impl FnMut(&mut Vec<Document>),
+    ) -> Result<Placement, EditError> {
         let mut builder = PlacementBuilder::new(topology, options);
         builder.reserve(self.len(), self.id_bytes());
         for start in (0..self.len()).step_by(CHUNK) {
-            let chunk: Vec<Document> = self.documents(start..start + CHUNK).collect();
-            // The documents fit this placement, so they fit the new one: a push cannot fail.
-            if builder.push(&chunk).is_err() {
-                break;
-            }
+            let mut chunk: Vec<Document> = self.documents(start..start + CHUNK).collect();
+            change(&mut chunk);
+            builder.push(&chunk)?;
         }
         Ok(builder.finish())
     }

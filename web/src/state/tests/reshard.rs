@@ -23,7 +23,6 @@ fn inputs(documents: Vec<Document>, revision: u64) -> Inputs {
     Inputs {
         current,
         revision,
-        documents: Live::new(documents),
         placement,
         options: Rc::default(),
         nodes: config.nodes().value().clone(),

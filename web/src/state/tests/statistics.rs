@@ -45,7 +45,7 @@ fn three_shards() -> State {
 fn importing_statistics_places_them_in_every_aggregate_view() {
     let state = three_shards();
     let p = state.placement();
-    assert!(state.workspace().documents().is_empty());
+    assert!(state.workspace().is_empty());
     assert_eq!(p.len(), 0, "no documents, no IDs");
     let docs: Vec<u64> = p.shards().iter().map(|s| s.documents).collect();
     assert_eq!(docs, [900, 0, 100]);
@@ -110,10 +110,10 @@ fn the_resharding_view_balances_whole_ranges_and_says_so() {
 #[test]
 fn bad_statistics_leave_the_workspace_unchanged() {
     let before = State::default();
-    let count = before.workspace().documents().len();
+    let count = before.workspace().len();
     let bad = answer(&[(0, 32767, 0, 1, 1)]).replace("\"0\":", "\"5\":");
     let state = imported(before, &[("bad.json", bad)]);
-    assert_eq!(state.workspace().documents().len(), count);
+    assert_eq!(state.workspace().len(), count);
     let error = state.workspace().import_error().unwrap();
     assert!(
         error.contains("bad.json at BucketRanges.5: the key is not the range's FromBucket"),

@@ -12,6 +12,11 @@ fn reduce(workspace: WorkspaceState, action: WorkspaceAction) -> WorkspaceState 
     Rc::unwrap_or_clone(Rc::new(workspace).reduce(action))
 }
 
+/// Every document of the workspace, read from its placement.
+fn all(w: &WorkspaceState) -> Vec<Document> {
+    w.placement().documents(0..usize::MAX).collect()
+}
+
 fn chapter() -> WorkspaceState {
     WorkspaceState::with_documents(chapter_examples())
 }
@@ -26,7 +31,7 @@ fn numbered(n: usize) -> Vec<Document> {
 fn typing_ids_with_sizes_and_collections() {
     let text = "customers/1-A\t120\tCustomers\n\n  \r\nUsers/4\r\nbad\tx\n";
     let w = reduce(chapter(), WorkspaceAction::SetText(text.into()));
-    let docs = w.documents();
+    let docs = all(&w);
     assert_eq!(docs.len(), 3);
     assert_eq!(docs[0].size, Some(120));
     assert_eq!(docs[0].collection.as_deref(), Some("Customers"));
@@ -44,10 +49,10 @@ fn typing_ids_with_sizes_and_collections() {
 #[test]
 fn unchanged_documents_keep_their_list() {
     let w = chapter();
-    let before = w.documents();
+    let before = w.live_placement().clone();
     let text = format!("{}\n\n", w.page().text());
     let w = reduce(w, WorkspaceAction::SetText(text));
-    assert!(Rc::ptr_eq(&before, &w.documents()));
+    assert!(before == *w.live_placement());
 }
 
 #[test]
@@ -55,15 +60,15 @@ fn generator_fields_and_samples() {
     let w = reduce(chapter(), WorkspaceAction::SetGeneratorCount("5000".into()));
     let w = reduce(w, WorkspaceAction::SetGeneratorShare("100".into()));
     let w = reduce(w, WorkspaceAction::Generate);
-    assert_eq!(w.documents().len(), 5000);
+    assert_eq!(all(&w).len(), 5000);
     let w = reduce(w, WorkspaceAction::SetGeneratorShare("150".into()));
     let error = w.anchored_percent().error().unwrap();
     assert!(error.contains("'150' is not an anchored share"), "{error}");
     assert_eq!(*w.anchored_percent().value(), 100.0);
-    let before = w.documents();
+    let before = w.live_placement().clone();
     let w = reduce(w, WorkspaceAction::Generate);
     assert!(
-        Rc::ptr_eq(&before, &w.documents()),
+        before == *w.live_placement(),
         "not generated with a bad field"
     );
     let w = reduce(w, WorkspaceAction::SetGeneratorShare("30".into()));
@@ -76,10 +81,10 @@ fn generator_fields_and_samples() {
     let w = reduce(w, WorkspaceAction::SetGeneratorCount("10000000".into()));
     assert!(w.generated().error().is_none());
     let w = reduce(w, WorkspaceAction::Clear);
-    assert!(w.documents().is_empty());
+    assert!(all(&w).is_empty());
     assert_eq!(w.page().text().as_str(), "");
     let w = reduce(w, WorkspaceAction::LoadChapterSample);
-    assert_eq!(w.documents().len(), 12);
+    assert_eq!(all(&w).len(), 12);
 }
 
 #[test]
@@ -110,7 +115,7 @@ fn imports_replace_the_workspace_or_leave_it() {
         },
     );
     assert!(w.import().is_none());
-    assert_eq!(w.documents().len(), 1);
+    assert_eq!(all(&w).len(), 1);
     let notice = w.notice().unwrap();
     assert_eq!(notice.level, Level::Info);
     assert!(notice
@@ -120,7 +125,7 @@ fn imports_replace_the_workspace_or_leave_it() {
     let w = reduce(w, WorkspaceAction::MovePage(PageMove::Next));
     assert!(w.notice().is_none());
 
-    let before = w.documents();
+    let before = w.live_placement().clone();
     let w = reduce(
         w,
         WorkspaceAction::ImportStarted {
@@ -138,13 +143,13 @@ fn imports_replace_the_workspace_or_leave_it() {
         w.import_error(),
         Some("b.json could not be read, so the workspace is unchanged: bad")
     );
-    assert!(Rc::ptr_eq(&before, &w.documents()));
+    assert!(before == *w.live_placement());
     let w = reduce(w, WorkspaceAction::ImportStarted { name: "c".into() });
     assert!(w.import_error().is_none());
     let w = reduce(w, WorkspaceAction::ImportCancelled);
     assert!(w.import().is_none());
     assert!(w.notice().unwrap().text.contains("Import of c cancelled"));
-    assert!(Rc::ptr_eq(&before, &w.documents()));
+    assert!(before == *w.live_placement());
 }
 
 #[test]
@@ -180,15 +185,15 @@ fn the_editor_shows_one_page_of_a_large_workspace() {
 fn an_edit_of_a_page_replaces_only_its_documents() {
     let w = WorkspaceState::with_documents(numbered(2_500));
     let w = reduce(w, WorkspaceAction::MovePage(PageMove::Next));
-    let before = w.documents();
+    let before = w.live_placement().clone();
     // Unchanged documents (a blank line added) keep the list.
     let same = format!("{}\n\n", w.page().text());
     let w = reduce(w, WorkspaceAction::SetText(same));
-    assert!(Rc::ptr_eq(&before, &w.documents()));
+    assert!(before == *w.live_placement());
     // Replace the page's 1,000 documents by three; the others stay, in order.
     let text = "customers/1-A\nbad\tx\norders/new-A";
     let w = reduce(w, WorkspaceAction::SetText(text.into()));
-    let docs = w.documents();
+    let docs = all(&w);
     assert_eq!(docs.len(), 1_503);
     assert_eq!(docs[999].id, "orders/999-A");
     assert_eq!(docs[1_000].id, "customers/1-A");
@@ -214,7 +219,7 @@ fn a_huge_paste_is_cut_back_to_a_page() {
     let w = WorkspaceState::with_documents(numbered(10));
     let paste = documents_text(&numbered(MAX_PAGE_LINES + 1));
     let w = reduce(w, WorkspaceAction::SetText(paste));
-    assert_eq!(w.documents().len(), MAX_PAGE_LINES + 1);
+    assert_eq!(all(&w).len(), MAX_PAGE_LINES + 1);
     assert_eq!((w.page().start(), w.page().len()), (0, PAGE_LINES));
     assert_eq!(w.page().text().lines().count(), PAGE_LINES);
     assert!(w
