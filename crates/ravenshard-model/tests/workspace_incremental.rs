@@ -719,3 +719,33 @@ fn bodies_follow_their_documents_through_edits() {
     assert_eq!(p.body(5), n(4).as_deref());
     assert!(p.heap_bytes() > 0);
 }
+
+#[test]
+fn bodies_and_ids_replaced_many_times_read_back_after_compaction() {
+    let doc = |i: usize, round: usize| Document {
+        body: (i % 3 != 0).then(|| format!(r#"{{"Round": {round}, "Pad": "{}"}}"#, "x".repeat(90))),
+        ..Document::new(format!("orders/{i}-{round}-{}", "y".repeat(40)))
+    };
+    let t = Topology::with_shards(3).expect("valid");
+    let mut docs: Vec<Document> = (0..2_000).map(|i| doc(i, 0)).collect();
+    let mut p = Placement::new(&docs, &t, &PlacementOptions::default());
+    // Every document replaced, one at a time, four times: far more garbage than the 64 KiB
+    // an arena keeps before it compacts.
+    for round in 1..5 {
+        for i in 0..docs.len() {
+            docs[i] = doc(i, round);
+            p.splice(i..i + 1, std::slice::from_ref(&docs[i]))
+                .expect("fits");
+        }
+    }
+    assert_eq!(p.documents(0..usize::MAX).collect::<Vec<_>>(), docs);
+    assert_same(&p, &docs, &t);
+    let live: usize = docs
+        .iter()
+        .map(|d| d.id.len() + d.body.as_ref().map_or(0, String::len))
+        .sum();
+    assert!(
+        p.heap_bytes() < 4 * live + 100 * docs.len(),
+        "the garbage was compacted"
+    );
+}

@@ -80,7 +80,7 @@ impl PlacementBuilder {
     /// documents a doubling copies hundreds of megabytes in one go). Only a hint.
     pub fn reserve(&mut self, documents: usize, id_bytes: usize) {
         let store = std::sync::Arc::make_mut(&mut self.placement.store);
-        store.reserve(documents, id_bytes.min(super::store::MAX_ARENA));
+        store.reserve(documents, id_bytes.min(super::arena::MAX_ARENA));
         self.placement.duplicates.reserve(documents);
     }
 

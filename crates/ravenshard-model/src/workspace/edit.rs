@@ -1,9 +1,10 @@
 //! Edits of documents applied to a placement in place: every aggregate follows the
 //! documents that changed, not the whole set.
 
+use super::arena::MAX_ARENA;
 use super::groups::{Candidate, Member};
 use super::loads::{Loads, Sign};
-use super::store::{Entry, MAX_ARENA};
+use super::store::Entry;
 use super::{design, histogram, shards, Balance, Document, InvalidDocument, Locator, NodeMatrix};
 use super::{Placement, Totals, Unplaced, MAX_DOCUMENTS, NONE};
 use ravenshard::{anchor_start, bucket_of_hash, check_id, hash_of_key, push_lower_id};
@@ -48,6 +49,11 @@ pub enum EditError {
         /// How many ID bytes it would hold.
         bytes: usize,
     },
+    /// The placement would hold more than 4 GiB of bodies.
+    TooManyBodyBytes {
+        /// How many body bytes it would hold.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for EditError {
@@ -68,6 +74,11 @@ impl fmt::Display for EditError {
                 f,
                 "the edit would make {bytes} bytes of IDs, more than the {MAX_ARENA} a \
                  placement holds: remove some documents first"
+            ),
+            EditError::TooManyBodyBytes { bytes } => write!(
+                f,
+                "the edit would make {bytes} bytes of document bodies, more than the \
+                 {MAX_ARENA} a placement holds: remove some documents or their bodies first"
             ),
         }
     }
@@ -153,6 +164,13 @@ impl Placement {
         let bytes = (self.store.id_bytes() - removed).saturating_add(added);
         if bytes > MAX_ARENA {
             return Err(EditError::TooManyIdBytes { bytes });
+        }
+        let body = |b: Option<&str>| b.map_or(0, str::len);
+        let removed: usize = range.clone().map(|i| body(self.store.body(i))).sum();
+        let added: usize = documents.iter().map(|d| body(d.body.as_deref())).sum();
+        let bytes = (self.store.body_bytes() - removed).saturating_add(added);
+        if bytes > MAX_ARENA {
+            return Err(EditError::TooManyBodyBytes { bytes });
         }
         self.replace(range, documents);
         Ok(())

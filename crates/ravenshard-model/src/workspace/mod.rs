@@ -48,6 +48,7 @@
 //! assert_eq!(placement.invalid()[0].index, 2);
 //! ```
 
+mod arena;
 mod builder;
 mod design;
 mod edit;
@@ -251,8 +252,8 @@ pub struct Placement {
 }
 
 impl Placement {
-    /// Places `documents` (at most [`MAX_DOCUMENTS`], with at most 4 GiB of IDs; any beyond
-    /// are ignored) by `topology`.
+    /// Places `documents` (at most [`MAX_DOCUMENTS`], with at most 4 GiB of IDs and 4 GiB of
+    /// bodies; any beyond are ignored) by `topology`.
     ///
     /// Invalid IDs are listed in [`invalid`](Self::invalid) and not placed. Two documents
     /// whose IDs are equal ignoring case are both placed (and counted) and listed in
@@ -299,12 +300,13 @@ impl Placement {
             statistics: None,
         };
         let documents = &documents[..documents.len().min(MAX_DOCUMENTS)];
-        let mut bytes = 0usize;
+        let (mut ids, mut bodies) = (0usize, 0usize);
         let fit = documents
             .iter()
             .take_while(|d| {
-                bytes = bytes.saturating_add(d.id.len());
-                bytes <= store::MAX_ARENA
+                ids = ids.saturating_add(d.id.len());
+                bodies = bodies.saturating_add(d.body.as_ref().map_or(0, String::len));
+                ids <= arena::MAX_ARENA && bodies <= arena::MAX_ARENA
             })
             .count();
         placement.replace(0..0, documents.get(..fit).unwrap_or(&[]));

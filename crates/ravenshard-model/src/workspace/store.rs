@@ -1,23 +1,22 @@
 //! The per-document tables: IDs in one arena, a few numbers per document, and the bodies
 //! of the documents that have one in a side table.
 
+use super::arena::{Arena, MAX_ARENA};
 use super::NONE;
 
 /// No size, in [`Store::sizes`].
 const NO_SIZE: u64 = u64::MAX;
 
-/// The documents, by index: what a placement keeps of each (about 24 bytes beyond the ID).
+/// The documents, by index: what a placement keeps of each (about 28 bytes beyond the ID,
+/// and 12 beyond the body for a document that has one).
 ///
-/// An ID lives in one arena string at `spans[i]`; a replaced ID is written at the end of
-/// the arena and the old bytes become garbage, compacted once they outweigh the live bytes
-/// (amortized O(1) per edited byte, never a shift of the whole arena).
+/// An ID lives in one arena string at `spans[i]`, a body in another, at the span the side
+/// table gives ([`Arena`]).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Store {
-    arena: String,
-    /// `[start, len]` of each ID in the arena.
+    ids: Arena,
+    /// `[start, len]` of each ID in `ids`.
     spans: Vec<[u32; 2]>,
-    /// Arena bytes no span points at.
-    garbage: usize,
     /// The final bucket of each document, or [`NONE`] when it is not placed.
     pub(super) buckets: Vec<u32>,
     /// The anchored group of each document (a key of the group table), or [`NONE`].
@@ -26,9 +25,11 @@ pub(super) struct Store {
     sizes: Vec<u64>,
     /// The collection of each document (an index in the interned names), or [`NONE`].
     pub(super) collection_of: Vec<u32>,
-    /// `(index, body)` of the documents that have a body, ascending: a side table, so a
-    /// document without one costs nothing more.
-    bodies: Vec<(u32, Box<str>)>,
+    /// The bodies of the documents that have one.
+    texts: Arena,
+    /// `(index, span in texts)` of the documents that have a body, ascending: a side
+    /// table, so a document without one costs nothing more.
+    bodies: Vec<(u32, [u32; 2])>,
 }
 
 /// One document's row of the tables, before it is stored.
@@ -40,14 +41,10 @@ pub(super) struct Entry<'a> {
     pub(super) body: Option<&'a str>,
 }
 
-/// The most ID bytes a placement keeps (spans are `u32`; one less than their largest value,
-/// so that the limit can be reached on wasm32 too).
-pub(super) const MAX_ARENA: usize = (u32::MAX - 1) as usize;
-
 impl Store {
     /// Room for `additional` more documents of `id_bytes` bytes of IDs in all.
     pub(super) fn reserve(&mut self, additional: usize, id_bytes: usize) {
-        self.arena.reserve(id_bytes);
+        self.ids.reserve(id_bytes);
         self.spans.reserve(additional);
         self.buckets.reserve(additional);
         self.groups.reserve(additional);
@@ -61,13 +58,16 @@ impl Store {
 
     /// Live ID bytes.
     pub(super) fn id_bytes(&self) -> usize {
-        self.arena.len() - self.garbage
+        self.ids.live()
+    }
+
+    /// Live body bytes.
+    pub(super) fn body_bytes(&self) -> usize {
+        self.texts.live()
     }
 
     pub(super) fn id(&self, index: usize) -> Option<&str> {
-        let [start, len] = *self.spans.get(index)?;
-        self.arena
-            .get(start as usize..start as usize + len as usize)
+        self.ids.get(*self.spans.get(index)?)
     }
 
     /// The ID of a document known to exist ("" otherwise).
@@ -89,7 +89,7 @@ impl Store {
             .bodies
             .binary_search_by_key(&index, |(i, _)| *i as usize)
             .ok()?;
-        self.bodies.get(at).map(|(_, body)| &**body)
+        self.texts.get(self.bodies.get(at)?.1)
     }
 
     /// How many documents have a body.
@@ -102,23 +102,37 @@ impl Store {
     fn splice_bodies(&mut self, at: usize, remove: usize, entries: &[Entry<'_>]) {
         let position = |i: usize| self.bodies.partition_point(|(b, _)| (*b as usize) < i);
         let (lo, hi) = (position(at), position(at + remove));
+        for &(_, span) in self.bodies.get(lo..hi).unwrap_or(&[]) {
+            self.texts.forget(span);
+        }
         let delta = entries.len() as i64 - remove as i64;
         if delta != 0 {
             for (i, _) in self.bodies.get_mut(hi..).unwrap_or(&mut []) {
                 super::groups::shift(i, (at + remove) as u32, delta);
             }
         }
-        let added = (at as u32..)
+        let added = entries
+            .iter()
+            .filter_map(|e| e.body)
+            .map(str::len)
+            .fold(0, usize::saturating_add);
+        if self.texts.len().saturating_add(added) > MAX_ARENA {
+            self.compact_bodies();
+        }
+        let texts = &mut self.texts;
+        let added: Vec<(u32, [u32; 2])> = (at as u32..)
             .zip(entries)
-            .filter_map(|(i, e)| Some((i, Box::from(e.body?))));
+            .filter_map(|(i, e)| Some((i, texts.push(e.body?))))
+            .collect();
         self.bodies.splice(lo..hi, added);
+        if self.texts.wasteful() {
+            self.compact_bodies();
+        }
     }
 
-    fn push_id(&mut self, id: &str) -> [u32; 2] {
-        let start = self.arena.len();
-        self.arena.push_str(id);
-        // `fits` was checked by the caller; a compaction keeps the arena below MAX_ARENA.
-        [start as u32, id.len() as u32]
+    fn compact_bodies(&mut self) {
+        self.texts
+            .compact(self.bodies.iter_mut().map(|(_, span)| span));
     }
 
     /// Replaces documents `at..at + remove` by `entries` (a memmove of the tables after
@@ -128,14 +142,15 @@ impl Store {
             .iter()
             .map(|e| e.id.len())
             .fold(0, usize::saturating_add);
-        if self.arena.len().saturating_add(added) > MAX_ARENA {
-            self.compact();
+        if self.ids.len().saturating_add(added) > MAX_ARENA {
+            self.ids.compact(self.spans.iter_mut());
         }
-        for span in self.spans.get(at..at + remove).unwrap_or(&[]) {
-            self.garbage += span[1] as usize;
+        for &span in self.spans.get(at..at + remove).unwrap_or(&[]) {
+            self.ids.forget(span);
         }
         self.splice_bodies(at, remove, entries);
-        let spans: Vec<[u32; 2]> = entries.iter().map(|e| self.push_id(e.id)).collect();
+        let ids = &mut self.ids;
+        let spans: Vec<[u32; 2]> = entries.iter().map(|e| ids.push(e.id)).collect();
         let range = at..at + remove;
         self.spans.splice(range.clone(), spans);
         self.buckets
@@ -148,35 +163,18 @@ impl Store {
         );
         self.collection_of
             .splice(range, entries.iter().map(|e| e.collection));
-        if self.garbage > self.arena.len() / 2 && self.garbage > 1 << 16 {
-            self.compact();
+        if self.ids.wasteful() {
+            self.ids.compact(self.spans.iter_mut());
         }
-    }
-
-    /// Writes the live IDs again back to back: O(ID bytes), once the garbage outweighs
-    /// them.
-    fn compact(&mut self) {
-        let mut arena = String::with_capacity(self.id_bytes());
-        for span in &mut self.spans {
-            let [start, len] = *span;
-            let text = self
-                .arena
-                .get(start as usize..start as usize + len as usize)
-                .unwrap_or("");
-            *span = [arena.len() as u32, len];
-            arena.push_str(text);
-        }
-        self.arena = arena;
-        self.garbage = 0;
     }
 
     /// Heap bytes the tables hold (capacity, not length).
     pub(super) fn heap_bytes(&self) -> usize {
-        self.arena.capacity()
+        self.ids.capacity()
             + self.spans.capacity() * 8
             + (self.buckets.capacity() + self.groups.capacity() + self.collection_of.capacity()) * 4
             + self.sizes.capacity() * 8
-            + self.bodies.capacity() * std::mem::size_of::<(u32, Box<str>)>()
-            + self.bodies.iter().map(|(_, b)| b.len()).sum::<usize>()
+            + self.texts.capacity()
+            + self.bodies.capacity() * 12
     }
 }
