@@ -7,6 +7,7 @@
     python3 web/bench/studio.py --advise --docs 1000000      # the advisor, in the worker
     python3 web/bench/studio.py --table --docs 1000000       # issue 11's table (edits, topology)
     python3 web/bench/studio.py --bulk --docs 1000000 --ids 10000000   # chunked jobs at scale
+    python3 web/bench/studio.py --memory --docs 1000000      # wasm memory per document
 
 Drives the real page through ChromeDriver (CHROMEDRIVER, default /usr/bin/chromedriver;
 CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the last line:
@@ -681,6 +682,83 @@ def bulk_line(what, r):
           f"longest gap between frames {r['gap']:.0f} ms, progress shown in {r['progress']} frames")
 
 
+# The page's WebAssembly memory (`wasm_memory_bytes`, exported by web/src/main.rs; trunk puts
+# the module's exports on window.wasmBindings) before and after generating `n` documents.
+MEMORY = PRELUDE + """
+const [n, done] = arguments;
+(async () => {
+  const bindings = window.wasmBindings;
+  if (!bindings || !bindings.wasm_memory_bytes) {
+    done({error: 'the page exports no wasm_memory_bytes: build the dist of a studio that has it'});
+    return;
+  }
+  const before = bindings.wasm_memory_bytes();
+  fire(document.getElementById('gen-count'), String(n));
+  await frame();
+  const t = performance.now();
+  document.querySelector('button.generate').click();
+  while (count() !== n && performance.now() - t < 280000) await sleep(10);
+  await frame();
+  done({before, after: bindings.wasm_memory_bytes(), start: t, documents: count()});
+})();
+"""
+
+# The bytes of the IDs the studio saved (the first field of each line of the parts it keeps
+# in IndexedDB; ASCII IDs, so a character is a byte), and the wasm memory then.
+SAVED_ID_BYTES = """
+const [done] = arguments;
+const open = indexedDB.open('ravenshard-studio');
+open.onerror = () => done({error: String(open.error)});
+open.onsuccess = () => {
+  const store = open.result.transaction('studio').objectStore('studio');
+  const cursor = store.openCursor(IDBKeyRange.bound('documents.', 'documents/', false, true));
+  const decoder = new TextDecoder();
+  let ids = 0, documents = 0;
+  cursor.onerror = () => done({error: String(cursor.error)});
+  cursor.onsuccess = () => {
+    const c = cursor.result;
+    if (!c) {
+      done({ids, documents, memory: window.wasmBindings.wasm_memory_bytes()});
+      return;
+    }
+    const lines = decoder.decode(c.value).split('\n');
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i];
+      if (!line) continue;
+      const tab = line.indexOf('\t');
+      ids += tab < 0 ? line.length : tab;
+      documents++;
+    }
+    c.continue();
+  };
+};
+"""
+
+
+def measure_memory(driver, docs, result):
+    """The page's wasm memory before and after generating `docs` documents, and what it grew
+    by per document beyond the IDs' bytes (the memory only grows: this is the high-water
+    mark of the generation, its passing copies included)."""
+    r = driver.run(MEMORY, docs)
+    if "error" in r:
+        raise SystemExit(f"studio bench: {r['error']}")
+    if r["documents"] != docs:
+        raise SystemExit(f"studio bench: generated {r['documents']} documents, not {docs}")
+    settle(driver, r["start"])
+    saved = driver.run(SAVED_ID_BYTES)
+    if "error" in saved or saved["documents"] != docs:
+        raise SystemExit(f"studio bench: the saved documents cannot be read: {saved}")
+    grown = r["after"] - r["before"]
+    beyond = (grown - saved["ids"]) / docs
+    result["memory"] = {"before": r["before"], "after": r["after"], "after_save": saved["memory"],
+                        "id_bytes": saved["ids"], "beyond_id": beyond}
+    mib = 1 << 20
+    print(f"wasm memory: {r['before'] / mib:.0f} MiB before, {r['after'] / mib:.0f} MiB after "
+          f"generating {docs:,} documents ({saved['memory'] / mib:.0f} MiB after their save); "
+          f"IDs {saved['ids'] / docs:.1f} bytes each; {beyond:.1f} bytes per document beyond "
+          f"its ID")
+
+
 def measure_bulk(driver, url, docs, ids, result):
     """Generate, import a gzip export and reload at `docs` documents; import `ids` IDs."""
     result["loadavg_before"] = load_average()
@@ -718,6 +796,8 @@ def main():
                              "reload, import a gzip export (and --ids IDs from a text file)")
     parser.add_argument("--ids", type=int, default=0,
                         help="with --bulk: also import a text file of this many IDs")
+    parser.add_argument("--memory", action="store_true",
+                        help="measure only the wasm memory per document after generating --docs")
     parser.add_argument("--dist", default=os.path.join(os.path.dirname(__file__), "..", "..", "dist"))
     args = parser.parse_args()
     dist = os.path.abspath(args.dist)
@@ -737,7 +817,8 @@ def main():
         url = f"http://127.0.0.1:{http_port}/"
         single = [(args.advise, lambda: measure_advise(driver, args.docs, result)),
                   (args.table, lambda: measure_table(driver, args.docs, args.edits, result)),
-                  (args.bulk, lambda: measure_bulk(driver, url, args.docs, args.ids, result))]
+                  (args.bulk, lambda: measure_bulk(driver, url, args.docs, args.ids, result)),
+                  (args.memory, lambda: measure_memory(driver, args.docs, result))]
         for wanted, measure in single:
             if wanted:
                 driver.start(chromium)
