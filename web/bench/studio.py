@@ -721,11 +721,11 @@ open.onsuccess = () => {
       done({ids, documents, memory: window.wasmBindings.wasm_memory_bytes()});
       return;
     }
-    const lines = decoder.decode(c.value).split('\n');
+    const lines = decoder.decode(c.value).split('\\n');
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i];
       if (!line) continue;
-      const tab = line.indexOf('\t');
+      const tab = line.indexOf('\\t');
       ids += tab < 0 ? line.length : tab;
       documents++;
     }

@@ -357,6 +357,25 @@ fn changes() -> impl Strategy<Value = Vec<Change>> {
     proptest::collection::vec(change, 1..8)
 }
 
+/// Applies an edit or an import to both the placement and the list of documents; gives
+/// back a change of topology, which the caller applies.
+fn edit_both(p: &mut Placement, docs: &mut Vec<Document>, change: Change) -> Option<Topology> {
+    match change {
+        Change::Edit { at, remove, insert } => {
+            let at = at % (docs.len() + 1);
+            let remove = remove.min(docs.len() - at);
+            p.splice(at..at + remove, &insert).expect("the edit fits");
+            docs.splice(at..at + remove, insert);
+        }
+        Change::Topology(t) => return Some(t),
+        Change::Import(new) => {
+            p.splice(0..docs.len(), &new).expect("the import fits");
+            *docs = new;
+        }
+    }
+    None
+}
+
 /// Applies `changes` to a placement in place and to a list of documents, and checks after
 /// each that the placement answers as one made from scratch.
 fn follow(docs: Vec<Document>, first: Topology, changes: Vec<Change>, options: &PlacementOptions) {
@@ -365,23 +384,11 @@ fn follow(docs: Vec<Document>, first: Topology, changes: Vec<Change>, options: &
     let mut p = Placement::new(&docs, &topology, options);
     for change in changes {
         warm(&p);
-        match change {
-            Change::Edit { at, remove, insert } => {
-                let at = at % (docs.len() + 1);
-                let remove = remove.min(docs.len() - at);
-                p.splice(at..at + remove, &insert).expect("the edit fits");
-                docs.splice(at..at + remove, insert);
+        if let Some(t) = edit_both(&mut p, &mut docs, change) {
+            if p.set_topology(&t).is_err() {
+                p = Placement::new(&docs, &t, options);
             }
-            Change::Topology(t) => {
-                if p.set_topology(&t).is_err() {
-                    p = Placement::new(&docs, &t, options);
-                }
-                topology = t;
-            }
-            Change::Import(new) => {
-                p.splice(0..docs.len(), &new).expect("the import fits");
-                docs = new;
-            }
+            topology = t;
         }
         assert_same_with(&p, &docs, &topology, options);
     }
@@ -616,21 +623,9 @@ fn follow_from_the_store(
     let designs = designs.into_iter().chain(std::iter::repeat(false));
     for (change, design) in changes.into_iter().zip(designs) {
         warm(&p);
-        match change {
-            Change::Edit { at, remove, insert } => {
-                let at = at % (docs.len() + 1);
-                let remove = remove.min(docs.len() - at);
-                p.splice(at..at + remove, &insert).expect("the edit fits");
-                docs.splice(at..at + remove, insert);
-            }
-            Change::Topology(t) => {
-                p.reconfigure(&t, &options).expect("documents always place");
-                topology = t;
-            }
-            Change::Import(new) => {
-                p.splice(0..docs.len(), &new).expect("the import fits");
-                docs = new;
-            }
+        if let Some(t) = edit_both(&mut p, &mut docs, change) {
+            p.reconfigure(&t, &options).expect("documents always place");
+            topology = t;
         }
         assert_eq!(p.documents(0..usize::MAX).collect::<Vec<_>>(), docs);
         assert_same_with(&p, &docs, &topology, &options);

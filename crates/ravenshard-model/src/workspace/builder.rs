@@ -372,8 +372,25 @@ mod timing {
         .unwrap();
         let topology = Topology::with_shards(3).unwrap();
         let start = std::time::Instant::now();
-        let _ = Placement::new(&docs, &topology, &PlacementOptions::default());
+        let whole = Placement::new(&docs, &topology, &PlacementOptions::default());
         println!("new: {:?}", start.elapsed());
+        let ids: usize = docs.iter().map(|d| d.id.len()).sum();
+        let bodies: usize = docs
+            .iter()
+            .filter_map(|d| d.body.as_ref())
+            .map(String::len)
+            .sum();
+        let per = |bytes: usize| (bytes - ids) as f64 / docs.len() as f64;
+        println!(
+            "heap {:.1} B per document beyond its ID ({:.1} of them body bytes), {:.1} once the \
+             bucket order is made",
+            per(whole.heap_bytes()),
+            bodies as f64 / docs.len() as f64,
+            {
+                whole.documents_in(0..1);
+                per(whole.heap_bytes())
+            }
+        );
         for chunk in [10_000, 50_000] {
             let start = std::time::Instant::now();
             let mut builder = PlacementBuilder::new(&topology, &PlacementOptions::default());
