@@ -727,9 +727,9 @@ fn bodies_and_ids_replaced_many_times_read_back_after_compaction() {
     // Every document replaced, one at a time, four times: far more garbage than the 64 KiB
     // an arena keeps before it compacts.
     for round in 1..5 {
-        for i in 0..docs.len() {
-            docs[i] = doc(i, round);
-            p.splice(i..i + 1, std::slice::from_ref(&docs[i]))
+        for (i, slot) in docs.iter_mut().enumerate() {
+            *slot = doc(i, round);
+            p.splice(i..i + 1, std::slice::from_ref(slot))
                 .expect("fits");
         }
     }
