@@ -39,7 +39,12 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
   bench), built in the page, chosen in the Advisor view and advised on in the studio's
   worker: the time from *Advise* until the advice is shown, the progress updates the page
   showed meanwhile, and the main thread's long tasks (over 50 ms) meanwhile: the target is
-  none (issue 13).
+  none (issue 13);
+* memory (only with --memory): the page's WebAssembly memory (`wasm_memory_bytes`, exported
+  by web/src/main.rs) before and after generating N documents, and what it grew by per
+  document beyond the bytes of its ID (read from the parts the studio saved to IndexedDB).
+  The memory only grows, so this is the generation's high-water mark (issue 11: at most 64
+  bytes per document beyond its ID for the placement itself).
 
 The targets: interactive (the first computed bucket shown) within 2 s of a cold load at
 10 Mbit/s and 40 ms latency, dist/ under 1 MB gzipped (issue 10); an edit updates every view
