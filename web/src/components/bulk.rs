@@ -12,7 +12,8 @@ use super::saving::with_tab;
 use crate::state::{check_fits, check_import_size, import_summary, read_saved, Action};
 use crate::state::{read_layout, take_retired, Loaded, Placer, Retired};
 use crate::state::{State, Stored, Work, WorkspaceAction, LINES_HEADER};
-use ravenshard_model::import::{Format, Importer};
+use crate::worker::{DocumentBatch, Reading, Reply};
+use ravenshard_model::import::{FieldPaths, Format};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, PlacementBuilder};
 use std::rc::Rc;
@@ -254,7 +255,11 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
     job.finish(documents, builder, placer, None).await;
 }
 
-/// Imports `blob` named `name` as documents, placing them as they are read.
+/// Imports `blob` named `name` as documents: the studio's worker reads it (inflates and
+/// parses it, keeping of each document only the fields the design in force reads), and the
+/// page places each batch as it arrives, so that reading and placing overlap; the worker
+/// stays at most [`BATCHES_AHEAD`](crate::worker::BATCHES_AHEAD) batches ahead. A cancel
+/// or a failure terminates the worker and leaves the workspace as it was.
 pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     let total = blob.size();
     let head = match read_slice(&blob, 0.0, total.min(SNIFF_BYTES)).await {
@@ -265,69 +270,83 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         return job.fail(&name, message);
     }
     let format = Format::detect(Some(&name), &head);
-    let mut importer = Importer::new(format, Some(total as u64));
+    let fields = placer.options.design.as_ref().map(FieldPaths::of_design);
+    let mut reading = match Reading::start(&blob, &name, format, &fields.unwrap_or_default()) {
+        Ok(reading) => reading,
+        Err(e) => return job.fail(&name, e),
+    };
     let mut documents: Vec<Document> = Vec::new();
     let mut builder = placer.builder();
-    let mut offset = 0.0;
-    while offset < total {
-        let end = (offset + importer.next_chunk_len() as f64).min(total);
-        let chunk = match read_slice(&blob, offset, end).await {
-            Ok(chunk) => chunk,
-            Err(e) => return job.fail(&name, e),
+    let fraction = |bytes: u64| Some((bytes as f64 / total.max(1.0)).min(1.0));
+    let (skipped, warning) = loop {
+        let Some(reply) = reading.next().await else {
+            return;
         };
-        if let Err(e) = timed("read", || importer.push(&chunk)) {
-            return job.fail(&name, format!("{e} (read as {format})"));
-        }
-        offset = end;
-        let read = importer.progress().fraction();
-        let start = documents.len();
-        let taken = timed("take", || importer.take_documents());
-        if start == 0 && !taken.is_empty() {
-            // Room for the documents the file holds at the first slice's density, so that
-            // the list is not copied whole as it doubles (a task of half a second at
-            // 10,000,000 documents).
-            let per_byte = taken.len() as f64 / end.max(1.0);
-            let expected = (per_byte * total * 1.05) as usize;
-            timed("reserve", || documents.reserve(expected));
-            // ID bytes at the same density (not the first IDs' length times the count: the
-            // later IDs of a file are often longer, and an arena that outgrows its room is
-            // copied whole, 80 ms at 10,000,000 IDs).
-            let seen = taken.iter().map(|d| d.id.len()).sum::<usize>() as f64;
-            let id_bytes = (seen / end.max(1.0) * total * 1.05) as usize;
-            timed("reserve", || builder.reserve(expected, id_bytes));
-        }
-        timed("extend", || documents.extend(taken));
-        if !job.place(&mut builder, &documents[start..], |_| read).await
-            || !job.breathe(documents.len(), read).await
-        {
+        if !job.wanted() {
             return;
         }
-    }
-    let imported = match importer.finish() {
-        Ok(imported) => imported,
-        Err(e) => return job.fail(&name, format!("{e} (read as {format})")),
+        match reply {
+            Reply::Progress { done, .. } if !job.breathe(documents.len(), fraction(done)).await => {
+                return
+            }
+            Reply::Batch { batch, .. } => {
+                let (number, read) = (batch.number, fraction(batch.bytes_read));
+                if documents.is_empty() {
+                    reserve(&mut documents, &mut builder, &batch, total);
+                }
+                let start = documents.len();
+                match timed("decode", || batch.into_documents()) {
+                    Ok(mut batch) => timed("extend", || documents.append(&mut batch)),
+                    Err(e) => return job.fail(&name, e.to_string()),
+                }
+                if !job.place(&mut builder, &documents[start..], |_| read).await {
+                    return;
+                }
+                reading.placed(number + 1);
+            }
+            Reply::Imported {
+                skipped, warning, ..
+            } => break (skipped, warning),
+            Reply::Failed { message, .. } => return job.fail(&name, message),
+            Reply::Crashed { message } => {
+                let message = format!(
+                    "the studio's worker stopped while reading it ({message}); the workspace \
+                     is unchanged: import the file again"
+                );
+                return job.fail(&name, message);
+            }
+            _ => {}
+        }
     };
-    let start = documents.len();
-    documents.extend(imported.documents);
-    if !job
-        .place(&mut builder, &documents[start..], |_| Some(1.0))
-        .await
-    {
-        return;
-    }
+    drop(reading);
     if documents.is_empty() {
         return job.fail(
             &name,
             format!("no document IDs were found in it (read as {format})"),
         );
     }
-    let summary = import_summary(
-        &name,
-        documents.len(),
-        imported.skipped,
-        imported.warnings.first().map(ToString::to_string),
-    );
+    let summary = import_summary(&name, documents.len(), skipped as usize, warning);
     job.finish(documents, builder, placer, Some(summary)).await;
+}
+
+/// Makes room for the documents of a file of `total` bytes at the first batch's density,
+/// so that the list is not copied whole as it doubles (a task of half a second at
+/// 10,000,000 documents), and for their ID bytes at the same density (not the first IDs'
+/// length times the count: the later IDs of a file are often longer, and an arena that
+/// outgrows its room is copied whole, 80 ms at 10,000,000 IDs).
+fn reserve(
+    documents: &mut Vec<Document>,
+    builder: &mut PlacementBuilder,
+    first: &DocumentBatch,
+    total: f64,
+) {
+    let read = first.bytes_read.max(1) as f64;
+    let expected = (first.len() as f64 / read * total * 1.05) as usize;
+    let id_bytes = (first.ids.len() as f64 / read * total * 1.05) as usize;
+    timed("reserve", || {
+        documents.reserve(expected);
+        builder.reserve(expected, id_bytes);
+    });
 }
 
 /// Saved documents of more bytes than this are restored as a chunked job (about 30,000

@@ -1,0 +1,231 @@
+//! A batch of imported documents as the worker sends it to the page: the IDs in one string
+//! with their end offsets, sizes, collection numbers into a table of names, and the kept
+//! bodies (the design's fields only) by position. One string and a few flat arrays, not a
+//! `String` per document: bincode writes and reads each array with one copy.
+
+use ravenshard_model::workspace::Document;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+
+/// At most this many documents a batch (about 1 MB of IDs; the page turns one into
+/// documents in a few milliseconds).
+pub const BATCH_DOCUMENTS: usize = 32_768;
+
+/// Documents read by the worker, in file order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocumentBatch {
+    /// Its number: 0 for an import's first batch, one more for each next.
+    pub number: u64,
+    /// The IDs, one after another.
+    pub ids: String,
+    /// Where each ID ends in `ids` (a byte offset).
+    pub ends: Vec<u32>,
+    /// Each document's size.
+    pub sizes: Vec<Option<u64>>,
+    /// Each document's collection: 0 for none, `i + 1` for `collections[i]`.
+    pub collection_of: Vec<u32>,
+    /// The collections' names.
+    pub collections: Vec<String>,
+    /// The bodies kept, by position in the batch.
+    pub bodies: Vec<(u32, String)>,
+    /// The file's bytes read when the batch was made.
+    pub bytes_read: u64,
+}
+
+/// A batch whose arrays do not agree (a bug, or a page and a worker of different builds).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DamagedBatch {
+    /// The batch's number.
+    pub number: u64,
+    /// What does not agree.
+    pub problem: String,
+}
+
+impl fmt::Display for DamagedBatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the worker's batch {} of documents is damaged ({}); reload the page and import \
+             the file again",
+            self.number, self.problem
+        )
+    }
+}
+
+impl std::error::Error for DamagedBatch {}
+
+impl DocumentBatch {
+    /// The batch numbered `number` of `documents`, `bytes_read` bytes into the file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::Document;
+    /// use ravenshard_studio::worker::DocumentBatch;
+    ///
+    /// let mut order = Document::new("orders/1-A");
+    /// order.collection = Some("Orders".into());
+    /// let documents = vec![order, Document::new("x")];
+    /// let batch = DocumentBatch::of(0, &documents, 40);
+    /// assert_eq!((batch.ids.as_str(), batch.collection_of.as_slice()), ("orders/1-Ax", &[1, 0][..]));
+    /// assert_eq!(batch.into_documents(), Ok(documents));
+    /// ```
+    pub fn of(number: u64, documents: &[Document], bytes_read: u64) -> DocumentBatch {
+        let mut batch = DocumentBatch {
+            number,
+            bytes_read,
+            ids: String::with_capacity(documents.iter().map(|d| d.id.len()).sum()),
+            ends: Vec::with_capacity(documents.len()),
+            sizes: Vec::with_capacity(documents.len()),
+            collection_of: Vec::with_capacity(documents.len()),
+            ..DocumentBatch::default()
+        };
+        let mut numbers: HashMap<&str, u32> = HashMap::new();
+        for (i, document) in documents.iter().enumerate() {
+            batch.ids.push_str(&document.id);
+            batch.ends.push(batch.ids.len() as u32);
+            batch.sizes.push(document.size);
+            let collection = document.collection.as_deref().map_or(0, |name| {
+                *numbers.entry(name).or_insert_with(|| {
+                    batch.collections.push(name.to_string());
+                    batch.collections.len() as u32
+                })
+            });
+            batch.collection_of.push(collection);
+            if let Some(body) = &document.body {
+                batch.bodies.push((i as u32, body.clone()));
+            }
+        }
+        batch
+    }
+
+    /// How many documents it holds.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The documents again.
+    ///
+    /// # Errors
+    ///
+    /// [`DamagedBatch`] when the arrays do not agree.
+    pub fn into_documents(self) -> Result<Vec<Document>, DamagedBatch> {
+        let damaged = |problem: &str| DamagedBatch {
+            number: self.number,
+            problem: problem.to_string(),
+        };
+        let n = self.ends.len();
+        if self.sizes.len() != n || self.collection_of.len() != n {
+            return Err(damaged("its arrays differ in length"));
+        }
+        let mut documents = Vec::with_capacity(n);
+        let mut start = 0usize;
+        for i in 0..n {
+            let end = self.ends[i] as usize;
+            let id = self
+                .ids
+                .get(start..end)
+                .ok_or_else(|| damaged("an ID's offsets are out of place"))?;
+            start = end;
+            let mut document = Document::new(id);
+            document.size = self.sizes[i];
+            document.collection = match self.collection_of[i] {
+                0 => None,
+                c => Some(
+                    self.collections
+                        .get(c as usize - 1)
+                        .ok_or_else(|| damaged("a collection number is unknown"))?
+                        .clone(),
+                ),
+            };
+            documents.push(document);
+        }
+        for (i, body) in self.bodies {
+            let document = documents
+                .get_mut(i as usize)
+                .ok_or_else(|| damaged("a body's position is out of range"))?;
+            document.body = Some(body);
+        }
+        Ok(documents)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document(
+        id: &str,
+        size: Option<u64>,
+        collection: Option<&str>,
+        body: Option<&str>,
+    ) -> Document {
+        let mut d = Document::new(id);
+        d.size = size;
+        d.collection = collection.map(Into::into);
+        d.body = body.map(Into::into);
+        d
+    }
+
+    /// Encodes and decodes as `gloo-worker`'s codec does.
+    fn round_trip(batch: &DocumentBatch) -> DocumentBatch {
+        let bytes = bincode::serialize(batch).expect("encodes");
+        bincode::deserialize(&bytes).expect("decodes")
+    }
+
+    #[test]
+    fn documents_survive_the_batch_and_the_workers_codec() {
+        let documents = vec![
+            document(
+                "orders/1-A",
+                Some(120),
+                Some("Orders"),
+                Some(r#"{"Customer":"c/1"}"#),
+            ),
+            document("é/ü", None, None, None),
+            document("orders/2-A", Some(0), Some("Orders"), None),
+            document("companies/1", Some(7), Some("Companies"), Some("{}")),
+        ];
+        let batch = DocumentBatch::of(3, &documents, 999);
+        assert_eq!(batch.collections, ["Orders", "Companies"]);
+        assert_eq!(batch.collection_of, [1, 0, 1, 2]);
+        assert_eq!(batch.len(), 4);
+        let back = round_trip(&batch);
+        assert_eq!(back, batch);
+        assert_eq!(back.clone().into_documents(), Ok(documents));
+        assert_eq!((back.number, back.bytes_read), (3, 999));
+        assert!(DocumentBatch::of(0, &[], 0)
+            .into_documents()
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn a_damaged_batch_is_an_error_not_a_panic() {
+        let documents = [document("é", Some(1), Some("A"), Some("{}"))];
+        let good = DocumentBatch::of(5, &documents, 1);
+        let mut bad = good.clone();
+        bad.ends[0] = 1; // inside the 'é'
+        assert!(bad
+            .clone()
+            .into_documents()
+            .unwrap_err()
+            .to_string()
+            .contains("batch 5"));
+        let mut bad = good.clone();
+        bad.collection_of[0] = 2;
+        assert!(bad.clone().into_documents().is_err());
+        let mut bad = good.clone();
+        bad.bodies[0].0 = 1;
+        assert!(bad.clone().into_documents().is_err());
+        let mut bad = good;
+        bad.sizes.clear();
+        assert!(bad.clone().into_documents().is_err());
+    }
+}
