@@ -10,7 +10,7 @@
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
 use super::saving::with_tab;
 use crate::state::{check_fits, check_import_size, import_summary, read_saved, Action};
-use crate::state::{read_layout, take_retired, Loaded, Placer, Retired};
+use crate::state::{read_layout, take_retired, KeptFields, Loaded, Placer, Retired};
 use crate::state::{State, Stored, Work, WorkspaceAction, LINES_HEADER};
 use crate::worker::{DocumentBatch, Reading, Reply};
 use ravenshard_model::import::{FieldPaths, Format};
@@ -164,6 +164,7 @@ impl Job {
         mut builder: PlacementBuilder,
         placer: Placer,
         summary: Option<String>,
+        kept: Option<KeptFields>,
     ) {
         let done = documents.len();
         while !timed("pack", || builder.pack_step(PACK_STEP)) {
@@ -182,6 +183,7 @@ impl Job {
             placement,
             placer,
             summary,
+            kept,
         };
         timed("handover", || self.on_loaded.emit(Rc::new(loaded)));
         wasm_bindgen_futures::spawn_local(free_retired());
@@ -252,7 +254,7 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
             return;
         }
     }
-    job.finish(documents, builder, placer, None).await;
+    job.finish(documents, builder, placer, None, None).await;
 }
 
 /// Imports `blob` named `name` as documents: the studio's worker reads it (inflates and
@@ -270,8 +272,10 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         return job.fail(&name, message);
     }
     let format = Format::detect(Some(&name), &head);
-    let fields = placer.options.design.as_ref().map(FieldPaths::of_design);
-    let mut reading = match Reading::start(&blob, &name, format, &fields.unwrap_or_default()) {
+    let kept = (placer.options.design.as_ref())
+        .map(FieldPaths::of_design)
+        .unwrap_or_default();
+    let mut reading = match Reading::start(&blob, &name, format, &kept) {
         Ok(reading) => reading,
         Err(e) => return job.fail(&name, e),
     };
@@ -326,7 +330,9 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         );
     }
     let summary = import_summary(&name, documents.len(), skipped as usize, warning);
-    job.finish(documents, builder, placer, Some(summary)).await;
+    let kept = KeptFields::new(name, kept);
+    job.finish(documents, builder, placer, Some(summary), Some(kept))
+        .await;
 }
 
 /// Makes room for the documents of a file of `total` bytes at the first batch's density,
@@ -440,6 +446,7 @@ async fn restore_parts(
         placement: builder.finish(),
         placer,
         summary: None,
+        kept: None,
     };
     state.apply(Action::Loaded(Rc::new(loaded)));
     // The first render of the studio starts a task of its own.
