@@ -294,14 +294,13 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
                 return
             }
             Reply::Batch { batch, .. } => {
-                let (number, read) = (batch.number, fraction(batch.bytes_read));
+                let (number, read) = (batch.number, fraction(batch.read.bytes));
                 if documents.is_empty() {
                     reserve(&mut documents, &mut builder, &batch, total);
                 }
                 let start = documents.len();
-                match timed("decode", || batch.into_documents()) {
-                    Ok(mut batch) => timed("extend", || documents.append(&mut batch)),
-                    Err(e) => return job.fail(&name, e.to_string()),
+                if let Err(e) = timed("decode", || batch.append_to(&mut documents)) {
+                    return job.fail(&name, e.to_string());
                 }
                 if !job.place(&mut builder, &documents[start..], |_| read).await {
                     return;
@@ -335,20 +334,18 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         .await;
 }
 
-/// Makes room for the documents of a file of `total` bytes at the first batch's density,
-/// so that the list is not copied whole as it doubles (a task of half a second at
-/// 10,000,000 documents), and for their ID bytes at the same density (not the first IDs'
-/// length times the count: the later IDs of a file are often longer, and an arena that
-/// outgrows its room is copied whole, 80 ms at 10,000,000 IDs).
+/// Makes room for the documents of a file of `total` bytes at the density of what the
+/// worker read before the first batch, so that the list is not copied whole as it doubles
+/// (a task of half a second at 10,000,000 documents), and for their ID bytes at the same
+/// density (not the first IDs' length times the count: the later IDs of a file are often
+/// longer, and an arena that outgrows its room is copied whole, 80 ms at 10,000,000 IDs).
 fn reserve(
     documents: &mut Vec<Document>,
     builder: &mut PlacementBuilder,
     first: &DocumentBatch,
     total: f64,
 ) {
-    let read = first.bytes_read.max(1) as f64;
-    let expected = (first.len() as f64 / read * total * 1.05) as usize;
-    let id_bytes = (first.ids.len() as f64 / read * total * 1.05) as usize;
+    let (expected, id_bytes) = first.read.estimate(total as u64);
     timed("reserve", || {
         documents.reserve(expected);
         builder.reserve(expected, id_bytes);

@@ -29,8 +29,39 @@ pub struct DocumentBatch {
     pub collections: Vec<String>,
     /// The bodies kept, by position in the batch.
     pub bodies: Vec<(u32, String)>,
-    /// The file's bytes read when the batch was made.
-    pub bytes_read: u64,
+    /// How far the file was read when the batch was made.
+    pub read: Read,
+}
+
+/// How far a file was read: what its first `bytes` bytes held (documents read may still
+/// be waiting in the worker for their batch), for the page's estimate of the whole file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Read {
+    /// The file's bytes read.
+    pub bytes: u64,
+    /// The documents they held.
+    pub documents: u64,
+    /// Those documents' ID bytes.
+    pub id_bytes: u64,
+}
+
+impl Read {
+    /// The documents and ID bytes a file of `total` bytes holds at this density, and 5%
+    /// more.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_studio::worker::batch::Read;
+    ///
+    /// let read = Read { bytes: 1000, documents: 100, id_bytes: 900 };
+    /// assert_eq!(read.estimate(10_000), (1050, 9450));
+    /// ```
+    pub fn estimate(self, total: u64) -> (usize, usize) {
+        let scale = total as f64 / self.bytes.max(1) as f64 * 1.05;
+        let at = |n: u64| (n as f64 * scale).round() as usize;
+        (at(self.documents), at(self.id_bytes))
+    }
 }
 
 /// A batch whose arrays do not agree (a bug, or a page and a worker of different builds).
@@ -56,7 +87,7 @@ impl fmt::Display for DamagedBatch {
 impl std::error::Error for DamagedBatch {}
 
 impl DocumentBatch {
-    /// The batch numbered `number` of `documents`, `bytes_read` bytes into the file.
+    /// The batch numbered `number` of `documents`, made when the file was `read` so far.
     ///
     /// # Examples
     ///
@@ -67,14 +98,14 @@ impl DocumentBatch {
     /// let mut order = Document::new("orders/1-A");
     /// order.collection = Some("Orders".into());
     /// let documents = vec![order, Document::new("x")];
-    /// let batch = DocumentBatch::of(0, &documents, 40);
+    /// let batch = DocumentBatch::of(0, &documents, Default::default());
     /// assert_eq!((batch.ids.as_str(), batch.collection_of.as_slice()), ("orders/1-Ax", &[1, 0][..]));
     /// assert_eq!(batch.into_documents(), Ok(documents));
     /// ```
-    pub fn of(number: u64, documents: &[Document], bytes_read: u64) -> DocumentBatch {
+    pub fn of(number: u64, documents: &[Document], read: Read) -> DocumentBatch {
         let mut batch = DocumentBatch {
             number,
-            bytes_read,
+            read,
             ids: String::with_capacity(documents.iter().map(|d| d.id.len()).sum()),
             ends: Vec::with_capacity(documents.len()),
             sizes: Vec::with_capacity(documents.len()),
@@ -110,12 +141,22 @@ impl DocumentBatch {
         self.ends.is_empty()
     }
 
-    /// The documents again.
+    /// Appends the documents to `documents` (where the page keeps them: no copy of the
+    /// list on the way).
     ///
     /// # Errors
     ///
-    /// [`DamagedBatch`] when the arrays do not agree.
-    pub fn into_documents(self) -> Result<Vec<Document>, DamagedBatch> {
+    /// [`DamagedBatch`] when the arrays do not agree; `documents` is then as it was.
+    pub fn append_to(self, documents: &mut Vec<Document>) -> Result<(), DamagedBatch> {
+        let before = documents.len();
+        let result = self.push_each(documents, before);
+        if result.is_err() {
+            documents.truncate(before);
+        }
+        result
+    }
+
+    fn push_each(self, documents: &mut Vec<Document>, before: usize) -> Result<(), DamagedBatch> {
         let damaged = |problem: &str| DamagedBatch {
             number: self.number,
             problem: problem.to_string(),
@@ -124,7 +165,7 @@ impl DocumentBatch {
         if self.sizes.len() != n || self.collection_of.len() != n {
             return Err(damaged("its arrays differ in length"));
         }
-        let mut documents = Vec::with_capacity(n);
+        documents.reserve(n);
         let mut start = 0usize;
         for i in 0..n {
             let end = self.ends[i] as usize;
@@ -148,10 +189,22 @@ impl DocumentBatch {
         }
         for (i, body) in self.bodies {
             let document = documents
-                .get_mut(i as usize)
+                .get_mut(before + i as usize)
+                .filter(|_| (i as usize) < n)
                 .ok_or_else(|| damaged("a body's position is out of range"))?;
             document.body = Some(body);
         }
+        Ok(())
+    }
+
+    /// The documents again.
+    ///
+    /// # Errors
+    ///
+    /// [`DamagedBatch`] when the arrays do not agree.
+    pub fn into_documents(self) -> Result<Vec<Document>, DamagedBatch> {
+        let mut documents = Vec::new();
+        self.append_to(&mut documents)?;
         Ok(documents)
     }
 }
@@ -192,15 +245,20 @@ mod tests {
             document("orders/2-A", Some(0), Some("Orders"), None),
             document("companies/1", Some(7), Some("Companies"), Some("{}")),
         ];
-        let batch = DocumentBatch::of(3, &documents, 999);
+        let read = Read {
+            bytes: 999,
+            documents: 4,
+            id_bytes: 30,
+        };
+        let batch = DocumentBatch::of(3, &documents, read);
         assert_eq!(batch.collections, ["Orders", "Companies"]);
         assert_eq!(batch.collection_of, [1, 0, 1, 2]);
         assert_eq!(batch.len(), 4);
         let back = round_trip(&batch);
         assert_eq!(back, batch);
         assert_eq!(back.clone().into_documents(), Ok(documents));
-        assert_eq!((back.number, back.bytes_read), (3, 999));
-        assert!(DocumentBatch::of(0, &[], 0)
+        assert_eq!((back.number, back.read), (3, read));
+        assert!(DocumentBatch::of(0, &[], Read::default())
             .into_documents()
             .unwrap()
             .is_empty());
@@ -209,7 +267,7 @@ mod tests {
     #[test]
     fn a_damaged_batch_is_an_error_not_a_panic() {
         let documents = [document("é", Some(1), Some("A"), Some("{}"))];
-        let good = DocumentBatch::of(5, &documents, 1);
+        let good = DocumentBatch::of(5, &documents, Read::default());
         let mut bad = good.clone();
         bad.ends[0] = 1; // inside the 'é'
         assert!(bad
@@ -224,8 +282,14 @@ mod tests {
         let mut bad = good.clone();
         bad.bodies[0].0 = 1;
         assert!(bad.clone().into_documents().is_err());
-        let mut bad = good;
+        let mut bad = good.clone();
         bad.sizes.clear();
         assert!(bad.clone().into_documents().is_err());
+        // Appending a damaged batch leaves the list as it was.
+        let mut list = good.clone().into_documents().unwrap();
+        let mut bad = good;
+        bad.bodies[0].0 = 1;
+        assert!(bad.append_to(&mut list).is_err());
+        assert_eq!(list, documents);
     }
 }

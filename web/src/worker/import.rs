@@ -3,7 +3,7 @@
 //! to the page in [`DocumentBatch`]es, never more than [`BATCHES_AHEAD`] ahead of the page's
 //! placing.
 
-use super::batch::{DocumentBatch, BATCH_DOCUMENTS};
+use super::batch::{DocumentBatch, Read, BATCH_DOCUMENTS};
 use super::protocol::{ImportRequest, Reply, Stage, BATCHES_AHEAD};
 use super::run::{Chunks, Reporter, StudioWorker};
 use gloo::worker::{HandlerId, WorkerScope};
@@ -28,12 +28,12 @@ struct Sender<'s> {
 impl Sender<'_> {
     /// Sends `documents` in batches, each once the page placed all but
     /// [`BATCHES_AHEAD`] of those sent before.
-    async fn send(&mut self, documents: &[Document], bytes_read: u64) {
+    async fn send(&mut self, documents: &[Document], read: Read) {
         for part in documents.chunks(BATCH_DOCUMENTS) {
             while self.sent >= self.placed_batches() + BATCHES_AHEAD {
                 gloo::timers::future::TimeoutFuture::new(WAIT_MS).await;
             }
-            let batch = DocumentBatch::of(self.sent, part, bytes_read);
+            let batch = DocumentBatch::of(self.sent, part, read);
             self.sent += 1;
             self.documents += part.len() as u64;
             let run = self.run;
@@ -88,6 +88,14 @@ async fn read(
     };
     let chunks = Chunks::open(&request.url).await?;
     let mut pending: Vec<Document> = Vec::new();
+    let mut read = Read::default();
+    let take = |importer: &mut Importer, pending: &mut Vec<Document>, read: &mut Read| {
+        let mut taken = importer.take_documents();
+        read.bytes = importer.progress().bytes_read;
+        read.documents += taken.len() as u64;
+        read.id_bytes += taken.iter().map(|d| d.id.len() as u64).sum::<u64>();
+        pending.append(&mut taken);
+    };
     while let Some(chunk) = chunks.next().await? {
         // A stream's chunk can be the whole file: push it in the importer's slices.
         let mut rest = chunk.as_slice();
@@ -95,21 +103,20 @@ async fn read(
             let (part, tail) = rest.split_at(importer.next_chunk_len().clamp(1, rest.len()));
             importer.push(part).map_err(|e| in_file(&e))?;
             rest = tail;
-            let bytes = importer.progress().bytes_read;
-            reporter.report(bytes, Some(request.size), false);
-            pending.append(&mut importer.take_documents());
+            take(&mut importer, &mut pending, &mut read);
+            reporter.report(read.bytes, Some(request.size), false);
             if pending.len() >= BATCH_DOCUMENTS {
                 let whole = pending.len() / BATCH_DOCUMENTS * BATCH_DOCUMENTS;
-                sender.send(&pending[..whole], bytes).await;
+                sender.send(&pending[..whole], read).await;
                 pending.drain(..whole);
             }
         }
     }
-    let bytes = importer.progress().bytes_read;
-    reporter.report(bytes, Some(request.size), true);
+    take(&mut importer, &mut pending, &mut read);
+    reporter.report(read.bytes, Some(request.size), true);
     let imported = importer.finish().map_err(|e| in_file(&e))?;
     pending.extend(imported.documents);
-    sender.send(&pending, bytes).await;
+    sender.send(&pending, read).await;
     Ok(Reply::Imported {
         run: request.run,
         documents: sender.documents,

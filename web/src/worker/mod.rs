@@ -27,7 +27,7 @@ pub mod reading;
 pub mod run;
 
 pub use balance::Balancer;
-pub use batch::{DamagedBatch, DocumentBatch, BATCH_DOCUMENTS};
+pub use batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};
 pub use protocol::{
     AdviseRequest, BalanceRequest, Balanced, Channel, ImportRequest, LoadData, Reply, Request,
     Stage, BATCHES_AHEAD,

@@ -354,7 +354,7 @@ mod tests {
         let replies = [
             Reply::Batch {
                 run: 2,
-                batch: DocumentBatch::of(4, &[document], 99),
+                batch: DocumentBatch::of(4, &[document], Default::default()),
             },
             Reply::Imported {
                 run: 2,
