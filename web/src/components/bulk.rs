@@ -1,5 +1,6 @@
 //! Jobs that make a workspace of up to millions of documents without freezing the page: a
-//! large generation and an import. Each makes its documents a chunk at a time and places
+//! large generation and an import (whose file the studio's worker reads, sending the
+//! documents in batches). Each makes (or receives) its documents a chunk at a time and places
 //! them as they come ([`PlacementBuilder`](ravenshard_model::workspace::PlacementBuilder)),
 //! giving the event loop back every [`SLICE_MS`] milliseconds (to paint the progress and
 //! to notice Cancel), packs the placement's per-bucket tree a step at a time too
