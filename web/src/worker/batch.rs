@@ -213,17 +213,9 @@ impl DocumentBatch {
 mod tests {
     use super::*;
 
-    fn document(
-        id: &str,
-        size: Option<u64>,
-        collection: Option<&str>,
-        body: Option<&str>,
-    ) -> Document {
-        let mut d = Document::new(id);
-        d.size = size;
-        d.collection = collection.map(Into::into);
-        d.body = body.map(Into::into);
-        d
+    /// Documents in the line format (`id<TAB>size<TAB>collection<TAB>body`).
+    fn documents(lines: &str) -> Vec<Document> {
+        Document::parse_lines(lines).map(|l| l.document).collect()
     }
 
     /// Encodes and decodes as `gloo-worker`'s codec does.
@@ -234,17 +226,12 @@ mod tests {
 
     #[test]
     fn documents_survive_the_batch_and_the_workers_codec() {
-        let documents = vec![
-            document(
-                "orders/1-A",
-                Some(120),
-                Some("Orders"),
-                Some(r#"{"Customer":"c/1"}"#),
-            ),
-            document("é/ü", None, None, None),
-            document("orders/2-A", Some(0), Some("Orders"), None),
-            document("companies/1", Some(7), Some("Companies"), Some("{}")),
-        ];
+        let documents = documents(
+            "orders/1-A\t120\tOrders\t{\"Customer\":\"c/1\"}\né/ü\n\
+             orders/2-A\t0\tOrders\ncompanies/1\t7\tCompanies\t{}",
+        );
+        assert_eq!(documents[1].body, None);
+        assert_eq!(documents[3].body.as_deref(), Some("{}"));
         let read = Read {
             bytes: 999,
             documents: 4,
@@ -266,7 +253,7 @@ mod tests {
 
     #[test]
     fn a_damaged_batch_is_an_error_not_a_panic() {
-        let documents = [document("é", Some(1), Some("A"), Some("{}"))];
+        let documents = documents("é\t1\tA\t{}");
         let good = DocumentBatch::of(5, &documents, Read::default());
         let mut bad = good.clone();
         bad.ends[0] = 1; // inside the 'é'
