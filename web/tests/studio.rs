@@ -5,9 +5,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use ravenshard_studio::components::count;
-use ravenshard_studio::components::import::{import_blob, CancelToken};
 use ravenshard_studio::components::saving;
-use ravenshard_studio::state::{Saved, WorkspaceAction, SET_ASIDE_KEY, STORAGE_KEY};
+use ravenshard_studio::state::{Saved, SET_ASIDE_KEY, STORAGE_KEY};
 use ravenshard_studio::App;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -246,31 +245,6 @@ async fn imports_csv_and_ndjson() {
         .text(".import-error")
         .contains("bad.json could not be read"));
     assert_eq!(studio.text(".count-documents strong"), "3");
-}
-
-#[wasm_bindgen_test]
-async fn import_function_can_be_cancelled() {
-    let studio = Studio::fresh().await;
-    let token = CancelToken::default();
-    let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
-    let on_action = {
-        let seen = seen.clone();
-        yew::Callback::from(move |a| seen.borrow_mut().push(a))
-    };
-    let text: String = (0..200_000).map(|i| format!("orders/{i}-A\n")).collect();
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(text.as_bytes()));
-    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).unwrap();
-    let t = token.clone();
-    wasm_bindgen_futures::spawn_local(import_blob(blob, "big.txt".into(), on_action, t));
-    gloo::timers::future::TimeoutFuture::new(0).await;
-    token.cancel();
-    gloo::timers::future::TimeoutFuture::new(200).await;
-    let seen = seen.borrow();
-    assert!(matches!(seen[0], WorkspaceAction::ImportStarted { .. }));
-    assert!(!seen
-        .iter()
-        .any(|a| matches!(a, WorkspaceAction::ImportFinished { .. })));
-    drop(studio);
 }
 
 #[wasm_bindgen_test]

@@ -1,5 +1,6 @@
 //! Jobs that make a workspace of up to millions of documents without freezing the page: a
-//! large generation and an import. Each makes its documents a chunk at a time and places
+//! large generation and an import (whose file the studio's worker reads, sending the
+//! documents in batches). Each makes (or receives) its documents a chunk at a time and places
 //! them as they come ([`PlacementBuilder`](ravenshard_model::workspace::PlacementBuilder)),
 //! giving the event loop back every [`SLICE_MS`] milliseconds (to paint the progress and
 //! to notice Cancel), packs the placement's per-bucket tree a step at a time too
@@ -10,9 +11,10 @@
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
 use super::saving::with_tab;
 use crate::state::{check_fits, check_import_size, import_summary, read_saved, Action};
-use crate::state::{read_layout, take_retired, Loaded, Placer, Retired};
+use crate::state::{read_layout, take_retired, KeptFields, Loaded, Placer, Retired};
 use crate::state::{State, Stored, Work, WorkspaceAction, LINES_HEADER};
-use ravenshard_model::import::{Format, Importer};
+use crate::worker::{DocumentBatch, Reading, Reply};
+use ravenshard_model::import::{FieldPaths, Format};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, PlacementBuilder};
 use std::rc::Rc;
@@ -163,6 +165,7 @@ impl Job {
         mut builder: PlacementBuilder,
         placer: Placer,
         summary: Option<String>,
+        kept: Option<KeptFields>,
     ) {
         let done = builder.len();
         while !timed("pack", || builder.pack_step(PACK_STEP)) {
@@ -180,6 +183,7 @@ impl Job {
             placement,
             placer,
             summary,
+            kept,
         };
         timed("handover", || self.on_loaded.emit(Rc::new(loaded)));
         wasm_bindgen_futures::spawn_local(free_retired());
@@ -238,10 +242,14 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
             return;
         }
     }
-    job.finish(builder, placer, None).await;
+    job.finish(builder, placer, None, None).await;
 }
 
-/// Imports `blob` named `name` as documents, placing them as they are read.
+/// Imports `blob` named `name` as documents: the studio's worker reads it (inflates and
+/// parses it, keeping of each document only the fields the design in force reads), and the
+/// page places each batch as it arrives, so that reading and placing overlap; the worker
+/// stays at most [`BATCHES_AHEAD`](crate::worker::BATCHES_AHEAD) batches ahead. A cancel
+/// or a failure terminates the worker and leaves the workspace as it was.
 pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     let total = blob.size();
     let head = match read_slice(&blob, 0.0, total.min(SNIFF_BYTES)).await {
@@ -252,63 +260,77 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         return job.fail(&name, message);
     }
     let format = Format::detect(Some(&name), &head);
-    let mut importer = Importer::new(format, Some(total as u64));
+    let kept = (placer.options.design.as_ref())
+        .map(FieldPaths::of_design)
+        .unwrap_or_default();
+    let mut reading = match Reading::start(&blob, &name, format, &kept) {
+        Ok(reading) => reading,
+        Err(e) => return job.fail(&name, e),
+    };
+    // One batch's documents at a time: the placement is their one store.
+    let mut documents: Vec<Document> = Vec::new();
     let mut builder = placer.builder();
-    let mut offset = 0.0;
-    while offset < total {
-        let end = (offset + importer.next_chunk_len() as f64).min(total);
-        let chunk = match read_slice(&blob, offset, end).await {
-            Ok(chunk) => chunk,
-            Err(e) => return job.fail(&name, e),
+    let fraction = |bytes: u64| Some((bytes as f64 / total.max(1.0)).min(1.0));
+    let (skipped, warning) = loop {
+        let Some(reply) = reading.next().await else {
+            return;
         };
-        if let Err(e) = timed("read", || importer.push(&chunk)) {
-            return job.fail(&name, format!("{e} (read as {format})"));
-        }
-        offset = end;
-        let read = importer.progress().fraction();
-        let taken = timed("take", || importer.take_documents());
-        if builder.is_empty() && !taken.is_empty() {
-            // Room for the documents the file holds at the first slice's density, so that
-            // the placement's tables are not copied whole as they double (a task of half a
-            // second at 10,000,000 documents).
-            let per_byte = taken.len() as f64 / end.max(1.0);
-            let expected = (per_byte * total * 1.05) as usize;
-            // ID bytes at the same density (not the first IDs' length times the count: the
-            // later IDs of a file are often longer, and an arena that outgrows its room is
-            // copied whole, 80 ms at 10,000,000 IDs).
-            let seen = taken.iter().map(|d| d.id.len()).sum::<usize>() as f64;
-            let id_bytes = (seen / end.max(1.0) * total * 1.05) as usize;
-            timed("reserve", || builder.reserve(expected, id_bytes));
-        }
-        if !job.place(&mut builder, &taken, |_| read).await
-            || !job.breathe(builder.len(), read).await
-        {
+        if !job.wanted() {
             return;
         }
-    }
-    let imported = match importer.finish() {
-        Ok(imported) => imported,
-        Err(e) => return job.fail(&name, format!("{e} (read as {format})")),
+        match reply {
+            Reply::Progress { done, .. } if !job.breathe(builder.len(), fraction(done)).await => {
+                return
+            }
+            Reply::Batch { batch, .. } => {
+                let (number, read) = (batch.number, fraction(batch.read.bytes));
+                if builder.is_empty() {
+                    reserve(&mut builder, &batch, total);
+                }
+                documents.clear();
+                if let Err(e) = timed("decode", || batch.append_to(&mut documents)) {
+                    return job.fail(&name, e.to_string());
+                }
+                if !job.place(&mut builder, &documents, |_| read).await {
+                    return;
+                }
+                reading.placed(number + 1);
+            }
+            Reply::Imported {
+                skipped, warning, ..
+            } => break (skipped, warning),
+            Reply::Failed { message, .. } => return job.fail(&name, message),
+            Reply::Crashed { message } => {
+                let message = format!(
+                    "the studio's worker stopped while reading it ({message}); the workspace \
+                     is unchanged: import the file again"
+                );
+                return job.fail(&name, message);
+            }
+            _ => {}
+        }
     };
-    if !job
-        .place(&mut builder, &imported.documents, |_| Some(1.0))
-        .await
-    {
-        return;
-    }
+    drop(reading);
     if builder.is_empty() {
         return job.fail(
             &name,
             format!("no document IDs were found in it (read as {format})"),
         );
     }
-    let summary = import_summary(
-        &name,
-        builder.len(),
-        imported.skipped,
-        imported.warnings.first().map(ToString::to_string),
-    );
-    job.finish(builder, placer, Some(summary)).await;
+    let summary = import_summary(&name, builder.len(), skipped as usize, warning);
+    let kept = KeptFields::new(name, kept);
+    job.finish(builder, placer, Some(summary), Some(kept)).await;
+}
+
+/// Makes room in the placement for the documents of a file of `total` bytes at the density
+/// of what the worker read before the first batch, so that its tables are not copied whole
+/// as they double (a task of half a second at 10,000,000 documents), and for their ID bytes
+/// at the same density (not the first IDs' length times the count: the later IDs of a file
+/// are often longer, and an arena that outgrows its room is copied whole, 80 ms at
+/// 10,000,000 IDs).
+fn reserve(builder: &mut PlacementBuilder, first: &DocumentBatch, total: f64) {
+    let (expected, id_bytes) = first.read.estimate(total as u64);
+    timed("reserve", || builder.reserve(expected, id_bytes));
 }
 
 /// Saved documents of more bytes than this are restored as a chunked job (about 30,000
@@ -399,6 +421,7 @@ async fn restore_parts(
         placement: builder.finish(),
         placer,
         summary: None,
+        kept: None,
     };
     state.apply(Action::Loaded(Rc::new(loaded)));
     // The first render of the studio starts a task of its own.

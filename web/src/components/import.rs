@@ -1,11 +1,10 @@
-//! Reading a file into the workspace without freezing the page: the core's
-//! [`Importer`] is fed slices of the file of [`Importer::next_chunk_len`] bytes, and the
-//! page gets the event loop back between slices (to paint the progress bar and to notice
-//! Cancel).
+//! Picking or dropping files into the workspace: RavenDB bucket statistics answers are read
+//! whole, as one workspace of statistics; a document list goes to [`bulk::import`], which
+//! has the studio's worker read it and places its documents as they come.
 
 use super::bulk;
-use crate::state::{check_import_size, Loaded, Placer, WorkspaceAction};
-use ravenshard_model::import::{is_bucket_statistics, Format, Importer};
+use crate::state::{Loaded, Placer, WorkspaceAction};
+use ravenshard_model::import::is_bucket_statistics;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen_futures::JsFuture;
@@ -55,14 +54,13 @@ pub(crate) async fn read_slice(blob: &Blob, start: f64, end: f64) -> Result<Vec<
 
 /// Imports dropped or picked files: RavenDB bucket statistics answers (told by the first
 /// file's first bytes) are read whole, every file, as one workspace of statistics; anything
-/// else is a document list, of which the first file is imported: placed as it is read when
-/// `chunked` gives the configuration and where the workspace goes ([`bulk::import`]), else
-/// by the reducer ([`import_blob`]).
+/// else is a document list, of which the first file is imported ([`bulk::import`]): read in
+/// the worker and placed by `placer` as it is read, the workspace going to `on_loaded`.
 pub async fn import_files(
     files: Vec<(String, Blob)>,
     on_action: Callback<WorkspaceAction>,
     token: CancelToken,
-    chunked: Option<(Placer, Callback<Rc<Loaded>>)>,
+    (placer, on_loaded): (Placer, Callback<Rc<Loaded>>),
 ) {
     let Some((name, first)) = files.first() else {
         return;
@@ -78,14 +76,9 @@ pub async fn import_files(
         let Some((name, blob)) = files.into_iter().next() else {
             return;
         };
-        match chunked {
-            Some((placer, on_loaded)) => {
-                let label = format!("Reading {name}");
-                let job = bulk::Job::new(label, token, on_action, on_loaded);
-                bulk::import(blob, name, placer, job).await;
-            }
-            None => import_blob(blob, name, on_action, token).await,
-        }
+        let label = format!("Reading {name}");
+        let job = bulk::Job::new(label, token, on_action, on_loaded);
+        bulk::import(blob, name, placer, job).await;
         return;
     }
     token.cancel();
@@ -106,68 +99,4 @@ pub async fn import_files(
         names.push(name);
     }
     on_action.emit(WorkspaceAction::StatisticsImported { names, texts });
-}
-
-/// Imports `blob` (a `File` or any blob) named `name`, reporting through `on_action`:
-/// `ImportStarted`, `ImportProgress` after each slice, then `ImportFinished` or
-/// `ImportFailed`; nothing more once `token` is cancelled.
-pub async fn import_blob(
-    blob: Blob,
-    name: String,
-    on_action: Callback<WorkspaceAction>,
-    token: CancelToken,
-) {
-    token.cancel();
-    let generation = token.generation();
-    on_action.emit(WorkspaceAction::ImportStarted { name: name.clone() });
-    let fail = |message: String| WorkspaceAction::ImportFailed {
-        name: name.clone(),
-        message,
-    };
-    let total = blob.size();
-    let head = match read_slice(&blob, 0.0, total.min(SNIFF_BYTES)).await {
-        Ok(head) => head,
-        Err(e) => return on_action.emit(fail(e)),
-    };
-    let gzip = head.starts_with(&[0x1f, 0x8b]);
-    if let Err(message) = check_import_size(total as u64, gzip) {
-        return on_action.emit(fail(message));
-    }
-    let format = Format::detect(Some(&name), &head);
-    let mut importer = Importer::new(format, Some(total as u64));
-    let mut offset = 0.0;
-    while offset < total {
-        gloo::timers::future::TimeoutFuture::new(0).await;
-        if token.generation() != generation {
-            return;
-        }
-        let end = (offset + importer.next_chunk_len() as f64).min(total);
-        let chunk = match read_slice(&blob, offset, end).await {
-            Ok(chunk) => chunk,
-            Err(e) => return on_action.emit(fail(e)),
-        };
-        if let Err(e) = importer.push(&chunk) {
-            return on_action.emit(fail(format!("{e} (read as {format})")));
-        }
-        offset = end;
-        on_action.emit(WorkspaceAction::ImportProgress {
-            fraction: importer.progress().fraction(),
-            documents: importer.documents_so_far(),
-        });
-    }
-    if token.generation() != generation {
-        return;
-    }
-    match importer.finish() {
-        Ok(imported) if imported.documents.is_empty() => on_action.emit(fail(format!(
-            "no document IDs were found in it (read as {format}{})",
-            if imported.skipped > 0 {
-                format!("; {} entries skipped", imported.skipped)
-            } else {
-                String::new()
-            }
-        ))),
-        Ok(imported) => on_action.emit(WorkspaceAction::ImportFinished { name, imported }),
-        Err(e) => on_action.emit(fail(format!("{e} (read as {format})"))),
-    }
 }

@@ -42,7 +42,7 @@ fn import_first(files: Option<FileList>, props: &WorkspacePanelProps) {
         .filter_map(|i| files.get(i))
         .map(|file| (file.name(), file.unchecked_into()))
         .collect();
-    let chunked = Some((props.placer.clone(), props.on_loaded.clone()));
+    let chunked = (props.placer.clone(), props.on_loaded.clone());
     let (on, token) = (props.on_action.clone(), props.token.clone());
     wasm_bindgen_futures::spawn_local(import_files(files, on, token, chunked));
 }

@@ -4,7 +4,7 @@
 //! documents) is swapped in, so nothing is placed again on the main thread, and a cancelled
 //! job leaves the workspace the user had.
 
-use super::{Level, Live, Notice, State, WorkspaceAction};
+use super::{KeptFields, Level, Live, Notice, State, WorkspaceAction};
 use crate::editors::geometry::group_digits;
 use ravenshard::Topology;
 use ravenshard_model::workspace::{Placement, PlacementBuilder, PlacementOptions};
@@ -62,6 +62,8 @@ pub struct Loaded {
     pub placer: Placer,
     /// The notice to show (`Imported 1,000,000 documents from …`).
     pub summary: Option<String>,
+    /// What an import kept of the documents' bodies (`None`: they are as made).
+    pub kept: Option<KeptFields>,
 }
 
 /// A job in progress, as the workspace panel shows it.
@@ -147,6 +149,11 @@ impl State {
         if let Some(summary) = loaded.summary {
             self.push_notice(Notice::new(Level::Info, summary));
         }
+        self.kept = loaded.kept;
+        let design = self.design.design().map(Rc::as_ref);
+        if let Some(text) = self.kept.as_mut().and_then(|k| k.check(design)) {
+            self.push_notice(Notice::new(Level::Warning, text));
+        }
     }
 }
 
@@ -174,6 +181,7 @@ mod tests {
             placement: builder.finish(),
             placer,
             summary,
+            kept: None,
         }
     }
 
@@ -201,6 +209,43 @@ mod tests {
         let mut whole = State::with_documents(documents);
         whole.apply(Action::Config(ConfigAction::SetShardCount("5".into())));
         assert_eq!(state.placement().shards(), whole.placement().shards());
+    }
+
+    /// A design turned on after an import that kept no bodies names the fields it misses,
+    /// once; one whose fields were kept says nothing; a new workspace forgets the import.
+    #[test]
+    fn a_design_reading_fields_an_import_did_not_keep_is_told() {
+        use ravenshard_model::import::FieldPaths;
+        let warnings = |state: &State| -> Vec<String> {
+            let list = state.notices().list();
+            let warned = list.iter().filter(|n| n.level == Level::Warning);
+            warned.map(|n| n.text.clone()).collect()
+        };
+        let by = |fields: &str| {
+            let json = format!(
+                r#"{{"Shards": {{"0": {{}}, "1": {{}}}}, "ByContent": {{"Orders": {{"Fields": [{fields}]}}}}}}"#
+            );
+            Action::Config(ConfigAction::SetJson(json))
+        };
+        let mut state = State::with_documents(Vec::new());
+        let mut made = loaded(&generated(10), state.placer(), None);
+        made.kept = Some(KeptFields::new(
+            "a.json".into(),
+            FieldPaths::new(["Customer"]),
+        ));
+        state.apply(Action::Loaded(Rc::new(made)));
+        state.apply(by(r#""Customer""#));
+        assert_eq!(warnings(&state), Vec::<String>::new());
+        state.apply(by(r#""Customer", "Address.Zip""#));
+        state.apply(by(r#""Address.Zip", "Customer""#));
+        let told = warnings(&state);
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(told[0]
+            .starts_with("The design reads Address.Zip, which the import of a.json did not keep"));
+        assert!(told[0].ends_with("Import a.json again to read it."));
+        state.apply(Action::Workspace(WorkspaceAction::Generate));
+        state.apply(by(r#""Total""#));
+        assert_eq!(warnings(&state).len(), 1);
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod documents;
 pub mod editor;
 pub mod export;
 pub mod inputs;
+pub mod kept;
 pub mod limits;
 pub mod live;
 pub mod loaded;
@@ -50,6 +51,7 @@ pub use inputs::{
     default_tags, parse_database, parse_nodes, parse_replication_factor, parse_shard_count,
     parse_tags, preview, split_chars, Field, MAX_NODES, MAX_SHARDS, PREVIEW_CHARS,
 };
+pub use kept::KeptFields;
 pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
 pub use live::Live;
 pub use loaded::{import_summary, take_retired, Loaded, Placer, Retired, Work};
@@ -156,6 +158,9 @@ pub struct State {
     reshard: Rc<ReshardState>,
     notices: Rc<NoticesState>,
     advisor: Rc<AdvisorState>,
+    /// What the last import kept of its documents' bodies, while its documents are the
+    /// workspace's.
+    kept: Option<KeptFields>,
 }
 
 impl Default for State {
@@ -200,6 +205,7 @@ impl State {
             placed,
             notices: Rc::default(),
             advisor: Rc::default(),
+            kept: None,
         }
     }
 
@@ -347,6 +353,9 @@ impl State {
         match action {
             Action::Config(a) => self.config = Rc::clone(&self.config).reduce(a),
             Action::Workspace(a) => {
+                if a.replaces_documents() {
+                    self.kept = None;
+                }
                 self.workspace = Rc::clone(&self.workspace).reduce(a);
                 if let Some(notice) = self.workspace.notice() {
                     self.push_notice(notice.clone());
@@ -448,6 +457,10 @@ impl State {
         if !Rc::ptr_eq(self.design.topology(), &topology) {
             let configure = DesignAction::Configure(Rc::clone(&topology));
             self.design = Rc::clone(&self.design).reduce(configure);
+            let design = self.design.design().map(Rc::as_ref);
+            if let Some(text) = self.kept.as_mut().and_then(|k| k.check(design)) {
+                self.notify(Level::Warning, text);
+            }
         }
         let revision = self.config.revision();
         let mut members_changed = false;

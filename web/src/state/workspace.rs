@@ -125,6 +125,21 @@ pub enum WorkspaceAction {
     },
 }
 
+impl WorkspaceAction {
+    /// Whether it replaces the workspace's documents wholesale (not an edit of them).
+    pub fn replaces_documents(&self) -> bool {
+        matches!(
+            self,
+            WorkspaceAction::LoadChapterSample
+                | WorkspaceAction::Generate
+                | WorkspaceAction::Clear
+                | WorkspaceAction::ImportFinished { .. }
+                | WorkspaceAction::StatisticsImported { .. }
+                | WorkspaceAction::Loaded(_)
+        )
+    }
+}
+
 /// Reads the generator's count field: 1 to [`MAX_GENERATED`].
 fn parse_count(text: &str) -> Result<usize, String> {
     let text = text.trim();

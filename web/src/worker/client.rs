@@ -79,6 +79,19 @@ pub fn send(request: Request, on_reply: Callback<Reply>) {
     }
 }
 
+/// Sends `request` to its view's worker if one runs, its replies going where that view's
+/// last [`send`] said; `false`: none runs (nothing is sent).
+pub fn tell(request: Request) -> bool {
+    let channel = request.channel();
+    RUNNING.with(|running| {
+        running
+            .borrow()
+            .get(&channel)
+            .map(|r| r.bridge.send(request))
+            .is_some()
+    })
+}
+
 /// Whether a worker is running (of any view).
 pub fn is_running() -> bool {
     RUNNING.with(|r| !r.borrow().is_empty())
@@ -93,7 +106,7 @@ pub fn instance(channel: Channel) -> Option<u64> {
 /// Terminates every view's worker (a run in progress stops at once, without a reply: the
 /// tests' clean-up; a view cancels with [`stop`]); the next [`send`] starts a new one.
 pub fn terminate() {
-    for channel in [Channel::Advisor, Channel::Reshard] {
+    for channel in [Channel::Advisor, Channel::Reshard, Channel::Import] {
         stop(channel);
     }
 }

@@ -2,6 +2,7 @@
 //! Every request and reply of a run carries its run number, so that the page can drop a
 //! late reply of a run it cancelled. Each view has its own worker ([`Channel`]).
 
+use super::batch::DocumentBatch;
 use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,25 @@ pub struct AdviseRequest {
     pub queries: String,
     /// `LoadDocument` relations, `Collection.Field` one a line.
     pub loads: String,
+}
+
+/// What an import is asked: read a document list and send its documents back in
+/// [`DocumentBatch`]es.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportRequest {
+    /// The run's number.
+    pub run: u64,
+    /// A blob URL of the file, which the worker fetches.
+    pub url: String,
+    /// The file's name (for messages).
+    pub name: String,
+    /// The file's size in bytes.
+    pub size: u64,
+    /// The format the page recognised ([`Format::key`](ravenshard_model::import::Format::key)).
+    pub format: String,
+    /// The field paths to keep of each document instead of its body (the design's); none:
+    /// no bodies.
+    pub fields: Vec<String>,
 }
 
 /// What each used bucket of the configuration in force holds, as flat arrays (one entry a
@@ -136,6 +156,8 @@ pub enum Channel {
     Advisor,
     /// The Resharding view.
     Reshard,
+    /// An import of a document list.
+    Import,
 }
 
 /// A request to the worker.
@@ -161,7 +183,24 @@ pub enum Request {
     Balance(BalanceRequest),
     /// Panic in the Resharding view's worker (a debug action, as [`Request::Panic`]).
     PanicReshard,
+    /// Read a file and send its documents in batches ([`Reply::Batch`], then
+    /// [`Reply::Imported`]).
+    Import(ImportRequest),
+    /// The page placed the import's first `batches` batches: the worker sends at most
+    /// [`BATCHES_AHEAD`] batches more than the page placed.
+    ImportPlaced {
+        /// The run.
+        run: u64,
+        /// How many batches are placed.
+        batches: u64,
+    },
+    /// Panic in the import's worker (a debug action, as [`Request::Panic`]).
+    PanicImport,
 }
+
+/// How many batches the import's worker sends ahead of the page's placing: enough that the
+/// page never waits for the next, few enough that memory does not hold the file twice.
+pub const BATCHES_AHEAD: u64 = 3;
 
 impl Request {
     /// The view it is for.
@@ -169,6 +208,9 @@ impl Request {
         match self {
             Request::Advise(_) | Request::Rewrites { .. } | Request::Panic => Channel::Advisor,
             Request::KeepLoad(_) | Request::Balance(_) | Request::PanicReshard => Channel::Reshard,
+            Request::Import(_) | Request::ImportPlaced { .. } | Request::PanicImport => {
+                Channel::Import
+            }
         }
     }
 }
@@ -244,6 +286,24 @@ pub enum Reply {
         /// The figures.
         summary: ObjectiveSummary,
     },
+    /// Documents an import read (after [`Reply::Progress`] of its reading).
+    Batch {
+        /// The run.
+        run: u64,
+        /// The documents.
+        batch: DocumentBatch,
+    },
+    /// The import read the whole file: every batch was sent.
+    Imported {
+        /// The run.
+        run: u64,
+        /// How many documents the batches held.
+        documents: u64,
+        /// How many entries were skipped.
+        skipped: u64,
+        /// Why the first skipped entry was skipped.
+        warning: Option<String>,
+    },
     /// A balance could not be made (options the core refuses, a load the worker does not
     /// hold); the message says why.
     BalanceFailed {
@@ -268,6 +328,44 @@ mod tests {
     fn round_trip<T: Serialize + serde::de::DeserializeOwned>(value: &T) -> T {
         let bytes = bincode::serialize(value).expect("encodes");
         bincode::deserialize(&bytes).expect("decodes")
+    }
+
+    /// Every import message reads back as it was written.
+    #[test]
+    fn import_messages_survive_the_workers_codec() {
+        let mut document = ravenshard_model::workspace::Document::new("orders/1-A");
+        document.body = Some(r#"{"Customer":"c/1"}"#.into());
+        let messages = [
+            Request::Import(ImportRequest {
+                run: 2,
+                url: "blob:x".into(),
+                name: "a.json.gz".into(),
+                size: 12,
+                format: "ravendump".into(),
+                fields: vec!["Customer".into(), "Address.Zip".into()],
+            }),
+            Request::ImportPlaced { run: 2, batches: 7 },
+            Request::PanicImport,
+        ];
+        for request in messages {
+            assert_eq!(request.channel(), Channel::Import);
+            assert_eq!(round_trip(&request), request);
+        }
+        let replies = [
+            Reply::Batch {
+                run: 2,
+                batch: DocumentBatch::of(4, &[document], Default::default()),
+            },
+            Reply::Imported {
+                run: 2,
+                documents: 1,
+                skipped: 3,
+                warning: Some("why".into()),
+            },
+        ];
+        for reply in replies {
+            assert_eq!(round_trip(&reply), reply);
+        }
     }
 
     /// Every balance message reads back as it was written, every option and figure set.

@@ -8,6 +8,7 @@ use gloo::worker::{HandlerId, Worker, WorkerScope};
 use ravenshard::Topology;
 use ravenshard_model::advise::{ExportReader, ReadExport, Workload};
 use ravenshard_model::import::Format;
+use std::cell::Cell;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -21,10 +22,12 @@ thread_local! {
 }
 
 /// The studio's worker. It keeps the export last advised on, for [`Request::Rewrites`],
-/// and the load last sent, for [`Request::Balance`].
+/// the load last sent, for [`Request::Balance`], and how many batches of an import the
+/// page placed ([`Request::ImportPlaced`]).
 pub struct StudioWorker {
     export: Rc<RefCell<Option<(u64, ReadExport)>>>,
     balancer: Rc<RefCell<Balancer>>,
+    placed: Rc<Cell<(u64, u64)>>,
 }
 
 impl Worker for StudioWorker {
@@ -46,6 +49,7 @@ impl Worker for StudioWorker {
         StudioWorker {
             export: Rc::default(),
             balancer: Rc::default(),
+            placed: Rc::default(),
         }
     }
 
@@ -73,7 +77,15 @@ impl Worker for StudioWorker {
                 collection,
                 field,
             } => scope.respond(id, self.rewrites(run, collection, field)),
-            Request::Panic | Request::PanicReshard => {
+            Request::Import(request) => {
+                let (scope, placed) = (scope.clone(), Rc::clone(&self.placed));
+                wasm_bindgen_futures::spawn_local(async move {
+                    let reply = super::import::import(&scope, id, request, &placed).await;
+                    scope.respond(id, reply);
+                });
+            }
+            Request::ImportPlaced { run, batches } => self.placed.set((run, batches)),
+            Request::Panic | Request::PanicReshard | Request::PanicImport => {
                 panic!("the worker was asked to panic (the studio's debug action)")
             }
             Request::KeepLoad(data) => self.balancer.borrow_mut().keep(&data),
@@ -125,7 +137,7 @@ impl StudioWorker {
 }
 
 /// Sends [`Reply::Progress`] at most every [`PROGRESS_EVERY_MS`].
-struct Reporter<'s> {
+pub(super) struct Reporter<'s> {
     scope: &'s WorkerScope<StudioWorker>,
     id: HandlerId,
     run: u64,
@@ -134,14 +146,31 @@ struct Reporter<'s> {
     last: f64,
 }
 
-impl Reporter<'_> {
+impl<'s> Reporter<'s> {
+    /// Reports `run`'s `stage` to `id`, from now.
+    pub(super) fn new(
+        scope: &'s WorkerScope<StudioWorker>,
+        id: HandlerId,
+        run: u64,
+        stage: Stage,
+    ) -> Reporter<'s> {
+        Reporter {
+            scope,
+            id,
+            run,
+            stage,
+            began: js_sys::Date::now(),
+            last: 0.0,
+        }
+    }
+
     fn stage(&mut self, stage: Stage) {
         self.stage = stage;
         self.began = js_sys::Date::now();
         self.last = 0.0;
     }
 
-    fn report(&mut self, done: u64, total: Option<u64>, force: bool) {
+    pub(super) fn report(&mut self, done: u64, total: Option<u64>, force: bool) {
         let now = js_sys::Date::now();
         if !force && now - self.last < PROGRESS_EVERY_MS {
             return;
@@ -167,12 +196,12 @@ fn js_message(e: &JsValue) -> String {
 }
 
 /// The chunks of the file at `url`, read by `fetch` (a blob URL of the page).
-struct Chunks {
+pub(super) struct Chunks {
     reader: web_sys::ReadableStreamDefaultReader,
 }
 
 impl Chunks {
-    async fn open(url: &str) -> Result<Chunks, String> {
+    pub(super) async fn open(url: &str) -> Result<Chunks, String> {
         let global: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
         let failed =
             |e: JsValue| format!("the worker could not read the file ({})", js_message(&e));
@@ -187,7 +216,7 @@ impl Chunks {
         Ok(Chunks { reader })
     }
 
-    async fn next(&self) -> Result<Option<Vec<u8>>, String> {
+    pub(super) async fn next(&self) -> Result<Option<Vec<u8>>, String> {
         let result = JsFuture::from(self.reader.read())
             .await
             .map_err(|e| format!("the worker could not read the file ({})", js_message(&e)))?;
@@ -211,14 +240,7 @@ async fn advise(
         .map_err(|e| format!("the configuration in force: {e}"))?;
     let workload = Workload::parse(&request.queries, &request.loads).map_err(|e| e.to_string())?;
     kept.borrow_mut().take();
-    let mut reporter = Reporter {
-        scope,
-        id,
-        run: request.run,
-        stage: Stage::Reading,
-        began: js_sys::Date::now(),
-        last: 0.0,
-    };
+    let mut reporter = Reporter::new(scope, id, request.run, Stage::Reading);
     let export = read(&request, &mut reporter).await?;
     reporter.stage(Stage::Scoring);
     let total = export.documents() as u64;

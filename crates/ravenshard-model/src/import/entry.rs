@@ -1,6 +1,7 @@
 //! One entry of a list: an ID or a document object, turned into a [`Document`], and the
 //! [`Sink`] that collects documents and skipped entries.
 
+use super::fields::FieldPaths;
 use super::trail::{Segment, Trail};
 use super::{ImportWarning, Location, MAX_WARNINGS};
 use crate::workspace::Document;
@@ -13,8 +14,8 @@ use std::marker::PhantomData;
 /// Collects documents and skipped entries.
 #[derive(Debug, Default)]
 pub(super) struct Sink {
-    /// Keep no bodies (and do not count them as dropped).
-    pub no_bodies: bool,
+    /// What of each document's body is kept.
+    pub keep: Keep,
     pub documents: Vec<Document>,
     pub warnings: Vec<ImportWarning>,
     pub skipped: usize,
@@ -24,11 +25,28 @@ pub(super) struct Sink {
     pub bodies_dropped: usize,
 }
 
+/// What an import keeps of each document's body.
+#[derive(Debug, Default)]
+pub(super) enum Keep {
+    /// The whole body (up to [`MAX_BODY_BYTES`] in all).
+    #[default]
+    Whole,
+    /// No body (none is counted as dropped).
+    Nothing,
+    /// A body of these fields only.
+    Fields(FieldPaths),
+}
+
 /// The most bytes of document bodies an import keeps; later documents keep their ID, size
 /// and collection only.
 pub const MAX_BODY_BYTES: usize = 32 << 20;
 
 impl Sink {
+    /// Whether entries' bodies are read at all.
+    pub fn keeps_bodies(&self) -> bool {
+        !matches!(self.keep, Keep::Nothing)
+    }
+
     /// Adds a document, or a warning if its ID cannot be stored. `at` is only called for a
     /// warning that is kept.
     pub fn add(
@@ -44,7 +62,12 @@ impl Sink {
                 let mut document = Document::new(id);
                 document.size = size;
                 document.collection = collection;
-                if let Some(body) = body.filter(|_| !self.no_bodies) {
+                let body = match &self.keep {
+                    Keep::Whole => body,
+                    Keep::Nothing => None,
+                    Keep::Fields(fields) => body.map(|b| fields.prune(&b).unwrap_or(b)),
+                };
+                if let Some(body) = body {
                     if self.body_bytes + body.len() <= MAX_BODY_BYTES {
                         self.body_bytes += body.len();
                         document.body = Some(body);
@@ -383,7 +406,7 @@ fn once<'de, A: MapAccess<'de>, S: DeserializeSeed<'de>>(
 }
 
 /// An object key, borrowed from the text unless it has escapes.
-struct Key<'de>(Cow<'de, str>);
+pub(super) struct Key<'de>(pub Cow<'de, str>);
 
 impl<'de> de::Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key<'de>, D::Error> {

@@ -387,7 +387,7 @@ impl JsonReader {
         let index = self.index;
         self.index += 1;
         let start = self.start;
-        let entry = parse_entry(&self.buf[start..end], !sink.no_bodies)
+        let entry = parse_entry(&self.buf[start..end], sink.keeps_bodies())
             .map_err(|e| self.entry_error(start, self.element_path(index), e))?;
         let at = || Location::Element {
             path: self.element_path(index),

@@ -140,7 +140,7 @@ pub(super) fn ndjson_line(record: Record, sink: &mut Sink) -> Result<(), ImportE
     }
     let line = record.line;
     let entry =
-        parse_entry(trimmed.as_bytes(), !sink.no_bodies).map_err(|e| ImportError::Json {
+        parse_entry(trimmed.as_bytes(), sink.keeps_bodies()).map_err(|e| ImportError::Json {
             path: if e.path.is_empty() {
                 "$".to_string()
             } else {

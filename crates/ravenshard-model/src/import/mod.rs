@@ -60,6 +60,7 @@ mod csv;
 mod decode;
 mod entry;
 mod error;
+mod fields;
 mod format;
 mod gzip;
 mod json;
@@ -68,13 +69,14 @@ mod statistics;
 mod trail;
 
 pub use error::{ImportError, ImportWarning, Location};
+pub use fields::FieldPaths;
 pub use format::{Format, UnknownFormat, ACCEPT};
 pub use statistics::is_bucket_statistics;
 
 use crate::workspace::Document;
 use decode::Decoder;
-use entry::Sink;
 pub use entry::MAX_BODY_BYTES;
+use entry::{Keep, Sink};
 use lines::Splitter;
 
 /// At most this many [`ImportWarning`]s are kept; [`Imported::skipped`] counts them all.
@@ -238,7 +240,34 @@ impl Importer {
     /// # Ok::<(), ravenshard_model::import::ImportError>(())
     /// ```
     pub fn without_bodies(mut self) -> Importer {
-        self.sink.no_bodies = true;
+        self.sink.keep = Keep::Nothing;
+        self
+    }
+
+    /// The same importer, keeping of each document object only the values at `fields`
+    /// (as a JSON object holding just them, [`FieldPaths::prune`]), never its whole body:
+    /// what a design's placement reads ([`FieldPaths::of_design`]). No fields: no bodies,
+    /// as [`without_bodies`](Importer::without_bodies).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::import::{FieldPaths, Format, Importer};
+    ///
+    /// let fields = FieldPaths::new(["Customer"]);
+    /// let mut importer = Importer::new(Format::Ndjson, None).keeping_fields(fields);
+    /// importer.push(br#"{"Id": "orders/1", "Customer": "customers/1", "Lines": [1, 2, 3]}"#)?;
+    /// let imported = importer.finish()?;
+    /// let document = &imported.documents[0];
+    /// assert_eq!(document.body.as_deref(), Some(r#"{"Customer":"customers/1"}"#));
+    /// assert_eq!(document.size, Some(58)); // the whole document's
+    /// # Ok::<(), ravenshard_model::import::ImportError>(())
+    /// ```
+    pub fn keeping_fields(mut self, fields: FieldPaths) -> Importer {
+        self.sink.keep = match fields.is_empty() {
+            true => Keep::Nothing,
+            false => Keep::Fields(fields),
+        };
         self
     }
 

@@ -1,0 +1,75 @@
+//! What an import kept of its documents' bodies: only the fields the design in force read
+//! ([`FieldPaths`]), never whole bodies. When a later design reads a field that was not
+//! kept, the studio says which and that importing the file again reads it, instead of
+//! placing the documents as if they had no such field without a word.
+
+use ravenshard_design::content::ContentDesign;
+use ravenshard_model::import::FieldPaths;
+
+/// The fields an import kept, and the missing fields already told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptFields {
+    /// The file's name.
+    pub file: String,
+    /// The fields kept (none: no bodies).
+    pub fields: FieldPaths,
+    told: Vec<String>,
+}
+
+impl KeptFields {
+    /// `file`'s documents keep only `fields`.
+    pub fn new(file: String, fields: FieldPaths) -> KeptFields {
+        KeptFields {
+            file,
+            fields,
+            told: Vec::new(),
+        }
+    }
+
+    /// What to tell when `design` reads fields that were not kept (once for each set of
+    /// them; `None` when nothing is missing or it was told).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::Topology;
+    /// use ravenshard_design::content::ContentDesign;
+    /// use ravenshard_model::import::FieldPaths;
+    /// use ravenshard_studio::state::KeptFields;
+    ///
+    /// let json = r#"{"Shards": {"0": {}}, "ByContent": {"Orders": {"Fields": ["Customer"]}}}"#;
+    /// let design = ContentDesign::from_topology(&Topology::from_json(json)?)?;
+    /// let mut kept = KeptFields::new("orders.json".into(), FieldPaths::default());
+    /// let told = kept.check(design.as_ref()).unwrap();
+    /// assert!(told.starts_with("The design reads Customer, which the import of orders.json did not keep"));
+    /// assert_eq!(kept.check(design.as_ref()), None);
+    /// let mut kept = KeptFields::new("orders.json".into(), FieldPaths::new(["Customer"]));
+    /// assert_eq!(kept.check(design.as_ref()), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check(&mut self, design: Option<&ContentDesign>) -> Option<String> {
+        let wanted = FieldPaths::of_design(design?);
+        let missing: Vec<String> = self
+            .fields
+            .missing(&wanted)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if missing.is_empty() || missing == self.told {
+            return None;
+        }
+        let (s, it) = match missing.len() {
+            1 => ("", "it"),
+            _ => ("s", "them"),
+        };
+        let text = format!(
+            "The design reads {}, which the import of {file} did not keep (an import keeps \
+             only the field{s} the design in force reads, not whole documents): its documents \
+             are rejected as having no such field. Import {file} again to read {it}.",
+            missing.join(", "),
+            file = self.file,
+        );
+        self.told = missing;
+        Some(text)
+    }
+}

@@ -1,0 +1,282 @@
+//! A batch of imported documents as the worker sends it to the page: the IDs in one string
+//! with their end offsets, sizes, collection numbers into a table of names, and the kept
+//! bodies (the design's fields only) by position. One string and a few flat arrays, not a
+//! `String` per document: bincode writes and reads each array with one copy.
+
+use ravenshard_model::workspace::Document;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+
+/// At most this many documents a batch (about 1 MB of IDs; the page turns one into
+/// documents in a few milliseconds).
+pub const BATCH_DOCUMENTS: usize = 32_768;
+
+/// Documents read by the worker, in file order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocumentBatch {
+    /// Its number: 0 for an import's first batch, one more for each next.
+    pub number: u64,
+    /// The IDs, one after another.
+    pub ids: String,
+    /// Where each ID ends in `ids` (a byte offset).
+    pub ends: Vec<u32>,
+    /// Each document's size.
+    pub sizes: Vec<Option<u64>>,
+    /// Each document's collection: 0 for none, `i + 1` for `collections[i]`.
+    pub collection_of: Vec<u32>,
+    /// The collections' names.
+    pub collections: Vec<String>,
+    /// The bodies kept, by position in the batch.
+    pub bodies: Vec<(u32, String)>,
+    /// How far the file was read when the batch was made.
+    pub read: Read,
+}
+
+/// How far a file was read: what its first `bytes` bytes held (documents read may still
+/// be waiting in the worker for their batch), for the page's estimate of the whole file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Read {
+    /// The file's bytes read.
+    pub bytes: u64,
+    /// The documents they held.
+    pub documents: u64,
+    /// Those documents' ID bytes.
+    pub id_bytes: u64,
+}
+
+impl Read {
+    /// The documents and ID bytes a file of `total` bytes holds at this density, and 5%
+    /// more.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_studio::worker::batch::Read;
+    ///
+    /// let read = Read { bytes: 1000, documents: 100, id_bytes: 900 };
+    /// assert_eq!(read.estimate(10_000), (1050, 9450));
+    /// ```
+    pub fn estimate(self, total: u64) -> (usize, usize) {
+        let scale = total as f64 / self.bytes.max(1) as f64 * 1.05;
+        let at = |n: u64| (n as f64 * scale).round() as usize;
+        (at(self.documents), at(self.id_bytes))
+    }
+}
+
+/// A batch whose arrays do not agree (a bug, or a page and a worker of different builds).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DamagedBatch {
+    /// The batch's number.
+    pub number: u64,
+    /// What does not agree.
+    pub problem: String,
+}
+
+impl fmt::Display for DamagedBatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the worker's batch {} of documents is damaged ({}); reload the page and import \
+             the file again",
+            self.number, self.problem
+        )
+    }
+}
+
+impl std::error::Error for DamagedBatch {}
+
+impl DocumentBatch {
+    /// The batch numbered `number` of `documents`, made when the file was `read` so far.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::Document;
+    /// use ravenshard_studio::worker::DocumentBatch;
+    ///
+    /// let mut order = Document::new("orders/1-A");
+    /// order.collection = Some("Orders".into());
+    /// let documents = vec![order, Document::new("x")];
+    /// let batch = DocumentBatch::of(0, &documents, Default::default());
+    /// assert_eq!((batch.ids.as_str(), batch.collection_of.as_slice()), ("orders/1-Ax", &[1, 0][..]));
+    /// assert_eq!(batch.into_documents(), Ok(documents));
+    /// ```
+    pub fn of(number: u64, documents: &[Document], read: Read) -> DocumentBatch {
+        let mut batch = DocumentBatch {
+            number,
+            read,
+            ids: String::with_capacity(documents.iter().map(|d| d.id.len()).sum()),
+            ends: Vec::with_capacity(documents.len()),
+            sizes: Vec::with_capacity(documents.len()),
+            collection_of: Vec::with_capacity(documents.len()),
+            ..DocumentBatch::default()
+        };
+        let mut numbers: HashMap<&str, u32> = HashMap::new();
+        for (i, document) in documents.iter().enumerate() {
+            batch.ids.push_str(&document.id);
+            batch.ends.push(batch.ids.len() as u32);
+            batch.sizes.push(document.size);
+            let collection = document.collection.as_deref().map_or(0, |name| {
+                *numbers.entry(name).or_insert_with(|| {
+                    batch.collections.push(name.to_string());
+                    batch.collections.len() as u32
+                })
+            });
+            batch.collection_of.push(collection);
+            if let Some(body) = &document.body {
+                batch.bodies.push((i as u32, body.clone()));
+            }
+        }
+        batch
+    }
+
+    /// How many documents it holds.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Appends the documents to `documents` (where the page keeps them: no copy of the
+    /// list on the way).
+    ///
+    /// # Errors
+    ///
+    /// [`DamagedBatch`] when the arrays do not agree; `documents` is then as it was.
+    pub fn append_to(self, documents: &mut Vec<Document>) -> Result<(), DamagedBatch> {
+        let before = documents.len();
+        let result = self.push_each(documents, before);
+        if result.is_err() {
+            documents.truncate(before);
+        }
+        result
+    }
+
+    fn push_each(self, documents: &mut Vec<Document>, before: usize) -> Result<(), DamagedBatch> {
+        let damaged = |problem: &str| DamagedBatch {
+            number: self.number,
+            problem: problem.to_string(),
+        };
+        let n = self.ends.len();
+        if self.sizes.len() != n || self.collection_of.len() != n {
+            return Err(damaged("its arrays differ in length"));
+        }
+        documents.reserve(n);
+        let mut start = 0usize;
+        for i in 0..n {
+            let end = self.ends[i] as usize;
+            let id = self
+                .ids
+                .get(start..end)
+                .ok_or_else(|| damaged("an ID's offsets are out of place"))?;
+            start = end;
+            let mut document = Document::new(id);
+            document.size = self.sizes[i];
+            document.collection = match self.collection_of[i] {
+                0 => None,
+                c => Some(
+                    self.collections
+                        .get(c as usize - 1)
+                        .ok_or_else(|| damaged("a collection number is unknown"))?
+                        .clone(),
+                ),
+            };
+            documents.push(document);
+        }
+        for (i, body) in self.bodies {
+            let document = documents
+                .get_mut(before + i as usize)
+                .filter(|_| (i as usize) < n)
+                .ok_or_else(|| damaged("a body's position is out of range"))?;
+            document.body = Some(body);
+        }
+        Ok(())
+    }
+
+    /// The documents again.
+    ///
+    /// # Errors
+    ///
+    /// [`DamagedBatch`] when the arrays do not agree.
+    pub fn into_documents(self) -> Result<Vec<Document>, DamagedBatch> {
+        let mut documents = Vec::new();
+        self.append_to(&mut documents)?;
+        Ok(documents)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Documents in the line format (`id<TAB>size<TAB>collection<TAB>body`).
+    fn documents(lines: &str) -> Vec<Document> {
+        Document::parse_lines(lines).map(|l| l.document).collect()
+    }
+
+    /// Encodes and decodes as `gloo-worker`'s codec does.
+    fn round_trip(batch: &DocumentBatch) -> DocumentBatch {
+        let bytes = bincode::serialize(batch).expect("encodes");
+        bincode::deserialize(&bytes).expect("decodes")
+    }
+
+    #[test]
+    fn documents_survive_the_batch_and_the_workers_codec() {
+        let documents = documents(
+            "orders/1-A\t120\tOrders\t{\"Customer\":\"c/1\"}\né/ü\n\
+             orders/2-A\t0\tOrders\ncompanies/1\t7\tCompanies\t{}",
+        );
+        assert_eq!(documents[1].body, None);
+        assert_eq!(documents[3].body.as_deref(), Some("{}"));
+        let read = Read {
+            bytes: 999,
+            documents: 4,
+            id_bytes: 30,
+        };
+        let batch = DocumentBatch::of(3, &documents, read);
+        assert_eq!(batch.collections, ["Orders", "Companies"]);
+        assert_eq!(batch.collection_of, [1, 0, 1, 2]);
+        assert_eq!(batch.len(), 4);
+        let back = round_trip(&batch);
+        assert_eq!(back, batch);
+        assert_eq!(back.clone().into_documents(), Ok(documents));
+        assert_eq!((back.number, back.read), (3, read));
+        assert!(DocumentBatch::of(0, &[], Read::default())
+            .into_documents()
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn a_damaged_batch_is_an_error_not_a_panic() {
+        let documents = documents("é\t1\tA\t{}");
+        let good = DocumentBatch::of(5, &documents, Read::default());
+        let mut bad = good.clone();
+        bad.ends[0] = 1; // inside the 'é'
+        assert!(bad
+            .clone()
+            .into_documents()
+            .unwrap_err()
+            .to_string()
+            .contains("batch 5"));
+        let mut bad = good.clone();
+        bad.collection_of[0] = 2;
+        assert!(bad.clone().into_documents().is_err());
+        let mut bad = good.clone();
+        bad.bodies[0].0 = 1;
+        assert!(bad.clone().into_documents().is_err());
+        let mut bad = good.clone();
+        bad.sizes.clear();
+        assert!(bad.clone().into_documents().is_err());
+        // Appending a damaged batch leaves the list as it was.
+        let mut list = good.clone().into_documents().unwrap();
+        let mut bad = good;
+        bad.bodies[0].0 = 1;
+        assert!(bad.append_to(&mut list).is_err());
+        assert_eq!(list, documents);
+    }
+}

@@ -1,0 +1,126 @@
+//! The import's side of the worker: reads a file from its blob URL in chunks, inflates and
+//! parses it ([`Importer`], keeping only the fields the page named), and sends the documents
+//! to the page in [`DocumentBatch`]es, never more than [`BATCHES_AHEAD`] ahead of the page's
+//! placing.
+
+use super::batch::{DocumentBatch, Read, BATCH_DOCUMENTS};
+use super::protocol::{ImportRequest, Reply, Stage, BATCHES_AHEAD};
+use super::run::{Chunks, Reporter, StudioWorker};
+use gloo::worker::{HandlerId, WorkerScope};
+use ravenshard_model::import::{FieldPaths, Format, Importer};
+use ravenshard_model::workspace::Document;
+use std::cell::Cell;
+
+/// How long the worker waits before looking again whether the page placed enough batches.
+const WAIT_MS: u32 = 2;
+
+/// Where the batches go, and how far the page placed them.
+struct Sender<'s> {
+    scope: &'s WorkerScope<StudioWorker>,
+    id: HandlerId,
+    run: u64,
+    /// `(run, batches)` the page said it placed.
+    placed: &'s Cell<(u64, u64)>,
+    sent: u64,
+    documents: u64,
+}
+
+impl Sender<'_> {
+    /// Sends `documents` in batches, each once the page placed all but
+    /// [`BATCHES_AHEAD`] of those sent before.
+    async fn send(&mut self, documents: &[Document], read: Read) {
+        for part in documents.chunks(BATCH_DOCUMENTS) {
+            while self.sent >= self.placed_batches() + BATCHES_AHEAD {
+                gloo::timers::future::TimeoutFuture::new(WAIT_MS).await;
+            }
+            let batch = DocumentBatch::of(self.sent, part, read);
+            self.sent += 1;
+            self.documents += part.len() as u64;
+            let run = self.run;
+            self.scope.respond(self.id, Reply::Batch { run, batch });
+        }
+    }
+
+    fn placed_batches(&self) -> u64 {
+        match self.placed.get() {
+            (run, batches) if run == self.run => batches,
+            _ => 0,
+        }
+    }
+}
+
+/// Reads the file and sends its documents; the summary ([`Reply::Imported`]) or why the
+/// file cannot be read (its location and the format it was read as).
+pub(super) async fn import(
+    scope: &WorkerScope<StudioWorker>,
+    id: HandlerId,
+    request: ImportRequest,
+    placed: &Cell<(u64, u64)>,
+) -> Reply {
+    let run = request.run;
+    match read(scope, id, &request, placed).await {
+        Ok(reply) => reply,
+        Err(message) => Reply::Failed { run, message },
+    }
+}
+
+async fn read(
+    scope: &WorkerScope<StudioWorker>,
+    id: HandlerId,
+    request: &ImportRequest,
+    placed: &Cell<(u64, u64)>,
+) -> Result<Reply, String> {
+    let format: Format = request
+        .format
+        .parse()
+        .map_err(|e| format!("the worker cannot read this format: {e}"))?;
+    let in_file = |e: &dyn std::fmt::Display| format!("{e} (read as {format})");
+    let fields = FieldPaths::new(&request.fields);
+    let mut importer = Importer::new(format, Some(request.size)).keeping_fields(fields);
+    let mut reporter = Reporter::new(scope, id, request.run, Stage::Reading);
+    let mut sender = Sender {
+        scope,
+        id,
+        run: request.run,
+        placed,
+        sent: 0,
+        documents: 0,
+    };
+    let chunks = Chunks::open(&request.url).await?;
+    let mut pending: Vec<Document> = Vec::new();
+    let mut read = Read::default();
+    let take = |importer: &mut Importer, pending: &mut Vec<Document>, read: &mut Read| {
+        let mut taken = importer.take_documents();
+        read.bytes = importer.progress().bytes_read;
+        read.documents += taken.len() as u64;
+        read.id_bytes += taken.iter().map(|d| d.id.len() as u64).sum::<u64>();
+        pending.append(&mut taken);
+    };
+    while let Some(chunk) = chunks.next().await? {
+        // A stream's chunk can be the whole file: push it in the importer's slices.
+        let mut rest = chunk.as_slice();
+        while !rest.is_empty() {
+            let (part, tail) = rest.split_at(importer.next_chunk_len().clamp(1, rest.len()));
+            importer.push(part).map_err(|e| in_file(&e))?;
+            rest = tail;
+            take(&mut importer, &mut pending, &mut read);
+            reporter.report(read.bytes, Some(request.size), false);
+            if pending.len() >= BATCH_DOCUMENTS {
+                let whole = pending.len() / BATCH_DOCUMENTS * BATCH_DOCUMENTS;
+                sender.send(&pending[..whole], read).await;
+                pending.drain(..whole);
+            }
+        }
+    }
+    take(&mut importer, &mut pending, &mut read);
+    reporter.report(read.bytes, Some(request.size), true);
+    let imported = importer.finish().map_err(|e| in_file(&e))?;
+    pending.extend(imported.documents);
+    sender.send(&pending, read).await;
+    Ok(Reply::Imported {
+        run: request.run,
+        documents: sender.documents,
+        skipped: imported.skipped as u64,
+        warning: imported.warnings.first().map(ToString::to_string),
+    })
+}

@@ -1,0 +1,296 @@
+//! Imports read in the studio's worker, in headless Chromium: a gzip export and a text file
+//! come back as the page's own `Importer` reads them (with the design's fields only); a
+//! corrupt file gives the importer's message; a cancel terminates the worker; a worker that
+//! panics leaves the page usable with a message.
+//!
+//! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
+#![cfg(target_arch = "wasm32")]
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use ravenshard::Topology;
+use ravenshard_design::content::ContentDesign;
+use ravenshard_model::import::{FieldPaths, Format, Importer};
+use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
+use ravenshard_studio::components::bulk::{self, Job};
+use ravenshard_studio::components::import::CancelToken;
+use ravenshard_studio::state::{Loaded, Placer, WorkspaceAction};
+use ravenshard_studio::worker::{client, Channel, Request, BATCH_DOCUMENTS};
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::HtmlInputElement;
+
+mod common;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Orders placed by customer (the chapter's rule), with a body the import must not keep.
+const CONFIGURATION: &str = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+    "ByContent": {"Orders": {"Fields": ["Customer"], "Range": 1000}}}"#;
+
+/// `orders` orders (their customers round robin, a long `Lines` field) and one entry
+/// without an ID, as a RavenDB export's `Docs`.
+fn export(orders: usize) -> String {
+    let mut docs: Vec<String> = (1..=orders)
+        .map(|o| {
+            format!(
+                r#"{{"Customer": "customers/{}-A", "Lines": "{}", "@metadata": {{"@id": "orders/{o}-A", "@collection": "Orders"}}}}"#,
+                o % 50 + 1,
+                "x".repeat(o % 300)
+            )
+        })
+        .collect();
+    docs.push(r#"{"Name": "no id"}"#.into());
+    format!(
+        r#"{{"BuildVersion": 60000, "Docs": [{}]}}"#,
+        docs.join(",\n")
+    )
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+fn blob(bytes: &[u8]) -> web_sys::Blob {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    web_sys::Blob::new_with_u8_array_sequence(&parts).unwrap()
+}
+
+fn placer(configuration: &str) -> Placer {
+    let topology = Topology::from_json(configuration).unwrap();
+    let design = ContentDesign::from_topology(&topology).unwrap();
+    Placer {
+        topology: Rc::new(topology),
+        revision: 1,
+        options: Rc::new(PlacementOptions {
+            design,
+            ..Default::default()
+        }),
+    }
+}
+
+/// What the page's own importer reads of `bytes` (keeping `fields`).
+fn on_the_page(bytes: &[u8], format: Format, fields: FieldPaths) -> Result<Vec<Document>, String> {
+    let mut importer = Importer::new(format, None).keeping_fields(fields);
+    let pushed = importer.push(bytes);
+    pushed
+        .and_then(|()| importer.finish())
+        .map(|imported| imported.documents)
+        .map_err(|e| format!("{e} (read as {format})"))
+}
+
+/// An import job's reports.
+#[derive(Default)]
+struct Seen {
+    actions: Vec<WorkspaceAction>,
+    loaded: Option<Rc<Loaded>>,
+}
+
+impl Seen {
+    fn failed(&self) -> Option<String> {
+        self.actions.iter().find_map(|a| match a {
+            WorkspaceAction::ImportFailed { message, .. } => Some(message.clone()),
+            WorkspaceAction::WorkStopped(why) => Some(why.clone()),
+            _ => None,
+        })
+    }
+
+    fn working(&self) -> bool {
+        self.actions
+            .iter()
+            .any(|a| matches!(a, WorkspaceAction::Working(_)))
+    }
+}
+
+/// Starts `bulk::import` of `bytes` named `name`; its reports go to the returned `Seen`.
+fn start(name: &str, bytes: &[u8], placer: Placer, token: &CancelToken) -> Rc<RefCell<Seen>> {
+    let seen = Rc::new(RefCell::new(Seen::default()));
+    let on_workspace = {
+        let seen = Rc::clone(&seen);
+        yew::Callback::from(move |a| seen.borrow_mut().actions.push(a))
+    };
+    let on_loaded = {
+        let seen = Rc::clone(&seen);
+        yew::Callback::from(move |l| seen.borrow_mut().loaded = Some(l))
+    };
+    let job = Job::new(
+        format!("Reading {name}"),
+        token.clone(),
+        on_workspace,
+        on_loaded,
+    );
+    let blob = blob(bytes);
+    wasm_bindgen_futures::spawn_local(bulk::import(blob, name.to_string(), placer, job));
+    seen
+}
+
+/// Waits (at most ~30 s) until `done` holds.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..1500 {
+        if done() {
+            return;
+        }
+        gloo::timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+async fn import(name: &str, bytes: &[u8], placer: Placer) -> Result<Rc<Loaded>, String> {
+    common::use_this_module_as_the_worker();
+    let seen = start(name, bytes, placer, &CancelToken::default());
+    until("the import", || {
+        let s = seen.borrow();
+        s.loaded.is_some() || s.failed().is_some()
+    })
+    .await;
+    let s = seen.borrow();
+    s.loaded
+        .clone()
+        .ok_or_else(|| s.failed().unwrap_or_default())
+}
+
+#[wasm_bindgen_test]
+async fn a_gzip_export_and_a_text_file_read_in_the_worker_as_on_the_page() {
+    let text = export(3000);
+    let zipped = gzip(text.as_bytes());
+    let design_placer = placer(CONFIGURATION);
+    let fields = FieldPaths::new(["Customer"]);
+    let expected = on_the_page(&zipped, Format::RavenDump, fields).unwrap();
+    let loaded = import("orders.ravendbdump", &zipped, design_placer)
+        .await
+        .unwrap();
+    let documents: Vec<_> = loaded.placement.documents(0..usize::MAX).collect();
+    assert_eq!(documents, expected);
+    assert_eq!(
+        documents[0].body.as_deref(),
+        Some(r#"{"Customer":"customers/2-A"}"#)
+    );
+    let summary = loaded.summary.as_deref().unwrap_or_default();
+    assert!(
+        summary
+            .starts_with("Imported 3,000 documents from orders.ravendbdump. 1 entry was skipped")
+            || summary.starts_with(
+                "Imported 3000 documents from orders.ravendbdump. 1 entry was skipped"
+            ),
+        "{summary}"
+    );
+    let whole = Placement::new(&expected, &loaded.placer.topology, &loaded.placer.options);
+    assert_eq!(loaded.placement.totals(), whole.totals());
+
+    // Without a design, no bodies; several batches, placed in order.
+    let ids: String = (0..BATCH_DOCUMENTS * 2 + 5)
+        .map(|i| format!("orders/{i}-A\t{i}\tOrders\n"))
+        .collect();
+    let expected = on_the_page(ids.as_bytes(), Format::Text, FieldPaths::default()).unwrap();
+    let loaded = import(
+        "ids.txt",
+        ids.as_bytes(),
+        placer(r#"{"Shards": {"0": {}, "1": {}}}"#),
+    )
+    .await
+    .unwrap();
+    let documents: Vec<_> = loaded.placement.documents(0..usize::MAX).collect();
+    assert_eq!(documents.len(), BATCH_DOCUMENTS * 2 + 5);
+    assert_eq!(documents, expected);
+    assert!(
+        client::instance(Channel::Import).is_none(),
+        "the worker is terminated when done"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_corrupt_file_gives_the_importers_message() {
+    let plain = placer(r#"{"Shards": {"0": {}, "1": {}}}"#);
+    let zipped = gzip(export(500).as_bytes());
+    let mut corrupt = zipped.clone();
+    let middle = corrupt.len() / 2;
+    corrupt[middle..middle + 8].copy_from_slice(&[0xff; 8]);
+    let expected = on_the_page(&corrupt, Format::RavenDump, FieldPaths::default()).unwrap_err();
+    let message = import("export.ravendbdump", &corrupt, plain.clone())
+        .await
+        .unwrap_err();
+    assert_eq!(message, expected);
+
+    let bad = b"[\"a\",\n 7]";
+    let expected = on_the_page(bad, Format::Json, FieldPaths::default()).unwrap_err();
+    assert_eq!(
+        import("bad.json", bad, plain.clone()).await.unwrap_err(),
+        expected
+    );
+    assert!(expected.contains("line 2"), "{expected}");
+    assert_eq!(
+        import("empty.txt", b"\n\n", plain).await.unwrap_err(),
+        "no document IDs were found in it (read as plain text)"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_cancelled_import_terminates_the_worker() {
+    common::use_this_module_as_the_worker();
+    let text: String = (0..400_000).map(|i| format!("orders/{i}-A\n")).collect();
+    let token = CancelToken::default();
+    let seen = start(
+        "big.txt",
+        text.as_bytes(),
+        placer(r#"{"Shards": {"0": {}}}"#),
+        &token,
+    );
+    until("the worker", || client::instance(Channel::Import).is_some()).await;
+    until("the first progress", || seen.borrow().working()).await;
+    token.cancel();
+    until("the worker's end", || {
+        client::instance(Channel::Import).is_none()
+    })
+    .await;
+    gloo::timers::future::TimeoutFuture::new(200).await;
+    let s = seen.borrow();
+    assert!(s.loaded.is_none());
+    assert!(
+        s.failed().is_none(),
+        "a cancel is not a failure: {:?}",
+        s.failed()
+    );
+}
+
+/// Chooses a file through the workspace's `<input type=file>`, as a user does.
+async fn choose(studio: &common::Mounted<ravenshard_studio::App>, name: &str, bytes: &[u8]) {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let file = web_sys::File::new_with_u8_array_sequence(&parts, name).unwrap();
+    let transfer = web_sys::DataTransfer::new().unwrap();
+    transfer.items().add_with_file(&file).unwrap();
+    studio
+        .get("#import-file")
+        .unchecked_ref::<HtmlInputElement>()
+        .set_files(transfer.files().as_ref());
+    studio.fire("#import-file", "change").await;
+}
+
+#[wasm_bindgen_test]
+async fn a_panicking_import_worker_leaves_a_usable_page_with_a_message() {
+    let studio = common::fresh_studio().await;
+    let before = studio.text(".count-documents strong");
+    let text: String = (0..300_000).map(|i| format!("orders/{i}-A\n")).collect();
+    choose(&studio, "big.txt", text.as_bytes()).await;
+    until("the worker", || client::instance(Channel::Import).is_some()).await;
+    assert!(client::tell(Request::PanicImport));
+    studio.wait_for(".import-error").await;
+    let error = studio.text(".import-error");
+    assert!(
+        error.contains("big.txt") && error.contains("asked to panic"),
+        "{error}"
+    );
+    assert_eq!(studio.text(".count-documents strong"), before);
+    // The page still imports: a new worker reads the next file.
+    choose(&studio, "small.txt", b"a\nb\nc\n").await;
+    studio
+        .until("the next import", |s| {
+            s.text(".count-documents strong") == "3"
+        })
+        .await;
+    client::terminate();
+}
