@@ -497,8 +497,34 @@ mod timing {
     }
 }
 
+/// What the ignored timing tests below share: their size, read from the environment, and
+/// the printout of their slowest steps.
+#[cfg(test)]
+mod step_timing {
+    use std::time::Duration;
+
+    /// The number in environment variable `name`, or `default`.
+    pub(super) fn count(name: &str, default: usize) -> usize {
+        std::env::var(name)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    }
+
+    /// Prints the median and the 12 slowest of `steps` (`(time, documents after)`).
+    pub(super) fn print_slowest(steps: &mut [(Duration, usize)]) {
+        steps.sort();
+        let median = steps.get(steps.len() / 2).map(|s| s.0);
+        println!("place steps: median {median:?}, slowest (time, documents after):");
+        for (time, at) in steps.iter().rev().take(12) {
+            println!("  {time:?} at {at}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod generate_timing {
+    use super::step_timing::{count, print_slowest};
     use super::*;
     use crate::sample::Generator;
     use std::time::{Duration, Instant};
@@ -509,10 +535,7 @@ mod generate_timing {
     #[test]
     #[ignore]
     fn generate_steps() {
-        let n: usize = std::env::var("DOCS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(10_000_000);
+        let n = count("DOCS", 10_000_000);
         let generator = Generator {
             documents: n,
             anchored_share: 0.5,
@@ -537,17 +560,14 @@ mod generate_timing {
         }
         let total = start.elapsed();
         let place: Duration = steps.iter().map(|s| s.0).sum();
-        steps.sort();
-        let median = steps.get(steps.len() / 2).map(|s| s.0);
-        println!("{n} generated: {total:?} in all, placing {place:?}, median step {median:?}");
-        for (time, at) in steps.iter().rev().take(12) {
-            println!("  {time:?} at {at}");
-        }
+        println!("{n} generated: {total:?} in all, placing {place:?}");
+        print_slowest(&mut steps);
     }
 }
 
 #[cfg(test)]
 mod import_timing {
+    use super::step_timing::{count, print_slowest};
     use super::*;
     use crate::import::{Format, Importer};
     use std::time::{Duration, Instant};
@@ -556,10 +576,7 @@ mod import_timing {
     #[test]
     #[ignore]
     fn ids_import_timing() {
-        let n: usize = std::env::var("IDS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(10_000_000);
+        let n = count("IDS", 10_000_000);
         let mut file = Vec::new();
         for i in 0..n {
             file.extend_from_slice(format!("orders/{i}-A\n").as_bytes());
@@ -596,12 +613,7 @@ mod import_timing {
             }
             t_place += t.elapsed();
         }
-        steps_taken.sort();
-        let median = steps_taken.get(steps_taken.len() / 2).map(|s| s.0);
-        println!("place steps: median {median:?}, slowest (time, documents after):");
-        for (time, at) in steps_taken.iter().rev().take(12) {
-            println!("  {time:?} at {at}");
-        }
+        print_slowest(&mut steps_taken);
         let t = Instant::now();
         let mut steps = 0;
         while !builder.pack_step(16_384) {
