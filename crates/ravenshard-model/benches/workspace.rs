@@ -12,13 +12,15 @@
 //! then the documents view's rows` is the same edit on the studio's generated documents,
 //! then what the documents view reads to paint (its rows, 64 of them with their groups'
 //! anchors), unsorted and sorted by ID. `generate` makes 1,000,000 and 10,000,000 sample
-//! documents and places 1,000,000.
+//! documents and places 1,000,000. `free` drops a placement of 1,000,000 generated
+//! documents at once, and in steps of [`Freeing`] (what the studio does a task at a time
+//! when it frees a workspace: 20,000 anchored groups a step).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{
-    assign_members, Document, Edit, Placement, PlacementOptions, RowQuery, SortKey,
+    assign_members, Document, Edit, Freeing, Placement, PlacementOptions, RowQuery, SortKey,
 };
 use std::hint::black_box;
 
@@ -317,11 +319,50 @@ fn bench_generate(c: &mut Criterion) {
     group.finish();
 }
 
+/// Freeing a placement of 1,000,000 generated documents: at once, one step of 20,000
+/// anchored groups, and every step then the rest (the copy it starts from is made outside
+/// the timing).
+fn bench_free(c: &mut Criterion) {
+    let mut group = c.benchmark_group("free");
+    group.sample_size(10);
+    let generator = Generator {
+        documents: 1_000_000,
+        anchored_share: 0.5,
+        seed: 1,
+    };
+    let documents = generator.generate().unwrap_or_default();
+    let placement = Placement::new(&documents, &topology(), &Default::default());
+    drop(documents);
+    println!("free: {} anchored groups", placement.groups().len());
+    group.bench_function("drop a placement of 1000000 at once", |b| {
+        b.iter_batched(|| placement.clone(), drop, BatchSize::LargeInput)
+    });
+    group.bench_function("one Freeing step of 20000 groups", |b| {
+        b.iter_batched(
+            || Freeing::from(placement.clone()),
+            |mut freeing| {
+                black_box(freeing.step(20_000));
+                freeing
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("every Freeing step, then the drop", |b| {
+        b.iter_batched(
+            || Freeing::from(placement.clone()),
+            |mut freeing| while !freeing.step(20_000) {},
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_workspace,
     bench_scale,
     bench_documents_view,
-    bench_generate
+    bench_generate,
+    bench_free
 );
 criterion_main!(benches);

@@ -126,6 +126,64 @@ pub struct Counts {
     pub anchored: usize,
 }
 
+impl Counts {
+    /// The bytes of all the documents' IDs, at most (each number counted at the width of
+    /// the largest): what a page reserves up front so that its table of IDs is not copied
+    /// whole as it grows (in wasm, a copy of hundreds of megabytes in one task).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::sample::Generator;
+    ///
+    /// let generator = Generator { documents: 20_000, anchored_share: 0.5, seed: 1 };
+    /// let bound = generator.counts()?.id_bytes();
+    /// let made: usize = generator.generate()?.iter().map(|d| d.id.len()).sum();
+    /// assert!(made <= bound && bound < made + made / 10);
+    /// # Ok::<(), ravenshard_model::sample::SampleError>(())
+    /// ```
+    pub fn id_bytes(&self) -> usize {
+        let digits = |n: usize| n.checked_ilog10().map_or(1, |d| d as usize + 1);
+        let company = "companies/".len() + digits(self.companies) + "-A".len();
+        let employee = "employees/".len() + digits(self.employees) + "-A".len();
+        let order = "orders/".len() + digits(self.orders) + "-A".len();
+        [
+            (self.companies, company),
+            (self.employees, employee),
+            (self.orders, order),
+            (self.anchored, "$".len() + company),
+        ]
+        .iter()
+        .fold(0usize, |sum, &(count, bytes)| {
+            sum.saturating_add(count.saturating_mul(bytes))
+        })
+    }
+
+    /// The bytes of all the documents' bodies, at most: each order has one,
+    /// `{"Company":"companies/{k}-A"}`, counted at the width of the largest company number.
+    /// With [`id_bytes`](Self::id_bytes), what a page reserves up front.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::sample::Generator;
+    ///
+    /// let generator = Generator { documents: 10_000, anchored_share: 0.5, seed: 3 };
+    /// let bound = generator.counts()?.body_bytes();
+    /// let made: usize = generator.generate()?.iter().filter_map(|d| d.body.as_ref()).map(String::len).sum();
+    /// assert!(made <= bound && bound < made + made / 10);
+    /// # Ok::<(), ravenshard_model::sample::SampleError>(())
+    /// ```
+    pub fn body_bytes(&self) -> usize {
+        let digits = self
+            .companies
+            .checked_ilog10()
+            .map_or(1, |d| d as usize + 1);
+        let body = r#"{"Company":"companies/-A"}"#.len() + digits;
+        self.orders.saturating_mul(body)
+    }
+}
+
 /// A generated orders/companies/employees database in RavenDB's HiLo ID style.
 ///
 /// About [`COMPANY_SHARE`] of the documents are companies (`companies/{n}-A`, collection
@@ -270,6 +328,11 @@ impl Generated {
     /// How many it has made so far.
     pub fn made(&self) -> usize {
         self.made
+    }
+
+    /// How many documents of each kind it makes in all.
+    pub fn counts(&self) -> Counts {
+        self.counts
     }
 }
 

@@ -6,7 +6,8 @@
 //! to notice Cancel), packs the placement's per-bucket tree a step at a time too
 //! ([`PlacementBuilder::pack_step`]), and hands the documents and their placement over whole
 //! when complete ([`Action::Loaded`](crate::state::Action::Loaded)): a cancelled job leaves
-//! the workspace as it was.
+//! the workspace as it was, and what it made is freed a part at a time (`Made`), as is
+//! the workspace a job replaces.
 
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
 use super::saving::with_tab;
@@ -16,7 +17,7 @@ use crate::state::{State, Stored, Work, WorkspaceAction, LINES_HEADER};
 use crate::worker::{DocumentBatch, Reading, Reply};
 use ravenshard_model::import::{FieldPaths, Format};
 use ravenshard_model::sample::Generator;
-use ravenshard_model::workspace::{Document, PlacementBuilder};
+use ravenshard_model::workspace::{Document, Freeing, PlacementBuilder};
 use std::rc::Rc;
 use web_sys::Blob;
 use yew::Callback;
@@ -27,6 +28,12 @@ pub const CHUNKED_FROM: usize = 50_000;
 
 /// The longest the job runs before giving the event loop back, in milliseconds.
 pub const SLICE_MS: f64 = 25.0;
+
+/// The progress line is updated at most this often, in milliseconds (the job still gives
+/// the event loop back every [`SLICE_MS`]). Each update lays the page out again: in a
+/// trace of the 10,000,000-ID import, 15-20 ms of main-thread time a frame, paid at every
+/// slice (over 700 frames) when the line was updated at each.
+pub const REPORT_MS: f64 = 100.0;
 
 /// Documents placed per [`PlacementBuilder::push`] (about 2 ms natively).
 const STEP: usize = 2_000;
@@ -72,6 +79,8 @@ pub struct Job {
     label: String,
     started: f64,
     slice: f64,
+    /// When the progress line was last updated.
+    reported: f64,
 }
 
 impl Job {
@@ -92,6 +101,7 @@ impl Job {
             label,
             started,
             slice: started,
+            reported: f64::NEG_INFINITY,
         }
     }
 
@@ -99,22 +109,26 @@ impl Job {
         self.token.generation() == self.generation
     }
 
-    /// Reports `done` documents (`fraction` of the job) and yields to the browser when
-    /// the slice is used up. `false`: the job was cancelled.
+    /// Yields to the browser when the slice is used up, reporting `done` documents
+    /// (`fraction` of the job) if the last report is [`REPORT_MS`] old. `false`: the job
+    /// was cancelled.
     async fn breathe(&mut self, done: usize, fraction: Option<f64>) -> bool {
         if now() - self.slice < SLICE_MS {
             return self.wanted();
         }
-        let elapsed = now() - self.started;
-        let left_ms = fraction
-            .filter(|f| *f > 0.02 && elapsed > 300.0)
-            .map(|f| elapsed * (1.0 - f) / f);
-        self.on_workspace.emit(WorkspaceAction::Working(Work {
-            label: self.label.clone(),
-            done,
-            fraction,
-            left_ms,
-        }));
+        if now() - self.reported >= REPORT_MS {
+            self.reported = now();
+            let elapsed = now() - self.started;
+            let left_ms = fraction
+                .filter(|f| *f > 0.02 && elapsed > 300.0)
+                .map(|f| elapsed * (1.0 - f) / f);
+            self.on_workspace.emit(WorkspaceAction::Working(Work {
+                label: self.label.clone(),
+                done,
+                fraction,
+                left_ms,
+            }));
+        }
         yield_now().await;
         self.slice = now();
         self.wanted()
@@ -160,15 +174,9 @@ impl Job {
 
     /// Packs the placement a step at a time, then hands it (the one store of the
     /// documents) over.
-    async fn finish(
-        mut self,
-        mut builder: PlacementBuilder,
-        placer: Placer,
-        summary: Option<String>,
-        kept: Option<KeptFields>,
-    ) {
-        let done = builder.len();
-        while !timed("pack", || builder.pack_step(PACK_STEP)) {
+    async fn finish(mut self, mut made: Made, summary: Option<String>, kept: Option<KeptFields>) {
+        let done = made.builder.len();
+        while !timed("pack", || made.builder.pack_step(PACK_STEP)) {
             if !self.breathe(done, Some(1.0)).await {
                 return;
             }
@@ -178,7 +186,8 @@ impl Job {
         if !self.wanted() {
             return;
         }
-        let placement = builder.finish();
+        let placer = made.placer.clone();
+        let placement = made.take().finish();
         let loaded = Loaded {
             placement,
             placer,
@@ -190,9 +199,56 @@ impl Job {
     }
 }
 
+/// Documents freed per task by [`free_retired`] and [`free_in_parts`] (a few
+/// milliseconds).
+const FREE_STEP: usize = 20_000;
+
+/// What a job made so far: the placement being built, the one store of its documents.
+/// Dropped before it is handed over (the job cancelled or failed), it is freed a part at a
+/// time in tasks of their own ([`free_in_parts`]): millions of documents freed at once are
+/// a task of half a second (a restore of 10,000,000 cancelled halfway: 522 ms).
+struct Made {
+    builder: PlacementBuilder,
+    placer: Placer,
+}
+
+impl Made {
+    /// Nothing made yet, to be placed by `placer`.
+    fn new(placer: Placer) -> Made {
+        Made {
+            builder: placer.builder(),
+            placer,
+        }
+    }
+
+    /// The builder, to hand over (no longer freed by `Made`).
+    fn take(mut self) -> PlacementBuilder {
+        std::mem::replace(&mut self.builder, self.placer.builder())
+    }
+}
+
+impl Drop for Made {
+    fn drop(&mut self) {
+        if self.builder.len() < FREE_STEP {
+            return;
+        }
+        let builder = std::mem::replace(&mut self.builder, self.placer.builder());
+        wasm_bindgen_futures::spawn_local(free_in_parts(builder.into()));
+    }
+}
+
+/// Frees `placement`'s anchored groups [`FREE_STEP`] at a time ([`Freeing`]), then the
+/// rest of it, yielding between.
+async fn free_in_parts(mut placement: Freeing) {
+    while !timed("free", || placement.step(FREE_STEP)) {
+        yield_now().await;
+    }
+    timed("free", || drop(placement));
+}
+
 /// Frees what the jobs' workspaces replaced ([`take_retired`]) once the page rendered the
-/// new one: the placement (with its documents) in a task of its own. What is still held
-/// elsewhere (a save in progress) is left to its last holder.
+/// new one, a part at a time ([`free_in_parts`]). What is still held elsewhere (a save in
+/// progress) is left to its last holder.
 async fn free_retired() {
     // The render of the new workspace, then the old state's release.
     for _ in 0..3 {
@@ -205,8 +261,9 @@ async fn free_retired() {
     for retired in take_retired() {
         match retired {
             Retired::Placement(placement) => {
-                timed("free", || drop(placement));
-                yield_now().await;
+                if let Ok(placement) = Rc::try_unwrap(placement) {
+                    free_in_parts(placement.into()).await;
+                }
             }
         }
     }
@@ -222,27 +279,29 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
         Err(e) => return job.stop(e.to_string()),
     };
     let total = made.total().max(1);
+    let mut out = Made::new(placer);
+    // Room for the IDs' bytes as made, not an average: an arena that outgrows its room is
+    // copied whole (a place step of 705 ms at 10,000,000 documents, whose IDs average 25
+    // bytes); the same for the orders' bodies.
+    out.builder.reserve(made.total(), made.counts().id_bytes());
+    out.builder
+        .reserve_bodies(made.counts().orders, made.counts().body_bytes());
     let mut chunk = Vec::with_capacity(STEP);
-    let mut builder = placer.builder();
-    builder.reserve(
-        made.total(),
-        made.total().saturating_mul(GENERATED_ID_BYTES as usize),
-    );
     loop {
         chunk.clear();
-        chunk.extend(made.by_ref().take(STEP));
+        timed("make", || chunk.extend(made.by_ref().take(STEP)));
         if chunk.is_empty() {
             break;
         }
-        if let Err(e) = builder.push(&chunk) {
+        if let Err(e) = timed("place", || out.builder.push(&chunk)) {
             return job.stop(format!("Generate stopped: {e}"));
         }
-        let done = builder.len();
+        let done = out.builder.len();
         if !job.breathe(done, Some(done as f64 / total as f64)).await {
             return;
         }
     }
-    job.finish(builder, placer, None, None).await;
+    job.finish(out, None, None).await;
 }
 
 /// Imports `blob` named `name` as documents: the studio's worker reads it (inflates and
@@ -269,7 +328,9 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     };
     // One batch's documents at a time: the placement is their one store.
     let mut documents: Vec<Document> = Vec::new();
-    let mut builder = placer.builder();
+    // Freed in parts if the import stops (`Made`).
+    let mut out = Made::new(placer);
+    let builder = &mut out.builder;
     let fraction = |bytes: u64| Some((bytes as f64 / total.max(1.0)).min(1.0));
     let (skipped, warning) = loop {
         let Some(reply) = reading.next().await else {
@@ -285,13 +346,13 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
             Reply::Batch { batch, .. } => {
                 let (number, read) = (batch.number, fraction(batch.read.bytes));
                 if builder.is_empty() {
-                    reserve(&mut builder, &batch, total);
+                    reserve(builder, &batch, total);
                 }
                 documents.clear();
                 if let Err(e) = timed("decode", || batch.append_to(&mut documents)) {
                     return job.fail(&name, e.to_string());
                 }
-                if !job.place(&mut builder, &documents, |_| read).await {
+                if !job.place(builder, &documents, |_| read).await {
                     return;
                 }
                 reading.placed(number + 1);
@@ -319,7 +380,7 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     }
     let summary = import_summary(&name, builder.len(), skipped as usize, warning);
     let kept = KeptFields::new(name, kept);
-    job.finish(builder, placer, Some(summary), Some(kept)).await;
+    job.finish(out, Some(summary), Some(kept)).await;
 }
 
 /// Makes room in the placement for the documents of a file of `total` bytes at the density
@@ -374,12 +435,12 @@ async fn restore_parts(
     cancel: &CancelToken,
 ) -> Result<Option<State>, String> {
     let mut state = with_tab(read_saved(&stored.settings)?)?;
-    let placer = state.placer();
     let total = read_layout(&stored.settings).document_count.max(1);
+    let mut out = Made::new(state.placer());
+    out.builder.reserve(total, stored.len() / 2);
     let mut documents = Vec::with_capacity(STEP);
-    let mut builder = placer.builder();
-    builder.reserve(total, stored.len() / 2);
     let mut pace = Pace::new(on_progress, cancel, total);
+    let builder = &mut out.builder;
     for part in &stored.parts {
         let Some(lines) = part.strip_prefix(LINES_HEADER) else {
             // A part kept as JSON (a document a line would change): read at once.
@@ -391,34 +452,27 @@ async fn restore_parts(
         let mut parsed = Document::parse_lines(lines);
         loop {
             documents.clear();
-            for line in parsed.by_ref().take(STEP) {
-                if let Some(bad) = line.bad_size {
-                    return Err(format!(
-                        "the saved documents are damaged (line {}: size {bad:?} is not a \
-                         whole number of bytes)",
-                        builder.len() + documents.len() + 1
-                    ));
-                }
-                documents.push(line.document);
-            }
+            timed("parse", || {
+                parse_step(&mut parsed, &mut documents, builder.len())
+            })?;
             if documents.is_empty() {
                 break;
             }
-            builder
-                .push(&documents)
+            timed("place", || builder.push(&documents))
                 .map_err(|e| format!("the saved documents do not fit: {e}"))?;
             if !pace.breathe(builder.len()).await {
                 return Ok(None);
             }
         }
     }
-    while !builder.pack_step(PACK_STEP) {
+    while !timed("pack", || builder.pack_step(PACK_STEP)) {
         if !pace.breathe(builder.len()).await {
             return Ok(None);
         }
     }
+    let placer = out.placer.clone();
     let loaded = Loaded {
-        placement: builder.finish(),
+        placement: out.take().finish(),
         placer,
         summary: None,
         kept: None,
@@ -427,6 +481,26 @@ async fn restore_parts(
     // The first render of the studio starts a task of its own.
     yield_now().await;
     Ok(Some(state))
+}
+
+/// Reads up to [`STEP`] documents of `parsed` into `documents`; `before` documents were read
+/// before them (for the line number of a damaged one).
+fn parse_step(
+    parsed: &mut impl Iterator<Item = ravenshard::DocumentLine>,
+    documents: &mut Vec<Document>,
+    before: usize,
+) -> Result<(), String> {
+    for line in parsed.by_ref().take(STEP) {
+        if let Some(bad) = line.bad_size {
+            return Err(format!(
+                "the saved documents are damaged (line {}: size {bad:?} is not a whole \
+                 number of bytes)",
+                before + documents.len() + 1
+            ));
+        }
+        documents.push(line.document);
+    }
+    Ok(())
 }
 
 /// The restore's pace: it reports and gives the event loop back every [`SLICE_MS`].

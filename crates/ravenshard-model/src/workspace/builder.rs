@@ -84,6 +84,13 @@ impl PlacementBuilder {
         self.placement.duplicates.reserve(documents);
     }
 
+    /// Makes room for `bodies` documents with a body, of `bytes` in all (bodies past the
+    /// arena's limit are refused as [`push`](Self::push) would).
+    pub fn reserve_bodies(&mut self, bodies: usize, bytes: usize) {
+        let store = std::sync::Arc::make_mut(&mut self.placement.store);
+        store.reserve_bodies(bodies, bytes.min(super::arena::MAX_ARENA));
+    }
+
     /// How many documents were pushed.
     pub fn len(&self) -> usize {
         self.placement.len()
@@ -141,6 +148,52 @@ impl PlacementBuilder {
     pub fn pack_step(&mut self, budget: usize) -> bool {
         let packing = self.packing.get_or_insert_with(Packing::default);
         packing.step(&mut self.placement.loads, budget.max(1))
+    }
+}
+
+/// A placement (or a builder's) being freed a part at a time, so that a page drops one of
+/// millions of documents without a long task: [`step`](Self::step) frees up to a budget
+/// of its anchored groups (the part that takes long: hundreds of thousands of small
+/// blocks), then dropping the rest is quick (a few large tables).
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_model::workspace::{Document, Freeing, Placement};
+/// use ravenshard::Topology;
+///
+/// let docs: Vec<Document> = (0..1000)
+///     .map(|i| Document::new(format!("orders/{i}-A$customers/{i}-A")))
+///     .collect();
+/// let placement = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &Default::default());
+/// let mut freeing = Freeing::from(placement);
+/// let mut steps = 1;
+/// while !freeing.step(100) {
+///     steps += 1;
+/// }
+/// assert!(steps >= 10);
+/// drop(freeing);
+/// ```
+#[derive(Debug)]
+pub struct Freeing(Placement);
+
+impl From<Placement> for Freeing {
+    fn from(placement: Placement) -> Freeing {
+        Freeing(placement)
+    }
+}
+
+impl From<PlacementBuilder> for Freeing {
+    fn from(builder: PlacementBuilder) -> Freeing {
+        Freeing(builder.placement)
+    }
+}
+
+impl Freeing {
+    /// Frees up to `budget` anchored groups; `true` once none is left (then dropping the
+    /// rest is quick).
+    pub fn step(&mut self, budget: usize) -> bool {
+        self.0.groups.shed(budget.max(1))
     }
 }
 
@@ -340,6 +393,68 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_generation_reserved_by_its_id_bytes_never_grows_a_table() {
+        // In wasm a table that outgrows its room is copied whole in one step: the arena of
+        // 10,000,000 generated IDs (25 bytes on average, reserved at 24) took 705 ms. The
+        // orders' bodies have an arena of their own, reserved the same way.
+        for (documents, anchored_share) in [(30_000, 0.5), (20_000, 1.0), (9_999, 0.0)] {
+            let generator = Generator {
+                documents,
+                anchored_share,
+                seed: 5,
+            };
+            let mut made = generator.documents_iter().unwrap();
+            let topology = Topology::with_shards(3).unwrap();
+            let mut builder = PlacementBuilder::new(&topology, &PlacementOptions::default());
+            builder.reserve(made.total(), made.counts().id_bytes());
+            builder.reserve_bodies(made.counts().orders, made.counts().body_bytes());
+            let room = builder.placement.store.heap_bytes();
+            loop {
+                let chunk: Vec<Document> = made.by_ref().take(2_000).collect();
+                if chunk.is_empty() {
+                    break;
+                }
+                builder.push(&chunk).unwrap();
+            }
+            assert_eq!(builder.len(), documents);
+            assert_eq!(builder.placement.store.heap_bytes(), room, "{documents}");
+        }
+    }
+
+    #[test]
+    fn freeing_in_steps_frees_every_group() {
+        let docs = Generator {
+            documents: 20_000,
+            anchored_share: 0.8,
+            seed: 2,
+        }
+        .generate()
+        .unwrap();
+        let topology = Topology::with_shards(3).unwrap();
+        let mut builder = PlacementBuilder::new(&topology, &PlacementOptions::default());
+        builder.push(&docs).unwrap();
+        let placement = builder.finish();
+        let groups = placement.groups().len();
+        assert!(groups > 500, "{groups} groups");
+        let mut freeing = Freeing::from(placement.clone());
+        let mut steps = 1;
+        while !freeing.step(100) {
+            steps += 1;
+        }
+        // The table, then the lists by hash (and the summaries, made above), 100 at a time.
+        assert!(
+            steps >= 2 * groups / 100,
+            "{steps} steps for {groups} groups"
+        );
+        assert!(
+            steps <= 3 * groups / 100 + 3,
+            "{steps} steps for {groups} groups"
+        );
+        assert_eq!(freeing.0.groups.count(), 0);
+        assert!(freeing.step(100));
+    }
+
     proptest! {
         #[test]
         fn any_chunking_equals_one_placement(
@@ -408,8 +523,77 @@ mod timing {
     }
 }
 
+/// What the ignored timing tests below share: their size, read from the environment, and
+/// the printout of their slowest steps.
+#[cfg(test)]
+mod step_timing {
+    use std::time::Duration;
+
+    /// The number in environment variable `name`, or `default`.
+    pub(super) fn count(name: &str, default: usize) -> usize {
+        std::env::var(name)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    }
+
+    /// Prints the median and the 12 slowest of `steps` (`(time, documents after)`).
+    pub(super) fn print_slowest(steps: &mut [(Duration, usize)]) {
+        steps.sort();
+        let median = steps.get(steps.len() / 2).map(|s| s.0);
+        println!("place steps: median {median:?}, slowest (time, documents after):");
+        for (time, at) in steps.iter().rev().take(12) {
+            println!("  {time:?} at {at}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod generate_timing {
+    use super::step_timing::{count, print_slowest};
+    use super::*;
+    use crate::sample::Generator;
+    use std::time::{Duration, Instant};
+
+    /// Each push of 2,000 generated documents (as the studio's job places them), the
+    /// slowest printed with where they happened:
+    /// `DOCS=10000000 cargo test --release -p ravenshard-model --lib -- --ignored generate_steps --nocapture`
+    #[test]
+    #[ignore]
+    fn generate_steps() {
+        let n = count("DOCS", 10_000_000);
+        let generator = Generator {
+            documents: n,
+            anchored_share: 0.5,
+            seed: 1,
+        };
+        let mut made = generator.documents_iter().unwrap();
+        let topology = Topology::with_shards(3).unwrap();
+        let mut builder = PlacementBuilder::new(&topology, &PlacementOptions::default());
+        builder.reserve(n, n * 24);
+        let mut documents: Vec<Document> = Vec::with_capacity(n);
+        let mut steps: Vec<(Duration, usize)> = Vec::new();
+        let start = Instant::now();
+        loop {
+            let from = documents.len();
+            documents.extend(made.by_ref().take(2_000));
+            if documents.len() == from {
+                break;
+            }
+            let t = Instant::now();
+            builder.push(&documents[from..]).unwrap();
+            steps.push((t.elapsed(), builder.len()));
+        }
+        let total = start.elapsed();
+        let place: Duration = steps.iter().map(|s| s.0).sum();
+        println!("{n} generated: {total:?} in all, placing {place:?}");
+        print_slowest(&mut steps);
+    }
+}
+
 #[cfg(test)]
 mod import_timing {
+    use super::step_timing::{count, print_slowest};
     use super::*;
     use crate::import::{Format, Importer};
     use std::time::{Duration, Instant};
@@ -418,10 +602,7 @@ mod import_timing {
     #[test]
     #[ignore]
     fn ids_import_timing() {
-        let n: usize = std::env::var("IDS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(10_000_000);
+        let n = count("IDS", 10_000_000);
         let mut file = Vec::new();
         for i in 0..n {
             file.extend_from_slice(format!("orders/{i}-A\n").as_bytes());
@@ -433,6 +614,7 @@ mod import_timing {
         let (mut t_read, mut t_take, mut t_place) =
             (Duration::ZERO, Duration::ZERO, Duration::ZERO);
         let (mut worst_read, mut worst_step) = (Duration::ZERO, Duration::ZERO);
+        let mut steps_taken: Vec<(Duration, usize)> = Vec::new();
         let start = Instant::now();
         for chunk in file.chunks(1 << 20) {
             let t = Instant::now();
@@ -452,13 +634,12 @@ mod import_timing {
             for step in documents[from..].chunks(2_000) {
                 let s = Instant::now();
                 builder.push(step).unwrap();
-                if s.elapsed() > Duration::from_millis(15) {
-                    println!("slow step at {}: {:?}", builder.len(), s.elapsed());
-                }
+                steps_taken.push((s.elapsed(), builder.len()));
                 worst_step = worst_step.max(s.elapsed());
             }
             t_place += t.elapsed();
         }
+        print_slowest(&mut steps_taken);
         let t = Instant::now();
         let mut steps = 0;
         while !builder.pack_step(16_384) {

@@ -66,7 +66,7 @@ mod source;
 mod statistics;
 mod store;
 
-pub use builder::PlacementBuilder;
+pub use builder::{Freeing, PlacementBuilder};
 pub use edit::{Edit, EditError};
 pub use groups::{AnchoredGroup, DuplicateId, ObeseBucket};
 pub use histogram::{Bin, MAX_BINS};

@@ -52,6 +52,12 @@ impl Store {
         self.collection_of.reserve(additional);
     }
 
+    /// Room for `bodies` more bodies of `bytes` in all.
+    pub(super) fn reserve_bodies(&mut self, bodies: usize, bytes: usize) {
+        self.texts.reserve(bytes);
+        self.bodies.reserve(bodies);
+    }
+
     pub(super) fn len(&self) -> usize {
         self.spans.len()
     }
