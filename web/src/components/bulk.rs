@@ -435,9 +435,14 @@ async fn restore_parts(
     cancel: &CancelToken,
 ) -> Result<Option<State>, String> {
     let mut state = with_tab(read_saved(&stored.settings)?)?;
-    let total = read_layout(&stored.settings).document_count.max(1);
+    let layout = read_layout(&stored.settings);
+    let total = layout.document_count.max(1);
     let mut out = Made::new(state.placer());
-    out.builder.reserve(total, stored.len() / 2);
+    // Studios saved before said no byte counts: half the saved text is about the IDs.
+    let id_bytes = Some(layout.id_bytes).filter(|&b| b > 0);
+    out.builder
+        .reserve(total, id_bytes.unwrap_or(stored.len() / 2));
+    out.builder.reserve_bodies(layout.bodies, layout.body_bytes);
     let mut documents = Vec::with_capacity(STEP);
     let mut pace = Pace::new(on_progress, cancel, total);
     let builder = &mut out.builder;

@@ -229,6 +229,9 @@ pub async fn store(settings: &Saved, placement: &Placement) -> Result<usize, Sto
         let layout = Layout {
             document_parts: Some(parts),
             document_count: placement.len(),
+            id_bytes: placement.id_bytes(),
+            bodies: placement.bodies(),
+            body_bytes: placement.body_bytes(),
         };
         let settings = settings_json(settings, layout);
         bytes += settings.len();

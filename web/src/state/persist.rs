@@ -70,7 +70,10 @@ pub const PART_DOCUMENTS: usize = 16_384;
 pub const PART_BYTES: usize = 1 << 20;
 
 /// How the saved documents are kept, as the settings record says: in `document_parts`
-/// parts (`None`: as one record, as studios saved before did), `document_count` in all.
+/// parts (`None`: as one record, as studios saved before did), `document_count` in all,
+/// with the bytes of their IDs and bodies, so that a restore reserves its tables once (a
+/// table that outgrows its room is copied whole in one task; 0: not said, as studios saved
+/// before wrote it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Layout {
     /// How many parts (`None` in studios saved before: one record).
@@ -79,6 +82,15 @@ pub struct Layout {
     /// How many documents in all (0 when not said).
     #[serde(default)]
     pub document_count: usize,
+    /// The bytes of their IDs (0 when not said).
+    #[serde(default)]
+    pub id_bytes: usize,
+    /// How many of them have a body (0 when not said).
+    #[serde(default)]
+    pub bodies: usize,
+    /// The bytes of those bodies (0 when not said).
+    #[serde(default)]
+    pub body_bytes: usize,
 }
 
 /// The settings record of `settings` (its documents are not written), saying the
@@ -148,9 +160,13 @@ impl Stored {
             parts.push(write_documents(part));
             rest = after;
         }
+        let bodies = documents.iter().filter_map(|d| d.body.as_ref());
         let layout = Layout {
             document_parts: Some(parts.len()),
             document_count: documents.len(),
+            id_bytes: documents.iter().map(|d| d.id.len()).sum(),
+            bodies: bodies.clone().count(),
+            body_bytes: bodies.map(String::len).sum(),
         };
         Stored {
             settings: settings_json(settings, layout),
@@ -403,7 +419,14 @@ mod tests {
             read_layout(&stored.settings),
             Layout {
                 document_parts: Some(5),
-                document_count: 40_000
+                document_count: 40_000,
+                id_bytes: documents.iter().map(|d| d.id.len()).sum(),
+                bodies: documents.iter().filter(|d| d.body.is_some()).count(),
+                body_bytes: documents
+                    .iter()
+                    .filter_map(|d| d.body.as_ref())
+                    .map(String::len)
+                    .sum(),
             }
         );
         // Settings without a layout (studios saved before) say one record.
@@ -447,7 +470,10 @@ mod tests {
             read_layout(&stored.settings),
             Layout {
                 document_parts: Some(1),
-                document_count: 1
+                document_count: 1,
+                id_bytes: 10,
+                bodies: 0,
+                body_bytes: 0,
             }
         );
         let back = stored.read().unwrap();

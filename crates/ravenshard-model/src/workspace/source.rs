@@ -86,6 +86,11 @@ impl Placement {
         self.store.bodies()
     }
 
+    /// Bytes of the documents' bodies (what the placement keeps of them in its arena).
+    pub fn body_bytes(&self) -> usize {
+        self.store.body_bytes()
+    }
+
     /// The options the documents were placed with.
     pub fn options(&self) -> &PlacementOptions {
         &self.options
