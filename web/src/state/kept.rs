@@ -62,10 +62,13 @@ impl KeptFields {
             1 => ("", "it"),
             _ => ("s", "them"),
         };
+        // A document without the field is not always rejected: one without a body (the
+        // import kept no field) is placed by its ID, as a mutable rule's documents are.
         let text = format!(
             "The design reads {}, which the import of {file} did not keep (an import keeps \
-             only the field{s} the design in force reads, not whole documents): its documents \
-             are rejected as having no such field. Import {file} again to read {it}.",
+             only the fields the design in force then reads, not whole documents): its \
+             documents are placed as if they had no such field{s}, by their IDs alone or \
+             rejected where a rule needs the field{s}. Import {file} again to read {it}.",
             missing.join(", "),
             file = self.file,
         );

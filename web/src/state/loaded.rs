@@ -248,6 +248,39 @@ mod tests {
         assert_eq!(warnings(&state).len(), 1);
     }
 
+    /// The notice says what the design does with documents whose fields were not kept:
+    /// one without a body (the import kept none) is placed by its ID alone, not rejected.
+    #[test]
+    fn the_notice_says_how_documents_without_the_fields_are_placed() {
+        use ravenshard_model::import::FieldPaths;
+        let mut state = State::with_documents(Vec::new());
+        let orders: Vec<Document> = (1..=20)
+            .map(|i| Document {
+                collection: Some("Orders".into()),
+                ..Document::new(format!("orders/{i}-A"))
+            })
+            .collect();
+        let mut made = loaded(&orders, state.placer(), None);
+        made.kept = Some(KeptFields::new("a.json".into(), FieldPaths::default()));
+        state.apply(Action::Loaded(Rc::new(made)));
+        let json =
+            r#"{"Shards": {"0": {}, "1": {}}, "ByContent": {"Orders": {"Fields": ["Customer"]}}}"#;
+        state.apply(Action::Config(ConfigAction::SetJson(json.into())));
+        assert!(
+            state.placement().invalid().is_empty(),
+            "placed by their IDs"
+        );
+        assert_eq!(state.placement().totals().placed, 20);
+        let list = state.notices().list();
+        let told = list.iter().find(|n| n.level == Level::Warning).unwrap();
+        assert!(
+            !told.text.contains("rejected as having no such field"),
+            "{}",
+            told.text
+        );
+        assert!(told.text.contains("by their IDs alone"), "{}", told.text);
+    }
+
     #[test]
     fn work_reads_as_a_status_line() {
         let work = Work {
