@@ -318,8 +318,8 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         );
     }
     let summary = import_summary(&name, builder.len(), skipped as usize, warning);
-    let kept = KeptFields::new(name, kept);
-    job.finish(builder, placer, Some(summary), Some(kept)).await;
+    let kept = KeptFields::of_import(name, format, kept);
+    job.finish(builder, placer, Some(summary), kept).await;
 }
 
 /// Makes room in the placement for the documents of a file of `total` bytes at the density

@@ -4,7 +4,7 @@
 //! placing the documents as if they had no such field without a word.
 
 use ravenshard_design::content::ContentDesign;
-use ravenshard_model::import::FieldPaths;
+use ravenshard_model::import::{FieldPaths, Format};
 
 /// The fields an import kept, and the missing fields already told.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +24,23 @@ impl KeptFields {
             fields,
             told: Vec::new(),
         }
+    }
+
+    /// What an import of `file` read as `format`, keeping `fields`, kept: `None` for CSV,
+    /// whose rows have no body, so that nothing was left out to tell about later.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::import::{FieldPaths, Format};
+    /// use ravenshard_studio::state::KeptFields;
+    ///
+    /// assert_eq!(KeptFields::of_import("a.csv".into(), Format::Csv, FieldPaths::default()), None);
+    /// let kept = KeptFields::of_import("a.json".into(), Format::Json, FieldPaths::new(["Customer"]));
+    /// assert_eq!(kept.unwrap().fields.paths().collect::<Vec<_>>(), ["Customer"]);
+    /// ```
+    pub fn of_import(file: String, format: Format, fields: FieldPaths) -> Option<KeptFields> {
+        (format != Format::Csv).then(|| KeptFields::new(file, fields))
     }
 
     /// What to tell when `design` reads fields that were not kept (once for each set of
