@@ -421,7 +421,7 @@ async fn restore_parts(
         placement: builder.finish(),
         placer,
         summary: None,
-        kept: None,
+        kept: state.kept().cloned(),
     };
     state.apply(Action::Loaded(Rc::new(loaded)));
     // The first render of the studio starts a task of its own.

@@ -5,6 +5,7 @@
 
 use ravenshard_design::content::ContentDesign;
 use ravenshard_model::import::{FieldPaths, Format};
+use serde::{Deserialize, Serialize};
 
 /// The fields an import kept, and the missing fields already told.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +15,31 @@ pub struct KeptFields {
     /// The fields kept (none: no bodies).
     pub fields: FieldPaths,
     told: Vec<String>,
+}
+
+/// What is saved of [`KeptFields`] with the studio ([`Saved::kept`](super::Saved::kept)):
+/// the file and the fields kept. What was told is not saved: a reload tells it again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedKept {
+    /// The file's name.
+    pub file: String,
+    /// The fields kept, sorted (none: no bodies).
+    pub fields: Vec<String>,
+}
+
+impl From<&KeptFields> for SavedKept {
+    fn from(kept: &KeptFields) -> SavedKept {
+        SavedKept {
+            file: kept.file.clone(),
+            fields: kept.fields.paths().map(str::to_string).collect(),
+        }
+    }
+}
+
+impl From<SavedKept> for KeptFields {
+    fn from(saved: SavedKept) -> KeptFields {
+        KeptFields::new(saved.file, FieldPaths::new(saved.fields))
+    }
 }
 
 impl KeptFields {

@@ -149,11 +149,7 @@ impl State {
         if let Some(summary) = loaded.summary {
             self.push_notice(Notice::new(Level::Info, summary));
         }
-        self.kept = loaded.kept;
-        let design = self.design.design().map(Rc::as_ref);
-        if let Some(text) = self.kept.as_mut().and_then(|k| k.check(design)) {
-            self.push_notice(Notice::new(Level::Warning, text));
-        }
+        self.keep(loaded.kept);
     }
 }
 
@@ -211,6 +207,39 @@ mod tests {
         assert_eq!(state.placement().shards(), whole.placement().shards());
     }
 
+    /// The configuration whose rule for `Orders` reads `fields` (JSON strings).
+    fn ruled_by(fields: &str) -> Action {
+        let json = format!(
+            r#"{{"Shards": {{"0": {{}}, "1": {{}}}}, "ByContent": {{"Orders": {{"Fields": [{fields}]}}}}}}"#
+        );
+        Action::Config(ConfigAction::SetJson(json))
+    }
+
+    /// What an import kept is saved with the studio: after a reload, a design reading a
+    /// field it did not keep is still told (not placed without a word).
+    #[test]
+    fn what_an_import_kept_survives_a_reload() {
+        use crate::state::read_saved;
+        use ravenshard_model::import::FieldPaths;
+        let mut state = State::with_documents(Vec::new());
+        let mut made = loaded(&generated(10), state.placer(), None);
+        made.kept = Some(KeptFields::new(
+            "a.json".into(),
+            FieldPaths::new(["Customer"]),
+        ));
+        state.apply(Action::Loaded(Rc::new(made)));
+        let text = serde_json::to_string(&state.saved()).unwrap();
+        let mut reloaded = State::from_saved(read_saved(&text).unwrap()).unwrap();
+        assert_eq!(reloaded.placement().len(), 10);
+        reloaded.apply(ruled_by(r#""Customer", "Address.Zip""#));
+        let list = reloaded.notices().list();
+        let told: Vec<_> = list.iter().filter(|n| n.level == Level::Warning).collect();
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(told[0]
+            .text
+            .starts_with("The design reads Address.Zip, which the import of a.json did not keep"));
+    }
+
     /// A design turned on after an import that kept no bodies names the fields it misses,
     /// once; one whose fields were kept says nothing; a new workspace forgets the import.
     #[test]
@@ -221,12 +250,7 @@ mod tests {
             let warned = list.iter().filter(|n| n.level == Level::Warning);
             warned.map(|n| n.text.clone()).collect()
         };
-        let by = |fields: &str| {
-            let json = format!(
-                r#"{{"Shards": {{"0": {{}}, "1": {{}}}}, "ByContent": {{"Orders": {{"Fields": [{fields}]}}}}}}"#
-            );
-            Action::Config(ConfigAction::SetJson(json))
-        };
+        let by = ruled_by;
         let mut state = State::with_documents(Vec::new());
         let mut made = loaded(&generated(10), state.placer(), None);
         made.kept = Some(KeptFields::new(
