@@ -220,44 +220,40 @@ mod tests {
     #[test]
     fn what_an_import_kept_survives_a_reload() {
         use crate::state::read_saved;
-        use ravenshard_model::import::FieldPaths;
-        let mut state = State::with_documents(Vec::new());
-        let mut made = loaded(&generated(10), state.placer(), None);
-        made.kept = Some(KeptFields::new(
-            "a.json".into(),
-            FieldPaths::new(["Customer"]),
-        ));
-        state.apply(Action::Loaded(Rc::new(made)));
+        let state = imported_keeping(&["Customer"]);
         let text = serde_json::to_string(&state.saved()).unwrap();
         let mut reloaded = State::from_saved(read_saved(&text).unwrap()).unwrap();
         assert_eq!(reloaded.placement().len(), 10);
         reloaded.apply(ruled_by(r#""Customer", "Address.Zip""#));
-        let list = reloaded.notices().list();
-        let told: Vec<_> = list.iter().filter(|n| n.level == Level::Warning).collect();
+        let told = warnings(&reloaded);
         assert_eq!(told.len(), 1, "{told:?}");
         assert!(told[0]
-            .text
             .starts_with("The design reads Address.Zip, which the import of a.json did not keep"));
+    }
+
+    /// A studio whose 10 documents an import of `a.json` made, keeping `fields`.
+    fn imported_keeping(fields: &[&str]) -> State {
+        use ravenshard_model::import::FieldPaths;
+        let mut state = State::with_documents(Vec::new());
+        let mut made = loaded(&generated(10), state.placer(), None);
+        made.kept = Some(KeptFields::new("a.json".into(), FieldPaths::new(fields)));
+        state.apply(Action::Loaded(Rc::new(made)));
+        state
+    }
+
+    /// The texts of the warnings shown.
+    fn warnings(state: &State) -> Vec<String> {
+        let list = state.notices().list();
+        let warned = list.iter().filter(|n| n.level == Level::Warning);
+        warned.map(|n| n.text.clone()).collect()
     }
 
     /// A design turned on after an import that kept no bodies names the fields it misses,
     /// once; one whose fields were kept says nothing; a new workspace forgets the import.
     #[test]
     fn a_design_reading_fields_an_import_did_not_keep_is_told() {
-        use ravenshard_model::import::FieldPaths;
-        let warnings = |state: &State| -> Vec<String> {
-            let list = state.notices().list();
-            let warned = list.iter().filter(|n| n.level == Level::Warning);
-            warned.map(|n| n.text.clone()).collect()
-        };
         let by = ruled_by;
-        let mut state = State::with_documents(Vec::new());
-        let mut made = loaded(&generated(10), state.placer(), None);
-        made.kept = Some(KeptFields::new(
-            "a.json".into(),
-            FieldPaths::new(["Customer"]),
-        ));
-        state.apply(Action::Loaded(Rc::new(made)));
+        let mut state = imported_keeping(&["Customer"]);
         state.apply(by(r#""Customer""#));
         assert_eq!(warnings(&state), Vec::<String>::new());
         state.apply(by(r#""Customer", "Address.Zip""#));
