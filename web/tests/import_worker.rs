@@ -250,6 +250,23 @@ async fn a_csv_import_keeps_no_fields_to_tell_about() {
     assert_eq!(kept, Some(vec!["Customer"]));
 }
 
+/// A file whose entries were all skipped says how many and why the first was, so that the
+/// user knows what to fix (not only that no ID was found).
+#[wasm_bindgen_test]
+async fn a_file_of_skipped_entries_says_why() {
+    let plain = placer(r#"{"Shards": {"0": {}, "1": {}}}"#);
+    let objects = br#"[{"Name": "a"}, {"Name": "b"}]"#;
+    let message = import("people.json", objects, plain).await.unwrap_err();
+    assert!(
+        message.starts_with("no document IDs were found in it (read as JSON; 2 entries skipped"),
+        "{message}"
+    );
+    assert!(
+        message.contains("has no ID") && message.contains("Give it an ID"),
+        "{message}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_cancelled_import_terminates_the_worker() {
     common::use_this_module_as_the_worker();

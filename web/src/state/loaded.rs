@@ -116,6 +116,38 @@ pub fn import_summary(name: &str, count: usize, skipped: usize, first: Option<St
     summary
 }
 
+/// Why an import of a file `read as` a format made no document: how many entries were
+/// skipped and why the first was, so that the user knows what to fix.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_studio::state::nothing_imported;
+///
+/// assert_eq!(nothing_imported("plain text", 0, None), "no document IDs were found in it (read as plain text)");
+/// assert_eq!(
+///     nothing_imported("JSON", 2, Some("$[0] (line 1): skipped: the document has no ID".into())),
+///     "no document IDs were found in it (read as JSON; 2 entries skipped, the first: $[0] \
+///      (line 1): skipped: the document has no ID)"
+/// );
+/// ```
+pub fn nothing_imported(read_as: &str, skipped: usize, first: Option<String>) -> String {
+    let skipped = match (skipped, first) {
+        (0, _) => String::new(),
+        (1, first) => format!(
+            "; 1 entry skipped{}",
+            first.map(|f| format!(": {f}")).unwrap_or_default()
+        ),
+        (n, first) => format!(
+            "; {n} entries skipped{}",
+            first
+                .map(|f| format!(", the first: {f}"))
+                .unwrap_or_default()
+        ),
+    };
+    format!("no document IDs were found in it (read as {read_as}{skipped})")
+}
+
 impl State {
     /// What a job started now places by.
     pub fn placer(&self) -> Placer {
