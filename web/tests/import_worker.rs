@@ -229,6 +229,44 @@ async fn a_corrupt_file_gives_the_importers_message() {
     );
 }
 
+/// A CSV file has no bodies, so its import lost no field: a design turned on later has
+/// nothing to tell about it (no "import it again to read the field").
+#[wasm_bindgen_test]
+async fn a_csv_import_keeps_no_fields_to_tell_about() {
+    let csv = b"id,size,collection\norders/1-A,1200,Orders\norders/2-A,700,Orders\n";
+    let loaded = import("docs.csv", csv, placer(r#"{"Shards": {"0": {}, "1": {}}}"#))
+        .await
+        .unwrap();
+    assert_eq!(loaded.placement.len(), 2);
+    assert_eq!(loaded.kept, None);
+    let json = export(3);
+    let loaded = import("orders.json", json.as_bytes(), placer(CONFIGURATION))
+        .await
+        .unwrap();
+    let kept = loaded
+        .kept
+        .as_ref()
+        .map(|k| k.fields.paths().collect::<Vec<_>>());
+    assert_eq!(kept, Some(vec!["Customer"]));
+}
+
+/// A file whose entries were all skipped says how many and why the first was, so that the
+/// user knows what to fix (not only that no ID was found).
+#[wasm_bindgen_test]
+async fn a_file_of_skipped_entries_says_why() {
+    let plain = placer(r#"{"Shards": {"0": {}, "1": {}}}"#);
+    let objects = br#"[{"Name": "a"}, {"Name": "b"}]"#;
+    let message = import("people.json", objects, plain).await.unwrap_err();
+    assert!(
+        message.starts_with("no document IDs were found in it (read as JSON; 2 entries skipped"),
+        "{message}"
+    );
+    assert!(
+        message.contains("has no ID") && message.contains("Give it an ID"),
+        "{message}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_cancelled_import_terminates_the_worker() {
     common::use_this_module_as_the_worker();

@@ -11,8 +11,9 @@
 
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
 use super::saving::with_tab;
-use crate::state::{check_fits, check_import_size, import_summary, read_saved, Action};
+use crate::state::{check_fits, check_import_size, import_summary, nothing_imported};
 use crate::state::{read_layout, take_retired, KeptFields, Loaded, Placer, Retired};
+use crate::state::{read_saved, Action};
 use crate::state::{State, Stored, Work, WorkspaceAction, LINES_HEADER};
 use crate::worker::{DocumentBatch, Reading, Reply};
 use ravenshard_model::import::{FieldPaths, Format};
@@ -373,14 +374,12 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     };
     drop(reading);
     if builder.is_empty() {
-        return job.fail(
-            &name,
-            format!("no document IDs were found in it (read as {format})"),
-        );
+        let why = nothing_imported(&format.to_string(), skipped as usize, warning);
+        return job.fail(&name, why);
     }
     let summary = import_summary(&name, builder.len(), skipped as usize, warning);
-    let kept = KeptFields::new(name, kept);
-    job.finish(out, Some(summary), Some(kept)).await;
+    let kept = KeptFields::of_import(name, format, kept);
+    job.finish(out, Some(summary), kept).await;
 }
 
 /// Makes room in the placement for the documents of a file of `total` bytes at the density
@@ -480,7 +479,7 @@ async fn restore_parts(
         placement: out.take().finish(),
         placer,
         summary: None,
-        kept: None,
+        kept: state.kept().cloned(),
     };
     state.apply(Action::Loaded(Rc::new(loaded)));
     // The first render of the studio starts a task of its own.

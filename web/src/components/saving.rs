@@ -413,7 +413,13 @@ fn cancelled(settings: &str, notices: &mut Vec<Notice>) -> State {
             group_digits(count as u64)
         ),
     ));
+    // Without the documents, nothing is left of the import that made them.
+    let without_documents = |saved: Saved| Saved {
+        kept: None,
+        ..saved
+    };
     read_saved(settings)
+        .map(without_documents)
         .and_then(with_tab)
         .unwrap_or_else(|_| State::with_documents(Vec::new()))
 }

@@ -4,7 +4,8 @@
 //! placing the documents as if they had no such field without a word.
 
 use ravenshard_design::content::ContentDesign;
-use ravenshard_model::import::FieldPaths;
+use ravenshard_model::import::{FieldPaths, Format};
+use serde::{Deserialize, Serialize};
 
 /// The fields an import kept, and the missing fields already told.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,6 +17,31 @@ pub struct KeptFields {
     told: Vec<String>,
 }
 
+/// What is saved of [`KeptFields`] with the studio ([`Saved::kept`](super::Saved::kept)):
+/// the file and the fields kept. What was told is not saved: a reload tells it again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedKept {
+    /// The file's name.
+    pub file: String,
+    /// The fields kept, sorted (none: no bodies).
+    pub fields: Vec<String>,
+}
+
+impl From<&KeptFields> for SavedKept {
+    fn from(kept: &KeptFields) -> SavedKept {
+        SavedKept {
+            file: kept.file.clone(),
+            fields: kept.fields.paths().map(str::to_string).collect(),
+        }
+    }
+}
+
+impl From<SavedKept> for KeptFields {
+    fn from(saved: SavedKept) -> KeptFields {
+        KeptFields::new(saved.file, FieldPaths::new(saved.fields))
+    }
+}
+
 impl KeptFields {
     /// `file`'s documents keep only `fields`.
     pub fn new(file: String, fields: FieldPaths) -> KeptFields {
@@ -24,6 +50,23 @@ impl KeptFields {
             fields,
             told: Vec::new(),
         }
+    }
+
+    /// What an import of `file` read as `format`, keeping `fields`, kept: `None` for CSV,
+    /// whose rows have no body, so that nothing was left out to tell about later.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::import::{FieldPaths, Format};
+    /// use ravenshard_studio::state::KeptFields;
+    ///
+    /// assert_eq!(KeptFields::of_import("a.csv".into(), Format::Csv, FieldPaths::default()), None);
+    /// let kept = KeptFields::of_import("a.json".into(), Format::Json, FieldPaths::new(["Customer"]));
+    /// assert_eq!(kept.unwrap().fields.paths().collect::<Vec<_>>(), ["Customer"]);
+    /// ```
+    pub fn of_import(file: String, format: Format, fields: FieldPaths) -> Option<KeptFields> {
+        (format != Format::Csv).then(|| KeptFields::new(file, fields))
     }
 
     /// What to tell when `design` reads fields that were not kept (once for each set of
@@ -62,10 +105,13 @@ impl KeptFields {
             1 => ("", "it"),
             _ => ("s", "them"),
         };
+        // A document without the field is not always rejected: one without a body (the
+        // import kept no field) is placed by its ID, as a mutable rule's documents are.
         let text = format!(
             "The design reads {}, which the import of {file} did not keep (an import keeps \
-             only the field{s} the design in force reads, not whole documents): its documents \
-             are rejected as having no such field. Import {file} again to read {it}.",
+             only the fields the design in force then reads, not whole documents): its \
+             documents are placed as if they had no such field{s}, by their IDs alone or \
+             rejected where a rule needs the field{s}. Import {file} again to read {it}.",
             missing.join(", "),
             file = self.file,
         );

@@ -116,6 +116,38 @@ pub fn import_summary(name: &str, count: usize, skipped: usize, first: Option<St
     summary
 }
 
+/// Why an import of a file `read as` a format made no document: how many entries were
+/// skipped and why the first was, so that the user knows what to fix.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_studio::state::nothing_imported;
+///
+/// assert_eq!(nothing_imported("plain text", 0, None), "no document IDs were found in it (read as plain text)");
+/// assert_eq!(
+///     nothing_imported("JSON", 2, Some("$[0] (line 1): skipped: the document has no ID".into())),
+///     "no document IDs were found in it (read as JSON; 2 entries skipped, the first: $[0] \
+///      (line 1): skipped: the document has no ID)"
+/// );
+/// ```
+pub fn nothing_imported(read_as: &str, skipped: usize, first: Option<String>) -> String {
+    let skipped = match (skipped, first) {
+        (0, _) => String::new(),
+        (1, first) => format!(
+            "; 1 entry skipped{}",
+            first.map(|f| format!(": {f}")).unwrap_or_default()
+        ),
+        (n, first) => format!(
+            "; {n} entries skipped{}",
+            first
+                .map(|f| format!(", the first: {f}"))
+                .unwrap_or_default()
+        ),
+    };
+    format!("no document IDs were found in it (read as {read_as}{skipped})")
+}
+
 impl State {
     /// What a job started now places by.
     pub fn placer(&self) -> Placer {
@@ -149,11 +181,7 @@ impl State {
         if let Some(summary) = loaded.summary {
             self.push_notice(Notice::new(Level::Info, summary));
         }
-        self.kept = loaded.kept;
-        let design = self.design.design().map(Rc::as_ref);
-        if let Some(text) = self.kept.as_mut().and_then(|k| k.check(design)) {
-            self.push_notice(Notice::new(Level::Warning, text));
-        }
+        self.keep(loaded.kept);
     }
 }
 
@@ -211,29 +239,53 @@ mod tests {
         assert_eq!(state.placement().shards(), whole.placement().shards());
     }
 
+    /// The configuration whose rule for `Orders` reads `fields` (JSON strings).
+    fn ruled_by(fields: &str) -> Action {
+        let json = format!(
+            r#"{{"Shards": {{"0": {{}}, "1": {{}}}}, "ByContent": {{"Orders": {{"Fields": [{fields}]}}}}}}"#
+        );
+        Action::Config(ConfigAction::SetJson(json))
+    }
+
+    /// What an import kept is saved with the studio: after a reload, a design reading a
+    /// field it did not keep is still told (not placed without a word).
+    #[test]
+    fn what_an_import_kept_survives_a_reload() {
+        use crate::state::read_saved;
+        let state = imported_keeping(&["Customer"]);
+        let text = serde_json::to_string(&state.saved()).unwrap();
+        let mut reloaded = State::from_saved(read_saved(&text).unwrap()).unwrap();
+        assert_eq!(reloaded.placement().len(), 10);
+        reloaded.apply(ruled_by(r#""Customer", "Address.Zip""#));
+        let told = warnings(&reloaded);
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(told[0]
+            .starts_with("The design reads Address.Zip, which the import of a.json did not keep"));
+    }
+
+    /// A studio whose 10 documents an import of `a.json` made, keeping `fields`.
+    fn imported_keeping(fields: &[&str]) -> State {
+        use ravenshard_model::import::FieldPaths;
+        let mut state = State::with_documents(Vec::new());
+        let mut made = loaded(&generated(10), state.placer(), None);
+        made.kept = Some(KeptFields::new("a.json".into(), FieldPaths::new(fields)));
+        state.apply(Action::Loaded(Rc::new(made)));
+        state
+    }
+
+    /// The texts of the warnings shown.
+    fn warnings(state: &State) -> Vec<String> {
+        let list = state.notices().list();
+        let warned = list.iter().filter(|n| n.level == Level::Warning);
+        warned.map(|n| n.text.clone()).collect()
+    }
+
     /// A design turned on after an import that kept no bodies names the fields it misses,
     /// once; one whose fields were kept says nothing; a new workspace forgets the import.
     #[test]
     fn a_design_reading_fields_an_import_did_not_keep_is_told() {
-        use ravenshard_model::import::FieldPaths;
-        let warnings = |state: &State| -> Vec<String> {
-            let list = state.notices().list();
-            let warned = list.iter().filter(|n| n.level == Level::Warning);
-            warned.map(|n| n.text.clone()).collect()
-        };
-        let by = |fields: &str| {
-            let json = format!(
-                r#"{{"Shards": {{"0": {{}}, "1": {{}}}}, "ByContent": {{"Orders": {{"Fields": [{fields}]}}}}}}"#
-            );
-            Action::Config(ConfigAction::SetJson(json))
-        };
-        let mut state = State::with_documents(Vec::new());
-        let mut made = loaded(&generated(10), state.placer(), None);
-        made.kept = Some(KeptFields::new(
-            "a.json".into(),
-            FieldPaths::new(["Customer"]),
-        ));
-        state.apply(Action::Loaded(Rc::new(made)));
+        let by = ruled_by;
+        let mut state = imported_keeping(&["Customer"]);
         state.apply(by(r#""Customer""#));
         assert_eq!(warnings(&state), Vec::<String>::new());
         state.apply(by(r#""Customer", "Address.Zip""#));
@@ -246,6 +298,39 @@ mod tests {
         state.apply(Action::Workspace(WorkspaceAction::Generate));
         state.apply(by(r#""Total""#));
         assert_eq!(warnings(&state).len(), 1);
+    }
+
+    /// The notice says what the design does with documents whose fields were not kept:
+    /// one without a body (the import kept none) is placed by its ID alone, not rejected.
+    #[test]
+    fn the_notice_says_how_documents_without_the_fields_are_placed() {
+        use ravenshard_model::import::FieldPaths;
+        let mut state = State::with_documents(Vec::new());
+        let orders: Vec<Document> = (1..=20)
+            .map(|i| Document {
+                collection: Some("Orders".into()),
+                ..Document::new(format!("orders/{i}-A"))
+            })
+            .collect();
+        let mut made = loaded(&orders, state.placer(), None);
+        made.kept = Some(KeptFields::new("a.json".into(), FieldPaths::default()));
+        state.apply(Action::Loaded(Rc::new(made)));
+        let json =
+            r#"{"Shards": {"0": {}, "1": {}}, "ByContent": {"Orders": {"Fields": ["Customer"]}}}"#;
+        state.apply(Action::Config(ConfigAction::SetJson(json.into())));
+        assert!(
+            state.placement().invalid().is_empty(),
+            "placed by their IDs"
+        );
+        assert_eq!(state.placement().totals().placed, 20);
+        let list = state.notices().list();
+        let told = list.iter().find(|n| n.level == Level::Warning).unwrap();
+        assert!(
+            !told.text.contains("rejected as having no such field"),
+            "{}",
+            told.text
+        );
+        assert!(told.text.contains("by their IDs alone"), "{}", told.text);
     }
 
     #[test]

@@ -51,10 +51,10 @@ pub use inputs::{
     default_tags, parse_database, parse_nodes, parse_replication_factor, parse_shard_count,
     parse_tags, preview, split_chars, Field, MAX_NODES, MAX_SHARDS, PREVIEW_CHARS,
 };
-pub use kept::KeptFields;
+pub use kept::{KeptFields, SavedKept};
 pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
 pub use live::Live;
-pub use loaded::{import_summary, take_retired, Loaded, Placer, Retired, Work};
+pub use loaded::{import_summary, nothing_imported, take_retired, Loaded, Placer, Retired, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use persist::{
     documents_json, lines_capacity, part_len, placement_lines_capacity, read_documents,
@@ -247,10 +247,24 @@ impl State {
     /// The state a saved studio describes, or why it cannot be used.
     pub fn from_saved(saved: Saved) -> Result<State, String> {
         let config = ConfigState::from_saved(&saved)?;
-        Ok(State::new(
-            config,
-            WorkspaceState::with_documents(saved.documents),
-        ))
+        let mut state = State::new(config, WorkspaceState::with_documents(saved.documents));
+        state.keep(saved.kept.map(KeptFields::from));
+        Ok(state)
+    }
+
+    /// What the import that made the workspace's documents kept of their bodies.
+    pub fn kept(&self) -> Option<&KeptFields> {
+        self.kept.as_ref()
+    }
+
+    /// The documents are now those of an import that kept `kept`: a design in force that
+    /// reads fields it did not keep says so.
+    fn keep(&mut self, kept: Option<KeptFields>) {
+        self.kept = kept;
+        let design = self.design.design().map(Rc::as_ref);
+        if let Some(text) = self.kept.as_mut().and_then(|k| k.check(design)) {
+            self.push_notice(Notice::new(Level::Warning, text));
+        }
     }
 
     /// What to save (every document, read from the placement: for a small studio; a save
@@ -274,6 +288,7 @@ impl State {
             custom: config.custom(),
             documents: Vec::new(),
             tab: Some(self.views.tab().key().to_string()),
+            kept: self.kept.as_ref().map(SavedKept::from),
         }
     }
 

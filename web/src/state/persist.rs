@@ -48,6 +48,11 @@ pub struct Saved {
     /// none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tab: Option<String>,
+    /// What the import that made the documents kept of their bodies, so that a design
+    /// turned on after a reload still says which fields it misses; studios saved before
+    /// had none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<super::kept::SavedKept>,
 }
 
 /// What IndexedDB holds: the settings ([`Saved`] as JSON, its documents empty, with the

@@ -10,7 +10,6 @@ use super::notices::{Level, Notice};
 use ravenshard::Topology;
 use ravenshard_design::reshard::BucketStatistics;
 use ravenshard_model::advise::{rewrite_ids, Rewrite};
-use ravenshard_model::import::Imported;
 use ravenshard_model::sample::{chapter_examples, Generator};
 use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
 use std::rc::Rc;
@@ -63,20 +62,6 @@ pub enum WorkspaceAction {
     ImportStarted {
         /// The file's name.
         name: String,
-    },
-    /// An import read more.
-    ImportProgress {
-        /// How much is read, 0 to 1.
-        fraction: Option<f64>,
-        /// Documents so far.
-        documents: usize,
-    },
-    /// An import finished: its documents replace the workspace.
-    ImportFinished {
-        /// The file's name.
-        name: String,
-        /// What was read.
-        imported: Imported,
     },
     /// An import failed: the workspace stays as it was.
     ImportFailed {
@@ -133,7 +118,6 @@ impl WorkspaceAction {
             WorkspaceAction::LoadChapterSample
                 | WorkspaceAction::Generate
                 | WorkspaceAction::Clear
-                | WorkspaceAction::ImportFinished { .. }
                 | WorkspaceAction::StatisticsImported { .. }
                 | WorkspaceAction::Loaded(_)
         )
@@ -314,16 +298,6 @@ impl WorkspaceState {
                     documents: 0,
                 });
             }
-            WorkspaceAction::ImportProgress {
-                fraction,
-                documents,
-            } => {
-                if let Some(status) = &mut self.import {
-                    status.fraction = fraction;
-                    status.documents = documents;
-                }
-            }
-            WorkspaceAction::ImportFinished { name, imported } => self.imported(&name, imported),
             WorkspaceAction::ImportFailed { name, message } => {
                 self.import = None;
                 self.work = None;
@@ -423,26 +397,6 @@ impl WorkspaceState {
             Ok(documents) => self.replace(documents),
             Err(e) => self.notice = Some(Notice::new(Level::Error, e.to_string())),
         }
-    }
-
-    fn imported(&mut self, name: &str, imported: Imported) {
-        self.import = None;
-        self.import_error = None;
-        let count = imported.documents.len();
-        let id_bytes = imported
-            .documents
-            .iter()
-            .map(|d| d.id.len() as u64)
-            .sum::<u64>()
-            / (count as u64).max(1);
-        if let Err(message) = check_fits(name, count as u64, id_bytes) {
-            self.import_error = Some(format!("{message} The workspace is unchanged."));
-            return;
-        }
-        let first = imported.warnings.first().map(ToString::to_string);
-        let summary = super::import_summary(name, count, imported.skipped, first);
-        self.replace(imported.documents);
-        self.notice = Some(Notice::new(Level::Info, summary));
     }
 
     /// Rewrites the IDs `rewrites` names; the notice says how many of the workspace's.

@@ -12,7 +12,6 @@ mod views;
 mod workspace;
 
 use super::*;
-use ravenshard_model::import::Format;
 use ravenshard_model::share::{decode_fragment, encode_fragment};
 
 /// Every document of the workspace, read from its placement (the one store of them).
@@ -223,18 +222,14 @@ fn the_explanation_follows_the_configuration() {
 
 #[test]
 fn workspace_notices_are_shown_once() {
-    let imported = ravenshard_model::import::import(b"orders/1-A\n", Format::Text);
-    let finished = WorkspaceAction::ImportFinished {
-        name: "a.txt".into(),
-        imported: imported.unwrap(),
-    };
-    let state = workspace(State::default(), finished);
+    let stopped = WorkspaceAction::WorkStopped("Cancelled; the workspace is unchanged.".into());
+    let state = workspace(State::default(), stopped);
     assert_eq!(state.notices().list().len(), 1);
     let state = workspace(state, WorkspaceAction::MovePage(PageMove::Next));
     assert_eq!(state.notices().list().len(), 1);
     assert!(state.notices().list()[0]
         .text
-        .contains("Imported 1 document"));
+        .contains("Cancelled; the workspace is unchanged."));
     let state = reduce(state, Action::Notice(NoticeAction::Dismiss(0)));
     assert!(state.notices().list().is_empty());
 }
