@@ -6,13 +6,11 @@
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard::Topology;
-use ravenshard_design::content::ContentDesign;
 use ravenshard_model::sample::Generator;
-use ravenshard_model::workspace::{Placement, PlacementOptions};
-use ravenshard_studio::components::bulk::{self, Job};
+use ravenshard_model::workspace::Placement;
+use ravenshard_studio::components::bulk;
 use ravenshard_studio::components::import::CancelToken;
-use ravenshard_studio::state::{Loaded, Placer, WorkspaceAction};
+use ravenshard_studio::state::Placer;
 use ravenshard_studio::worker::{client, Channel, Request, BATCH_DOCUMENTS};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -20,77 +18,24 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 mod common;
 
+use common::jobs::{self, placer, until, Seen};
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// Orders placed by company (the generator's bodies name it).
 const CONFIGURATION: &str = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
     "ByContent": {"Orders": {"Fields": ["Company"], "Range": 1000}}}"#;
 
-fn placer(configuration: &str) -> Placer {
-    let topology = Topology::from_json(configuration).unwrap();
-    let design = ContentDesign::from_topology(&topology).unwrap();
-    Placer {
-        topology: Rc::new(topology),
-        revision: 1,
-        options: Rc::new(PlacementOptions {
-            design,
-            ..Default::default()
-        }),
-    }
-}
-
 fn digits(text: &str) -> String {
     text.chars().filter(char::is_ascii_digit).collect()
-}
-
-/// A generation job's reports.
-#[derive(Default)]
-struct Seen {
-    actions: Vec<WorkspaceAction>,
-    loaded: Option<Rc<Loaded>>,
-}
-
-impl Seen {
-    fn stopped(&self) -> Option<String> {
-        self.actions.iter().find_map(|a| match a {
-            WorkspaceAction::WorkStopped(why) => Some(why.clone()),
-            _ => None,
-        })
-    }
-
-    fn working(&self) -> bool {
-        self.actions
-            .iter()
-            .any(|a| matches!(a, WorkspaceAction::Working(_)))
-    }
 }
 
 /// Starts `bulk::generate`; its reports go to the returned `Seen`.
 fn start(generator: Generator, placer: Placer, token: &CancelToken) -> Rc<RefCell<Seen>> {
     common::use_this_module_as_the_worker();
-    let seen = Rc::new(RefCell::new(Seen::default()));
-    let on_workspace = {
-        let seen = Rc::clone(&seen);
-        yew::Callback::from(move |a| seen.borrow_mut().actions.push(a))
-    };
-    let on_loaded = {
-        let seen = Rc::clone(&seen);
-        yew::Callback::from(move |l| seen.borrow_mut().loaded = Some(l))
-    };
-    let job = Job::new("Generating".into(), token.clone(), on_workspace, on_loaded);
+    let (job, seen) = jobs::job("Generating", token);
     wasm_bindgen_futures::spawn_local(bulk::generate(generator, placer, job));
     seen
-}
-
-/// Waits (at most ~60 s) until `done` holds.
-async fn until(what: &str, done: impl Fn() -> bool) {
-    for _ in 0..3000 {
-        if done() {
-            return;
-        }
-        gloo::timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!("timed out waiting for {what}");
 }
 
 #[wasm_bindgen_test]
@@ -106,11 +51,11 @@ async fn a_generation_in_the_worker_is_the_one_made_on_the_page() {
         let seen = start(generator, placer, &CancelToken::default());
         until("the generation", || {
             let s = seen.borrow();
-            s.loaded.is_some() || s.stopped().is_some()
+            s.loaded.is_some() || s.failed().is_some()
         })
         .await;
         let s = seen.borrow();
-        assert_eq!(s.stopped(), None);
+        assert_eq!(s.failed(), None);
         let loaded = s.loaded.clone().unwrap();
         let expected = generator.generate().unwrap();
         let made: Vec<_> = loaded.placement.documents(0..usize::MAX).collect();
@@ -142,14 +87,10 @@ async fn settings_the_generator_refuses_stop_the_job_with_its_message() {
         placer(r#"{"Shards": {"0": {}}}"#),
         &CancelToken::default(),
     );
-    until("the refusal", || seen.borrow().stopped().is_some()).await;
+    until("the refusal", || seen.borrow().failed().is_some()).await;
     let s = seen.borrow();
     assert!(s.loaded.is_none());
-    assert!(
-        s.stopped().unwrap().contains(&expected),
-        "{:?}",
-        s.stopped()
-    );
+    assert!(s.failed().unwrap().contains(&expected), "{:?}", s.failed());
 }
 
 #[wasm_bindgen_test]
@@ -160,17 +101,7 @@ async fn a_cancelled_generation_terminates_the_worker() {
         ..Generator::default()
     };
     let seen = start(generator, placer(r#"{"Shards": {"0": {}}}"#), &token);
-    until("the worker", || client::instance(Channel::Import).is_some()).await;
-    until("the first progress", || seen.borrow().working()).await;
-    token.cancel();
-    until("the worker's end", || {
-        client::instance(Channel::Import).is_none()
-    })
-    .await;
-    gloo::timers::future::TimeoutFuture::new(200).await;
-    let s = seen.borrow();
-    assert!(s.loaded.is_none());
-    assert_eq!(s.stopped(), None, "a cancel is not a failure");
+    jobs::cancel_when_working(&seen, &token).await;
 }
 
 #[wasm_bindgen_test]
