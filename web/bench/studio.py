@@ -741,7 +741,7 @@ const until = async (n, t, limit) => {
 };
 """
 
-BULK_GENERATE = PRELUDE + BULK_WATCH + """
+BULK_GENERATE = PRELUDE + BULK_WATCH + JOB_MEASURES + """
 const [n, done] = arguments;
 (async () => {
   fire(document.getElementById('gen-count'), String(n));
@@ -754,7 +754,7 @@ const [n, done] = arguments;
   const ms = performance.now() - t;
   w.on = false;
   done({error, ms, start: t, documents: count(), longest: Math.max(0, ...window.__tasks),
-        gap: w.gap, progress: w.progress});
+        gap: w.gap, progress: w.progress, tasks: window.__tasks, stages: jobMeasures(t)});
 })();
 """
 
@@ -945,6 +945,7 @@ def measure_bulk(driver, url, docs, ids, result, trace=False):
     result["loadavg_before"] = load_average()
     r = result["generate"] = driver.run(BULK_GENERATE, docs)
     bulk_line(f"generate {docs} documents", r)
+    print_stages(r)
     measure_reload(driver, url, docs, result)
     imp = result["import"] = driver.run(IMPORT, docs)
     if "error" in imp:

@@ -8,13 +8,11 @@
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use ravenshard::Topology;
-use ravenshard_design::content::ContentDesign;
 use ravenshard_model::import::{FieldPaths, Format, Importer};
-use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
-use ravenshard_studio::components::bulk::{self, Job};
+use ravenshard_model::workspace::{Document, Placement};
+use ravenshard_studio::components::bulk;
 use ravenshard_studio::components::import::CancelToken;
-use ravenshard_studio::state::{Loaded, Placer, WorkspaceAction};
+use ravenshard_studio::state::{Loaded, Placer};
 use ravenshard_studio::worker::{client, Channel, Request, BATCH_DOCUMENTS};
 use std::cell::RefCell;
 use std::io::Write;
@@ -24,6 +22,8 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::HtmlInputElement;
 
 mod common;
+
+use common::jobs::{self, placer, until, Seen};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -61,19 +61,6 @@ fn blob(bytes: &[u8]) -> web_sys::Blob {
     web_sys::Blob::new_with_u8_array_sequence(&parts).unwrap()
 }
 
-fn placer(configuration: &str) -> Placer {
-    let topology = Topology::from_json(configuration).unwrap();
-    let design = ContentDesign::from_topology(&topology).unwrap();
-    Placer {
-        topology: Rc::new(topology),
-        revision: 1,
-        options: Rc::new(PlacementOptions {
-            design,
-            ..Default::default()
-        }),
-    }
-}
-
 /// What the page's own importer reads of `bytes` (keeping `fields`).
 fn on_the_page(bytes: &[u8], format: Format, fields: FieldPaths) -> Result<Vec<Document>, String> {
     let mut importer = Importer::new(format, None).keeping_fields(fields);
@@ -84,60 +71,12 @@ fn on_the_page(bytes: &[u8], format: Format, fields: FieldPaths) -> Result<Vec<D
         .map_err(|e| format!("{e} (read as {format})"))
 }
 
-/// An import job's reports.
-#[derive(Default)]
-struct Seen {
-    actions: Vec<WorkspaceAction>,
-    loaded: Option<Rc<Loaded>>,
-}
-
-impl Seen {
-    fn failed(&self) -> Option<String> {
-        self.actions.iter().find_map(|a| match a {
-            WorkspaceAction::ImportFailed { message, .. } => Some(message.clone()),
-            WorkspaceAction::WorkStopped(why) => Some(why.clone()),
-            _ => None,
-        })
-    }
-
-    fn working(&self) -> bool {
-        self.actions
-            .iter()
-            .any(|a| matches!(a, WorkspaceAction::Working(_)))
-    }
-}
-
 /// Starts `bulk::import` of `bytes` named `name`; its reports go to the returned `Seen`.
 fn start(name: &str, bytes: &[u8], placer: Placer, token: &CancelToken) -> Rc<RefCell<Seen>> {
-    let seen = Rc::new(RefCell::new(Seen::default()));
-    let on_workspace = {
-        let seen = Rc::clone(&seen);
-        yew::Callback::from(move |a| seen.borrow_mut().actions.push(a))
-    };
-    let on_loaded = {
-        let seen = Rc::clone(&seen);
-        yew::Callback::from(move |l| seen.borrow_mut().loaded = Some(l))
-    };
-    let job = Job::new(
-        format!("Reading {name}"),
-        token.clone(),
-        on_workspace,
-        on_loaded,
-    );
+    let (job, seen) = jobs::job(&format!("Reading {name}"), token);
     let blob = blob(bytes);
     wasm_bindgen_futures::spawn_local(bulk::import(blob, name.to_string(), placer, job));
     seen
-}
-
-/// Waits (at most ~30 s) until `done` holds.
-async fn until(what: &str, done: impl Fn() -> bool) {
-    for _ in 0..1500 {
-        if done() {
-            return;
-        }
-        gloo::timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!("timed out waiting for {what}");
 }
 
 async fn import(name: &str, bytes: &[u8], placer: Placer) -> Result<Rc<Loaded>, String> {
@@ -278,21 +217,7 @@ async fn a_cancelled_import_terminates_the_worker() {
         placer(r#"{"Shards": {"0": {}}}"#),
         &token,
     );
-    until("the worker", || client::instance(Channel::Import).is_some()).await;
-    until("the first progress", || seen.borrow().working()).await;
-    token.cancel();
-    until("the worker's end", || {
-        client::instance(Channel::Import).is_none()
-    })
-    .await;
-    gloo::timers::future::TimeoutFuture::new(200).await;
-    let s = seen.borrow();
-    assert!(s.loaded.is_none());
-    assert!(
-        s.failed().is_none(),
-        "a cancel is not a failure: {:?}",
-        s.failed()
-    );
+    jobs::cancel_when_working(&seen, &token).await;
 }
 
 /// Chooses a file through the workspace's `<input type=file>`, as a user does.

@@ -332,3 +332,34 @@ fn a_million_documents_is_quick() {
     // Generous for debug builds; release takes a fraction of this.
     assert!(elapsed.as_secs() < 20, "{elapsed:?}");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// The studio's worker makes a generation a batch at a time (`documents_iter`, taken
+    /// `by_ref().take(n)` per batch): whatever the chunk sizes, the chunks put together are
+    /// the whole generation, and `made` counts what was taken.
+    #[test]
+    fn chunks_of_any_size_make_the_whole_generation(
+        documents in 0usize..4000,
+        anchored_share in 0.0f64..=1.0,
+        seed in proptest::prelude::any::<u64>(),
+        sizes in proptest::collection::vec(1usize..700, 1..12),
+    ) {
+        let generator = Generator { documents, anchored_share, seed };
+        let whole = generator.generate().unwrap();
+        let mut made = generator.documents_iter().unwrap();
+        proptest::prop_assert_eq!(made.total(), documents);
+        let mut chunks: Vec<Document> = Vec::new();
+        for size in sizes.iter().cycle() {
+            let chunk: Vec<Document> = made.by_ref().take(*size).collect();
+            if chunk.is_empty() {
+                break;
+            }
+            proptest::prop_assert!(chunk.len() <= *size);
+            chunks.extend(chunk);
+            proptest::prop_assert_eq!(made.made(), chunks.len());
+        }
+        proptest::prop_assert_eq!(chunks, whole);
+    }
+}

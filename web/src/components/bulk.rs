@@ -1,6 +1,6 @@
 //! Jobs that make a workspace of up to millions of documents without freezing the page: a
-//! large generation and an import (whose file the studio's worker reads, sending the
-//! documents in batches). Each makes (or receives) its documents a chunk at a time and places
+//! large generation and an import, whose documents the studio's worker makes (or reads of
+//! the file) and sends in batches. Each receives its documents a batch at a time and places
 //! them as they come ([`PlacementBuilder`](ravenshard_model::workspace::PlacementBuilder)),
 //! giving the event loop back every [`SLICE_MS`] milliseconds (to paint the progress and
 //! to notice Cancel), packs the placement's per-bucket tree a step at a time too
@@ -270,46 +270,59 @@ async fn free_retired() {
     }
 }
 
-/// Makes `generator`'s documents and places them by `placer`, a chunk at a time.
+/// Makes `generator`'s documents in the studio's worker, which sends them in batches as an
+/// import's, and places each batch as it arrives (the same code as the import's,
+/// [`receive`]): making and placing overlap, and the page's thread only places. A cancel or
+/// a worker's panic terminates the worker and leaves the workspace as it was.
 pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
     if let Err(message) = check_fits("Generate", generator.documents as u64, GENERATED_ID_BYTES) {
         return job.stop(message);
     }
-    let mut made = match generator.documents_iter() {
-        Ok(made) => made,
+    let counts = match generator.counts() {
+        Ok(counts) => counts,
         Err(e) => return job.stop(e.to_string()),
     };
-    let total = made.total().max(1);
+    let total = generator.documents;
     let mut out = Made::new(placer);
     // Room for the IDs' bytes as made, not an average: an arena that outgrows its room is
     // copied whole (a place step of 705 ms at 10,000,000 documents, whose IDs average 25
     // bytes); the same for the orders' bodies.
-    out.builder.reserve(made.total(), made.counts().id_bytes());
+    out.builder.reserve(total, counts.id_bytes());
     out.builder
-        .reserve_bodies(made.counts().orders, made.counts().body_bytes());
-    let mut chunk = Vec::with_capacity(STEP);
-    loop {
-        chunk.clear();
-        timed("make", || chunk.extend(made.by_ref().take(STEP)));
-        if chunk.is_empty() {
-            break;
-        }
-        if let Err(e) = timed("place", || out.builder.push(&chunk)) {
-            return job.stop(format!("Generate stopped: {e}"));
-        }
-        let done = out.builder.len();
-        if !job.breathe(done, Some(done as f64 / total as f64)).await {
-            return;
+        .reserve_bodies(counts.orders, counts.body_bytes());
+    let mut reading = Reading::generate(generator);
+    match receive(
+        &mut job,
+        &mut reading,
+        &mut out.builder,
+        total as f64,
+        false,
+    )
+    .await
+    {
+        Received::All { .. } => {}
+        Received::Stopped => return,
+        Received::Failed { message, crashed } => {
+            let message = if crashed {
+                format!(
+                    "the studio's worker stopped while making the documents ({message}); the \
+                     workspace is unchanged: generate again"
+                )
+            } else {
+                message
+            };
+            return job.stop(format!("Generate stopped: {message}"));
         }
     }
+    drop(reading);
     job.finish(out, None, None).await;
 }
 
 /// Imports `blob` named `name` as documents: the studio's worker reads it (inflates and
 /// parses it, keeping of each document only the fields the design in force reads), and the
-/// page places each batch as it arrives, so that reading and placing overlap; the worker
-/// stays at most [`BATCHES_AHEAD`](crate::worker::BATCHES_AHEAD) batches ahead. A cancel
-/// or a failure terminates the worker and leaves the workspace as it was.
+/// page places each batch as it arrives ([`receive`]), so that reading and placing overlap;
+/// the worker stays at most [`BATCHES_AHEAD`](crate::worker::BATCHES_AHEAD) batches ahead.
+/// A cancel or a failure terminates the worker and leaves the workspace as it was.
 pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     let total = blob.size();
     let head = match read_slice(&blob, 0.0, total.min(SNIFF_BYTES)).await {
@@ -327,59 +340,120 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         Ok(reading) => reading,
         Err(e) => return job.fail(&name, e),
     };
-    // One batch's documents at a time: the placement is their one store.
-    let mut documents: Vec<Document> = Vec::new();
     // Freed in parts if the import stops (`Made`).
     let mut out = Made::new(placer);
-    let builder = &mut out.builder;
-    let fraction = |bytes: u64| Some((bytes as f64 / total.max(1.0)).min(1.0));
-    let (skipped, warning) = loop {
+    let received = receive(&mut job, &mut reading, &mut out.builder, total, true).await;
+    let (skipped, warning) = match received {
+        Received::All { skipped, warning } => (skipped, warning),
+        Received::Stopped => return,
+        Received::Failed {
+            message,
+            crashed: false,
+        } => return job.fail(&name, message),
+        Received::Failed {
+            message,
+            crashed: true,
+        } => {
+            let message = format!(
+                "the studio's worker stopped while reading it ({message}); the workspace \
+                 is unchanged: import the file again"
+            );
+            return job.fail(&name, message);
+        }
+    };
+    drop(reading);
+    if out.builder.is_empty() {
+        let why = nothing_imported(&format.to_string(), skipped as usize, warning);
+        return job.fail(&name, why);
+    }
+    let summary = import_summary(&name, out.builder.len(), skipped as usize, warning);
+    let kept = KeptFields::of_import(name, format, kept);
+    job.finish(out, Some(summary), kept).await;
+}
+
+/// How the worker's run of an import or a generation ended ([`receive`]).
+enum Received {
+    /// Every batch was placed; how many entries the import skipped, and why the first was.
+    All {
+        skipped: u64,
+        warning: Option<String>,
+    },
+    /// Cancelled, another run took the worker over, or the placing stopped (and said why).
+    Stopped,
+    /// The run failed (its message), or the worker stopped (`crashed`: what it said).
+    Failed { message: String, crashed: bool },
+}
+
+/// Places the documents of `reading`'s batches by `builder` as they arrive, telling the
+/// worker how many are placed (it stays a few batches ahead) and yielding between slices.
+/// `total` is what the run's [`Read::bytes`](crate::worker::Read) come to (a file's bytes, a
+/// generation's documents), for the fraction done; `estimate`: make room in the placement
+/// at the first batch's density ([`reserve`]; a generation makes room before, knowing its
+/// count).
+async fn receive(
+    job: &mut Job,
+    reading: &mut Reading,
+    builder: &mut PlacementBuilder,
+    total: f64,
+    estimate: bool,
+) -> Received {
+    // One batch's documents at a time: the placement is their one store.
+    let mut documents: Vec<Document> = Vec::new();
+    let fraction = |done: u64| Some((done as f64 / total.max(1.0)).min(1.0));
+    loop {
         let Some(reply) = reading.next().await else {
-            return;
+            return Received::Stopped;
         };
         if !job.wanted() {
-            return;
+            return Received::Stopped;
         }
         match reply {
             Reply::Progress { done, .. } if !job.breathe(builder.len(), fraction(done)).await => {
-                return
+                return Received::Stopped
             }
             Reply::Batch { batch, .. } => {
                 let (number, read) = (batch.number, fraction(batch.read.bytes));
-                if builder.is_empty() {
+                if estimate && builder.is_empty() {
                     reserve(builder, &batch, total);
                 }
                 documents.clear();
                 if let Err(e) = timed("decode", || batch.append_to(&mut documents)) {
-                    return job.fail(&name, e.to_string());
+                    let message = e.to_string();
+                    return Received::Failed {
+                        message,
+                        crashed: false,
+                    };
                 }
                 if !job.place(builder, &documents, |_| read).await {
-                    return;
+                    return Received::Stopped;
                 }
                 reading.placed(number + 1);
             }
             Reply::Imported {
                 skipped, warning, ..
-            } => break (skipped, warning),
-            Reply::Failed { message, .. } => return job.fail(&name, message),
+            } => return Received::All { skipped, warning },
+            Reply::Generated { .. } => {
+                let warning = None;
+                return Received::All {
+                    skipped: 0,
+                    warning,
+                };
+            }
+            Reply::Failed { message, .. } => {
+                return Received::Failed {
+                    message,
+                    crashed: false,
+                }
+            }
             Reply::Crashed { message } => {
-                let message = format!(
-                    "the studio's worker stopped while reading it ({message}); the workspace \
-                     is unchanged: import the file again"
-                );
-                return job.fail(&name, message);
+                return Received::Failed {
+                    message,
+                    crashed: true,
+                }
             }
             _ => {}
         }
-    };
-    drop(reading);
-    if builder.is_empty() {
-        let why = nothing_imported(&format.to_string(), skipped as usize, warning);
-        return job.fail(&name, why);
     }
-    let summary = import_summary(&name, builder.len(), skipped as usize, warning);
-    let kept = KeptFields::of_import(name, format, kept);
-    job.finish(out, Some(summary), kept).await;
 }
 
 /// Makes room in the placement for the documents of a file of `total` bytes at the density

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 
-/// At most this many documents a batch (about 1 MB of IDs; the page turns one into
+/// At most this many documents a batch of an import or a generation (about 1 MB of IDs; the page turns one into
 /// documents in a few milliseconds).
 pub const BATCH_DOCUMENTS: usize = 32_768;
 
@@ -37,7 +37,7 @@ pub struct DocumentBatch {
 /// be waiting in the worker for their batch), for the page's estimate of the whole file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Read {
-    /// The file's bytes read.
+    /// The file's bytes read (a generation's: the documents made).
     pub bytes: u64,
     /// The documents they held.
     pub documents: u64,

@@ -14,8 +14,8 @@ use std::cell::Cell;
 /// How long the worker waits before looking again whether the page placed enough batches.
 const WAIT_MS: u32 = 2;
 
-/// Where the batches go, and how far the page placed them.
-struct Sender<'s> {
+/// Where the batches of an import or a generation go, and how far the page placed them.
+pub(super) struct Sender<'s> {
     scope: &'s WorkerScope<StudioWorker>,
     id: HandlerId,
     run: u64,
@@ -25,10 +25,32 @@ struct Sender<'s> {
     documents: u64,
 }
 
-impl Sender<'_> {
+impl<'s> Sender<'s> {
+    /// Sends `run`'s batches to `id`; `placed` is what the page said it placed.
+    pub(super) fn new(
+        scope: &'s WorkerScope<StudioWorker>,
+        id: HandlerId,
+        run: u64,
+        placed: &'s Cell<(u64, u64)>,
+    ) -> Sender<'s> {
+        Sender {
+            scope,
+            id,
+            run,
+            placed,
+            sent: 0,
+            documents: 0,
+        }
+    }
+
+    /// How many documents it sent.
+    pub(super) fn documents(&self) -> u64 {
+        self.documents
+    }
+
     /// Sends `documents` in batches, each once the page placed all but
     /// [`BATCHES_AHEAD`] of those sent before.
-    async fn send(&mut self, documents: &[Document], read: Read) {
+    pub(super) async fn send(&mut self, documents: &[Document], read: Read) {
         for part in documents.chunks(BATCH_DOCUMENTS) {
             while self.sent >= self.placed_batches() + BATCHES_AHEAD {
                 gloo::timers::future::TimeoutFuture::new(WAIT_MS).await;
@@ -78,14 +100,7 @@ async fn read(
     let fields = FieldPaths::new(&request.fields);
     let mut importer = Importer::new(format, Some(request.size)).keeping_fields(fields);
     let mut reporter = Reporter::new(scope, id, request.run, Stage::Reading);
-    let mut sender = Sender {
-        scope,
-        id,
-        run: request.run,
-        placed,
-        sent: 0,
-        documents: 0,
-    };
+    let mut sender = Sender::new(scope, id, request.run, placed);
     let chunks = Chunks::open(&request.url).await?;
     let mut pending: Vec<Document> = Vec::new();
     let mut read = Read::default();

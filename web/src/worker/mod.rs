@@ -1,8 +1,9 @@
 //! The studio's Web Worker: work that can take longer than a frame runs there, so that the
 //! page's main thread only renders. It runs the sharding advisor
 //! ([`ravenshard_model::advise`]), the Resharding view's balance
-//! ([`ravenshard_design::reshard::balance`]) and the reading of imports (inflating and
-//! parsing, [`ravenshard_model::import`]); it is built with `gloo-worker` as trunk's
+//! ([`ravenshard_design::reshard::balance`]), the reading of imports (inflating and
+//! parsing, [`ravenshard_model::import`]) and large generations
+//! ([`ravenshard_model::sample::Generator`]); it is built with `gloo-worker` as trunk's
 //! worker target (`src/bin/worker.rs`, `ravenshard-studio-worker.js` and its wasm next to
 //! `index.html`).
 //!
@@ -11,16 +12,20 @@
 //!   chunks, advises, reports progress, balances, and tells the page when it panics.
 //! * `import`: the import's side of the worker: reads the file, keeps the design's fields
 //!   only, sends the documents in [`batch`]es a few ahead of the page's placing.
-//! * [`batch`]: [`DocumentBatch`], the documents of an import as flat arrays.
+//! * `generate`: the generation's side of the worker: makes the documents a batch at a
+//!   time and sends them as the import's side does.
+//! * [`batch`]: [`DocumentBatch`], the documents of an import or a generation as flat
+//!   arrays.
 //! * [`balance`]: the balance's side of the worker ([`Balancer`]), plain Rust.
-//! * [`reading`]: the page's side of an import ([`Reading`]): its replies in order, the
-//!   batches placed, the worker terminated when it ends.
+//! * [`reading`]: the page's side of an import or a generation ([`Reading`]): its replies
+//!   in order, the batches placed, the worker terminated when it ends.
 //! * [`client`]: the page's side: one worker a view ([`Channel`]), started on its first
 //!   request, terminated on cancel or after a crash and started again on the next request.
 
 pub mod balance;
 pub mod batch;
 pub mod client;
+mod generate;
 mod import;
 pub mod protocol;
 pub mod reading;
@@ -29,8 +34,8 @@ pub mod run;
 pub use balance::Balancer;
 pub use batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};
 pub use protocol::{
-    AdviseRequest, BalanceRequest, Balanced, Channel, ImportRequest, LoadData, Reply, Request,
-    Stage, BATCHES_AHEAD,
+    AdviseRequest, BalanceRequest, Balanced, Channel, GenerateRequest, ImportRequest, LoadData,
+    Reply, Request, Stage, BATCHES_AHEAD,
 };
 pub use reading::Reading;
 pub use run::StudioWorker;

@@ -45,6 +45,18 @@ pub struct ImportRequest {
     pub fields: Vec<String>,
 }
 
+/// What a generation is asked: make a [`Generator`]'s documents and send them back in
+/// [`DocumentBatch`]es, as an import's.
+///
+/// [`Generator`]: ravenshard_model::sample::Generator
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GenerateRequest {
+    /// The run's number.
+    pub run: u64,
+    /// The generator's settings.
+    pub generator: ravenshard_model::sample::Generator,
+}
+
 /// What each used bucket of the configuration in force holds, as flat arrays (one entry a
 /// used bucket, or a range of buckets for bucket statistics): about 630,000 entries, 12 MB,
 /// for 1,000,000 documents. The worker keeps the last one it was sent.
@@ -156,7 +168,8 @@ pub enum Channel {
     Advisor,
     /// The Resharding view.
     Reshard,
-    /// An import of a document list.
+    /// An import of a document list, or a generation: one job that makes a workspace at a
+    /// time.
     Import,
 }
 
@@ -186,15 +199,19 @@ pub enum Request {
     /// Read a file and send its documents in batches ([`Reply::Batch`], then
     /// [`Reply::Imported`]).
     Import(ImportRequest),
-    /// The page placed the import's first `batches` batches: the worker sends at most
-    /// [`BATCHES_AHEAD`] batches more than the page placed.
+    /// Generate documents and send them in batches ([`Reply::Batch`], then
+    /// [`Reply::Generated`]).
+    Generate(GenerateRequest),
+    /// The page placed the import's (or the generation's) first `batches` batches: the
+    /// worker sends at most [`BATCHES_AHEAD`] batches more than the page placed.
     ImportPlaced {
         /// The run.
         run: u64,
         /// How many batches are placed.
         batches: u64,
     },
-    /// Panic in the import's worker (a debug action, as [`Request::Panic`]).
+    /// Panic in the import's (and the generation's) worker (a debug action, as
+    /// [`Request::Panic`]).
     PanicImport,
 }
 
@@ -208,9 +225,10 @@ impl Request {
         match self {
             Request::Advise(_) | Request::Rewrites { .. } | Request::Panic => Channel::Advisor,
             Request::KeepLoad(_) | Request::Balance(_) | Request::PanicReshard => Channel::Reshard,
-            Request::Import(_) | Request::ImportPlaced { .. } | Request::PanicImport => {
-                Channel::Import
-            }
+            Request::Import(_)
+            | Request::Generate(_)
+            | Request::ImportPlaced { .. }
+            | Request::PanicImport => Channel::Import,
         }
     }
 }
@@ -304,6 +322,13 @@ pub enum Reply {
         /// Why the first skipped entry was skipped.
         warning: Option<String>,
     },
+    /// The generation made every document: every batch was sent.
+    Generated {
+        /// The run.
+        run: u64,
+        /// How many documents the batches held.
+        documents: u64,
+    },
     /// A balance could not be made (options the core refuses, a load the worker does not
     /// hold); the message says why.
     BalanceFailed {
@@ -344,6 +369,14 @@ mod tests {
                 format: "ravendump".into(),
                 fields: vec!["Customer".into(), "Address.Zip".into()],
             }),
+            Request::Generate(GenerateRequest {
+                run: 2,
+                generator: ravenshard_model::sample::Generator {
+                    documents: 1_000_000,
+                    anchored_share: 0.35,
+                    seed: u64::MAX,
+                },
+            }),
             Request::ImportPlaced { run: 2, batches: 7 },
             Request::PanicImport,
         ];
@@ -361,6 +394,10 @@ mod tests {
                 documents: 1,
                 skipped: 3,
                 warning: Some("why".into()),
+            },
+            Reply::Generated {
+                run: 2,
+                documents: 9,
             },
         ];
         for reply in replies {

@@ -22,8 +22,8 @@ thread_local! {
 }
 
 /// The studio's worker. It keeps the export last advised on, for [`Request::Rewrites`],
-/// the load last sent, for [`Request::Balance`], and how many batches of an import the
-/// page placed ([`Request::ImportPlaced`]).
+/// the load last sent, for [`Request::Balance`], and how many batches of an import or a
+/// generation the page placed ([`Request::ImportPlaced`]).
 pub struct StudioWorker {
     export: Rc<RefCell<Option<(u64, ReadExport)>>>,
     balancer: Rc<RefCell<Balancer>>,
@@ -81,6 +81,13 @@ impl Worker for StudioWorker {
                 let (scope, placed) = (scope.clone(), Rc::clone(&self.placed));
                 wasm_bindgen_futures::spawn_local(async move {
                     let reply = super::import::import(&scope, id, request, &placed).await;
+                    scope.respond(id, reply);
+                });
+            }
+            Request::Generate(request) => {
+                let (scope, placed) = (scope.clone(), Rc::clone(&self.placed));
+                wasm_bindgen_futures::spawn_local(async move {
+                    let reply = super::generate::generate(&scope, id, request, &placed).await;
                     scope.respond(id, reply);
                 });
             }

@@ -2,6 +2,8 @@
 //! found, read and acted on as a user would.
 #![allow(dead_code)] // Each test file uses a different part.
 
+pub mod jobs;
+
 use gloo::worker::Registrable;
 use ravenshard_studio::components::saving;
 use ravenshard_studio::worker::client::{self, Script};
