@@ -164,6 +164,11 @@ fn key_of(table: &[Option<GroupState>], g: u32) -> Option<Key<'_>> {
 }
 
 impl Groups {
+    /// Whether any group exists.
+    pub(super) fn any(&self) -> bool {
+        self.table.len() > self.free.len()
+    }
+
     /// Takes group `g` out of the order before its size changes (`new`: it was just made),
     /// or drops the order when too many groups change at once (it is sorted again when
     /// read).

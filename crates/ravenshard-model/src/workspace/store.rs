@@ -23,14 +23,17 @@ pub(super) struct Store {
     spans: Vec<[u32; 2]>,
     /// The final bucket of each document, or [`NONE`] when it is not placed.
     pub(super) buckets: Vec<u32>,
-    /// The anchored group of each document (a key of the group table), or [`NONE`].
+    /// The anchored group of each document (a key of the group table), or [`NONE`]; empty
+    /// until a document with a `$` comes (see [`Store::take_groups`]): an import of plain
+    /// IDs pays nothing for it.
     pub(super) groups: Vec<u32>,
     /// The size of each document ([`NO_SIZE`] when unknown, [`BIG`] when in `big`).
     sizes: Vec<u32>,
     /// `(index, size)` of the documents of [`BIG`] bytes or more, ascending: a side table,
     /// so that a size costs 4 bytes and stays exact.
     big: Vec<(u32, u64)>,
-    /// The collection of each document (an index in the interned names), or [`NONE`].
+    /// The collection of each document (an index in the interned names), or [`NONE`];
+    /// empty until a document with a collection comes.
     pub(super) collection_of: Vec<u32>,
     /// The bodies of the documents that have one.
     texts: Arena,
@@ -54,9 +57,22 @@ impl Store {
         self.ids.reserve(id_bytes);
         self.spans.reserve(additional);
         self.buckets.reserve(additional);
-        self.groups.reserve(additional);
         self.sizes.reserve(additional);
-        self.collection_of.reserve(additional);
+        for column in [&mut self.groups, &mut self.collection_of] {
+            if !column.is_empty() {
+                column.reserve(additional);
+            }
+        }
+    }
+
+    /// The documents' groups, for an edit to update: all [`NONE`] from an empty (unused)
+    /// table when `needed` (the edit has a document with a `$`, or groups exist), else the
+    /// table as it is (then no slot is written).
+    pub(super) fn take_groups(&mut self, needed: bool) -> Vec<u32> {
+        if self.groups.is_empty() && needed {
+            return none_column(self.len(), self.spans.capacity());
+        }
+        std::mem::take(&mut self.groups)
     }
 
     pub(super) fn len(&self) -> usize {
@@ -159,11 +175,14 @@ impl Store {
         let ids = &mut self.ids;
         let spans: Vec<[u32; 2]> = entries.iter().map(|e| ids.push(e.id)).collect();
         let range = at..at + remove;
+        let before = self.spans.len();
         self.spans.splice(range.clone(), spans);
         self.buckets
             .splice(range.clone(), entries.iter().map(|e| e.bucket));
-        self.groups
-            .splice(range.clone(), entries.iter().map(|_| NONE));
+        if !self.groups.is_empty() {
+            self.groups
+                .splice(range.clone(), entries.iter().map(|_| NONE));
+        }
         let (lo, hi) = side_range(&mut self.big, at, remove, entries.len());
         let big = (at as u32..).zip(entries).filter_map(|(i, e)| {
             let size = e.size.filter(|&s| s >= u64::from(BIG))?;
@@ -172,8 +191,14 @@ impl Store {
         self.big.splice(lo..hi, big);
         self.sizes
             .splice(range.clone(), entries.iter().map(|e| compact_size(e.size)));
-        self.collection_of
-            .splice(range, entries.iter().map(|e| e.collection));
+        let named = entries.iter().any(|e| e.collection != NONE);
+        if self.collection_of.is_empty() && named {
+            self.collection_of = none_column(before, self.spans.capacity());
+        }
+        if named || !self.collection_of.is_empty() {
+            self.collection_of
+                .splice(range, entries.iter().map(|e| e.collection));
+        }
         if self.ids.wasteful() {
             self.ids.compact(self.spans.iter_mut());
         }
@@ -189,6 +214,13 @@ impl Store {
             + self.texts.capacity()
             + self.bodies.capacity() * 12
     }
+}
+
+/// `len` times [`NONE`], with room for `capacity`.
+fn none_column(len: usize, capacity: usize) -> Vec<u32> {
+    let mut column = Vec::with_capacity(capacity.max(len));
+    column.resize(len, NONE);
+    column
 }
 
 /// A size as [`Store::sizes`] keeps it.
