@@ -641,7 +641,8 @@ const [n, done] = arguments;
 """
 
 # A file of `n` IDs, one a line (`orders/123456789-A`, about 20 bytes each), built in the
-# page in parts (the bulk and the memory measures import it).
+# page in parts (the bulk and the memory measures import it), and `chooseFile` puts a file in
+# the import's file input.
 IDS_FILE = """
 const idsFile = n => {
   const parts = [];
@@ -652,6 +653,13 @@ const idsFile = n => {
   }
   return new File(parts, 'ids.txt');
 };
+const chooseFile = file => {
+  const input = document.getElementById('import-file');
+  const transfer = new DataTransfer();
+  transfer.items.add(file);
+  input.files = transfer.files;
+  return input;
+};
 """
 
 # Imports a file of `n` IDs (IDS_FILE) and waits until they are shown.
@@ -659,10 +667,7 @@ BULK_IDS = PRELUDE + BULK_WATCH + JOB_MEASURES + IDS_FILE + """
 const [n, done] = arguments;
 (async () => {
   const file = idsFile(n);
-  const input = document.getElementById('import-file');
-  const transfer = new DataTransfer();
-  transfer.items.add(file);
-  input.files = transfer.files;
+  const input = chooseFile(file);
   await frame(); await sleep(200);
   window.__tasks = [];
   const w = watch();
@@ -696,16 +701,18 @@ def bulk_line(what, r):
           f"longest gap between frames {r['gap']:.0f} ms, progress shown in {r['progress']} frames")
 
 
-# The page's WebAssembly memory (`wasm_memory_bytes`, exported by web/src/main.rs; trunk puts
-# the module's exports on window.wasmBindings) before and after generating `n` documents.
-MEMORY = PRELUDE + """
+# The page's exports when they include `wasm_memory_bytes` (web/src/main.rs; trunk puts the
+# module's exports on window.wasmBindings), else null.
+BINDINGS = """
+const bindings = window.wasmBindings && window.wasmBindings.wasm_memory_bytes ? window.wasmBindings : null;
+const NO_BINDINGS = 'the page exports no wasm_memory_bytes: build the dist of a studio that has it';
+"""
+
+# The page's WebAssembly memory before and after generating `n` documents.
+MEMORY = PRELUDE + BINDINGS + """
 const [n, done] = arguments;
 (async () => {
-  const bindings = window.wasmBindings;
-  if (!bindings || !bindings.wasm_memory_bytes) {
-    done({error: 'the page exports no wasm_memory_bytes: build the dist of a studio that has it'});
-    return;
-  }
+  if (!bindings) { done({error: NO_BINDINGS}); return; }
   const before = bindings.wasm_memory_bytes();
   fire(document.getElementById('gen-count'), String(n));
   await frame();
@@ -753,19 +760,12 @@ MIB = 1 << 20
 
 # The page's WebAssembly memory before and after importing a text file of `n` IDs (IDS_FILE),
 # and the IDs' bytes (ASCII: the file's bytes but its newlines).
-MEMORY_IDS = PRELUDE + BULK_WATCH + IDS_FILE + """
+MEMORY_IDS = PRELUDE + BINDINGS + BULK_WATCH + IDS_FILE + """
 const [n, done] = arguments;
 (async () => {
-  const bindings = window.wasmBindings;
-  if (!bindings || !bindings.wasm_memory_bytes) {
-    done({error: 'the page exports no wasm_memory_bytes: build the dist of a studio that has it'});
-    return;
-  }
+  if (!bindings) { done({error: NO_BINDINGS}); return; }
   const file = idsFile(n);
-  const input = document.getElementById('import-file');
-  const transfer = new DataTransfer();
-  transfer.items.add(file);
-  input.files = transfer.files;
+  const input = chooseFile(file);
   await frame(); await sleep(200);
   const before = bindings.wasm_memory_bytes();
   const t = performance.now();
