@@ -10,6 +10,7 @@
     python3 web/bench/studio.py --bulk --docs 1000000 --ids 10000000   # chunked jobs at scale
     python3 web/bench/studio.py --memory --docs 1000000      # wasm memory per document
     python3 web/bench/studio.py --bulk --trace --docs 1000000 --ids 10000000   # and why tasks ran long
+    python3 web/bench/studio.py --memory --docs 0 --ids 10000000   # ... of an import only
 
 Drives the real page through ChromeDriver (CHROMEDRIVER, default /usr/bin/chromedriver;
 CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the last line:
@@ -55,10 +56,12 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
   showed meanwhile, and the main thread's long tasks (over 50 ms) meanwhile: the target is
   none (issue 13);
 * memory (only with --memory): the page's WebAssembly memory (`wasm_memory_bytes`, exported
-  by web/src/main.rs) before and after generating N documents, and what it grew by per
-  document beyond the bytes of its ID (read from the parts the studio saved to IndexedDB).
-  The memory only grows, so this is the generation's high-water mark (issue 11: at most 64
-  bytes per document beyond its ID for the placement itself).
+  by web/src/main.rs) before and after importing a text file of --ids IDs (default N; as
+  --bulk's) in a fresh page, and what it grew by per document beyond the bytes of its ID
+  (issue 11: at most 64), and after the studio's save of them; then, in another fresh page,
+  before and after generating N documents (none with --docs 0), with the IDs' bytes read
+  from the parts the studio saved to IndexedDB. The memory only grows, so each figure is
+  the job's high-water mark (its batches and passing tables included).
 
 The targets: interactive (the first computed bucket shown) within 2 s of a cold load at
 10 Mbit/s and 40 ms latency, dist/ under 1 MB gzipped (issue 10); an edit updates every view
@@ -759,22 +762,33 @@ const [n, done] = arguments;
 """
 
 # A file of `n` IDs, one a line (`orders/123456789-A`, about 20 bytes each), built in the
-# page in parts, then given to the import.
-BULK_IDS = PRELUDE + BULK_WATCH + JOB_MEASURES + """
-const [n, done] = arguments;
-(async () => {
+# page in parts (the bulk and the memory measures import it), and `chooseFile` puts a file in
+# the import's file input.
+IDS_FILE = """
+const idsFile = n => {
   const parts = [];
   for (let i = 0; i < n; i += 100000) {
     let part = '';
     for (let j = i; j < Math.min(n, i + 100000); j++) part += 'orders/' + j + '-A\\n';
     parts.push(part);
   }
-  const file = new File(parts, 'ids.txt');
-  parts.length = 0;
+  return new File(parts, 'ids.txt');
+};
+const chooseFile = file => {
   const input = document.getElementById('import-file');
   const transfer = new DataTransfer();
   transfer.items.add(file);
   input.files = transfer.files;
+  return input;
+};
+"""
+
+# Imports a file of `n` IDs (IDS_FILE) and waits until they are shown.
+BULK_IDS = PRELUDE + BULK_WATCH + JOB_MEASURES + IDS_FILE + """
+const [n, done] = arguments;
+(async () => {
+  const file = idsFile(n);
+  const input = chooseFile(file);
   await frame(); await sleep(200);
   window.__tasks = [];
   const w = watch();
@@ -808,16 +822,18 @@ def bulk_line(what, r):
           f"longest gap between frames {r['gap']:.0f} ms, progress shown in {r['progress']} frames")
 
 
-# The page's WebAssembly memory (`wasm_memory_bytes`, exported by web/src/main.rs; trunk puts
-# the module's exports on window.wasmBindings) before and after generating `n` documents.
-MEMORY = PRELUDE + """
+# The page's exports when they include `wasm_memory_bytes` (web/src/main.rs; trunk puts the
+# module's exports on window.wasmBindings), else null.
+BINDINGS = """
+const bindings = window.wasmBindings && window.wasmBindings.wasm_memory_bytes ? window.wasmBindings : null;
+const NO_BINDINGS = 'the page exports no wasm_memory_bytes: build the dist of a studio that has it';
+"""
+
+# The page's WebAssembly memory before and after generating `n` documents.
+MEMORY = PRELUDE + BINDINGS + """
 const [n, done] = arguments;
 (async () => {
-  const bindings = window.wasmBindings;
-  if (!bindings || !bindings.wasm_memory_bytes) {
-    done({error: 'the page exports no wasm_memory_bytes: build the dist of a studio that has it'});
-    return;
-  }
+  if (!bindings) { done({error: NO_BINDINGS}); return; }
   const before = bindings.wasm_memory_bytes();
   fire(document.getElementById('gen-count'), String(n));
   await frame();
@@ -861,6 +877,27 @@ open.onsuccess = () => {
 """
 
 
+MIB = 1 << 20
+
+# The page's WebAssembly memory before and after importing a text file of `n` IDs (IDS_FILE),
+# and the IDs' bytes (ASCII: the file's bytes but its newlines).
+MEMORY_IDS = PRELUDE + BINDINGS + BULK_WATCH + IDS_FILE + """
+const [n, done] = arguments;
+(async () => {
+  if (!bindings) { done({error: NO_BINDINGS}); return; }
+  const file = idsFile(n);
+  const input = chooseFile(file);
+  await frame(); await sleep(200);
+  const before = bindings.wasm_memory_bytes();
+  const t = performance.now();
+  input.dispatchEvent(new Event('change', {bubbles: true}));
+  const error = await until(n, t, 280000);
+  const ms = performance.now() - t;
+  done({error, before, after: bindings.wasm_memory_bytes(), start: t, ms,
+        idBytes: file.size - n, documents: count()});
+})();
+"""
+
 def measure_memory(driver, docs, result):
     """The page's wasm memory before and after generating `docs` documents, and what it grew
     by per document beyond the IDs' bytes (the memory only grows: this is the high-water
@@ -878,9 +915,8 @@ def measure_memory(driver, docs, result):
     beyond = (grown - saved["ids"]) / docs
     result["memory"] = {"before": r["before"], "after": r["after"], "after_save": saved["memory"],
                         "id_bytes": saved["ids"], "beyond_id": beyond}
-    mib = 1 << 20
-    print(f"wasm memory: {r['before'] / mib:.0f} MiB before, {r['after'] / mib:.0f} MiB after "
-          f"generating {docs:,} documents ({saved['memory'] / mib:.0f} MiB after their save); "
+    print(f"wasm memory: {r['before'] / MIB:.0f} MiB before, {r['after'] / MIB:.0f} MiB after "
+          f"generating {docs:,} documents ({saved['memory'] / MIB:.0f} MiB after their save); "
           f"IDs {saved['ids'] / docs:.1f} bytes each; {beyond:.1f} bytes per document beyond "
           f"its ID")
 
@@ -940,6 +976,41 @@ def print_long_tasks(events, over_ms=50, inner_ms=3):
         print(f"  task of {(end - start) / 1000:.1f} ms{cpu}: {parts}")
 
 
+def measure_import_memory(driver, ids, result):
+    """The page's wasm memory before and after importing a text file of `ids` IDs, and what
+    it grew by per ID beyond the IDs' bytes (the import's high-water mark, its batches and
+    the builder's passing tables included), then after the studio's save of them."""
+    r = driver.run(MEMORY_IDS, ids)
+    if r.get("error"):
+        raise SystemExit(f"studio bench: the import of {ids} IDs failed: {r['error']}")
+    saved = driver.run(SAVED, r["start"])
+    after_save = driver.run("arguments[0](window.wasmBindings.wasm_memory_bytes())")
+    beyond = (r["after"] - r["before"] - r["idBytes"]) / ids
+    result["import_memory"] = {"ids": ids, "before": r["before"], "after": r["after"],
+                               "after_save": after_save, "save": saved, "id_bytes": r["idBytes"],
+                               "ms": r["ms"], "beyond_id": beyond}
+    saving = (f"{after_save / MIB:.0f} MiB after their save" if "error" not in saved
+              else f"not saved: {saved['error']}")
+    print(f"wasm memory: {r['before'] / MIB:.0f} MiB before, {r['after'] / MIB:.0f} MiB after "
+          f"importing {ids:,} IDs in {r['ms'] / 1000:.1f} s ({saving}); IDs "
+          f"{r['idBytes'] / ids:.1f} bytes each; {beyond:.1f} bytes per document beyond its ID")
+
+
+def measure_memories(driver, chromium, url, args, result):
+    """The memory after an import of --ids IDs (default --docs) in the fresh page, then after
+    a generation of --docs documents in another fresh page (none when --docs is 0)."""
+    ids = args.ids or args.docs
+    if ids:
+        measure_import_memory(driver, ids, result)
+    if args.docs:
+        if ids:
+            driver.stop()
+            driver.start(chromium)
+            driver.open(url)
+            time.sleep(2)
+        measure_memory(driver, args.docs, result)
+
+
 def measure_bulk(driver, url, docs, ids, result, trace=False):
     """Generate, import a gzip export and reload at `docs` documents; import `ids` IDs."""
     result["loadavg_before"] = load_average()
@@ -981,9 +1052,11 @@ def main():
                         help="measure only the chunked jobs at --docs documents: generate, "
                              "reload, import a gzip export (and --ids IDs from a text file)")
     parser.add_argument("--ids", type=int, default=0,
-                        help="with --bulk: also import a text file of this many IDs")
+                        help="with --bulk: also import a text file of this many IDs; with "
+                             "--memory: import this many (default --docs)")
     parser.add_argument("--memory", action="store_true",
-                        help="measure only the wasm memory per document after generating --docs")
+                        help="measure only the wasm memory per document after importing --ids "
+                             "IDs, then (in a fresh page) after generating --docs (0: none)")
     parser.add_argument("--trace", action="store_true",
                         help="with --bulk --ids or --table: record a Chrome trace of the IDs "
                              "import (--bulk) or of the generation, save and reloads (--table) "
@@ -1008,7 +1081,7 @@ def main():
         single = [(args.advise, lambda: measure_advise(driver, args.docs, result)),
                   (args.table, lambda: measure_table(driver, url, args.docs, args.edits, result, args.trace)),
                   (args.bulk, lambda: measure_bulk(driver, url, args.docs, args.ids, result, args.trace)),
-                  (args.memory, lambda: measure_memory(driver, args.docs, result))]
+                  (args.memory, lambda: measure_memories(driver, chromium, url, args, result))]
         for wanted, measure in single:
             if wanted:
                 driver.start(chromium, trace=args.trace)

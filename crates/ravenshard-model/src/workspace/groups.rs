@@ -2,6 +2,7 @@
 
 use super::loads::Loads;
 use super::ranking::{Key, Ranking};
+use super::singles::Singles;
 use super::{Locator, NONE};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -163,6 +164,11 @@ fn key_of(table: &[Option<GroupState>], g: u32) -> Option<Key<'_>> {
 }
 
 impl Groups {
+    /// Whether any group exists.
+    pub(super) fn any(&self) -> bool {
+        self.table.len() > self.free.len()
+    }
+
     /// Takes group `g` out of the order before its size changes (`new`: it was just made),
     /// or drops the order when too many groups change at once (it is sorted again when
     /// read).
@@ -532,7 +538,7 @@ pub(super) fn obese_buckets(
 /// The high 32 bits of an XXH64, spread over a `u64` (a multiplication by 2^64 / φ) for a
 /// hash map whose key they are: hashbrown reads the hash's top bits as well as its low ones.
 #[derive(Debug, Default)]
-struct Spread(u64);
+pub(super) struct Spread(u64);
 
 impl Hasher for Spread {
     fn finish(&self) -> u64 {
@@ -549,7 +555,7 @@ impl Hasher for Spread {
 }
 
 /// A map keyed by the high half of an XXH64.
-type ByHalf<V> = HashMap<u32, V, BuildHasherDefault<Spread>>;
+pub(super) type ByHalf<V> = HashMap<u32, V, BuildHasherDefault<Spread>>;
 
 /// The key of a whole-ID hash in [`Duplicates`]: its high 32 bits. Two IDs whose hashes
 /// share them are told apart by their text, so this costs a rare comparison, not a wrong
@@ -563,7 +569,7 @@ fn half(hash: u64) -> u32 {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Duplicates {
     /// Hash halves held by one document.
-    single: ByHalf<u32>,
+    single: Singles,
     /// Hash halves held by more than one document (ascending indices; their IDs may differ).
     many: ByHalf<Vec<u32>>,
     /// Documents that repeat an earlier ID ([`Totals::duplicates`](super::Totals)).
@@ -618,8 +624,8 @@ impl Duplicates {
     /// by their IDs).
     pub(super) fn with_hash(&self, hash: u64) -> Vec<u32> {
         let hash = half(hash);
-        match (self.single.get(&hash), self.many.get(&hash)) {
-            (Some(&i), _) => vec![i],
+        match (self.single.get(hash), self.many.get(&hash)) {
+            (Some(i), _) => vec![i],
             (None, Some(list)) => list.clone(),
             (None, None) => Vec::new(),
         }
@@ -632,7 +638,7 @@ impl Duplicates {
             self.repeats -= repeats_in(list, lower_of);
             insert_sorted(list, index);
             self.repeats += repeats_in(list, lower_of);
-        } else if let Some(other) = self.single.remove(&hash) {
+        } else if let Some(other) = self.single.remove(hash) {
             let mut list = vec![other];
             insert_sorted(&mut list, index);
             self.repeats += repeats_in(&list, lower_of);
@@ -647,8 +653,8 @@ impl Duplicates {
     /// Removes placed document `index` with fingerprint `hash`.
     pub(super) fn remove(&mut self, hash: u64, index: u32, lower_of: &dyn Fn(u32) -> String) {
         let hash = half(hash);
-        if self.single.get(&hash) == Some(&index) {
-            self.single.remove(&hash);
+        if self.single.get(hash) == Some(index) {
+            self.single.remove(hash);
             return;
         }
         let Some(list) = self.many.get_mut(&hash) else {
@@ -666,7 +672,7 @@ impl Duplicates {
 
     /// Moves the indices `>= from` by `delta`: O(placed documents).
     pub(super) fn shift(&mut self, from: u32, delta: i64) {
-        for i in self.single.values_mut() {
+        for i in self.single.indices_mut() {
             shift(i, from, delta);
         }
         for list in self.many.values_mut() {

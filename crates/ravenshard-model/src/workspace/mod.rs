@@ -62,6 +62,7 @@ mod ranking;
 mod retopology;
 mod rows;
 mod shards;
+mod singles;
 mod source;
 mod statistics;
 mod store;

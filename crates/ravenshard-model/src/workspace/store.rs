@@ -5,10 +5,14 @@ use super::arena::{Arena, MAX_ARENA};
 use super::NONE;
 
 /// No size, in [`Store::sizes`].
-const NO_SIZE: u64 = u64::MAX;
+const NO_SIZE: u32 = u32::MAX;
 
-/// The documents, by index: what a placement keeps of each (about 28 bytes beyond the ID,
-/// and 12 beyond the body for a document that has one).
+/// In [`Store::sizes`]: a size of this many bytes or more, kept exact in [`Store::big`].
+const BIG: u32 = u32::MAX - 1;
+
+/// The documents, by index: what a placement keeps of each (24 bytes beyond the ID, 12
+/// more for a document of 4 GiB or more, and 12 beyond the body for a document that has
+/// one).
 ///
 /// An ID lives in one arena string at `spans[i]`, a body in another, at the span the side
 /// table gives ([`Arena`]).
@@ -19,11 +23,17 @@ pub(super) struct Store {
     spans: Vec<[u32; 2]>,
     /// The final bucket of each document, or [`NONE`] when it is not placed.
     pub(super) buckets: Vec<u32>,
-    /// The anchored group of each document (a key of the group table), or [`NONE`].
+    /// The anchored group of each document (a key of the group table), or [`NONE`]; empty
+    /// until a document with a `$` comes (see [`Store::take_groups`]): an import of plain
+    /// IDs pays nothing for it.
     pub(super) groups: Vec<u32>,
-    /// The size of each document ([`NO_SIZE`] when unknown).
-    sizes: Vec<u64>,
-    /// The collection of each document (an index in the interned names), or [`NONE`].
+    /// The size of each document ([`NO_SIZE`] when unknown, [`BIG`] when in `big`).
+    sizes: Vec<u32>,
+    /// `(index, size)` of the documents of [`BIG`] bytes or more, ascending: a side table,
+    /// so that a size costs 4 bytes and stays exact.
+    big: Vec<(u32, u64)>,
+    /// The collection of each document (an index in the interned names), or [`NONE`];
+    /// empty until a document with a collection comes.
     pub(super) collection_of: Vec<u32>,
     /// The bodies of the documents that have one.
     texts: Arena,
@@ -47,9 +57,22 @@ impl Store {
         self.ids.reserve(id_bytes);
         self.spans.reserve(additional);
         self.buckets.reserve(additional);
-        self.groups.reserve(additional);
         self.sizes.reserve(additional);
-        self.collection_of.reserve(additional);
+        for column in [&mut self.groups, &mut self.collection_of] {
+            if !column.is_empty() {
+                column.reserve(additional);
+            }
+        }
+    }
+
+    /// The documents' groups, for an edit to update: all [`NONE`] from an empty (unused)
+    /// table when `needed` (the edit has a document with a `$`, or groups exist), else the
+    /// table as it is (then no slot is written).
+    pub(super) fn take_groups(&mut self, needed: bool) -> Vec<u32> {
+        if self.groups.is_empty() && needed {
+            return none_column(self.len(), self.spans.capacity());
+        }
+        std::mem::take(&mut self.groups)
     }
 
     /// Room for `bodies` more bodies of `bytes` in all.
@@ -82,7 +105,14 @@ impl Store {
     }
 
     pub(super) fn size(&self, index: usize) -> Option<u64> {
-        self.sizes.get(index).copied().filter(|&s| s != NO_SIZE)
+        match *self.sizes.get(index)? {
+            NO_SIZE => None,
+            BIG => {
+                let at = self.big.binary_search_by_key(&index, |(i, _)| *i as usize);
+                Some(self.big.get(at.ok()?)?.1)
+            }
+            size => Some(u64::from(size)),
+        }
     }
 
     pub(super) fn bucket(&self, index: usize) -> Option<u32> {
@@ -106,16 +136,9 @@ impl Store {
     /// Replaces the bodies of documents `at..at + remove` by those of `entries` and
     /// renumbers the bodies after them: O(bodies after the edit).
     fn splice_bodies(&mut self, at: usize, remove: usize, entries: &[Entry<'_>]) {
-        let position = |i: usize| self.bodies.partition_point(|(b, _)| (*b as usize) < i);
-        let (lo, hi) = (position(at), position(at + remove));
+        let (lo, hi) = side_range(&mut self.bodies, at, remove, entries.len());
         for &(_, span) in self.bodies.get(lo..hi).unwrap_or(&[]) {
             self.texts.forget(span);
-        }
-        let delta = entries.len() as i64 - remove as i64;
-        if delta != 0 {
-            for (i, _) in self.bodies.get_mut(hi..).unwrap_or(&mut []) {
-                super::groups::shift(i, (at + remove) as u32, delta);
-            }
         }
         let added = entries
             .iter()
@@ -123,7 +146,11 @@ impl Store {
             .map(str::len)
             .fold(0, usize::saturating_add);
         if self.texts.len().saturating_add(added) > MAX_ARENA {
-            self.compact_bodies();
+            // The removed bodies are garbage already: only the others are written again
+            // (writing them too would keep their bytes, no longer counted as garbage).
+            let (before, rest) = self.bodies.split_at_mut(lo);
+            let after = rest.get_mut(hi - lo..).unwrap_or(&mut []);
+            (self.texts).compact(before.iter_mut().chain(after).map(|(_, span)| span));
         }
         let texts = &mut self.texts;
         let added: Vec<(u32, [u32; 2])> = (at as u32..)
@@ -158,17 +185,30 @@ impl Store {
         let ids = &mut self.ids;
         let spans: Vec<[u32; 2]> = entries.iter().map(|e| ids.push(e.id)).collect();
         let range = at..at + remove;
+        let before = self.spans.len();
         self.spans.splice(range.clone(), spans);
         self.buckets
             .splice(range.clone(), entries.iter().map(|e| e.bucket));
-        self.groups
-            .splice(range.clone(), entries.iter().map(|_| NONE));
-        self.sizes.splice(
-            range.clone(),
-            entries.iter().map(|e| e.size.unwrap_or(NO_SIZE)),
-        );
-        self.collection_of
-            .splice(range, entries.iter().map(|e| e.collection));
+        if !self.groups.is_empty() {
+            self.groups
+                .splice(range.clone(), entries.iter().map(|_| NONE));
+        }
+        let (lo, hi) = side_range(&mut self.big, at, remove, entries.len());
+        let big = (at as u32..).zip(entries).filter_map(|(i, e)| {
+            let size = e.size.filter(|&s| s >= u64::from(BIG))?;
+            Some((i, size))
+        });
+        self.big.splice(lo..hi, big);
+        self.sizes
+            .splice(range.clone(), entries.iter().map(|e| compact_size(e.size)));
+        let named = entries.iter().any(|e| e.collection != NONE);
+        if self.collection_of.is_empty() && named {
+            self.collection_of = none_column(before, self.spans.capacity());
+        }
+        if named || !self.collection_of.is_empty() {
+            self.collection_of
+                .splice(range, entries.iter().map(|e| e.collection));
+        }
         if self.ids.wasteful() {
             self.ids.compact(self.spans.iter_mut());
         }
@@ -179,8 +219,81 @@ impl Store {
         self.ids.capacity()
             + self.spans.capacity() * 8
             + (self.buckets.capacity() + self.groups.capacity() + self.collection_of.capacity()) * 4
-            + self.sizes.capacity() * 8
+            + self.sizes.capacity() * 4
+            + self.big.capacity() * 16
             + self.texts.capacity()
             + self.bodies.capacity() * 12
+    }
+}
+
+/// `len` times [`NONE`], with room for `capacity`.
+fn none_column(len: usize, capacity: usize) -> Vec<u32> {
+    let mut column = Vec::with_capacity(capacity.max(len));
+    column.resize(len, NONE);
+    column
+}
+
+/// A size as [`Store::sizes`] keeps it.
+fn compact_size(size: Option<u64>) -> u32 {
+    match size {
+        None => NO_SIZE,
+        Some(size) => u32::try_from(size).map_or(BIG, |s| s.min(BIG)),
+    }
+}
+
+/// The entries of a side table (ascending by document index) for documents
+/// `at..at + remove`, which a splice puts `inserted` documents in place of: the indices
+/// after them are renumbered, and their range in the table given.
+fn side_range<T>(
+    side: &mut [(u32, T)],
+    at: usize,
+    remove: usize,
+    inserted: usize,
+) -> (usize, usize) {
+    let position = |side: &[(u32, T)], i: usize| side.partition_point(|(b, _)| (*b as usize) < i);
+    let (lo, hi) = (position(side, at), position(side, at + remove));
+    let delta = inserted as i64 - remove as i64;
+    if delta != 0 {
+        for (i, _) in side.get_mut(hi..).unwrap_or(&mut []) {
+            super::groups::shift(i, (at + remove) as u32, delta);
+        }
+    }
+    (lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Sizes of 4 GiB and more stay exact, through splices that move them.
+        #[test]
+        fn sizes_stay_exact(
+            sizes in proptest::collection::vec(
+                prop_oneof![Just(None), any::<u32>().prop_map(|s| Some(u64::from(s))),
+                            (u64::from(BIG) - 2..u64::from(BIG) + 3).prop_map(Some),
+                            any::<u64>().prop_map(Some)],
+                0..40),
+            edits in proptest::collection::vec((0usize..40, 0usize..5, 0usize..5), 0..8),
+        ) {
+            let mut store = Store::default();
+            let mut model: Vec<Option<u64>> = Vec::new();
+            let entry = |size| Entry { id: "x", bucket: 0, size, collection: 0, body: None };
+            let all: Vec<Entry<'_>> = sizes.iter().map(|&s| entry(s)).collect();
+            store.splice(0, 0, &all);
+            model.extend(&sizes);
+            for (k, &(at, remove, insert)) in edits.iter().enumerate() {
+                let at = at.min(model.len());
+                let remove = remove.min(model.len() - at);
+                let new: Vec<Option<u64>> =
+                    (0..insert).map(|j| sizes.get((k + j) % sizes.len().max(1)).copied().flatten()).collect();
+                let entries: Vec<Entry<'_>> = new.iter().map(|&s| entry(s)).collect();
+                store.splice(at, remove, &entries);
+                model.splice(at..at + remove, new);
+            }
+            let stored: Vec<Option<u64>> = (0..store.len()).map(|i| store.size(i)).collect();
+            prop_assert_eq!(stored, model);
+        }
     }
 }
