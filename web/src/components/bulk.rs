@@ -4,8 +4,8 @@
 //! them as they come ([`PlacementBuilder`](ravenshard_model::workspace::PlacementBuilder)),
 //! giving the event loop back every [`SLICE_MS`] milliseconds (to paint the progress and
 //! to notice Cancel), packs the placement's per-bucket tree a step at a time too
-//! ([`PlacementBuilder::pack_step`]), and hands the documents and their placement over whole
-//! when complete ([`Action::Loaded`](crate::state::Action::Loaded)): a cancelled job leaves
+//! ([`PlacementBuilder::pack_step`]), and hands the placement (the one store of the
+//! documents) over whole when complete ([`Action::Loaded`](crate::state::Action::Loaded)): a cancelled job leaves
 //! the workspace as it was, and what it made is freed a part at a time (`Made`), as is
 //! the workspace a job replaces.
 
