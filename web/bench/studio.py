@@ -907,7 +907,7 @@ def measure_memory(driver, docs, result):
         raise SystemExit(f"studio bench: {r['error']}")
     if r["documents"] != docs:
         raise SystemExit(f"studio bench: generated {r['documents']} documents, not {docs}")
-    settle(driver, r["start"])
+    settle(driver, r["start"], docs)
     saved = driver.run(SAVED_ID_BYTES)
     if "error" in saved or saved["documents"] != docs:
         raise SystemExit(f"studio bench: the saved documents cannot be read: {saved}")
@@ -983,7 +983,7 @@ def measure_import_memory(driver, ids, result):
     r = driver.run(MEMORY_IDS, ids)
     if r.get("error"):
         raise SystemExit(f"studio bench: the import of {ids} IDs failed: {r['error']}")
-    saved = driver.run(SAVED, r["start"])
+    saved = settle(driver, r["start"], ids)
     after_save = driver.run("arguments[0](window.wasmBindings.wasm_memory_bytes())")
     beyond = (r["after"] - r["before"] - r["idBytes"]) / ids
     result["import_memory"] = {"ids": ids, "before": r["before"], "after": r["after"],
