@@ -12,7 +12,7 @@
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
 use super::saving::with_tab;
 use crate::state::{check_fits, check_import_size, import_summary, nothing_imported};
-use crate::state::{read_layout, take_retired, KeptFields, Loaded, Placer, Retired};
+use crate::state::{read_layout, take_retired, KeptFields, Loaded, Placer};
 use crate::state::{read_saved, Action};
 use crate::state::{State, Stored, Work, WorkspaceAction, LINES_HEADER};
 use crate::worker::{DocumentBatch, Reading, Reply};
@@ -259,13 +259,9 @@ async fn free_retired() {
         "ravenshard-job-settle",
         Some("ravenshard-job-handover-start"),
     );
-    for retired in take_retired() {
-        match retired {
-            Retired::Placement(placement) => {
-                if let Ok(placement) = Rc::try_unwrap(placement) {
-                    free_in_parts(placement.into()).await;
-                }
-            }
+    for placement in take_retired() {
+        if let Ok(placement) = Rc::try_unwrap(placement) {
+            free_in_parts(placement.into()).await;
         }
     }
 }

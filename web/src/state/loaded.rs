@@ -12,20 +12,15 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use yew::Reducible;
 
-/// What a job's workspace replaced, kept to be freed after the page rendered the new one
-/// ([`take_retired`]): freeing a million documents at once takes tens of milliseconds.
-#[derive(Debug)]
-pub enum Retired {
-    /// The placement (the documents with it).
-    Placement(Rc<Placement>),
-}
-
 thread_local! {
-    static RETIRED: RefCell<Vec<Retired>> = const { RefCell::new(Vec::new()) };
+    /// The placements (the documents with them) jobs' workspaces replaced, kept to be freed
+    /// after the page rendered the new one: freeing a million documents at once takes tens
+    /// of milliseconds.
+    static RETIRED: RefCell<Vec<Rc<Placement>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The workspaces jobs replaced since the last call, to free (see [`Retired`]).
-pub fn take_retired() -> Vec<Retired> {
+/// The placements of the workspaces jobs replaced since the last call, to free.
+pub fn take_retired() -> Vec<Rc<Placement>> {
     RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()))
 }
 
@@ -165,7 +160,7 @@ impl State {
         // In the page, a job frees it after the render ([`take_retired`]); natively
         // nothing would, so it is dropped as it is replaced.
         if cfg!(target_arch = "wasm32") {
-            let placement = Retired::Placement(self.placement());
+            let placement = self.placement();
             RETIRED.with(|r| r.borrow_mut().push(placement));
         }
         let loaded = Rc::unwrap_or_clone(loaded);

@@ -54,7 +54,7 @@ pub use inputs::{
 pub use kept::{KeptFields, SavedKept};
 pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
 pub use live::Live;
-pub use loaded::{import_summary, nothing_imported, take_retired, Loaded, Placer, Retired, Work};
+pub use loaded::{import_summary, nothing_imported, take_retired, Loaded, Placer, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use persist::{
     documents_json, lines_capacity, part_len, placement_lines_capacity, read_documents,
