@@ -225,20 +225,26 @@ pub fn lines_capacity(documents: &[Document]) -> usize {
 /// About the bytes [`write_documents`] writes for every document `placement` holds, read
 /// from its tables (no document is made).
 pub fn placement_lines_capacity(placement: &Placement) -> usize {
-    let bodies: usize = (0..placement.len())
-        .map(|i| {
-            placement.collection(i).map_or(0, str::len) + placement.body(i).map_or(0, str::len)
-        })
+    let collections: usize = (0..placement.len())
+        .map(|i| placement.collection(i).map_or(0, str::len))
         .sum();
-    LINES_HEADER.len() + placement.id_bytes() + bodies + 24 * placement.len()
+    LINES_HEADER.len()
+        + placement.id_bytes()
+        + collections
+        + placement.body_bytes()
+        + LINE_BYTES * placement.len()
 }
+
+/// About the bytes of a line beyond its ID, collection and body (the size, the tabs, the
+/// line break).
+const LINE_BYTES: usize = 24;
 
 /// About the bytes of `document`'s line.
 fn line_bytes(document: &Document) -> usize {
     document.id.len()
         + document.collection.as_ref().map_or(0, String::len)
         + document.body.as_ref().map_or(0, String::len)
-        + 24
+        + LINE_BYTES
 }
 
 /// Appends one line per document to `out`; `false` (and `out` partly written) as soon as a
