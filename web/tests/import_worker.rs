@@ -8,7 +8,7 @@
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use ravenshard_model::import::{FieldPaths, Format, Importer};
+use ravenshard_model::import::{BodiesDropped, FieldPaths, Format, Importer, MAX_BODY_BYTES};
 use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_studio::components::bulk;
 use ravenshard_studio::components::import::CancelToken;
@@ -187,6 +187,44 @@ async fn a_csv_import_keeps_no_fields_to_tell_about() {
         .as_ref()
         .map(|k| k.fields.paths().collect::<Vec<_>>());
     assert_eq!(kept, Some(vec!["Customer"]));
+}
+
+/// A document whose kept fields are over the import's limit on bodies (`MAX_BODY_BYTES`)
+/// is placed without them, and the import says so: how many, the largest, that they were
+/// the design's fields (the notice's text is `KeptFields::dropped_notice`).
+#[wasm_bindgen_test]
+async fn a_body_over_the_limit_is_counted_not_dropped_silently() {
+    let huge = "x".repeat(MAX_BODY_BYTES + 1);
+    let meta =
+        |n: u32| format!(r#""@metadata": {{"@id": "orders/{n}-A", "@collection": "Orders"}}"#);
+    let file = format!(
+        "{{\"Customer\": \"{huge}\", {}}}\n{{\"Customer\": \"customers/1-A\", {}}}\n",
+        meta(1),
+        meta(2)
+    );
+    let loaded = import("big.ndjson", file.as_bytes(), placer(CONFIGURATION))
+        .await
+        .unwrap();
+    let documents: Vec<_> = loaded.placement.documents(0..usize::MAX).collect();
+    assert_eq!(documents.len(), 2);
+    assert_eq!(documents[0].body, None);
+    assert_eq!(
+        documents[1].body.as_deref(),
+        Some(r#"{"Customer":"customers/1-A"}"#)
+    );
+    let kept = loaded.kept.as_ref().unwrap();
+    let largest = format!(r#"{{"Customer":"{huge}"}}"#).len();
+    let expected = BodiesDropped {
+        documents: 1,
+        largest,
+        fields: true,
+    };
+    assert_eq!(kept.dropped, expected);
+    let told = kept.dropped_notice().unwrap();
+    assert!(
+        told.starts_with("The import of big.ndjson: 1 document's body was not kept"),
+        "{told}"
+    );
 }
 
 /// A file whose entries were all skipped says how many and why the first was, so that the

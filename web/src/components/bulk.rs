@@ -16,7 +16,7 @@ use crate::state::{read_layout, take_retired, KeptFields, Loaded, Placer};
 use crate::state::{read_saved, Action};
 use crate::state::{State, Stored, Work, WorkspaceAction, LINES_HEADER};
 use crate::worker::{DocumentBatch, Reading, Reply};
-use ravenshard_model::import::{FieldPaths, Format};
+use ravenshard_model::import::{BodiesDropped, FieldPaths, Format};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Freeing, PlacementBuilder};
 use std::rc::Rc;
@@ -339,8 +339,12 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     // Freed in parts if the import stops (`Made`).
     let mut out = Made::new(placer);
     let received = receive(&mut job, &mut reading, &mut out.builder, total, true).await;
-    let (skipped, warning) = match received {
-        Received::All { skipped, warning } => (skipped, warning),
+    let (skipped, warning, dropped) = match received {
+        Received::All {
+            skipped,
+            warning,
+            bodies_dropped,
+        } => (skipped, warning, bodies_dropped),
         Received::Stopped => return,
         Received::Failed {
             message,
@@ -363,16 +367,18 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         return job.fail(&name, why);
     }
     let summary = import_summary(&name, out.builder.len(), skipped as usize, warning);
-    let kept = KeptFields::of_import(name, format, kept);
+    let kept = KeptFields::of_import(name, format, kept).map(|k| k.with_dropped(dropped));
     job.finish(out, Some(summary), kept).await;
 }
 
 /// How the worker's run of an import or a generation ended ([`receive`]).
 enum Received {
-    /// Every batch was placed; how many entries the import skipped, and why the first was.
+    /// Every batch was placed; how many entries the import skipped, why the first was, and
+    /// the documents whose body it could not keep.
     All {
         skipped: u64,
         warning: Option<String>,
+        bodies_dropped: BodiesDropped,
     },
     /// Cancelled, another run took the worker over, or the placing stopped (and said why).
     Stopped,
@@ -426,13 +432,23 @@ async fn receive(
                 reading.placed(number + 1);
             }
             Reply::Imported {
-                skipped, warning, ..
-            } => return Received::All { skipped, warning },
+                skipped,
+                warning,
+                bodies_dropped,
+                ..
+            } => {
+                return Received::All {
+                    skipped,
+                    warning,
+                    bodies_dropped,
+                }
+            }
             Reply::Generated { .. } => {
-                let warning = None;
+                let (warning, bodies_dropped) = (None, BodiesDropped::default());
                 return Received::All {
                     skipped: 0,
                     warning,
+                    bodies_dropped,
                 };
             }
             Reply::Failed { message, .. } => {

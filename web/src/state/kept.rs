@@ -4,7 +4,7 @@
 //! placing the documents as if they had no such field without a word.
 
 use ravenshard_design::content::ContentDesign;
-use ravenshard_model::import::{FieldPaths, Format};
+use ravenshard_model::import::{BodiesDropped, FieldPaths, Format};
 use serde::{Deserialize, Serialize};
 
 /// The fields an import kept, and the missing fields already told.
@@ -14,6 +14,9 @@ pub struct KeptFields {
     pub file: String,
     /// The fields kept (none: no bodies).
     pub fields: FieldPaths,
+    /// The documents whose body (the kept fields) the import could not keep: told once,
+    /// when the import's documents become the workspace's ([`KeptFields::dropped_notice`]).
+    pub dropped: BodiesDropped,
     told: Vec<String>,
 }
 
@@ -48,6 +51,7 @@ impl KeptFields {
         KeptFields {
             file,
             fields,
+            dropped: BodiesDropped::default(),
             told: Vec::new(),
         }
     }
@@ -58,7 +62,7 @@ impl KeptFields {
     /// # Examples
     ///
     /// ```
-    /// use ravenshard_model::import::{FieldPaths, Format};
+    /// use ravenshard_model::import::{BodiesDropped, FieldPaths, Format};
     /// use ravenshard_studio::state::KeptFields;
     ///
     /// assert_eq!(KeptFields::of_import("a.csv".into(), Format::Csv, FieldPaths::default()), None);
@@ -67,6 +71,31 @@ impl KeptFields {
     /// ```
     pub fn of_import(file: String, format: Format, fields: FieldPaths) -> Option<KeptFields> {
         (format != Format::Csv).then(|| KeptFields::new(file, fields))
+    }
+
+    /// The same, with the documents whose body the import could not keep.
+    pub fn with_dropped(self, dropped: BodiesDropped) -> KeptFields {
+        KeptFields { dropped, ..self }
+    }
+
+    /// What to tell about the documents whose body the import could not keep (`None` when
+    /// it kept every one): how many, why and what to do.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::import::{BodiesDropped, FieldPaths};
+    /// use ravenshard_studio::state::KeptFields;
+    ///
+    /// let kept = KeptFields::new("orders.json".into(), FieldPaths::new(["Customer"]));
+    /// assert_eq!(kept.dropped_notice(), None);
+    /// let dropped = BodiesDropped { documents: 2, largest: 40 << 20, fields: true };
+    /// let text = kept.with_dropped(dropped).dropped_notice().unwrap();
+    /// assert!(text.starts_with("The import of orders.json: 2 documents' bodies were not kept"));
+    /// ```
+    pub fn dropped_notice(&self) -> Option<String> {
+        let KeptFields { file, dropped, .. } = self;
+        (!dropped.is_empty()).then(|| format!("The import of {file}: {dropped}"))
     }
 
     /// What to tell when `design` reads fields that were not kept (once for each set of

@@ -114,18 +114,40 @@ pub enum Action {
     Loaded(Rc<Loaded>),
 }
 
-/// The configuration the placement in force was made by, and the placement the views were
-/// last told of.
+/// The configuration last applied to the workspace (its revision, and its topology's `Rc`,
+/// whose members alone may change within a revision), the placement the views were last
+/// told of, and that placement's topology and options as `Rc`s derived from it
+/// ([`Placed::follow`]): the placement carries them, so they cannot disagree with it, and
+/// a new `Rc` is made only when its value changes, so that the Resharding state, which
+/// compares them by pointer, is computed again only then.
 #[derive(Debug, Clone)]
 struct Placed {
     revision: u64,
+    /// The configuration's topology when last applied (compared by pointer).
+    applied: Rc<Topology>,
+    /// The topology of `seen`.
     topology: Rc<Topology>,
+    /// The options of `seen`.
     options: Rc<PlacementOptions>,
     /// The handle the views last received ([`ViewAction::Placed`]).
     seen: Live<Placement>,
 }
 
 impl Placed {
+    /// What the views are told of `placement`, placed by `config`.
+    fn new(config: &ConfigState, placement: Live<Placement>) -> Placed {
+        let p = placement.get();
+        let (topology, options) = (Rc::new(p.topology().clone()), Rc::new(p.options().clone()));
+        drop(p);
+        Placed {
+            revision: config.revision(),
+            applied: Rc::clone(config.topology()),
+            topology,
+            options,
+            seen: placement,
+        }
+    }
+
     /// The options `design` places documents with.
     fn options(design: &DesignState) -> Rc<PlacementOptions> {
         Rc::new(PlacementOptions {
@@ -134,12 +156,26 @@ impl Placed {
         })
     }
 
+    /// The views are told of `placement` now: the topology and options follow it (each
+    /// `Rc` kept while its value is the same).
+    fn follow(&mut self, placement: &Live<Placement>) {
+        let p = placement.get();
+        if *self.topology != *p.topology() {
+            self.topology = Rc::new(p.topology().clone());
+        }
+        if *self.options != *p.options() {
+            self.options = Rc::new(p.options().clone());
+        }
+        drop(p);
+        self.seen = placement.clone();
+    }
+
     /// What the Resharding state works from.
-    fn inputs(&self, config: &ConfigState, placement: &Live<Placement>) -> reshard::Inputs {
+    fn inputs(&self, config: &ConfigState) -> reshard::Inputs {
         reshard::Inputs {
             current: Rc::clone(&self.topology),
             revision: self.revision,
-            placement: placement.clone(),
+            placement: self.seen.clone(),
             options: Rc::clone(&self.options),
             nodes: config.nodes().value().clone(),
             replication_factor: *config.replication_factor().value(),
@@ -160,7 +196,8 @@ pub struct State {
     advisor: Rc<AdvisorState>,
     /// What the last import kept of its documents' bodies, while its documents are the
     /// workspace's.
-    kept: Option<KeptFields>,
+    /// (Boxed: it is seldom there, and `State` is moved whole.)
+    kept: Option<Box<KeptFields>>,
 }
 
 impl Default for State {
@@ -190,15 +227,10 @@ impl State {
         };
         let workspace = Rc::new(workspace).reduce(configure);
         let placement = workspace.live_placement().clone();
-        let placed = Placed {
-            revision: config.revision(),
-            topology: Rc::clone(config.topology()),
-            options,
-            seen: placement.clone(),
-        };
+        let placed = Placed::new(&config, placement.clone());
         State {
-            views: Rc::new(ViewsState::new(placement.clone())),
-            reshard: Rc::new(ReshardState::new(placed.inputs(&config, &placement))),
+            views: Rc::new(ViewsState::new(placement)),
+            reshard: Rc::new(ReshardState::new(placed.inputs(&config))),
             config: Rc::new(config),
             workspace,
             design: Rc::new(design),
@@ -254,13 +286,16 @@ impl State {
 
     /// What the import that made the workspace's documents kept of their bodies.
     pub fn kept(&self) -> Option<&KeptFields> {
-        self.kept.as_ref()
+        self.kept.as_deref()
     }
 
-    /// The documents are now those of an import that kept `kept`: a design in force that
-    /// reads fields it did not keep says so.
+    /// The documents are now those of an import that kept `kept`: the documents whose body
+    /// it could not keep, and a design in force that reads fields it did not keep, say so.
     fn keep(&mut self, kept: Option<KeptFields>) {
-        self.kept = kept;
+        if let Some(text) = kept.as_ref().and_then(KeptFields::dropped_notice) {
+            self.push_notice(Notice::new(Level::Warning, text));
+        }
+        self.kept = kept.map(Box::new);
         let design = self.design.design().map(Rc::as_ref);
         if let Some(text) = self.kept.as_mut().and_then(|k| k.check(design)) {
             self.push_notice(Notice::new(Level::Warning, text));
@@ -288,7 +323,7 @@ impl State {
             custom: config.custom(),
             documents: Vec::new(),
             tab: Some(self.views.tab().key().to_string()),
-            kept: self.kept.as_ref().map(SavedKept::from),
+            kept: self.kept.as_deref().map(SavedKept::from),
         }
     }
 
@@ -483,31 +518,32 @@ impl State {
             let options = Placed::options(&self.design);
             let configure = WorkspaceAction::Configure {
                 topology: Rc::clone(&topology),
-                options: Rc::clone(&options),
+                options,
             };
             self.workspace = Rc::clone(&self.workspace).reduce(configure);
             if let Some(notice) = self.workspace.notice() {
                 self.push_notice(notice.clone());
             }
-            (self.placed.revision, self.placed.options) = (revision, options);
-            self.placed.topology = Rc::clone(&topology);
-        } else if !Rc::ptr_eq(&self.placed.topology, &topology) {
+            self.placed.revision = revision;
+            self.placed.applied = Rc::clone(&topology);
+        } else if !Rc::ptr_eq(&self.placed.applied, &topology) {
+            // The same revision, another topology: only the members changed.
             let members = WorkspaceAction::SetMembers(Rc::clone(&topology));
             self.workspace = Rc::clone(&self.workspace).reduce(members);
-            self.placed.topology = Rc::clone(&topology);
+            self.placed.applied = Rc::clone(&topology);
             members_changed = self.placed.seen.same_cell(self.workspace.live_placement());
         }
         let placement = self.workspace.live_placement().clone();
         if self.placed.seen != placement {
-            self.placed.seen = placement.clone();
+            self.placed.follow(&placement);
             let action = if members_changed {
-                ViewAction::MembersChanged(placement.clone())
+                ViewAction::MembersChanged(placement)
             } else {
-                ViewAction::Placed(placement.clone())
+                ViewAction::Placed(placement)
             };
             self.views = Rc::clone(&self.views).reduce(action);
         }
-        let inputs = self.placed.inputs(&self.config, &placement);
+        let inputs = self.placed.inputs(&self.config);
         if !self.reshard.inputs().same_as(&inputs) {
             self.reshard = Rc::clone(&self.reshard).reduce(ReshardAction::Inputs(inputs));
         }

@@ -137,5 +137,6 @@ async fn read(
         documents: sender.documents,
         skipped: imported.skipped as u64,
         warning: imported.warnings.first().map(ToString::to_string),
+        bodies_dropped: imported.bodies_dropped,
     })
 }

@@ -4,6 +4,7 @@
 
 use super::batch::DocumentBatch;
 use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
+use ravenshard_model::import::BodiesDropped;
 use serde::{Deserialize, Serialize};
 
 /// What the advisor is asked.
@@ -321,6 +322,8 @@ pub enum Reply {
         skipped: u64,
         /// Why the first skipped entry was skipped.
         warning: Option<String>,
+        /// The documents whose body (the kept fields) was not kept.
+        bodies_dropped: BodiesDropped,
     },
     /// The generation made every document: every batch was sent.
     Generated {
@@ -394,6 +397,11 @@ mod tests {
                 documents: 1,
                 skipped: 3,
                 warning: Some("why".into()),
+                bodies_dropped: BodiesDropped {
+                    documents: 1,
+                    largest: 40 << 20,
+                    fields: true,
+                },
             },
             Reply::Generated {
                 run: 2,

@@ -224,7 +224,7 @@ impl ExportReader {
         };
         let imported = importer.finish().map_err(AdviseError::Import)?;
         self.read.skipped = imported.skipped;
-        self.read.bodies_dropped = imported.bodies_dropped;
+        self.read.bodies_dropped = imported.bodies_dropped.documents;
         for document in imported.documents {
             self.read.add(document);
         }

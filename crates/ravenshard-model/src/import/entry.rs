@@ -7,6 +7,7 @@ use super::{ImportWarning, Location, MAX_WARNINGS};
 use crate::workspace::Document;
 use ravenshard::check_id;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
@@ -22,7 +23,7 @@ pub(super) struct Sink {
     /// Bytes of bodies kept so far.
     pub body_bytes: usize,
     /// Documents whose body was not kept (past [`MAX_BODY_BYTES`]).
-    pub bodies_dropped: usize,
+    pub bodies_dropped: BodiesDropped,
 }
 
 /// What an import keeps of each document's body.
@@ -37,9 +38,87 @@ pub(super) enum Keep {
     Fields(FieldPaths),
 }
 
-/// The most bytes of document bodies an import keeps; later documents keep their ID, size
-/// and collection only.
+/// The most bytes of document bodies an import holds at once (bodies
+/// [taken](super::Importer::take_documents) no longer count): a body that does not fit,
+/// one over this size by itself included, is not kept ([`BodiesDropped`]); its document
+/// keeps its ID, size and collection.
 pub const MAX_BODY_BYTES: usize = 32 << 20;
+
+/// The documents whose body an import did not keep ([`MAX_BODY_BYTES`]), so that the
+/// reader can say so: [`Display`](fmt::Display) says how many, why and what to do.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_model::import::{import, Format, MAX_BODY_BYTES};
+///
+/// let big = format!(r#"{{"Id": "orders/1", "Notes": "{}"}}"#, "x".repeat(MAX_BODY_BYTES));
+/// let imported = import(format!("{big}\n{{\"Id\": \"orders/2\"}}").as_bytes(), Format::Ndjson)?;
+/// assert_eq!(imported.documents[0].body, None);
+/// assert!(imported.documents[1].body.is_some());
+/// let dropped = imported.bodies_dropped;
+/// assert_eq!((dropped.documents, dropped.largest), (1, big.len()));
+/// assert!(dropped.to_string().starts_with("1 document's body was not kept"));
+/// # Ok::<(), ravenshard_model::import::ImportError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct BodiesDropped {
+    /// How many documents kept no body.
+    pub documents: usize,
+    /// The largest of those bodies, in bytes (of the kept fields, when the import keeps
+    /// only a design's fields).
+    pub largest: usize,
+    /// Whether the import kept only a design's fields
+    /// ([`keeping_fields`](super::Importer::keeping_fields)).
+    pub fields: bool,
+}
+
+impl BodiesDropped {
+    /// Whether every body was kept.
+    pub fn is_empty(&self) -> bool {
+        self.documents == 0
+    }
+
+    fn count(&mut self, bytes: usize, fields: bool) {
+        self.documents += 1;
+        self.largest = self.largest.max(bytes);
+        self.fields |= fields;
+    }
+}
+
+impl fmt::Display for BodiesDropped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let limit = MAX_BODY_BYTES >> 20;
+        let (without, what) = match self.fields {
+            true => ("the fields the design reads", "the fields the design reads"),
+            false => ("a body", "the body"),
+        };
+        let (kept, alone) = (
+            if self.fields { " of those fields" } else { "" },
+            self.largest > MAX_BODY_BYTES,
+        );
+        match self.documents {
+            1 => f.write_str("1 document's body was not kept")?,
+            n => write!(f, "{n} documents' bodies were not kept")?,
+        }
+        write!(
+            f,
+            " (the largest {} bytes{kept}): an import holds at most {limit} MiB of bodies at once",
+            self.largest
+        )?;
+        if alone {
+            f.write_str(", and such a body alone is more")?;
+        }
+        match self.documents {
+            1 => write!(f, ". It keeps its ID, size and collection and is placed by its ID alone, as a document without {without}. ")?,
+            _ => write!(f, ". They keep their ID, size and collection and are placed by their ID alone, as documents without {without}. ")?,
+        }
+        match alone {
+            true => write!(f, "To have them read, make {what} of each such document smaller than {limit} MiB and import the file again."),
+            false => f.write_str("To have them read, import the file in smaller parts, or take the documents as they are read (Importer::take_documents)."),
+        }
+    }
+}
 
 impl Sink {
     /// Whether entries' bodies are read at all.
@@ -62,17 +141,17 @@ impl Sink {
                 let mut document = Document::new(id);
                 document.size = size;
                 document.collection = collection;
-                let body = match &self.keep {
-                    Keep::Whole => body,
-                    Keep::Nothing => None,
-                    Keep::Fields(fields) => body.map(|b| fields.prune(&b).unwrap_or(b)),
+                let (body, fields) = match &self.keep {
+                    Keep::Whole => (body, false),
+                    Keep::Nothing => (None, false),
+                    Keep::Fields(fields) => (body.map(|b| fields.prune(&b).unwrap_or(b)), true),
                 };
                 if let Some(body) = body {
                     if self.body_bytes + body.len() <= MAX_BODY_BYTES {
                         self.body_bytes += body.len();
                         document.body = Some(body);
                     } else {
-                        self.bodies_dropped += 1;
+                        self.bodies_dropped.count(body.len(), fields);
                     }
                 }
                 self.documents.push(document);

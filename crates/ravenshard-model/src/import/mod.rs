@@ -75,7 +75,7 @@ pub use statistics::is_bucket_statistics;
 
 use crate::workspace::Document;
 use decode::Decoder;
-pub use entry::MAX_BODY_BYTES;
+pub use entry::{BodiesDropped, MAX_BODY_BYTES};
 use entry::{Keep, Sink};
 use lines::Splitter;
 
@@ -91,8 +91,9 @@ pub struct Imported {
     pub warnings: Vec<ImportWarning>,
     /// How many entries were skipped in all (at least `warnings.len()`).
     pub skipped: usize,
-    /// How many documents kept no body: bodies are kept up to [`MAX_BODY_BYTES`] in all.
-    pub bodies_dropped: usize,
+    /// The documents that kept no body: an import holds at most [`MAX_BODY_BYTES`] of
+    /// bodies at once. Say it to the user ([`BodiesDropped`]'s `Display`).
+    pub bodies_dropped: BodiesDropped,
 }
 
 /// How far an import is.
@@ -236,7 +237,7 @@ impl Importer {
     /// importer.push(br#"{"Id": "a", "Name": "x"}"#)?;
     /// let imported = importer.finish()?;
     /// assert_eq!((imported.documents[0].size, imported.documents[0].body.as_deref()), (Some(21), None));
-    /// assert_eq!(imported.bodies_dropped, 0);
+    /// assert!(imported.bodies_dropped.is_empty());
     /// # Ok::<(), ravenshard_model::import::ImportError>(())
     /// ```
     pub fn without_bodies(mut self) -> Importer {

@@ -541,3 +541,96 @@ fn split_chars_clamps() {
     assert_eq!(split_chars("abc", [2, 1]), ("ab", "", "c"));
     assert_eq!(split_chars("", [0, 0]), ("", "", ""));
 }
+
+/// An import that could not keep some documents' bodies (over the import's limit) says
+/// so when its documents become the workspace's: how many, why and what to do; one that
+/// kept every body says nothing of it.
+#[test]
+fn bodies_an_import_did_not_keep_are_told() {
+    use ravenshard_model::import::{BodiesDropped, FieldPaths};
+    let loaded = |state: &State, dropped: BodiesDropped| {
+        let placer = state.placer();
+        let mut builder = placer.builder();
+        builder.push(&[Document::new("orders/1-A")]).unwrap();
+        let kept = KeptFields::new("orders.json".into(), FieldPaths::new(["Customer"]));
+        Action::Loaded(Rc::new(Loaded {
+            placement: builder.finish(),
+            placer,
+            summary: None,
+            kept: Some(kept.with_dropped(dropped)),
+        }))
+    };
+    let state = State::with_documents(Vec::new());
+    let action = loaded(&state, BodiesDropped::default());
+    let state = reduce(state, action);
+    assert!(state.notices().list().is_empty());
+    let dropped = BodiesDropped {
+        documents: 3,
+        largest: 40 << 20,
+        fields: true,
+    };
+    let action = loaded(&state, dropped);
+    let state = reduce(state, action);
+    let told: Vec<_> = state.notices().list().iter().collect();
+    assert_eq!(told.len(), 1);
+    assert_eq!(told[0].level, Level::Warning);
+    assert_eq!(
+        told[0].text,
+        format!("The import of orders.json: {dropped}")
+    );
+    assert!(told[0].text.contains("3 documents' bodies were not kept"));
+}
+
+/// The topology and options the Resharding state works from are the placement's own (they
+/// cannot disagree with it), and their `Rc`s, compared by pointer to decide what to compute
+/// again, change only when their values do: not on an edit or an action that changes
+/// nothing, but on a new shard count, new members or a design.
+#[test]
+fn the_placed_topology_and_options_follow_the_placement() {
+    let same = |a: &State, b: &State| {
+        let (a, b) = (a.reshard().inputs(), b.reshard().inputs());
+        (
+            Rc::ptr_eq(&a.current, &b.current),
+            Rc::ptr_eq(&a.options, &b.options),
+            a.same_as(b),
+        )
+    };
+    let agrees = |s: &State| {
+        let (inputs, placement) = (s.reshard().inputs(), s.placement());
+        *inputs.current == *placement.topology()
+            && *inputs.options == *placement.options()
+            && inputs.placement == *s.live_placement()
+    };
+    let start = State::default();
+    assert!(agrees(&start));
+    // Nothing changes: the same handles, nothing computed again.
+    let text = format!("{}\n\n", start.workspace().page().text());
+    let mut state = workspace(start.clone(), WorkspaceAction::SetText(text));
+    state = config(state, ConfigAction::SetShardCount("3".into()));
+    state = config(state, ConfigAction::SetDatabase("Orders".into()));
+    state = view(state, ViewAction::SelectTab(Tab::Map));
+    assert_eq!(same(&start, &state), (true, true, true));
+    assert_eq!(state.live_placement(), start.live_placement());
+    // An edit: a new placement, the same topology and options.
+    let text = format!("{}\nusers/9", start.workspace().page().text());
+    let edited = workspace(state.clone(), WorkspaceAction::SetText(text));
+    assert_eq!(same(&state, &edited), (true, true, false));
+    assert!(agrees(&edited));
+    // A shard count: a new topology.
+    let four = config(edited.clone(), ConfigAction::SetShardCount("4".into()));
+    assert_eq!(same(&edited, &four), (false, true, false));
+    assert_eq!(four.reshard().inputs().current.shards().len(), 4);
+    assert!(agrees(&four));
+    // New members of a shard: a new topology, the documents where they were.
+    let members = ConfigAction::SetNodes("A, B, C".into());
+    let moved = config(four.clone(), members);
+    assert!(!same(&four, &moved).0);
+    assert!(agrees(&moved));
+    // A design: new options.
+    let json =
+        r#"{"Shards": {"0": {}, "1": {}}, "ByContent": {"Orders": {"Fields": ["Customer"]}}}"#;
+    let designed = config(moved.clone(), ConfigAction::SetJson(json.into()));
+    assert!(!same(&moved, &designed).1);
+    assert!(designed.placement().options().design.is_some());
+    assert!(agrees(&designed));
+}
