@@ -182,6 +182,24 @@ fn collection_view(
     }
 }
 
+/// What to tell when the export had documents whose body was too large to read
+/// ([`MAX_BODY_BYTES`](ravenshard_model::import::MAX_BODY_BYTES)): their references are
+/// unknown, so the advice does not count them.
+fn bodies_note(dropped: u64) -> Option<String> {
+    let limit = ravenshard_model::import::MAX_BODY_BYTES >> 20;
+    (dropped > 0).then(|| {
+        let (documents, were) = match dropped {
+            1 => ("1 document's body".to_string(), "was"),
+            n => (format!("{} documents' bodies", count(n)), "were"),
+        };
+        format!(
+            "{documents} {were} over {limit} MiB and not read: their references are unknown, \
+             so the scores leave them out. Make those documents smaller than {limit} MiB in \
+             the export to have them counted."
+        )
+    })
+}
+
 /// The advice, one table per collection.
 #[function_component(AdviceView)]
 pub fn advice_view(props: &AdviceViewProps) -> Html {
@@ -193,7 +211,30 @@ pub fn advice_view(props: &AdviceViewProps) -> Html {
                 count(advice.documents), advice.collections.len(), advice.shards,
                 if advice.skipped > 0 { format!("; {} entries skipped", count(advice.skipped)) } else { String::new() }
             ) }</p>
+            if let Some(note) = bodies_note(advice.bodies_dropped) {
+                <p class="advice-bodies error" role="alert">{ note }</p>
+            }
             { for advice.collections.iter().enumerate().map(|(i, c)| collection_view(i, c, props.can_anchor, &props.on_apply)) }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bodies_note;
+
+    #[test]
+    fn bodies_not_read_are_told() {
+        assert_eq!(bodies_note(0), None);
+        let one = bodies_note(1).unwrap();
+        assert!(
+            one.starts_with("1 document's body was over 32 MiB and not read"),
+            "{one}"
+        );
+        let many = bodies_note(1200).unwrap();
+        assert!(
+            many.starts_with("1,200 documents' bodies were over 32 MiB"),
+            "{many}"
+        );
     }
 }
