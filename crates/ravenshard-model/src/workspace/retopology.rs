@@ -174,10 +174,7 @@ impl Placement {
         // changes.
         let loads = (!moved.is_empty()).then(|| self.loads_after(&moved, topology, &locator));
         let buckets = &loads.as_ref().unwrap_or(&self.loads).buckets;
-        if let Some(&bucket) = buckets
-            .keys()
-            .find(|&&b| locator.shard_position(b).is_none())
-        {
+        if let Some(bucket) = first_unowned(buckets, &locator) {
             return Err(TopologyChangeError::NoShard { bucket });
         }
         if !moved.is_empty() {
@@ -271,6 +268,42 @@ pub(super) fn statistics_error(e: StatisticsError) -> TopologyChangeError {
     }
 }
 
+/// The first used bucket of `buckets` that no range of `locator`'s topology owns (or whose
+/// range's shard is not in the topology): what `locator.shard_position(b).is_none()` finds
+/// first, looked for in the spans between the owned ones (O(ranges × log used buckets))
+/// rather than bucket by bucket (a pass over a million buckets at 10,000,000 documents).
+fn first_unowned(buckets: &BTreeMap<u32, BucketLoad>, locator: &Locator<'_>) -> Option<u32> {
+    let first_in = |from: u64, to: u64| {
+        let from = u32::try_from(from).ok()?;
+        let (&b, _) = buckets.range(from..).next()?;
+        (u64::from(b) < to).then_some(b)
+    };
+    // Unowned from `from` up to the next owned span.
+    let mut from = 0u64;
+    let ranges = locator.ranges;
+    for (i, range) in ranges.iter().enumerate() {
+        if locator.range_shard.get(i).is_none_or(|&p| p == NONE) {
+            continue;
+        }
+        // What `range_index` gives this range: up to the next range's start, in its block.
+        let start = u64::from(range.start);
+        let block_end = (start / u64::from(NUMBER_OF_BUCKETS) + 1) * u64::from(NUMBER_OF_BUCKETS);
+        let end = ranges
+            .get(i + 1)
+            .map_or(block_end, |next| u64::from(next.start).min(block_end));
+        if start >= end {
+            continue;
+        }
+        if from < start {
+            if let Some(b) = first_in(from, start) {
+                return Some(b);
+            }
+        }
+        from = from.max(end);
+    }
+    first_in(from, u64::from(u32::MAX) + 1)
+}
+
 /// One document of `size` moves from bucket `from` to `to` in the per-bucket aggregates.
 fn move_one(buckets: &mut BTreeMap<u32, BucketLoad>, from: u32, to: u32, size: Option<u64>) {
     change_bucket(buckets, from, size, Sign::Remove);
@@ -292,4 +325,38 @@ fn changed_prefixes<'a>(old: &'a [Prefix], new: &'a [Prefix]) -> Vec<&'a Prefix>
         .chain(new)
         .filter(|p| reordered || !(in_both(p, old) && in_both(p, new)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use ravenshard::BucketRange;
+
+    proptest! {
+        /// The spans between the owned ones hold the first bucket a bucket-by-bucket look
+        /// finds: ranges in several blocks, repeated starts, shards not in the topology.
+        #[test]
+        fn the_first_unowned_bucket_is_the_one_each_bucket_says(
+            starts in prop::collection::vec((0u32..3, 0u32..40, prop::option::of(0u32..3)), 0..8),
+            used in prop::collection::btree_set(prop_oneof![0u32..4 * NUMBER_OF_BUCKETS, Just(u32::MAX)], 0..40),
+        ) {
+            let mut ranges: Vec<BucketRange> = starts
+                .iter()
+                .map(|&(block, at, _)| BucketRange {
+                    start: block * NUMBER_OF_BUCKETS + at * 30_000,
+                    end: 0,
+                    shard: 0,
+                })
+                .collect();
+            ranges.sort_by_key(|r| r.start);
+            let range_shard: Vec<u32> = starts.iter().map(|&(_, _, p)| p.unwrap_or(NONE)).collect();
+            let topology = Topology::with_shards(1).unwrap();
+            let locator = Locator { topology: &topology, ranges: &ranges, range_shard };
+            let buckets: BTreeMap<u32, BucketLoad> =
+                used.iter().map(|&b| (b, BucketLoad::default())).collect();
+            let expected = buckets.keys().copied().find(|&b| locator.shard_position(b).is_none());
+            prop_assert_eq!(first_unowned(&buckets, &locator), expected);
+        }
+    }
 }
