@@ -648,14 +648,19 @@ def table_row(name, median, worst, longest, load, target, note=""):
           f"{mark(longest, SCALE_TASK_TARGET_MS):>13} {load:6.2f}{note}")
 
 
-def measure_table(driver, url, docs, edits, result, trace=False):
+# The parts of --table that --rows can choose (the generation is always made first).
+TABLE_ROWS = ("reload", "edits", "reshard", "cancel", "small")
+
+
+def measure_table(driver, url, docs, edits, result, trace=False, only=TABLE_ROWS):
     """Issue 11's rows at `docs` documents: generate, its save to IndexedDB and a reload
     until the documents are shown again; the edit per view, the shard-count change, add a
     shard and balance; a reload cancelled halfway (until the studio is usable); the longest
     main-thread task during each, and the edit at 10,000 documents against `docs`. The load
     average (1 min) is printed with each row: the machine is shared, so a figure is only as
     quiet as the machine was. The targets of generate and reload are issue 11's at
-    1,000,000 documents: they are marked only up to that many."""
+    1,000,000 documents: they are marked only up to that many. `only`: the rows measured
+    after the generation and its save (TABLE_ROWS' names)."""
     gen, saved = generated(driver, docs)
     rows = result["table"] = {"views": {}, "generate": gen, "save": saved}
     scaled = docs <= 1_000_000
@@ -673,6 +678,20 @@ def measure_table(driver, url, docs, edits, result, trace=False):
               float("inf"), f"   (writing the parts {saved['serialize']:.0f} ms)")
     if trace:
         print_long_tasks(trace_events(driver))
+    if "reload" in only:
+        measure_table_reload(driver, url, docs, rows, scaled, trace)
+    if "edits" in only:
+        measure_table_edits(driver, docs, edits, rows, trace)
+    if "reshard" in only:
+        measure_table_reshard(driver, rows, trace)
+    if "cancel" in only:
+        measure_table_cancel(driver, url, docs, rows, trace)
+    if "small" in only and docs != SMALL_DOCS:
+        measure_table_small(driver, docs, edits, rows)
+
+
+def measure_table_reload(driver, url, docs, rows, scaled, trace):
+    """--table's reload until the documents are shown."""
     reload = rows["reload"] = reloaded(driver, url, docs)
     table_row("reload until shown", reload["shown"], None, reload["longest"], loadavg(),
               RELOAD_TARGET_MS if scaled else float("inf"),
@@ -681,6 +700,12 @@ def measure_table(driver, url, docs, edits, result, trace=False):
     print_stages(reload)
     if trace:
         print_long_tasks(trace_events(driver))
+
+
+def measure_table_edits(driver, docs, edits, rows, trace):
+    """--table's edits and shard-count changes, per view."""
+    if trace:
+        trace_events(driver)
     for tab in SCALE_TABS:
         r = driver.run(EDITS, tab, edits)
         r["median"], r["worst"], r["load"] = statistics.median(r["times"]), max(r["times"]), loadavg()
@@ -691,6 +716,12 @@ def measure_table(driver, url, docs, edits, result, trace=False):
         table_row(f"shard count 3->4->3, {tab} view", statistics.median(r["shardTimes"]),
                   max(r["shardTimes"]), r["longestShards"], r["load"], SHARDS_TARGET_MS)
         settle(driver, r["end"], docs)
+    if trace:
+        print_long_tasks(trace_events(driver))
+
+
+def measure_table_reshard(driver, rows, trace):
+    """--table's add a shard and balance."""
     rs = rows["reshard"] = driver.run(RESHARD)
     rs["load"] = loadavg()
     table_row("add a shard + balance (Resharding)", rs["add"] + rs["balance"], None,
@@ -698,7 +729,11 @@ def measure_table(driver, url, docs, edits, result, trace=False):
               f"   (add {rs['add']:.1f} ms, balance {rs['balance']:.1f} ms, moves {rs['moved']} "
               f"documents; the other objective's figures at {rs['compared']:.0f} ms)")
     if trace:
-        trace_events(driver)
+        print_long_tasks(trace_events(driver))
+
+
+def measure_table_cancel(driver, url, docs, rows, trace):
+    """--table's reload cancelled halfway."""
     cancel = rows["cancel"] = cancelled_reload(driver, url, docs)
     table_row("reload, Cancel at half: usable", cancel["ms"], None, cancel["longest"], loadavg(),
               float("inf"), f"   (Cancel clicked at {cancel['at']:.0f} ms; then "
@@ -706,13 +741,17 @@ def measure_table(driver, url, docs, edits, result, trace=False):
               f"3 s after Cancel)")
     if trace:
         print_long_tasks(trace_events(driver))
-    if docs != SMALL_DOCS:
+
+
+def measure_table_small(driver, docs, edits, rows):
+    """--table's edit at 10,000 documents against the one at `docs` (its edits rows)."""
+    if rows["views"]:
         generated(driver, SMALL_DOCS)
         rows["small"] = {}
         for tab in SCALE_TABS:
             small = rows["small"][tab] = driver.run(EDITS, tab, edits)
             small["median"], small["load"] = statistics.median(small["times"]), loadavg()
-            large = rows["views"][tab]["median"]
+            large = rows["views"].get(tab, {}).get("median", float("nan"))
             ratio = small["ratio"] = large / small["median"] if small["median"] else float("inf")
             print(f"edit, {tab} view, median: {SMALL_DOCS:,} documents {small['median']:.1f} ms "
                   f"(load {small['load']:.2f}), {docs:,} documents {large:.1f} ms: ratio "
@@ -966,8 +1005,14 @@ def print_long_tasks(events, over_ms=50, inner_ms=3):
             spans.append((begun.pop(key), e["ts"], "measure " + e["name"], None))
     tasks = sorted(s for s in spans if s[2] in ("RunTask", "ThreadControllerImpl::RunTask")
                    and s[1] - s[0] >= over_ms * 1000)
-    print(f"  trace: {len(events)} events, {len(tasks)} main-thread tasks over {over_ms} ms")
-    for start, end, _, cpu in tasks:
+    # A task whose thread time is under `over_ms` and under half its length mostly waited
+    # for a core (a loaded machine): counted, not detailed.
+    waited = [t for t in tasks if t[3] is not None and t[3] < over_ms * 1000
+              and t[3] < (t[1] - t[0]) / 2]
+    print(f"  trace: {len(events)} events, {len(tasks)} main-thread tasks over {over_ms} ms"
+          + (f" ({len(waited)} of them with under {over_ms} ms of thread time, most of their "
+             f"length waiting for a core: not listed)" if waited else ""))
+    for start, end, _, cpu in (t for t in tasks if t not in waited):
         inner = sorted(s for s in spans if s[0] >= start and s[1] <= end + 1
                        and s[1] - s[0] >= inner_ms * 1000 and s[2] not in ("RunTask", "ThreadControllerImpl::RunTask"))
         parts = ", ".join(f"{name} {(e - b) / 1000:.1f} ms at +{(b - start) / 1000:.1f}"
@@ -1035,6 +1080,16 @@ def measure_bulk(driver, url, docs, ids, result, trace=False):
     report_load(result)
 
 
+def rows_of(text):
+    """--rows' names, checked against TABLE_ROWS."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in TABLE_ROWS]
+    if unknown:
+        raise SystemExit(f"studio bench: --rows: unknown {', '.join(unknown)}; the rows are "
+                         f"{', '.join(TABLE_ROWS)}")
+    return names
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=100_000)
@@ -1057,6 +1112,10 @@ def main():
     parser.add_argument("--memory", action="store_true",
                         help="measure only the wasm memory per document after importing --ids "
                              "IDs, then (in a fresh page) after generating --docs (0: none)")
+    parser.add_argument("--rows", default=",".join(TABLE_ROWS),
+                        help="with --table: the rows measured after the generation and its save, "
+                             "of " + ",".join(TABLE_ROWS) + " (default all; the small edit "
+                             "needs edits)")
     parser.add_argument("--trace", action="store_true",
                         help="with --bulk --ids or --table: record a Chrome trace of the IDs "
                              "import (--bulk) or of the generation, save and reloads (--table) "
@@ -1079,7 +1138,8 @@ def main():
         result = {"documents": args.docs}
         url = f"http://127.0.0.1:{http_port}/"
         single = [(args.advise, lambda: measure_advise(driver, args.docs, result)),
-                  (args.table, lambda: measure_table(driver, url, args.docs, args.edits, result, args.trace)),
+                  (args.table, lambda: measure_table(driver, url, args.docs, args.edits, result, args.trace,
+                                                             rows_of(args.rows))),
                   (args.bulk, lambda: measure_bulk(driver, url, args.docs, args.ids, result, args.trace)),
                   (args.memory, lambda: measure_memories(driver, chromium, url, args, result))]
         for wanted, measure in single:

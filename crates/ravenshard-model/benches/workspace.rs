@@ -14,13 +14,16 @@
 //! anchors), unsorted and sorted by ID. `generate` makes 1,000,000 and 10,000,000 sample
 //! documents and places 1,000,000. `free` drops a placement of 1,000,000 generated
 //! documents at once, and in steps of [`Freeing`] (what the studio does a task at a time
-//! when it frees a workspace: 20,000 anchored groups a step).
+//! when it frees a workspace: 20,000 anchored groups a step). `first_read/<n>` is what a new
+//! workspace's first render reads and the shard-count change, at 1,000,000 and 10,000,000
+//! generated documents.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{
-    assign_members, Document, Edit, Freeing, Placement, PlacementOptions, RowQuery, SortKey,
+    assign_members, Document, Edit, Freeing, Placement, PlacementBuilder, PlacementOptions,
+    RowQuery, SortKey,
 };
 use std::hint::black_box;
 
@@ -357,11 +360,83 @@ fn bench_free(c: &mut Criterion) {
     group.finish();
 }
 
+/// The studio's generated documents (half of the orders anchored) placed by `topology` a
+/// chunk at a time, as the studio's jobs place them: no list of every document is kept (10,000,000
+/// documents as `Document`s would take gigabytes).
+fn generated_placement(n: usize, topology: &Topology) -> Placement {
+    let generator = Generator {
+        documents: n,
+        anchored_share: 0.5,
+        seed: 1,
+    };
+    let mut builder = PlacementBuilder::new(topology, &PlacementOptions::default());
+    let mut chunk = Vec::with_capacity(32_768);
+    for document in generator.documents_iter().expect("a valid generator") {
+        chunk.push(document);
+        if chunk.len() == chunk.capacity() {
+            builder.push(&chunk).expect("the documents fit");
+            chunk.clear();
+        }
+    }
+    builder.push(&chunk).expect("the documents fit");
+    while !builder.pack_step(1 << 20) {}
+    builder.finish()
+}
+
+/// What a new workspace's first render reads, and the shard-count change, at 1,000,000 and
+/// 10,000,000 generated documents (about 40,000 and 400,000 anchored groups), each on a copy
+/// of a placement that made no view yet (the copy is made outside the timing): the first
+/// window of the documents view without the groups' ranks (what the view paints) and with
+/// them (which sorts every group by size), and the shard count 3 -> 4.
+fn bench_first_read(c: &mut Criterion) {
+    let three = topology();
+    let four = Topology::with_shards(4).expect("4 shards are valid");
+    for n in [1_000_000, 10_000_000] {
+        let placement = generated_placement(n, &three);
+        let mut group = c.benchmark_group(format!("first_read/{n}"));
+        group.sample_size(10);
+        let window = |p: &Placement, ranked: bool| {
+            (0..64)
+                .filter_map(|i| {
+                    let row = if ranked { p.row(i) } else { p.row_unranked(i) };
+                    row.map(|r| r.group_documents)
+                })
+                .count()
+        };
+        group.bench_function("documents view, first 64 rows (row_unranked)", |b| {
+            b.iter_batched_ref(
+                || placement.clone(),
+                |p| black_box(window(p, false)),
+                BatchSize::LargeInput,
+            )
+        });
+        group.bench_function(
+            "first 64 rows with the groups' ranks (sorts the groups)",
+            |b| {
+                b.iter_batched_ref(
+                    || placement.clone(),
+                    |p| black_box(window(p, true)),
+                    BatchSize::LargeInput,
+                )
+            },
+        );
+        group.bench_function("shard count 3 -> 4 (set_topology)", |b| {
+            b.iter_batched_ref(
+                || placement.clone(),
+                |p| p.set_topology(&four).map(|()| black_box(p.totals().placed)),
+                BatchSize::LargeInput,
+            )
+        });
+        group.finish();
+    }
+}
+
 criterion_group!(
     benches,
     bench_workspace,
     bench_scale,
     bench_documents_view,
+    bench_first_read,
     bench_generate,
     bench_free
 );

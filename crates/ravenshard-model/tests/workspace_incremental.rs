@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use ravenshard::Topology;
 use ravenshard_model::workspace::{
-    Document, Placement, PlacementOptions, RowQuery, RowView, SortKey, Unplaced,
+    Document, Placement, PlacementOptions, Row, RowQuery, RowView, SortKey, Unplaced,
 };
 
 const SORTS: [SortKey; 6] = [
@@ -37,6 +37,7 @@ fn assert_same_with(
     }
     let obese = fresh.groups().iter().filter(|g| g.obese).count();
     assert_eq!(kept.obese_group_count(), obese);
+    assert_eq!(kept.group_count(), fresh.groups().len());
     assert_eq!(kept.topology(), fresh.topology());
     assert_eq!(kept.len(), fresh.len());
     assert_eq!(kept.totals(), fresh.totals());
@@ -106,6 +107,8 @@ fn assert_same_with(
     for i in 0..fresh.len() {
         assert_eq!(kept.place(i), fresh.place(i), "document {i}");
         assert_eq!(kept.row(i), fresh.row(i), "document {i}");
+        let unranked = fresh.row(i).map(|row| Row { group: None, ..row });
+        assert_eq!(kept.row_unranked(i), unranked, "document {i}");
     }
     for sort in SORTS {
         for descending in [false, true] {

@@ -100,7 +100,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
             <div class="dt-body" onscroll={on_scroll} role="table" aria-rowcount={total.to_string()}>
                 <div class="dt-spacer" style={format!("height: {:.0}px", total as f64 * ROW_HEIGHT)}>
                     <div class="dt-rows" style={format!("transform: translateY({:.0}px)", start as f64 * ROW_HEIGHT)}>
-                        { for slice.iter().filter_map(|&i| p.row(i as usize)).map(|row| {
+                        { for slice.iter().filter_map(|&i| p.row_unranked(i as usize)).map(|row| {
                             let index = row.index;
                             let on_explain = on.reform(move |_: MouseEvent| ViewAction::ExplainDocument(index));
                             html! {

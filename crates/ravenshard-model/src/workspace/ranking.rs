@@ -15,6 +15,18 @@ fn order_of(a: Key<'_>, b: Key<'_>) -> Ordering {
     b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1))
 }
 
+/// A key as fixed-size numbers in [`order_of`]'s order, as far as they go: the documents
+/// (most first: their complement), then the anchor's first 16 bytes, zero-padded (a shorter
+/// anchor that is a prefix of a longer one comes first, as in the byte order of strings).
+/// Two keys whose packed numbers differ are in their order; equal ones must be compared
+/// whole.
+fn packed((documents, anchor): Key<'_>) -> (u64, u128) {
+    let mut head = [0u8; 16];
+    let n = anchor.len().min(head.len());
+    head[..n].copy_from_slice(&anchor.as_bytes()[..n]);
+    (u64::MAX - documents, u128::from_be_bytes(head))
+}
+
 /// The live groups (keys of the group table) in order, and those taken out until the edit
 /// that changes them is done.
 #[derive(Debug, Clone, Default)]
@@ -28,15 +40,28 @@ pub(super) struct Ranking {
 }
 
 impl Ranking {
-    /// The order of the groups `live`, sorted once: O(groups log groups).
+    /// The order of the groups `live`, sorted once: O(groups log groups) comparisons of
+    /// fixed-size keys ([`packed`]: the documents and the anchor's first 16 bytes, read
+    /// where they lie in the sorted list, not behind each anchor's pointer), then the anchors
+    /// of the few groups whose packed keys tie compared whole. At 10,000,000 generated
+    /// documents (about 400,000 groups) comparing the anchors themselves took over 100 ms in
+    /// wasm, the first time the documents view showed a row.
     pub(super) fn new<'a>(
         live: impl Iterator<Item = u32>,
         key: &dyn Fn(u32) -> Option<Key<'a>>,
     ) -> Ranking {
-        let mut keyed: Vec<(Key<'a>, u32)> = live.filter_map(|g| Some((key(g)?, g))).collect();
-        keyed.sort_unstable_by(|(a, _), (b, _)| order_of(*a, *b));
+        let mut keyed: Vec<((u64, u128), Key<'a>, u32)> = live
+            .filter_map(|g| key(g).map(|k| (packed(k), k, g)))
+            .collect();
+        keyed.sort_unstable_by_key(|&(p, _, _)| p);
+        // Runs of equal packed keys: in order once their anchors are compared whole.
+        for run in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
+            if run.len() > 1 {
+                run.sort_unstable_by(|(_, a, _), (_, b, _)| order_of(*a, *b));
+            }
+        }
         Ranking {
-            order: keyed.into_iter().map(|(_, g)| g).collect(),
+            order: keyed.into_iter().map(|(_, _, g)| g).collect(),
             out: Vec::new(),
             pending: Vec::new(),
         }
@@ -152,5 +177,38 @@ impl Ranking {
     /// Heap bytes.
     pub(super) fn heap_bytes(&self) -> usize {
         (self.order.capacity() + self.pending.capacity()) * 4 + self.out.capacity()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Anchors that tie on their first 16 bytes, are prefixes of each other, end in or hold
+    /// a NUL byte, and are empty.
+    fn anchor() -> impl Strategy<Value = String> {
+        let prefix = prop::sample::select(vec![
+            "",
+            "companies/",
+            "companies/0000000",
+            "companies/0000000\0",
+        ]);
+        (prefix, "[a\\x00-c]{0,20}").prop_map(|(p, tail)| format!("{p}{tail}"))
+    }
+
+    proptest! {
+        /// The packed sort gives the order of a sort by the whole keys.
+        #[test]
+        fn the_order_is_the_one_of_the_whole_keys(
+            keys in prop::collection::btree_map(anchor(), prop::sample::select(vec![0u64, 1, 2, 7, u64::MAX]), 0..60),
+        ) {
+            let keys: Vec<(u64, String)> = keys.into_iter().map(|(a, d)| (d, a)).collect();
+            let key = |g: u32| keys.get(g as usize).map(|(d, a)| (*d, a.as_str()));
+            let ranking = Ranking::new(0..keys.len() as u32, &key);
+            let mut expected: Vec<u32> = (0..keys.len() as u32).collect();
+            expected.sort_by(|&a, &b| order_of(key(a).unwrap(), key(b).unwrap()));
+            prop_assert_eq!(ranking.order(), expected.as_slice());
+        }
     }
 }

@@ -169,8 +169,13 @@ pub struct Row<'a> {
     pub generated: Option<&'a str>,
 }
 
-pub(super) fn row(p: &Placement, index: usize) -> Option<Row<'_>> {
-    let place = p.place(index);
+/// The row of document `index`; `ranked`: with its group's rank ([`Placement::row`]).
+pub(super) fn row(p: &Placement, index: usize, ranked: bool) -> Option<Row<'_>> {
+    let place = if ranked {
+        p.place(index)
+    } else {
+        p.place_unranked(index)
+    };
     let label = p.group_label(index);
     Some(Row {
         index: u32::try_from(index).ok()?,
