@@ -368,19 +368,20 @@ async fn a_generated_workspace_of_20000_documents_survives_a_reload() {
 #[wasm_bindgen_test]
 async fn a_cancelled_restore_opens_empty_and_keeps_the_saved_copy_until_a_change() {
     let studio = Studio::fresh().await;
-    studio.type_into("#gen-count", "60000").await;
+    studio.type_into("#gen-count", "200000").await;
     studio.click("button.generate").await;
     studio.type_into("#database", "Shop").await;
-    saved_with(60_000).await;
+    saved_with(200_000).await;
     drop(studio);
     let studio = Studio::mount(()).await;
-    studio.wait_for(".cancel-restore").await;
+    // Once the worker's documents are being placed.
+    studio.wait_for(".studio-restoring progress").await;
     studio.click(".cancel-restore").await;
     studio.wait_for(".studio").await;
     assert_eq!(studio.text(".count-documents strong"), "0");
     let notice = studio.text(".notice");
     assert!(notice.contains("Restoring was cancelled"), "{notice}");
-    assert!(notice.contains("60,000 documents"), "{notice}");
+    assert!(notice.contains("200,000 documents"), "{notice}");
     assert_eq!(
         studio
             .get("#database")
@@ -392,7 +393,7 @@ async fn a_cancelled_restore_opens_empty_and_keeps_the_saved_copy_until_a_change
     // Well after a save would have run: the saved copy is untouched.
     gloo::timers::future::TimeoutFuture::new(900).await;
     let kept = saving::load().await.unwrap().unwrap().read().unwrap();
-    assert_eq!(kept.documents.len(), 60_000);
+    assert_eq!(kept.documents.len(), 200_000);
     // The first change is saved in its place.
     studio.type_into("#ids", "customers/1-A").await;
     assert_eq!(saved_with(1).await.database, "Shop");
@@ -476,11 +477,10 @@ async fn unreadable_saved_records_are_set_aside() {
         .get(aside.into())
         .await
         .unwrap();
-    let kept = js_sys::Uint8Array::new(&kept.unwrap()).to_vec();
     assert_eq!(
-        String::from_utf8(kept).unwrap(),
+        ravenshard_studio::worker::saved::from_bytes(kept.unwrap()).unwrap(),
         "garbage",
-        "kept as UTF-8 bytes"
+        "kept as it was stored"
     );
     db.close();
 }

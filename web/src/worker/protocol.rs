@@ -6,6 +6,17 @@ use super::batch::DocumentBatch;
 use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
 use serde::{Deserialize, Serialize};
 
+/// What a restore is asked: read the saved documents' records from IndexedDB and send
+/// them back in [`DocumentBatch`]es, as an import's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestoreRequest {
+    /// The run's number.
+    pub run: u64,
+    /// How many parts the settings record says (`None`: one record, as studios saved
+    /// before kept the documents).
+    pub parts: Option<usize>,
+}
+
 /// What the advisor is asked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdviseRequest {
@@ -168,7 +179,7 @@ pub enum Channel {
     Advisor,
     /// The Resharding view.
     Reshard,
-    /// An import of a document list, or a generation: one job that makes a workspace at a
+    /// An import of a document list, a generation, or the restore of the saved studio: one job that makes a workspace at a
     /// time.
     Import,
 }
@@ -202,6 +213,9 @@ pub enum Request {
     /// Generate documents and send them in batches ([`Reply::Batch`], then
     /// [`Reply::Generated`]).
     Generate(GenerateRequest),
+    /// Read the saved documents and send them in batches ([`Reply::Batch`], then
+    /// [`Reply::Restored`]).
+    Restore(RestoreRequest),
     /// The page placed the import's (or the generation's) first `batches` batches: the
     /// worker sends at most [`BATCHES_AHEAD`] batches more than the page placed.
     ImportPlaced {
@@ -227,6 +241,7 @@ impl Request {
             Request::KeepLoad(_) | Request::Balance(_) | Request::PanicReshard => Channel::Reshard,
             Request::Import(_)
             | Request::Generate(_)
+            | Request::Restore(_)
             | Request::ImportPlaced { .. }
             | Request::PanicImport => Channel::Import,
         }
@@ -329,6 +344,13 @@ pub enum Reply {
         /// How many documents the batches held.
         documents: u64,
     },
+    /// The restore read every saved document: every batch was sent.
+    Restored {
+        /// The run.
+        run: u64,
+        /// How many documents the batches held.
+        documents: u64,
+    },
     /// A balance could not be made (options the core refuses, a load the worker does not
     /// hold); the message says why.
     BalanceFailed {
@@ -377,6 +399,14 @@ mod tests {
                     seed: u64::MAX,
                 },
             }),
+            Request::Restore(RestoreRequest {
+                run: 2,
+                parts: Some(61),
+            }),
+            Request::Restore(RestoreRequest {
+                run: 3,
+                parts: None,
+            }),
             Request::ImportPlaced { run: 2, batches: 7 },
             Request::PanicImport,
         ];
@@ -398,6 +428,10 @@ mod tests {
             Reply::Generated {
                 run: 2,
                 documents: 9,
+            },
+            Reply::Restored {
+                run: 2,
+                documents: 1_000_000,
             },
         ];
         for reply in replies {

@@ -1,10 +1,11 @@
-//! The page's side of an import read by the worker, or a generation made there: [`Reading`]
+//! The page's side of an import read by the worker, a generation made there, or a restore
+//! of the saved studio read there: [`Reading`]
 //! starts the worker (on a blob URL of the file, or with the generator's settings), hands
 //! its replies over in order, tells it how many batches the page placed, and terminates it
 //! when dropped (the run is done, failed or cancelled), which frees the worker's memory.
 
 use super::client;
-use super::protocol::{Channel, GenerateRequest, ImportRequest, Reply, Request};
+use super::protocol::{Channel, GenerateRequest, ImportRequest, Reply, Request, RestoreRequest};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver};
 use futures::StreamExt;
 use ravenshard_model::import::{FieldPaths, Format};
@@ -68,6 +69,14 @@ impl Reading {
         )
     }
 
+    /// Starts reading the saved studio's documents (`parts` parts, or `None`: one record
+    /// as studios saved before kept them) in a new worker, which sends them in batches as
+    /// an import's. An import or a generation running before is stopped.
+    pub fn restore(parts: Option<usize>) -> Reading {
+        client::stop(Channel::Import);
+        Reading::begin(|run| Request::Restore(RestoreRequest { run, parts }), None)
+    }
+
     /// Sends the request of a new run to a new worker (the one before was stopped).
     fn begin(request: impl FnOnce(u64) -> Request, url: Option<String>) -> Reading {
         let run = RUNS.with(|r| {
@@ -97,6 +106,7 @@ impl Reading {
                 | Reply::Batch { run, .. }
                 | Reply::Imported { run, .. }
                 | Reply::Generated { run, .. }
+                | Reply::Restored { run, .. }
                 | Reply::Failed { run, .. } => *run,
                 _ => self.run,
             };

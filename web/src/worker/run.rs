@@ -91,6 +91,13 @@ impl Worker for StudioWorker {
                     scope.respond(id, reply);
                 });
             }
+            Request::Restore(request) => {
+                let (scope, placed) = (scope.clone(), Rc::clone(&self.placed));
+                wasm_bindgen_futures::spawn_local(async move {
+                    let reply = super::restore::restore(&scope, id, request, &placed).await;
+                    scope.respond(id, reply);
+                });
+            }
             Request::ImportPlaced { run, batches } => self.placed.set((run, batches)),
             Request::Panic | Request::PanicReshard | Request::PanicImport => {
                 panic!("the worker was asked to panic (the studio's debug action)")
