@@ -1,17 +1,18 @@
-//! The restore of the saved studio read by the studio's worker, in headless Chromium: a
+//! The save and the restore of the studio in the studio's workers, in headless Chromium: a
 //! saved studio restores equal (documents, configuration, view), old formats still read, a
 //! cancelled restore and a worker that panics while restoring leave a usable studio (with
-//! a message) and the saved records untouched, damaged records are set aside.
+//! a message) and the saved records untouched, damaged records are set aside; a save
+//! stores all or nothing, and one whose placement is replaced stops without holding it.
 //!
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]
 
 use ravenshard_model::sample::Generator;
-use ravenshard_model::workspace::Document;
+use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_studio::components::import::CancelToken;
 use ravenshard_studio::components::restore::CHUNKED_RESTORE_DOCUMENTS;
 use ravenshard_studio::components::saving;
-use ravenshard_studio::state::{read_saved, Level, Saved, State, Stored, Work};
+use ravenshard_studio::state::{read_layout, read_saved, Level, Saved, State, Stored, Work};
 use ravenshard_studio::worker::saved::{self, to_bytes};
 use ravenshard_studio::worker::{client, Channel, Request};
 use std::cell::RefCell;
@@ -281,4 +282,73 @@ async fn a_damaged_part_read_by_the_worker_is_set_aside() {
     );
     db.close();
     client::terminate();
+}
+
+/// The keys IndexedDB holds.
+async fn keys() -> Vec<String> {
+    let db = saved::open().await.unwrap();
+    let tx = db
+        .transaction(&[saved::STORE], rexie::TransactionMode::ReadOnly)
+        .unwrap();
+    let keys = tx
+        .store(saved::STORE)
+        .unwrap()
+        .get_all_keys(None, None)
+        .await;
+    db.close();
+    keys.unwrap()
+        .iter()
+        .filter_map(JsValue::as_string)
+        .collect()
+}
+
+fn placement(documents: &[Document]) -> Rc<Placement> {
+    let topology = ravenshard::Topology::with_shards(3).unwrap();
+    Rc::new(Placement::new(documents, &topology, &Default::default()))
+}
+
+#[wasm_bindgen_test]
+async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
+    common::use_this_module_as_the_worker();
+    saving::forget().await.unwrap();
+    let settings = read_saved(SETTINGS).unwrap();
+    let first = documents();
+    let held = placement(&first);
+    let bytes = saving::store(&settings, &Rc::downgrade(&held)).await;
+    let bytes = bytes.unwrap().unwrap();
+    let stored = saving::load().await.unwrap().unwrap();
+    assert_eq!(bytes, stored.len());
+    let back = stored.read().unwrap();
+    assert_eq!(back.documents, first);
+    assert_eq!(back.database, "Shop");
+    let layout = read_layout(&stored.settings);
+    assert!(layout.generation.is_some());
+    assert_eq!(keys().await.len(), 1 + stored.parts.len());
+    // A save whose placement is replaced meanwhile (an edit) stops without holding it:
+    // the save in force stays, whole.
+    let second = placement(&many(MANY));
+    let weak = Rc::downgrade(&second);
+    let saving = {
+        let settings = settings.clone();
+        async move { saving::store(&settings, &weak).await }
+    };
+    let edit = async move {
+        gloo::timers::future::TimeoutFuture::new(30).await;
+        drop(second);
+    };
+    let (result, ()) = futures::future::join(saving, edit).await;
+    assert_eq!(result, Ok(None));
+    assert_eq!(saving::load().await.unwrap().unwrap(), stored);
+    // The next save swaps its parts in and removes every other (the stopped save's too).
+    let third = placement(&first[..100]);
+    saving::store(&settings, &Rc::downgrade(&third))
+        .await
+        .unwrap()
+        .unwrap();
+    let stored = saving::load().await.unwrap().unwrap();
+    assert_eq!(stored.read().unwrap().documents, first[..100]);
+    assert_eq!(keys().await.len(), 2);
+    // A studio saved this way opens again.
+    let (state, _, _) = open(CancelToken::default()).await;
+    assert_eq!(restored_documents(&state), first[..100]);
 }

@@ -11,26 +11,26 @@
 //! `localStorage` once IndexedDB holds it. Records that cannot be read are set aside under
 //! [`SET_ASIDE_PREFIX`] keys ([`saved::set_aside`]), never overwritten.
 
+use super::bulk::{yield_now, SLICE_MS};
 use super::import::CancelToken;
 use super::restore::{self, with_tab, Restored};
 use crate::editors::geometry::group_digits;
 use crate::state::{
-    part_len, placement_lines_capacity, read_layout, read_saved, settings_json, write_documents,
-    Action, Layout, Level, Notice, NoticeAction, Saved, State, Stored, Work, PART_DOCUMENTS,
-    SET_ASIDE_KEY, STORAGE_KEY,
+    placement_lines_capacity, read_layout, read_saved, settings_json, Action, Layout, Level,
+    Notice, NoticeAction, Saved, State, Stored, Work, PART_DOCUMENTS, SET_ASIDE_KEY, STORAGE_KEY,
 };
-use crate::worker::saved::{self, commit, open, part_keys, reason, to_bytes};
+use crate::worker::saved;
 pub use crate::worker::saved::{
     forget, part_key, DATABASE, DATABASE_VERSION, DOCUMENTS_KEY, PART_PREFIX, SETTINGS_KEY,
     SET_ASIDE_PREFIX, STORE,
 };
+use crate::worker::saving::{SaveError, Saving};
+use crate::worker::DocumentBatch;
 use ravenshard_model::share::decode_fragment;
-use ravenshard_model::workspace::{Document, Placement};
-use rexie::TransactionMode;
+use ravenshard_model::workspace::Placement;
 use std::cell::{Cell, RefCell};
 use std::fmt;
-use std::rc::Rc;
-use wasm_bindgen::JsValue;
+use std::rc::{Rc, Weak};
 use yew::Callback;
 
 /// The performance mark set before the studio is written out for a save.
@@ -73,6 +73,11 @@ pub enum StorageError {
         /// The browser's reason.
         reason: String,
     },
+    /// The studio's worker stopped while saving.
+    Stopped {
+        /// What it said.
+        reason: String,
+    },
     /// The browser could not read the saved studio.
     Unreadable {
         /// The browser's reason.
@@ -88,6 +93,9 @@ impl fmt::Display for StorageError {
                 "the browser refused to store {} ({reason})",
                 size_text(*bytes)
             ),
+            StorageError::Stopped { reason } => {
+                write!(f, "the studio's worker stopped while saving ({reason})")
+            }
             StorageError::Unreadable { reason } => {
                 write!(f, "the browser could not read the saved studio ({reason})")
             }
@@ -106,65 +114,62 @@ pub fn size_text(bytes: usize) -> String {
     }
 }
 
-/// Saves `settings` and `documents` in one transaction (all or nothing), the documents a
-/// part at a time ([`part_len`]): each part is written out and stored, and storing it gives
-/// the event loop back, so that no task holds the page for long (a save of 1,000,000
-/// documents in one record held it 150 ms). Returns the bytes stored; then a studio saved
-/// in `localStorage` before is no longer needed.
-pub async fn store(settings: &Saved, placement: &Placement) -> Result<usize, StorageError> {
-    let refused = |reason| StorageError::Refused {
-        // About what would have been stored (the documents are not written out again).
-        bytes: settings_json(settings, Layout::default()).len()
-            + placement_lines_capacity(placement),
-        reason,
+/// Saves `settings` and the documents `placement` holds through the save's worker
+/// ([`Saving`]): the page copies the placement's documents a part at a time
+/// ([`DocumentBatch::of_placement`]: the IDs' bytes, sizes, collections and bodies),
+/// giving the event loop back every [`SLICE_MS`], and the worker writes them out and stores
+/// them (all or nothing). The placement is held only while a batch is copied: an edit
+/// meanwhile replaces it without copying it, and the save stops (`Ok(None)`: the edit's
+/// save follows). Returns the bytes stored; then a studio saved in `localStorage` before
+/// is no longer needed.
+pub async fn store(
+    settings: &Saved,
+    placement: &Weak<Placement>,
+) -> Result<Option<usize>, StorageError> {
+    let failed = |e: SaveError| match e {
+        SaveError::Refused { reason, bytes } => StorageError::Refused {
+            // About what would have been stored.
+            bytes: placement.upgrade().map_or(bytes as usize, |p| {
+                settings_json(settings, Layout::default()).len() + placement_lines_capacity(&p)
+            }),
+            reason,
+        },
+        SaveError::Stopped(said) => StorageError::Stopped { reason: said },
     };
-    let db = open().await.map_err(refused)?;
-    let result = async {
-        let tx = db
-            .transaction(&[STORE], TransactionMode::ReadWrite)
-            .map_err(reason)?;
-        let store = tx.store(STORE).map_err(reason)?;
-        // The parts saved before (there may be more) and a record of an older studio.
-        store.delete(part_keys()?.into()).await.map_err(reason)?;
-        store.delete(DOCUMENTS_KEY.into()).await.map_err(reason)?;
-        // The documents read from the placement a part at a time (no copy of the others).
-        let (mut bytes, mut parts, mut at) = (0, 0, 0);
-        while at < placement.len() {
-            let next: Vec<Document> = placement.documents(at..at + PART_DOCUMENTS).collect();
-            let part = &next[..part_len(&next)];
-            let text = write_documents(part);
-            bytes += text.len();
-            let key = JsValue::from(part_key(parts));
-            store
-                .put(&to_bytes(&text), Some(&key))
-                .await
-                .map_err(reason)?;
-            (parts, at) = (parts + 1, at + part.len());
-        }
-        measure(SERIALIZE_MEASURE, Some(SAVE_START));
-        let layout = Layout {
-            document_parts: Some(parts),
-            document_count: placement.len(),
-            id_bytes: placement.id_bytes(),
-            bodies: placement.bodies(),
-            body_bytes: placement.body_bytes(),
+    let mut saving = Saving::new();
+    let (mut at, mut slice) = (0, now());
+    loop {
+        saving.room().await.map_err(failed)?;
+        let Some(p) = placement.upgrade() else {
+            return Ok(None);
         };
-        let settings = settings_json(settings, layout);
-        bytes += settings.len();
-        let key = JsValue::from_str(SETTINGS_KEY);
-        store
-            .put(&to_bytes(&settings), Some(&key))
-            .await
-            .map_err(reason)?;
-        commit(tx).await.map(|()| bytes)
+        if at >= p.len() {
+            break;
+        }
+        let end = at + PART_DOCUMENTS;
+        let batch = DocumentBatch::of_placement(saving.next_batch(), &p, at..end);
+        drop(p);
+        saving.send(batch);
+        at = end;
+        if now() - slice >= SLICE_MS {
+            yield_now().await;
+            slice = now();
+        }
     }
-    .await;
-    db.close();
-    let bytes = result.map_err(refused)?;
+    measure(SERIALIZE_MEASURE, Some(SAVE_START));
+    let settings = settings_json(settings, Layout::default());
+    let bytes = saving.end(settings).await.map_err(failed)?;
     if let Some(s) = local_storage() {
         let _ = s.remove_item(STORAGE_KEY);
     }
-    Ok(bytes)
+    Ok(Some(bytes as usize))
+}
+
+/// Milliseconds since the page started.
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 /// The saved studio, if IndexedDB holds one (every record, read at once: for tests).
@@ -314,11 +319,11 @@ fn from_local_storage(notices: &mut Vec<Notice>) -> Option<State> {
     }
 }
 
-/// A save asked for: the settings and the placement of the documents (shared with the
-/// state, not copied).
+/// A save asked for: the settings and the placement of the documents (not held: an edit
+/// replaces it without a copy, and asks for a save of its own).
 struct Request {
     settings: Saved,
-    placement: Rc<Placement>,
+    placement: Weak<Placement>,
 }
 
 /// Saves one after the other, so that an older save never lands after a newer one: while a
@@ -330,6 +335,12 @@ pub struct Saver {
 }
 
 impl Saver {
+    /// A saver, its worker started (the first save then does not wait for it to load).
+    pub fn new() -> Saver {
+        crate::worker::saving::warm_up();
+        Saver::default()
+    }
+
     /// Saves `settings` and the documents `placement` holds (now, or after the save that
     /// runs); `done` hears how each save went (the bytes stored, or why not).
     pub fn save(
@@ -340,7 +351,7 @@ impl Saver {
     ) {
         *self.next.borrow_mut() = Some(Request {
             settings,
-            placement,
+            placement: Rc::downgrade(&placement),
         });
         if self.busy.replace(true) {
             return;
@@ -352,7 +363,12 @@ impl Saver {
                     break;
                 };
                 mark(SAVE_START);
-                let saved = store(&request.settings, &request.placement).await;
+                let saved = match store(&request.settings, &request.placement).await {
+                    // Replaced by an edit: its save follows.
+                    Ok(None) => continue,
+                    Ok(Some(bytes)) => Ok(bytes),
+                    Err(e) => Err(e),
+                };
                 if saved.is_ok() {
                     measure(SAVE_MEASURE, Some(SAVE_START));
                 }

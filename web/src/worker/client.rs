@@ -106,7 +106,12 @@ pub fn instance(channel: Channel) -> Option<u64> {
 /// Terminates every view's worker (a run in progress stops at once, without a reply: the
 /// tests' clean-up; a view cancels with [`stop`]); the next [`send`] starts a new one.
 pub fn terminate() {
-    for channel in [Channel::Advisor, Channel::Reshard, Channel::Import] {
+    for channel in [
+        Channel::Advisor,
+        Channel::Reshard,
+        Channel::Import,
+        Channel::Save,
+    ] {
         stop(channel);
     }
 }

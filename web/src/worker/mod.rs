@@ -18,6 +18,10 @@
 //!   arrays.
 //! * [`restore`]: the restore's side of the worker: reads the saved studio's documents from
 //!   IndexedDB a part at a time and sends them as an import's.
+//! * `save`: the save's side of the worker: writes the page's batches out in parts and
+//!   stores them beside the parts in force, then swaps them in in one transaction.
+//! * [`saving`]: the page's side of a save ([`Saving`]): sends the placement's documents
+//!   in batches, a few ahead of the worker's storing.
 //! * [`saved`]: the saved studio's records in IndexedDB, read and written the same way by
 //!   the page and the worker.
 //! * [`balance`]: the balance's side of the worker ([`Balancer`]), plain Rust.
@@ -35,7 +39,9 @@ pub mod protocol;
 pub mod reading;
 pub mod restore;
 pub mod run;
+mod save;
 pub mod saved;
+pub mod saving;
 
 pub use balance::Balancer;
 pub use batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};
@@ -45,3 +51,4 @@ pub use protocol::{
 };
 pub use reading::Reading;
 pub use run::StudioWorker;
+pub use saving::Saving;

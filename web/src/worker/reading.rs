@@ -69,12 +69,20 @@ impl Reading {
         )
     }
 
-    /// Starts reading the saved studio's documents (`parts` parts, or `None`: one record
-    /// as studios saved before kept them) in a new worker, which sends them in batches as
-    /// an import's. An import or a generation running before is stopped.
-    pub fn restore(parts: Option<usize>) -> Reading {
+    /// Starts reading the saved studio's documents (`parts` parts of the save
+    /// `generation`, or `None`: one record as studios saved before kept them) in a new
+    /// worker, which sends them in batches as an import's. An import or a generation
+    /// running before is stopped.
+    pub fn restore(parts: Option<usize>, generation: Option<u64>) -> Reading {
         client::stop(Channel::Import);
-        Reading::begin(|run| Request::Restore(RestoreRequest { run, parts }), None)
+        let request = |run| {
+            Request::Restore(RestoreRequest {
+                run,
+                parts,
+                generation,
+            })
+        };
+        Reading::begin(request, None)
     }
 
     /// Sends the request of a new run to a new worker (the one before was stopped).

@@ -9,7 +9,7 @@ use super::batch::{Read, BATCH_DOCUMENTS};
 use super::import::Sender;
 use super::protocol::{Reply, RestoreRequest};
 use super::run::StudioWorker;
-use super::saved::{self, part_key, DOCUMENTS_KEY};
+use super::saved::{self, layout_part_key, DOCUMENTS_KEY};
 use crate::state::read_documents;
 use gloo::worker::{HandlerId, WorkerScope};
 use ravenshard_model::workspace::Document;
@@ -93,7 +93,9 @@ pub(super) async fn restore(
 
 async fn send_parts(request: &RestoreRequest, sender: &mut Sender<'_>) -> Result<(), String> {
     let keys: Vec<String> = match request.parts {
-        Some(parts) => (0..parts).map(part_key).collect(),
+        Some(parts) => (0..parts)
+            .map(|i| layout_part_key(request.generation, i))
+            .collect(),
         None => vec![DOCUMENTS_KEY.to_string()],
     };
     let db = saved::open().await?;
@@ -132,6 +134,7 @@ async fn send_parts(request: &RestoreRequest, sender: &mut Sender<'_>) -> Result
 mod tests {
     use super::*;
     use crate::state::{read_saved, Stored};
+    use crate::worker::saved::part_key;
 
     const SETTINGS: &str = r#"{"version": 1, "database": "Orders", "nodes": "A", "replication_factor": "1", "config": "{}", "documents": []}"#;
 

@@ -40,11 +40,37 @@ pub fn part_key(index: usize) -> String {
     format!("{PART_PREFIX}{index}")
 }
 
-/// Every part key (`documents.` up to, not including, `documents/`).
-pub fn part_keys() -> Result<KeyRange, String> {
-    let after = format!("{}/", PART_PREFIX.trim_end_matches('.'));
-    KeyRange::bound(&PART_PREFIX.into(), &after.into(), Some(false), Some(true))
-        .map_err(|e| e.to_string())
+/// The key of the documents' part `index` written by the save `generation`
+/// (`documents.1764000000000.0`; `None`: [`part_key`], as studios saved before keyed them).
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_studio::worker::saved::layout_part_key;
+///
+/// assert_eq!(layout_part_key(None, 3), "documents.3");
+/// assert_eq!(layout_part_key(Some(17), 3), "documents.17.3");
+/// ```
+pub fn layout_part_key(generation: Option<u64>, index: usize) -> String {
+    match generation {
+        None => part_key(index),
+        Some(generation) => format!("{PART_PREFIX}{generation}.{index}"),
+    }
+}
+
+/// The part keys from `from` up to, not including, `to`.
+fn key_range(from: &str, to: &str) -> Result<KeyRange, String> {
+    KeyRange::bound(&from.into(), &to.into(), Some(false), Some(true)).map_err(|e| e.to_string())
+}
+
+/// The ranges of every part key but those of the save `generation` (`documents.` up to,
+/// not including, `documents/`, less `documents.{generation}.*`): what a save that wrote
+/// `generation`'s parts removes.
+pub fn part_keys_but(generation: u64) -> Result<[KeyRange; 2], String> {
+    let end = format!("{}/", PART_PREFIX.trim_end_matches('.'));
+    let own = format!("{PART_PREFIX}{generation}.");
+    let after_own = format!("{PART_PREFIX}{generation}/");
+    Ok([key_range(PART_PREFIX, &own)?, key_range(&after_own, &end)?])
 }
 
 /// What the browser said of a failed IndexedDB call.
@@ -121,12 +147,13 @@ pub async fn read_stored() -> Result<Option<Stored>, String> {
         let Some(settings) = get(&db, SETTINGS_KEY).await? else {
             return Ok(None);
         };
-        let parts = match read_layout(&settings).document_parts {
+        let layout = read_layout(&settings);
+        let parts = match layout.document_parts {
             None => get(&db, DOCUMENTS_KEY).await?.into_iter().collect(),
             Some(count) => {
                 let mut parts = Vec::with_capacity(count);
                 for index in 0..count {
-                    let part = get(&db, &part_key(index))
+                    let part = get(&db, &layout_part_key(layout.generation, index))
                         .await?
                         .ok_or_else(|| format!("the saved documents' part {index} is missing"))?;
                     parts.push(part);
