@@ -2,9 +2,10 @@
 //! after changes.
 //!
 //! The database [`DATABASE`] has one object store, [`STORE`], holding the records of a
-//! [`Stored`]: the settings under [`SETTINGS_KEY`] and the documents' parts under
-//! [`part_key`]s, written in one transaction a part at a time (each part written out, then
-//! stored: no task holds the page for long). On load the page reads the settings; the
+//! [`Stored`]: the settings under [`SETTINGS_KEY`] and the documents' parts under the keys
+//! of the save that wrote them. A save ([`store`]) sends the placement's documents to the
+//! studio's worker a part at a time, which writes them out, stores them and swaps them in
+//! with the settings in one transaction. On load the page reads the settings; the
 //! documents are read by the studio's worker ([`restore`]). Studios saved before kept the
 //! documents in one record, [`DOCUMENTS_KEY`], still read. A studio saved before in
 //! `localStorage` (under [`STORAGE_KEY`]) is read when IndexedDB has none, and removed from

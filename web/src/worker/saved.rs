@@ -3,8 +3,9 @@
 //! which a dedicated worker has too).
 //!
 //! The database [`DATABASE`] has one object store, [`STORE`], holding the records of a
-//! [`Stored`]: the settings under [`SETTINGS_KEY`] and the documents' parts under
-//! [`part_key`]s, each the UTF-8 bytes of its text ([`to_bytes`]). Studios saved before
+//! [`Stored`]: the settings under [`SETTINGS_KEY`] and the documents' parts under the keys
+//! of the save that wrote them ([`layout_part_key`]; [`part_key`]s in studios saved
+//! before), each the UTF-8 bytes of its text ([`to_bytes`]). Studios saved before
 //! kept the documents in one record, [`DOCUMENTS_KEY`], still read. Records that cannot
 //! be read are set aside under [`SET_ASIDE_PREFIX`] keys ([`set_aside`]), never
 //! overwritten.
