@@ -6,18 +6,11 @@
 
 use super::client;
 use super::protocol::{Channel, GenerateRequest, ImportRequest, Reply, Request, RestoreRequest};
-use futures::channel::mpsc::{unbounded, UnboundedReceiver};
+use futures::channel::mpsc::UnboundedReceiver;
 use futures::StreamExt;
 use ravenshard_model::import::{FieldPaths, Format};
 use ravenshard_model::sample::Generator;
-use std::cell::Cell;
 use web_sys::Blob;
-use yew::Callback;
-
-thread_local! {
-    /// The last import's or generation's run number.
-    static RUNS: Cell<u64> = const { Cell::new(0) };
-}
 
 /// An import or a generation in the worker.
 pub struct Reading {
@@ -87,15 +80,8 @@ impl Reading {
 
     /// Sends the request of a new run to a new worker (the one before was stopped).
     fn begin(request: impl FnOnce(u64) -> Request, url: Option<String>) -> Reading {
-        let run = RUNS.with(|r| {
-            r.set(r.get() + 1);
-            r.get()
-        });
-        let (sender, replies) = unbounded();
-        let on_reply = Callback::from(move |reply| {
-            // The receiver is gone once the run stopped: a late reply is dropped.
-            let _ = sender.unbounded_send(reply);
-        });
+        let run = client::next_run();
+        let (on_reply, replies) = client::queue();
         client::send(request(run), on_reply);
         Reading {
             run,

@@ -6,20 +6,14 @@
 use super::batch::DocumentBatch;
 use super::client;
 use super::protocol::{Channel, Reply, Request};
-use futures::channel::mpsc::{unbounded, UnboundedReceiver};
+use futures::channel::mpsc::UnboundedReceiver;
 use futures::StreamExt;
-use std::cell::Cell;
 use std::fmt;
 use yew::Callback;
 
 /// How many batches the page sends ahead of the worker's storing: enough that the worker
 /// never waits, few enough that the copies in flight stay small.
 pub const SAVE_AHEAD: u64 = 2;
-
-thread_local! {
-    /// The last save's run number.
-    static RUNS: Cell<u64> = const { Cell::new(0) };
-}
 
 /// Why a save in the worker did not store the studio.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,14 +70,8 @@ impl Saving {
     /// A new save (a newer run than any before: the worker drops what an unfinished one
     /// wrote).
     pub fn new() -> Saving {
-        let run = RUNS.with(|r| {
-            r.set(r.get() + 1);
-            r.get()
-        });
-        let (sender, replies) = unbounded();
-        let on_reply = Callback::from(move |reply| {
-            let _ = sender.unbounded_send(reply);
-        });
+        let run = client::next_run();
+        let (on_reply, replies) = client::queue();
         Saving {
             run,
             replies,
