@@ -308,6 +308,10 @@ async fn the_studio_survives_a_reload() {
 #[wasm_bindgen_test]
 async fn leaving_the_page_saves_at_once() {
     let studio = Studio::fresh().await;
+    // The save's worker loaded (the studio starts it; this test's worker is the whole
+    // test module, much slower to load than the studio's).
+    studio.type_into("#ids", "a").await;
+    saved_with(1).await;
     studio.type_into("#ids", "a\nb\nc").await;
     common::fire_at(&web_sys::window().unwrap(), "pagehide");
     // Well before the debounced save (500 ms after the change) would run.

@@ -18,14 +18,14 @@ use super::restore::{self, with_tab, Restored};
 use crate::editors::geometry::group_digits;
 use crate::state::{
     placement_lines_capacity, read_layout, read_saved, settings_json, Action, Layout, Level,
-    Notice, NoticeAction, Saved, State, Stored, Work, PART_DOCUMENTS, SET_ASIDE_KEY, STORAGE_KEY,
+    Notice, NoticeAction, Saved, State, Stored, Work, SET_ASIDE_KEY, STORAGE_KEY,
 };
 use crate::worker::saved;
 pub use crate::worker::saved::{
     forget, part_key, DATABASE, DATABASE_VERSION, DOCUMENTS_KEY, PART_PREFIX, SETTINGS_KEY,
     SET_ASIDE_PREFIX, STORE,
 };
-use crate::worker::saving::{SaveError, Saving};
+use crate::worker::saving::{SaveError, Saving, SAVE_BATCH_DOCUMENTS};
 use crate::worker::DocumentBatch;
 use ravenshard_model::share::decode_fragment;
 use ravenshard_model::workspace::Placement;
@@ -116,8 +116,8 @@ pub fn size_text(bytes: usize) -> String {
 }
 
 /// Saves `settings` and the documents `placement` holds through the save's worker
-/// ([`Saving`]): the page copies the placement's documents a part at a time
-/// ([`DocumentBatch::of_placement`]: the IDs' bytes, sizes, collections and bodies),
+/// ([`Saving`]): the page copies the placement's documents four parts at a time
+/// ([`SAVE_BATCH_DOCUMENTS`], [`DocumentBatch::of_placement`]: the IDs' bytes, sizes, collections and bodies),
 /// giving the event loop back every [`SLICE_MS`], and the worker writes them out and stores
 /// them (all or nothing). The placement is held only while a batch is copied: an edit
 /// meanwhile replaces it without copying it, and the save stops (`Ok(None)`: the edit's
@@ -147,7 +147,7 @@ pub async fn store(
         if at >= p.len() {
             break;
         }
-        let end = at + PART_DOCUMENTS;
+        let end = at + SAVE_BATCH_DOCUMENTS;
         let batch = DocumentBatch::of_placement(saving.next_batch(), &p, at..end);
         drop(p);
         saving.send(batch);

@@ -118,7 +118,7 @@ impl SaveRun {
         }
     }
 
-    /// Writes `batch`'s documents out in parts and stores each.
+    /// Writes `batch`'s documents out in parts and stores them, in one transaction.
     async fn write(&mut self, batch: DocumentBatch) {
         if self.failed.is_some() {
             return;
@@ -127,6 +127,7 @@ impl SaveRun {
             Ok(documents) => documents,
             Err(e) => return self.failed = Some(e.to_string()),
         };
+        let mut records: Vec<(String, String)> = Vec::new();
         let mut rest = documents.as_slice();
         while !rest.is_empty() {
             let (part, after) = rest.split_at(part_len(rest));
@@ -141,10 +142,11 @@ impl SaveRun {
             self.bytes += text.len() as u64;
             let index = layout.document_parts.unwrap_or(0);
             layout.document_parts = Some(index + 1);
-            let key = layout_part_key(Some(self.generation), index);
-            if let Err(e) = self.put(&[(&key, &text)]).await {
-                return self.failed = Some(e);
-            }
+            records.push((layout_part_key(Some(self.generation), index), text));
+        }
+        drop(documents);
+        if let Err(e) = self.put(&records).await {
+            self.failed = Some(e);
         }
     }
 
@@ -158,8 +160,8 @@ impl SaveRun {
             .ok_or_else(|| "the browser could not open the database".to_string())
     }
 
-    /// Stores `records` in one transaction.
-    async fn put(&mut self, records: &[(&str, &str)]) -> Result<(), String> {
+    /// Stores `records` (key, text) in one transaction.
+    async fn put(&mut self, records: &[(String, String)]) -> Result<(), String> {
         let db = self.db().await?;
         let tx = db
             .transaction(&[STORE], TransactionMode::ReadWrite)
