@@ -116,7 +116,7 @@ pub fn size_text(bytes: usize) -> String {
 }
 
 /// Saves `settings` and the documents `placement` holds through the save's worker
-/// ([`Saving`]): the page copies the placement's documents four parts at a time
+/// ([`Saving`]): the page copies the placement's documents a part at a time
 /// ([`SAVE_BATCH_DOCUMENTS`], [`DocumentBatch::of_placement`]: the IDs' bytes, sizes, collections and bodies),
 /// giving the event loop back every [`SLICE_MS`], and the worker writes them out and stores
 /// them (all or nothing). The placement is held only while a batch is copied: an edit
