@@ -7,7 +7,7 @@
 //! studio).
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard_studio::worker::client;
+use ravenshard_studio::worker::{client, Channel};
 use ravenshard_studio::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -150,7 +150,7 @@ async fn a_panicking_worker_leaves_a_usable_page_with_a_message_and_starts_again
     assert!(studio
         .text(".notices")
         .contains("The studio's worker stopped"));
-    assert!(!client::is_running());
+    assert!(client::instance(Channel::Advisor).is_none());
     // The page still answers: the Documents view follows typed IDs.
     studio.click("#tab-documents").await;
     studio
@@ -164,7 +164,7 @@ async fn a_panicking_worker_leaves_a_usable_page_with_a_message_and_starts_again
     choose(&studio, "#advisor-file", "orders.ndjson", &ndjson(30)).await;
     advise(&studio).await;
     assert!(studio.find(".advisor-crash").is_none());
-    assert!(client::is_running());
+    assert!(client::instance(Channel::Advisor).is_some());
     client::terminate();
 }
 
@@ -176,7 +176,7 @@ async fn a_run_can_be_cancelled_and_run_again() {
     assert!(studio.find("#advisor-cancel").is_some());
     studio.click("#advisor-cancel").await;
     assert!(studio.text(".advisor-failed").contains("Cancelled"));
-    assert!(!client::is_running());
+    assert!(client::instance(Channel::Advisor).is_none());
     assert!(!studio.get("#advisor-run").has_attribute("disabled"));
     choose(&studio, "#advisor-file", "orders.ndjson", &ndjson(30)).await;
     advise(&studio).await;

@@ -308,6 +308,10 @@ async fn the_studio_survives_a_reload() {
 #[wasm_bindgen_test]
 async fn leaving_the_page_saves_at_once() {
     let studio = Studio::fresh().await;
+    // The save's worker loaded (the studio starts it; this test's worker is the whole
+    // test module, much slower to load than the studio's).
+    studio.type_into("#ids", "a").await;
+    saved_with(1).await;
     studio.type_into("#ids", "a\nb\nc").await;
     common::fire_at(&web_sys::window().unwrap(), "pagehide");
     // Well before the debounced save (500 ms after the change) would run.
@@ -368,19 +372,20 @@ async fn a_generated_workspace_of_20000_documents_survives_a_reload() {
 #[wasm_bindgen_test]
 async fn a_cancelled_restore_opens_empty_and_keeps_the_saved_copy_until_a_change() {
     let studio = Studio::fresh().await;
-    studio.type_into("#gen-count", "60000").await;
+    studio.type_into("#gen-count", "200000").await;
     studio.click("button.generate").await;
     studio.type_into("#database", "Shop").await;
-    saved_with(60_000).await;
+    saved_with(200_000).await;
     drop(studio);
     let studio = Studio::mount(()).await;
-    studio.wait_for(".cancel-restore").await;
+    // Once the worker's documents are being placed.
+    studio.wait_for(".studio-restoring progress").await;
     studio.click(".cancel-restore").await;
     studio.wait_for(".studio").await;
     assert_eq!(studio.text(".count-documents strong"), "0");
     let notice = studio.text(".notice");
     assert!(notice.contains("Restoring was cancelled"), "{notice}");
-    assert!(notice.contains("60,000 documents"), "{notice}");
+    assert!(notice.contains("200,000 documents"), "{notice}");
     assert_eq!(
         studio
             .get("#database")
@@ -392,7 +397,7 @@ async fn a_cancelled_restore_opens_empty_and_keeps_the_saved_copy_until_a_change
     // Well after a save would have run: the saved copy is untouched.
     gloo::timers::future::TimeoutFuture::new(900).await;
     let kept = saving::load().await.unwrap().unwrap().read().unwrap();
-    assert_eq!(kept.documents.len(), 60_000);
+    assert_eq!(kept.documents.len(), 200_000);
     // The first change is saved in its place.
     studio.type_into("#ids", "customers/1-A").await;
     assert_eq!(saved_with(1).await.database, "Shop");
@@ -446,6 +451,10 @@ async fn unreadable_saved_records_are_set_aside() {
     studio.type_into("#ids", "a\nb").await;
     saved_with(2).await;
     drop(studio);
+    // The first part of the save in force.
+    let settings = saving::load().await.unwrap().unwrap().settings;
+    let generation = ravenshard_studio::state::read_layout(&settings).generation;
+    let part = ravenshard_studio::worker::saved::layout_part_key(generation, 0);
     let db = rexie::Rexie::builder(saving::DATABASE)
         .version(saving::DATABASE_VERSION)
         .build()
@@ -455,7 +464,7 @@ async fn unreadable_saved_records_are_set_aside() {
         .transaction(&[saving::STORE], rexie::TransactionMode::ReadWrite)
         .unwrap();
     let store = tx.store(saving::STORE).unwrap();
-    let key = JsValue::from(saving::part_key(0));
+    let key = JsValue::from(part.as_str());
     store.put(&"garbage".into(), Some(&key)).await.unwrap();
     tx.done().await.unwrap();
     db.close();
@@ -469,18 +478,17 @@ async fn unreadable_saved_records_are_set_aside() {
     let tx = db
         .transaction(&[saving::STORE], rexie::TransactionMode::ReadOnly)
         .unwrap();
-    let aside = format!("{}{}", saving::SET_ASIDE_PREFIX, saving::part_key(0));
+    let aside = format!("{}{part}", saving::SET_ASIDE_PREFIX);
     let kept = tx
         .store(saving::STORE)
         .unwrap()
         .get(aside.into())
         .await
         .unwrap();
-    let kept = js_sys::Uint8Array::new(&kept.unwrap()).to_vec();
     assert_eq!(
-        String::from_utf8(kept).unwrap(),
+        ravenshard_studio::worker::saved::from_bytes(kept.unwrap()).unwrap(),
         "garbage",
-        "kept as UTF-8 bytes"
+        "kept as it was stored"
     );
     db.close();
 }

@@ -214,7 +214,7 @@ fn use_saving(state: &State, restored: bool) -> Option<String> {
         let latest = latest.clone();
         let setter = unsaved.setter();
         use_memo((), move |_| {
-            let saver = Rc::new(Saver::default());
+            let saver = Rc::new(Saver::new());
             let done = Callback::from(move |done: Result<usize, StorageError>| {
                 setter.set(done.err().map(|e| {
                     format!(

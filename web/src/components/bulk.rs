@@ -1,6 +1,7 @@
 //! Jobs that make a workspace of up to millions of documents without freezing the page: a
 //! large generation and an import, whose documents the studio's worker makes (or reads of
-//! the file) and sends in batches. Each receives its documents a batch at a time and places
+//! the file) and sends in batches (the restore of the saved studio, [`super::restore`],
+//! places the worker's batches the same way). Each receives its documents a batch at a time and places
 //! them as they come ([`PlacementBuilder`](ravenshard_model::workspace::PlacementBuilder)),
 //! giving the event loop back every [`SLICE_MS`] milliseconds (to paint the progress and
 //! to notice Cancel), packs the placement's per-bucket tree a step at a time too
@@ -10,11 +11,9 @@
 //! the workspace a job replaces.
 
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
-use super::saving::with_tab;
 use crate::state::{check_fits, check_import_size, import_summary, nothing_imported};
-use crate::state::{read_layout, take_retired, KeptFields, Loaded, Placer};
-use crate::state::{read_saved, Action};
-use crate::state::{State, Stored, Work, WorkspaceAction, LINES_HEADER};
+use crate::state::{take_retired, KeptFields, Loaded, Placer};
+use crate::state::{Work, WorkspaceAction};
 use crate::worker::{DocumentBatch, Reading, Reply};
 use ravenshard_model::import::{BodiesDropped, FieldPaths, Format};
 use ravenshard_model::sample::Generator;
@@ -175,7 +174,12 @@ impl Job {
 
     /// Packs the placement a step at a time, then hands it (the one store of the
     /// documents) over.
-    async fn finish(mut self, mut made: Made, summary: Option<String>, kept: Option<KeptFields>) {
+    pub(super) async fn finish(
+        mut self,
+        mut made: Made,
+        summary: Option<String>,
+        kept: Option<KeptFields>,
+    ) {
         let done = made.builder.len();
         while !timed("pack", || made.builder.pack_step(PACK_STEP)) {
             if !self.breathe(done, Some(1.0)).await {
@@ -208,14 +212,14 @@ const FREE_STEP: usize = 20_000;
 /// Dropped before it is handed over (the job cancelled or failed), it is freed a part at a
 /// time in tasks of their own ([`free_in_parts`]): millions of documents freed at once are
 /// a task of half a second (a restore of 10,000,000 cancelled halfway: 522 ms).
-struct Made {
-    builder: PlacementBuilder,
+pub(super) struct Made {
+    pub(super) builder: PlacementBuilder,
     placer: Placer,
 }
 
 impl Made {
     /// Nothing made yet, to be placed by `placer`.
-    fn new(placer: Placer) -> Made {
+    pub(super) fn new(placer: Placer) -> Made {
         Made {
             builder: placer.builder(),
             placer,
@@ -372,7 +376,7 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
 }
 
 /// How the worker's run of an import or a generation ended ([`receive`]).
-enum Received {
+pub(super) enum Received {
     /// Every batch was placed; how many entries the import skipped, why the first was, and
     /// the documents whose body it could not keep.
     All {
@@ -392,7 +396,7 @@ enum Received {
 /// generation's documents), for the fraction done; `estimate`: make room in the placement
 /// at the first batch's density ([`reserve`]; a generation makes room before, knowing its
 /// count).
-async fn receive(
+pub(super) async fn receive(
     job: &mut Job,
     reading: &mut Reading,
     builder: &mut PlacementBuilder,
@@ -443,7 +447,7 @@ async fn receive(
                     bodies_dropped,
                 }
             }
-            Reply::Generated { .. } => {
+            Reply::Generated { .. } | Reply::Restored { .. } => {
                 let (warning, bodies_dropped) = (None, BodiesDropped::default());
                 return Received::All {
                     skipped: 0,
@@ -477,158 +481,4 @@ async fn receive(
 fn reserve(builder: &mut PlacementBuilder, first: &DocumentBatch, total: f64) {
     let (expected, id_bytes) = first.read.estimate(total as u64);
     timed("reserve", || builder.reserve(expected, id_bytes));
-}
-
-/// Saved documents of more bytes than this are restored as a chunked job (about 30,000
-/// documents); fewer are read at once.
-pub const CHUNKED_RESTORE_BYTES: usize = 2 << 20;
-
-/// What restoring the saved studio gave.
-pub enum Restored {
-    /// The studio.
-    State(State),
-    /// The user cancelled: nothing was changed.
-    Cancelled,
-    /// Why the records cannot be used (nothing was changed).
-    Failed(String),
-}
-
-/// Restores the saved studio: a large one (over [`CHUNKED_RESTORE_BYTES`]) a part and a
-/// chunk at a time, reporting through `on_progress` and stopping when `cancel` is
-/// cancelled; a small one at once.
-pub async fn restore(
-    stored: &Stored,
-    on_progress: &Callback<Work>,
-    cancel: &CancelToken,
-) -> Restored {
-    let result = if stored.len() < CHUNKED_RESTORE_BYTES {
-        stored.read().and_then(with_tab).map(Some)
-    } else {
-        restore_parts(stored, on_progress, cancel).await
-    };
-    match result {
-        Ok(Some(state)) => Restored::State(state),
-        Ok(None) => Restored::Cancelled,
-        Err(why) => Restored::Failed(why),
-    }
-}
-
-/// `None`: cancelled.
-async fn restore_parts(
-    stored: &Stored,
-    on_progress: &Callback<Work>,
-    cancel: &CancelToken,
-) -> Result<Option<State>, String> {
-    let mut state = with_tab(read_saved(&stored.settings)?)?;
-    let layout = read_layout(&stored.settings);
-    let total = layout.document_count.max(1);
-    let mut out = Made::new(state.placer());
-    // Studios saved before said no byte counts: half the saved text is about the IDs.
-    let id_bytes = Some(layout.id_bytes).filter(|&b| b > 0);
-    out.builder
-        .reserve(total, id_bytes.unwrap_or(stored.len() / 2));
-    out.builder.reserve_bodies(layout.bodies, layout.body_bytes);
-    let mut documents = Vec::with_capacity(STEP);
-    let mut pace = Pace::new(on_progress, cancel, total);
-    let builder = &mut out.builder;
-    for part in &stored.parts {
-        let Some(lines) = part.strip_prefix(LINES_HEADER) else {
-            // A part kept as JSON (a document a line would change): read at once.
-            builder
-                .push(&crate::state::read_documents(part)?)
-                .map_err(|e| format!("the saved documents do not fit: {e}"))?;
-            continue;
-        };
-        let mut parsed = Document::parse_lines(lines);
-        loop {
-            documents.clear();
-            timed("parse", || {
-                parse_step(&mut parsed, &mut documents, builder.len())
-            })?;
-            if documents.is_empty() {
-                break;
-            }
-            timed("place", || builder.push(&documents))
-                .map_err(|e| format!("the saved documents do not fit: {e}"))?;
-            if !pace.breathe(builder.len()).await {
-                return Ok(None);
-            }
-        }
-    }
-    while !timed("pack", || builder.pack_step(PACK_STEP)) {
-        if !pace.breathe(builder.len()).await {
-            return Ok(None);
-        }
-    }
-    let placer = out.placer.clone();
-    let loaded = Loaded {
-        placement: out.take().finish(),
-        placer,
-        summary: None,
-        kept: state.kept().cloned(),
-    };
-    state.apply(Action::Loaded(Rc::new(loaded)));
-    // The first render of the studio starts a task of its own.
-    yield_now().await;
-    Ok(Some(state))
-}
-
-/// Reads up to [`STEP`] documents of `parsed` into `documents`; `before` documents were read
-/// before them (for the line number of a damaged one).
-fn parse_step(
-    parsed: &mut impl Iterator<Item = ravenshard::DocumentLine>,
-    documents: &mut Vec<Document>,
-    before: usize,
-) -> Result<(), String> {
-    for line in parsed.by_ref().take(STEP) {
-        if let Some(bad) = line.bad_size {
-            return Err(format!(
-                "the saved documents are damaged (line {}: size {bad:?} is not a whole \
-                 number of bytes)",
-                before + documents.len() + 1
-            ));
-        }
-        documents.push(line.document);
-    }
-    Ok(())
-}
-
-/// The restore's pace: it reports and gives the event loop back every [`SLICE_MS`].
-struct Pace<'a> {
-    on_progress: &'a Callback<Work>,
-    cancel: &'a CancelToken,
-    generation: u64,
-    total: usize,
-    started: f64,
-    slice: f64,
-}
-
-impl<'a> Pace<'a> {
-    fn new(on_progress: &'a Callback<Work>, cancel: &'a CancelToken, total: usize) -> Pace<'a> {
-        Pace {
-            on_progress,
-            generation: cancel.generation(),
-            cancel,
-            total,
-            started: now(),
-            slice: now(),
-        }
-    }
-
-    /// Reports `done` documents and yields when the slice is used up; `false`: cancelled.
-    async fn breathe(&mut self, done: usize) -> bool {
-        if now() - self.slice >= SLICE_MS {
-            let fraction = (done as f64 / self.total as f64).min(1.0);
-            let elapsed = now() - self.started;
-            self.on_progress.emit(Work {
-                label: "Restoring the saved studio".into(),
-                done,
-                fraction: Some(fraction),
-                left_ms: (fraction > 0.02).then(|| elapsed * (1.0 - fraction) / fraction),
-            });
-            yield_now().await;
-            self.slice = now();
-        }
-        self.cancel.generation() == self.generation
-    }
 }

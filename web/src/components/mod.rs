@@ -22,6 +22,7 @@ mod queries;
 mod ranges;
 mod reshard;
 mod reshard_calls;
+pub mod restore;
 pub mod saving;
 mod shards;
 pub mod tabs;

@@ -1,58 +1,38 @@
-//! The saved studio in IndexedDB (through `rexie`): opened on load, saved after changes.
+//! The saved studio in IndexedDB (through `rexie`, [`saved`]): opened on load, saved
+//! after changes.
 //!
 //! The database [`DATABASE`] has one object store, [`STORE`], holding the records of a
-//! [`Stored`]: the settings under [`SETTINGS_KEY`] and the documents' parts under
-//! [`part_key`]s, written in one transaction a part at a time (each part written out, then
-//! stored: no task holds the page for long). Studios saved before kept the documents in one
-//! record, [`DOCUMENTS_KEY`], still read. A studio saved before in `localStorage` (under
-//! [`STORAGE_KEY`]) is read when IndexedDB has none, and removed from `localStorage` once
-//! IndexedDB holds it. Records that cannot be read are set aside under
-//! [`SET_ASIDE_PREFIX`] keys, never overwritten.
+//! [`Stored`]: the settings under [`SETTINGS_KEY`] and the documents' parts under the keys
+//! of the save that wrote them. A save ([`store`]) sends the placement's documents to the
+//! studio's worker a part at a time, which writes them out, stores them and swaps them in
+//! with the settings in one transaction. On load the page reads the settings; the
+//! documents are read by the studio's worker ([`restore`]). Studios saved before kept the
+//! documents in one record, [`DOCUMENTS_KEY`], still read. A studio saved before in
+//! `localStorage` (under [`STORAGE_KEY`]) is read when IndexedDB has none, and removed from
+//! `localStorage` once IndexedDB holds it. Records that cannot be read are set aside under
+//! [`SET_ASIDE_PREFIX`] keys ([`saved::set_aside`]), never overwritten.
 
-use super::bulk::{self, Restored};
+use super::bulk::{yield_now, SLICE_MS};
 use super::import::CancelToken;
+use super::restore::{self, with_tab, Restored};
 use crate::editors::geometry::group_digits;
 use crate::state::{
-    part_len, placement_lines_capacity, read_layout, read_saved, settings_json, write_documents,
-    Action, Layout, Level, Notice, NoticeAction, Saved, State, Stored, Tab, ViewAction, Work,
-    PART_DOCUMENTS, SET_ASIDE_KEY, STORAGE_KEY,
+    placement_lines_capacity, read_layout, read_saved, settings_json, Action, Layout, Level,
+    Notice, NoticeAction, Saved, State, Stored, Work, SET_ASIDE_KEY, STORAGE_KEY,
 };
+use crate::worker::saved;
+pub use crate::worker::saved::{
+    forget, part_key, DATABASE, DATABASE_VERSION, DOCUMENTS_KEY, PART_PREFIX, SETTINGS_KEY,
+    SET_ASIDE_PREFIX, STORE,
+};
+use crate::worker::saving::{SaveError, Saving, SAVE_BATCH_DOCUMENTS};
+use crate::worker::DocumentBatch;
 use ravenshard_model::share::decode_fragment;
-use ravenshard_model::workspace::{Document, Placement};
-use rexie::{KeyRange, ObjectStore, Rexie, TransactionMode, TransactionResult};
+use ravenshard_model::workspace::Placement;
 use std::cell::{Cell, RefCell};
 use std::fmt;
-use std::rc::Rc;
-use wasm_bindgen::{JsCast, JsValue};
+use std::rc::{Rc, Weak};
 use yew::Callback;
-
-/// The IndexedDB database of the studio.
-pub const DATABASE: &str = "ravenshard-studio";
-/// The version of [`DATABASE`] this studio opens.
-pub const DATABASE_VERSION: u32 = 1;
-/// The object store of the saved studio.
-pub const STORE: &str = "studio";
-/// The key of the settings record.
-pub const SETTINGS_KEY: &str = "settings";
-/// The key of the documents record of studios saved before the documents were kept in
-/// parts (read, and removed at the next save).
-pub const DOCUMENTS_KEY: &str = "documents";
-/// The prefix of the keys of the documents' parts ([`part_key`]).
-pub const PART_PREFIX: &str = "documents.";
-
-/// The key of the documents' part `index` (`documents.0`).
-pub fn part_key(index: usize) -> String {
-    format!("{PART_PREFIX}{index}")
-}
-
-/// Every part key (`documents.` up to, not including, `documents/`).
-fn part_keys() -> Result<KeyRange, String> {
-    let after = format!("{}/", PART_PREFIX.trim_end_matches('.'));
-    KeyRange::bound(&PART_PREFIX.into(), &after.into(), Some(false), Some(true))
-        .map_err(|e| e.to_string())
-}
-/// The prefix of the keys records that could not be read are kept under.
-pub const SET_ASIDE_PREFIX: &str = "unreadable.";
 
 /// The performance mark set before the studio is written out for a save.
 pub const SAVE_START: &str = "ravenshard-save-start";
@@ -94,6 +74,11 @@ pub enum StorageError {
         /// The browser's reason.
         reason: String,
     },
+    /// The studio's worker stopped while saving.
+    Stopped {
+        /// What it said.
+        reason: String,
+    },
     /// The browser could not read the saved studio.
     Unreadable {
         /// The browser's reason.
@@ -109,6 +94,9 @@ impl fmt::Display for StorageError {
                 "the browser refused to store {} ({reason})",
                 size_text(*bytes)
             ),
+            StorageError::Stopped { reason } => {
+                write!(f, "the studio's worker stopped while saving ({reason})")
+            }
             StorageError::Unreadable { reason } => {
                 write!(f, "the browser could not read the saved studio ({reason})")
             }
@@ -127,214 +115,69 @@ pub fn size_text(bytes: usize) -> String {
     }
 }
 
-fn reason(e: rexie::Error) -> String {
-    match e {
-        rexie::Error::IdbError(e) => e.to_string(),
-        e => e.to_string(),
-    }
-}
-
-async fn open() -> Result<Rexie, String> {
-    Rexie::builder(DATABASE)
-        .version(DATABASE_VERSION)
-        .add_object_store(ObjectStore::new(STORE))
-        .build()
-        .await
-        .map_err(reason)
-}
-
-/// Text as a `Uint8Array` of its UTF-8 bytes: one copy, where a JS string would be
-/// transcoded to UTF-16 (over 100 ms for 13 MB in Chromium, in one task).
-fn to_bytes(text: &str) -> JsValue {
-    js_sys::Uint8Array::from(text.as_bytes()).into()
-}
-
-/// The text of a record: UTF-8 bytes as [`to_bytes`] keeps it, or a string.
-fn from_bytes(value: JsValue) -> Result<String, String> {
-    if let Some(text) = value.as_string() {
-        return Ok(text);
-    }
-    if !value.is_instance_of::<js_sys::Uint8Array>() {
-        return Err("a record is neither text nor bytes".into());
-    }
-    String::from_utf8(js_sys::Uint8Array::from(value).to_vec())
-        .map_err(|e| format!("a record is not UTF-8 ({e})"))
-}
-
-/// Writes `records` (key, text) in one transaction.
-async fn put(records: &[(&str, &str)]) -> Result<(), String> {
-    let db = open().await?;
-    let result = async {
-        let tx = db
-            .transaction(&[STORE], TransactionMode::ReadWrite)
-            .map_err(reason)?;
-        let store = tx.store(STORE).map_err(reason)?;
-        for (key, text) in records {
-            let key = JsValue::from_str(key);
-            store
-                .put(&to_bytes(text), Some(&key))
-                .await
-                .map_err(reason)?;
-        }
-        commit(tx).await
-    }
-    .await;
-    db.close();
-    result
-}
-
-async fn commit(tx: rexie::Transaction) -> Result<(), String> {
-    match tx.done().await.map_err(reason)? {
-        TransactionResult::Committed => Ok(()),
-        TransactionResult::Aborted => Err("the browser aborted the transaction".into()),
-    }
-}
-
-/// Saves `settings` and `documents` in one transaction (all or nothing), the documents a
-/// part at a time ([`part_len`]): each part is written out and stored, and storing it gives
-/// the event loop back, so that no task holds the page for long (a save of 1,000,000
-/// documents in one record held it 150 ms). Returns the bytes stored; then a studio saved
-/// in `localStorage` before is no longer needed.
-pub async fn store(settings: &Saved, placement: &Placement) -> Result<usize, StorageError> {
-    let refused = |reason| StorageError::Refused {
-        // About what would have been stored (the documents are not written out again).
-        bytes: settings_json(settings, Layout::default()).len()
-            + placement_lines_capacity(placement),
-        reason,
+/// Saves `settings` and the documents `placement` holds through the save's worker
+/// ([`Saving`]): the page copies the placement's documents a part at a time
+/// ([`SAVE_BATCH_DOCUMENTS`], [`DocumentBatch::of_placement`]: the IDs' bytes, sizes, collections and bodies),
+/// giving the event loop back every [`SLICE_MS`], and the worker writes them out and stores
+/// them (all or nothing). The placement is held only while a batch is copied: an edit
+/// meanwhile replaces it without copying it, and the save stops (`Ok(None)`: the edit's
+/// save follows). Returns the bytes stored; then a studio saved in `localStorage` before
+/// is no longer needed.
+pub async fn store(
+    settings: &Saved,
+    placement: &Weak<Placement>,
+) -> Result<Option<usize>, StorageError> {
+    let failed = |e: SaveError| match e {
+        SaveError::Refused { reason, bytes } => StorageError::Refused {
+            // About what would have been stored.
+            bytes: placement.upgrade().map_or(bytes as usize, |p| {
+                settings_json(settings, Layout::default()).len() + placement_lines_capacity(&p)
+            }),
+            reason,
+        },
+        SaveError::Stopped(said) => StorageError::Stopped { reason: said },
     };
-    let db = open().await.map_err(refused)?;
-    let result = async {
-        let tx = db
-            .transaction(&[STORE], TransactionMode::ReadWrite)
-            .map_err(reason)?;
-        let store = tx.store(STORE).map_err(reason)?;
-        // The parts saved before (there may be more) and a record of an older studio.
-        store.delete(part_keys()?.into()).await.map_err(reason)?;
-        store.delete(DOCUMENTS_KEY.into()).await.map_err(reason)?;
-        // The documents read from the placement a part at a time (no copy of the others).
-        let (mut bytes, mut parts, mut at) = (0, 0, 0);
-        while at < placement.len() {
-            let next: Vec<Document> = placement.documents(at..at + PART_DOCUMENTS).collect();
-            let part = &next[..part_len(&next)];
-            let text = write_documents(part);
-            bytes += text.len();
-            let key = JsValue::from(part_key(parts));
-            store
-                .put(&to_bytes(&text), Some(&key))
-                .await
-                .map_err(reason)?;
-            (parts, at) = (parts + 1, at + part.len());
-        }
-        measure(SERIALIZE_MEASURE, Some(SAVE_START));
-        let layout = Layout {
-            document_parts: Some(parts),
-            document_count: placement.len(),
-            id_bytes: placement.id_bytes(),
-            bodies: placement.bodies(),
-            body_bytes: placement.body_bytes(),
+    let mut saving = Saving::new();
+    let (mut at, mut slice) = (0, now());
+    loop {
+        saving.room().await.map_err(failed)?;
+        let Some(p) = placement.upgrade() else {
+            return Ok(None);
         };
-        let settings = settings_json(settings, layout);
-        bytes += settings.len();
-        let key = JsValue::from_str(SETTINGS_KEY);
-        store
-            .put(&to_bytes(&settings), Some(&key))
-            .await
-            .map_err(reason)?;
-        commit(tx).await.map(|()| bytes)
+        if at >= p.len() {
+            break;
+        }
+        let end = at + SAVE_BATCH_DOCUMENTS;
+        let batch = DocumentBatch::of_placement(saving.next_batch(), &p, at..end);
+        drop(p);
+        saving.send(batch);
+        at = end;
+        if now() - slice >= SLICE_MS {
+            yield_now().await;
+            slice = now();
+        }
     }
-    .await;
-    db.close();
-    let bytes = result.map_err(refused)?;
+    measure(SERIALIZE_MEASURE, Some(SAVE_START));
+    let settings = settings_json(settings, Layout::default());
+    let bytes = saving.end(settings).await.map_err(failed)?;
     if let Some(s) = local_storage() {
         let _ = s.remove_item(STORAGE_KEY);
     }
-    Ok(bytes)
+    Ok(Some(bytes as usize))
 }
 
-/// What reading the saved studio gave.
-pub enum Read {
-    /// IndexedDB holds no studio.
-    Nothing,
-    /// The records.
-    Stored(Stored),
-    /// Cancelled while reading: the settings record (the documents were not all read).
-    Cancelled(String),
+/// Milliseconds since the page started.
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
-/// The saved studio, if IndexedDB holds one.
+/// The saved studio, if IndexedDB holds one (every record, read at once: for tests).
 pub async fn load() -> Result<Option<Stored>, StorageError> {
-    let never = CancelToken::default();
-    match read(&Callback::noop(), &never).await? {
-        Read::Stored(stored) => Ok(Some(stored)),
-        Read::Nothing | Read::Cancelled(_) => Ok(None),
-    }
-}
-
-/// Reads the saved studio a part at a time (each read gives the event loop back),
-/// reporting through `on_progress`, until `cancel` is cancelled.
-pub async fn read(
-    on_progress: &Callback<Work>,
-    cancel: &CancelToken,
-) -> Result<Read, StorageError> {
-    let unreadable = |reason| StorageError::Unreadable { reason };
-    let generation = cancel.generation();
-    let db = open().await.map_err(unreadable)?;
-    let result = async {
-        let tx = db
-            .transaction(&[STORE], TransactionMode::ReadOnly)
-            .map_err(reason)?;
-        let store = tx.store(STORE).map_err(reason)?;
-        let get = |key: String| {
-            let store = &store;
-            async move {
-                match store.get(key.into()).await.map_err(reason)? {
-                    Some(value) => from_bytes(value).map(Some),
-                    None => Ok(None),
-                }
-            }
-        };
-        let Some(settings) = get(SETTINGS_KEY.into()).await? else {
-            return Ok(Read::Nothing);
-        };
-        let layout = read_layout(&settings);
-        let Some(count) = layout.document_parts else {
-            return Ok(match get(DOCUMENTS_KEY.into()).await? {
-                Some(documents) => Read::Stored(Stored {
-                    settings,
-                    parts: vec![documents],
-                }),
-                None => Read::Nothing,
-            });
-        };
-        let mut parts = Vec::with_capacity(count);
-        for index in 0..count {
-            if cancel.generation() != generation {
-                return Ok(Read::Cancelled(settings));
-            }
-            let part = get(part_key(index))
-                .await?
-                .ok_or_else(|| format!("the saved documents' part {index} is missing"))?;
-            parts.push(part);
-            if count > 4 {
-                on_progress.emit(Work {
-                    label: "Reading the saved studio".into(),
-                    done: layout.document_count * (index + 1) / count,
-                    fraction: Some((index + 1) as f64 / count as f64),
-                    left_ms: None,
-                });
-            }
-        }
-        Ok(Read::Stored(Stored { settings, parts }))
-    }
-    .await
-    .map_err(unreadable);
-    db.close();
-    result
-}
-
-/// Removes the saved studio (all of [`DATABASE`]); tests start from nothing with it.
-pub async fn forget() -> Result<(), String> {
-    Rexie::delete(DATABASE).await.map_err(reason)
+    saved::read_stored()
+        .await
+        .map_err(|reason| StorageError::Unreadable { reason })
 }
 
 fn local_storage() -> Option<web_sys::Storage> {
@@ -344,11 +187,12 @@ fn local_storage() -> Option<web_sys::Storage> {
 /// The state the studio opens on: a share link in the URL fragment wins, then the studio
 /// saved in IndexedDB, then one saved in `localStorage` by an older studio, then the
 /// chapter's examples. Problems are reported as notices; a saved studio that cannot be read
-/// is set aside. A large saved studio is read and restored a part at a time, its progress
-/// reported through `on_progress`, until `cancel` is cancelled: then the studio opens on
-/// the saved settings without documents, and the saved copy is kept untouched until the
-/// user changes something. The flag says whether the state is the one IndexedDB holds (so
-/// that it need not be saved again until it changes).
+/// is set aside. A large saved studio is read by the worker and placed a batch at a time
+/// ([`restore`]), its progress reported through `on_progress`, until `cancel` is
+/// cancelled: then (or when the worker stops) the studio opens on the saved settings
+/// without documents, and the saved copy is kept untouched until the user changes
+/// something. The flag says whether the state is the one IndexedDB holds (so that it need
+/// not be saved again until it changes).
 pub async fn open_state(on_progress: Callback<Work>, cancel: CancelToken) -> (State, bool) {
     let mut notices: Vec<Notice> = Vec::new();
     let hash = web_sys::window()
@@ -363,14 +207,19 @@ pub async fn open_state(on_progress: Callback<Work>, cancel: CancelToken) -> (St
             )),
         }
     }
-    let loaded = read(&on_progress, &cancel).await;
+    // A Cancel clicked while the settings are read counts too.
+    let generation = cancel.generation();
+    let settings = saved::read_settings().await;
     measure(READ_MEASURE, None);
     let mut saved = false;
-    let restored = match loaded {
-        Ok(Read::Stored(stored)) => from_stored(stored, &mut notices, &on_progress, &cancel).await,
-        Ok(Read::Cancelled(settings)) => Some(cancelled(&settings, &mut notices)),
-        Ok(Read::Nothing) => None,
-        Err(e) => {
+    let restored = match settings {
+        Ok(Some(settings)) if cancel.generation() != generation => {
+            Some(without_documents(&settings, None, &mut notices))
+        }
+        Ok(Some(settings)) => from_settings(&settings, &mut notices, &on_progress, &cancel).await,
+        Ok(None) => None,
+        Err(reason) => {
+            let e = StorageError::Unreadable { reason };
             notices.push(Notice::new(
                 Level::Warning,
                 format!("Your saved studio could not be restored: {e}."),
@@ -389,28 +238,21 @@ pub async fn open_state(on_progress: Callback<Work>, cancel: CancelToken) -> (St
     (state, saved)
 }
 
-/// The state of saved settings, on the tab they name.
-pub(crate) fn with_tab(saved: Saved) -> Result<State, String> {
-    let tab = saved.tab.as_deref().and_then(Tab::from_key);
-    let mut state = State::from_saved(saved)?;
-    if let Some(tab) = tab {
-        state.apply(Action::View(ViewAction::SelectTab(tab)));
-    }
-    Ok(state)
-}
-
-/// The studio when its restore was cancelled: the saved settings (if they can be read)
-/// without documents; the notice says the saved copy is kept until something changes.
-fn cancelled(settings: &str, notices: &mut Vec<Notice>) -> State {
-    let count = read_layout(settings).document_count;
+/// The studio when its restore was cancelled or stopped (`why`): the saved settings (if
+/// they can be read) without documents; the notice says the saved copy is kept until
+/// something changes.
+fn without_documents(settings: &str, why: Option<&str>, notices: &mut Vec<Notice>) -> State {
+    let count = group_digits(read_layout(settings).document_count as u64);
+    let (level, head) = match why {
+        None => (Level::Info, "Restoring was cancelled".to_string()),
+        Some(why) => (Level::Warning, format!("Restoring stopped: {why}")),
+    };
     notices.push(Notice::new(
-        Level::Info,
+        level,
         format!(
-            "Restoring was cancelled, so the studio opened without documents. The saved \
-             studio ({} documents) is kept in this browser, untouched, until you change \
-             something here: then this studio is saved in its place. Reload the page to \
-             restore it.",
-            group_digits(count as u64)
+            "{head}, so the studio opened without documents. The saved studio ({count} \
+             documents) is kept in this browser, untouched, until you change something \
+             here: then this studio is saved in its place. Reload the page to restore it."
         ),
     ));
     // Without the documents, nothing is left of the import that made them.
@@ -424,36 +266,26 @@ fn cancelled(settings: &str, notices: &mut Vec<Notice>) -> State {
         .unwrap_or_else(|_| State::with_documents(Vec::new()))
 }
 
-/// The state of records read from IndexedDB; records that cannot be used are set aside.
-/// A large one is restored a chunk at a time ([`bulk::restore`]), its progress reported.
-async fn from_stored(
-    stored: Stored,
+/// The state of the saved studio whose settings record is `settings` ([`restore`]);
+/// records that cannot be used are set aside.
+async fn from_settings(
+    settings: &str,
     notices: &mut Vec<Notice>,
     on_progress: &Callback<Work>,
     cancel: &CancelToken,
 ) -> Option<State> {
-    let why = match bulk::restore(&stored, on_progress, cancel).await {
+    let why = match restore::restore(settings, on_progress, cancel).await {
         Restored::State(state) => return Some(state),
-        Restored::Cancelled => return Some(cancelled(&stored.settings, notices)),
+        Restored::Cancelled => return Some(without_documents(settings, None, notices)),
+        Restored::Stopped(why) => return Some(without_documents(settings, Some(&why), notices)),
         Restored::Failed(why) => why,
     };
-    let settings = format!("{SET_ASIDE_PREFIX}{SETTINGS_KEY}");
-    let parts: Vec<(String, &str)> = stored
-        .parts
-        .iter()
-        .enumerate()
-        .map(|(i, part)| (format!("{SET_ASIDE_PREFIX}{}", part_key(i)), part.as_str()))
-        .collect();
-    let mut records = vec![(settings.as_str(), stored.settings.as_str())];
-    records.extend(parts.iter().map(|(key, part)| (key.as_str(), *part)));
-    let kept = put(&records).await.is_ok();
-    let aside = if kept {
-        format!(
-            "It was set aside (IndexedDB \"{DATABASE}\", keys \"{settings}\" and \
-             \"{SET_ASIDE_PREFIX}{PART_PREFIX}*\")"
-        )
-    } else {
-        "It could not be set aside and will be replaced at the next save".into()
+    let aside = match saved::set_aside().await {
+        Ok(()) => format!(
+            "It was set aside (IndexedDB \"{DATABASE}\", keys \"{SET_ASIDE_PREFIX}{SETTINGS_KEY}\" \
+             and \"{SET_ASIDE_PREFIX}{PART_PREFIX}*\")"
+        ),
+        Err(_) => "It could not be set aside and will be replaced at the next save".into(),
     };
     notices.push(Notice::new(
         Level::Warning,
@@ -488,11 +320,11 @@ fn from_local_storage(notices: &mut Vec<Notice>) -> Option<State> {
     }
 }
 
-/// A save asked for: the settings and the placement of the documents (shared with the
-/// state, not copied).
+/// A save asked for: the settings and the placement of the documents (not held: an edit
+/// replaces it without a copy, and asks for a save of its own).
 struct Request {
     settings: Saved,
-    placement: Rc<Placement>,
+    placement: Weak<Placement>,
 }
 
 /// Saves one after the other, so that an older save never lands after a newer one: while a
@@ -504,6 +336,12 @@ pub struct Saver {
 }
 
 impl Saver {
+    /// A saver, its worker started (the first save then does not wait for it to load).
+    pub fn new() -> Saver {
+        crate::worker::saving::warm_up();
+        Saver::default()
+    }
+
     /// Saves `settings` and the documents `placement` holds (now, or after the save that
     /// runs); `done` hears how each save went (the bytes stored, or why not).
     pub fn save(
@@ -514,7 +352,7 @@ impl Saver {
     ) {
         *self.next.borrow_mut() = Some(Request {
             settings,
-            placement,
+            placement: Rc::downgrade(&placement),
         });
         if self.busy.replace(true) {
             return;
@@ -526,7 +364,12 @@ impl Saver {
                     break;
                 };
                 mark(SAVE_START);
-                let saved = store(&request.settings, &request.placement).await;
+                let saved = match store(&request.settings, &request.placement).await {
+                    // Replaced by an edit: its save follows.
+                    Ok(None) => continue,
+                    Ok(Some(bytes)) => Ok(bytes),
+                    Err(e) => Err(e),
+                };
                 if saved.is_ok() {
                     measure(SAVE_MEASURE, Some(SAVE_START));
                 }

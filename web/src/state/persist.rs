@@ -75,7 +75,8 @@ pub const PART_DOCUMENTS: usize = 16_384;
 pub const PART_BYTES: usize = 1 << 20;
 
 /// How the saved documents are kept, as the settings record says: in `document_parts`
-/// parts (`None`: as one record, as studios saved before did), `document_count` in all,
+/// parts (`None`: as one record, as studios saved before did) written by the save
+/// `generation`, `document_count` in all,
 /// with the bytes of their IDs and bodies, so that a restore reserves its tables once (a
 /// table that outgrows its room is copied whole in one task; 0: not said, as studios saved
 /// before wrote it).
@@ -84,6 +85,11 @@ pub struct Layout {
     /// How many parts (`None` in studios saved before: one record).
     #[serde(default)]
     pub document_parts: Option<usize>,
+    /// The save that wrote the parts (a number its part keys carry, so that a save
+    /// writes its parts beside the ones in force and swaps them in at its end); `None`:
+    /// the parts are keyed by their index alone, as studios saved before wrote them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation: Option<u64>,
     /// How many documents in all (0 when not said).
     #[serde(default)]
     pub document_count: usize,
@@ -168,6 +174,7 @@ impl Stored {
         let bodies = documents.iter().filter_map(|d| d.body.as_ref());
         let layout = Layout {
             document_parts: Some(parts.len()),
+            generation: None,
             document_count: documents.len(),
             id_bytes: documents.iter().map(|d| d.id.len()).sum(),
             bodies: bodies.clone().count(),
@@ -430,6 +437,7 @@ mod tests {
             read_layout(&stored.settings),
             Layout {
                 document_parts: Some(5),
+                generation: None,
                 document_count: 40_000,
                 id_bytes: documents.iter().map(|d| d.id.len()).sum(),
                 bodies: documents.iter().filter(|d| d.body.is_some()).count(),
@@ -481,6 +489,7 @@ mod tests {
             read_layout(&stored.settings),
             Layout {
                 document_parts: Some(1),
+                generation: None,
                 document_count: 1,
                 id_bytes: 10,
                 bodies: 0,

@@ -1,12 +1,14 @@
-//! A batch of imported documents as the worker sends it to the page: the IDs in one string
+//! A batch of documents as the worker sends it to the page (an import's, a generation's, a
+//! restore's), or the page to the worker (a save's): the IDs in one string
 //! with their end offsets, sizes, collection numbers into a table of names, and the kept
 //! bodies (the design's fields only) by position. One string and a few flat arrays, not a
 //! `String` per document: bincode writes and reads each array with one copy.
 
-use ravenshard_model::workspace::Document;
+use ravenshard_model::workspace::{Document, Placement};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
+use std::ops::Range;
 
 /// At most this many documents a batch of an import or a generation (about 1 MB of IDs; the page turns one into
 /// documents in a few milliseconds).
@@ -103,32 +105,81 @@ impl DocumentBatch {
     /// assert_eq!(batch.into_documents(), Ok(documents));
     /// ```
     pub fn of(number: u64, documents: &[Document], read: Read) -> DocumentBatch {
-        let mut batch = DocumentBatch {
-            number,
-            read,
-            ids: String::with_capacity(documents.iter().map(|d| d.id.len()).sum()),
-            ends: Vec::with_capacity(documents.len()),
-            sizes: Vec::with_capacity(documents.len()),
-            collection_of: Vec::with_capacity(documents.len()),
-            ..DocumentBatch::default()
-        };
-        let mut numbers: HashMap<&str, u32> = HashMap::new();
-        for (i, document) in documents.iter().enumerate() {
-            batch.ids.push_str(&document.id);
-            batch.ends.push(batch.ids.len() as u32);
-            batch.sizes.push(document.size);
-            let collection = document.collection.as_deref().map_or(0, |name| {
-                *numbers.entry(name).or_insert_with(|| {
-                    batch.collections.push(name.to_string());
-                    batch.collections.len() as u32
-                })
-            });
-            batch.collection_of.push(collection);
-            if let Some(body) = &document.body {
-                batch.bodies.push((i as u32, body.clone()));
-            }
+        let mut batch = DocumentBatch::with_room(number, read, documents.len());
+        batch
+            .ids
+            .reserve(documents.iter().map(|d| d.id.len()).sum());
+        let mut numbers = HashMap::new();
+        for d in documents {
+            let (collection, body) = (d.collection.as_deref(), d.body.as_deref());
+            batch.push(&mut numbers, &d.id, d.size, collection, body);
         }
         batch
+    }
+
+    /// The batch numbered `number` of `placement`'s documents `range` (clamped to it), read
+    /// from its tables: the IDs' bytes, sizes, collections and kept bodies, copied, with no
+    /// [`Document`] made (what the page sends the worker to save).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard::Topology;
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard_studio::worker::DocumentBatch;
+    ///
+    /// let docs: Vec<Document> = (0..5).map(|i| Document::new(format!("orders/{i}-A"))).collect();
+    /// let p = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &Default::default());
+    /// let batch = DocumentBatch::of_placement(7, &p, 3..99);
+    /// assert_eq!((batch.number, batch.into_documents()), (7, Ok(docs[3..].to_vec())));
+    /// ```
+    pub fn of_placement(number: u64, placement: &Placement, range: Range<usize>) -> DocumentBatch {
+        let range = range.start.min(placement.len())..range.end.min(placement.len());
+        let mut batch = DocumentBatch::with_room(number, Read::default(), range.len());
+        let mut numbers = HashMap::new();
+        for i in range {
+            let id = placement.id(i).unwrap_or_default();
+            let (size, collection) = (placement.size(i), placement.collection(i));
+            batch.push(&mut numbers, id, size, collection, placement.body(i));
+        }
+        batch
+    }
+
+    /// An empty batch with room for `n` documents.
+    fn with_room(number: u64, read: Read, n: usize) -> DocumentBatch {
+        DocumentBatch {
+            number,
+            read,
+            ends: Vec::with_capacity(n),
+            sizes: Vec::with_capacity(n),
+            collection_of: Vec::with_capacity(n),
+            ..DocumentBatch::default()
+        }
+    }
+
+    /// Appends one document; `numbers` numbers the collections seen.
+    fn push<'a>(
+        &mut self,
+        numbers: &mut HashMap<&'a str, u32>,
+        id: &str,
+        size: Option<u64>,
+        collection: Option<&'a str>,
+        body: Option<&str>,
+    ) {
+        let position = self.ends.len() as u32;
+        self.ids.push_str(id);
+        self.ends.push(self.ids.len() as u32);
+        self.sizes.push(size);
+        let collection = collection.map_or(0, |name| {
+            *numbers.entry(name).or_insert_with(|| {
+                self.collections.push(name.to_string());
+                self.collections.len() as u32
+            })
+        });
+        self.collection_of.push(collection);
+        if let Some(body) = body {
+            self.bodies.push((position, body.to_string()));
+        }
     }
 
     /// How many documents it holds.

@@ -10,6 +10,7 @@
 
 use super::protocol::{Channel, Reply, Request};
 use super::run::StudioWorker;
+use futures::channel::mpsc::{unbounded, UnboundedReceiver};
 use gloo::worker::{Spawnable, WorkerBridge};
 use std::cell::{Cell, RefCell};
 use std::collections::hash_map::Entry;
@@ -47,6 +48,27 @@ thread_local! {
     static RUNNING: RefCell<HashMap<Channel, Running>> = RefCell::new(HashMap::new());
     static SINKS: RefCell<HashMap<Channel, Callback<Reply>>> = RefCell::new(HashMap::new());
     static STARTED: Cell<u64> = const { Cell::new(0) };
+    /// The last run number ([`next_run`]).
+    static RUNS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// A new run number (of an import, a generation, a restore or a save): one more than the
+/// last.
+pub fn next_run() -> u64 {
+    RUNS.with(|r| {
+        r.set(r.get() + 1);
+        r.get()
+    })
+}
+
+/// A callback that queues the replies it is given, and the queue: a run's replies in
+/// order. Once the queue is dropped (the run stopped), a late reply is dropped.
+pub fn queue() -> (Callback<Reply>, UnboundedReceiver<Reply>) {
+    let (sender, replies) = unbounded();
+    let on_reply = Callback::from(move |reply| {
+        let _ = sender.unbounded_send(reply);
+    });
+    (on_reply, replies)
 }
 
 /// Uses `script` for the workers started from now on.
@@ -106,7 +128,12 @@ pub fn instance(channel: Channel) -> Option<u64> {
 /// Terminates every view's worker (a run in progress stops at once, without a reply: the
 /// tests' clean-up; a view cancels with [`stop`]); the next [`send`] starts a new one.
 pub fn terminate() {
-    for channel in [Channel::Advisor, Channel::Reshard, Channel::Import] {
+    for channel in [
+        Channel::Advisor,
+        Channel::Reshard,
+        Channel::Import,
+        Channel::Save,
+    ] {
         stop(channel);
     }
 }

@@ -2,8 +2,8 @@
 //! page's main thread only renders. It runs the sharding advisor
 //! ([`ravenshard_model::advise`]), the Resharding view's balance
 //! ([`ravenshard_design::reshard::balance`]), the reading of imports (inflating and
-//! parsing, [`ravenshard_model::import`]) and large generations
-//! ([`ravenshard_model::sample::Generator`]); it is built with `gloo-worker` as trunk's
+//! parsing, [`ravenshard_model::import`]), large generations
+//! ([`ravenshard_model::sample::Generator`]) and the restore of the saved studio; it is built with `gloo-worker` as trunk's
 //! worker target (`src/bin/worker.rs`, `ravenshard-studio-worker.js` and its wasm next to
 //! `index.html`).
 //!
@@ -16,6 +16,14 @@
 //!   time and sends them as the import's side does.
 //! * [`batch`]: [`DocumentBatch`], the documents of an import or a generation as flat
 //!   arrays.
+//! * [`restore`]: the restore's side of the worker: reads the saved studio's documents from
+//!   IndexedDB a part at a time and sends them as an import's.
+//! * `save`: the save's side of the worker: writes the page's batches out in parts and
+//!   stores them beside the parts in force, then swaps them in in one transaction.
+//! * [`saving`]: the page's side of a save ([`Saving`]): sends the placement's documents
+//!   in batches, a few ahead of the worker's storing.
+//! * [`saved`]: the saved studio's records in IndexedDB, read and written the same way by
+//!   the page and the worker.
 //! * [`balance`]: the balance's side of the worker ([`Balancer`]), plain Rust.
 //! * [`reading`]: the page's side of an import or a generation ([`Reading`]): its replies
 //!   in order, the batches placed, the worker terminated when it ends.
@@ -29,13 +37,18 @@ mod generate;
 mod import;
 pub mod protocol;
 pub mod reading;
+pub mod restore;
 pub mod run;
+mod save;
+pub mod saved;
+pub mod saving;
 
 pub use balance::Balancer;
 pub use batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};
 pub use protocol::{
     AdviseRequest, BalanceRequest, Balanced, Channel, GenerateRequest, ImportRequest, LoadData,
-    Reply, Request, Stage, BATCHES_AHEAD,
+    Reply, Request, RestoreRequest, Stage, BATCHES_AHEAD,
 };
 pub use reading::Reading;
 pub use run::StudioWorker;
+pub use saving::Saving;

@@ -7,6 +7,19 @@ use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSu
 use ravenshard_model::import::BodiesDropped;
 use serde::{Deserialize, Serialize};
 
+/// What a restore is asked: read the saved documents' records from IndexedDB and send
+/// them back in [`DocumentBatch`]es, as an import's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestoreRequest {
+    /// The run's number.
+    pub run: u64,
+    /// How many parts the settings record says (`None`: one record, as studios saved
+    /// before kept the documents).
+    pub parts: Option<usize>,
+    /// The save that wrote them ([`Layout::generation`](crate::state::Layout)).
+    pub generation: Option<u64>,
+}
+
 /// What the advisor is asked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdviseRequest {
@@ -169,9 +182,11 @@ pub enum Channel {
     Advisor,
     /// The Resharding view.
     Reshard,
-    /// An import of a document list, or a generation: one job that makes a workspace at a
-    /// time.
+    /// An import of a document list, a generation, or the restore of the saved studio:
+    /// one job that makes a workspace at a time.
     Import,
+    /// The save of the studio (one at a time; the worker stays between saves).
+    Save,
 }
 
 /// A request to the worker.
@@ -203,6 +218,9 @@ pub enum Request {
     /// Generate documents and send them in batches ([`Reply::Batch`], then
     /// [`Reply::Generated`]).
     Generate(GenerateRequest),
+    /// Read the saved documents and send them in batches ([`Reply::Batch`], then
+    /// [`Reply::Restored`]).
+    Restore(RestoreRequest),
     /// The page placed the import's (or the generation's) first `batches` batches: the
     /// worker sends at most [`BATCHES_AHEAD`] batches more than the page placed.
     ImportPlaced {
@@ -214,6 +232,30 @@ pub enum Request {
     /// Panic in the import's (and the generation's) worker (a debug action, as
     /// [`Request::Panic`]).
     PanicImport,
+    /// Documents of the save `run` (batches numbered from 0, a part of the saved
+    /// documents or more each): the worker writes them out and stores them beside the
+    /// parts in force, answering [`Reply::SaveWritten`]. A batch of a new run drops what
+    /// the run before wrote.
+    SaveBatch {
+        /// The save.
+        run: u64,
+        /// The documents.
+        batch: DocumentBatch,
+    },
+    /// The save `run` sent all its batches: the worker stores the settings (the JSON of
+    /// [`Saved`](crate::state::Saved) without documents) with the parts' layout and removes
+    /// the parts before them, in one transaction ([`Reply::Saved`]).
+    SaveEnd {
+        /// The save.
+        run: u64,
+        /// The settings record, without the layout.
+        settings: String,
+    },
+    /// Start the save's worker, so that the first save (a page left right after an
+    /// edit) does not wait for it to load; no reply.
+    SaveWarmUp,
+    /// Panic in the save's worker (a debug action, as [`Request::Panic`]).
+    PanicSave,
 }
 
 /// How many batches the import's worker sends ahead of the page's placing: enough that the
@@ -228,8 +270,13 @@ impl Request {
             Request::KeepLoad(_) | Request::Balance(_) | Request::PanicReshard => Channel::Reshard,
             Request::Import(_)
             | Request::Generate(_)
+            | Request::Restore(_)
             | Request::ImportPlaced { .. }
             | Request::PanicImport => Channel::Import,
+            Request::SaveBatch { .. }
+            | Request::SaveEnd { .. }
+            | Request::SaveWarmUp
+            | Request::PanicSave => Channel::Save,
         }
     }
 }
@@ -332,6 +379,36 @@ pub enum Reply {
         /// How many documents the batches held.
         documents: u64,
     },
+    /// The restore read every saved document: every batch was sent.
+    Restored {
+        /// The run.
+        run: u64,
+        /// How many documents the batches held.
+        documents: u64,
+    },
+    /// The save's worker stored the first `batches` batches of the save `run`.
+    SaveWritten {
+        /// The save.
+        run: u64,
+        /// How many batches are stored.
+        batches: u64,
+    },
+    /// The save `run` is stored (all or nothing): `bytes` in all.
+    Saved {
+        /// The save.
+        run: u64,
+        /// The bytes stored.
+        bytes: u64,
+    },
+    /// The save `run` failed (the browser refused to store it): nothing of it is in force.
+    SaveFailed {
+        /// The save.
+        run: u64,
+        /// The browser's reason.
+        message: String,
+        /// The bytes written out until then.
+        bytes: u64,
+    },
     /// A balance could not be made (options the core refuses, a load the worker does not
     /// hold); the message says why.
     BalanceFailed {
@@ -380,6 +457,16 @@ mod tests {
                     seed: u64::MAX,
                 },
             }),
+            Request::Restore(RestoreRequest {
+                run: 2,
+                parts: Some(61),
+                generation: Some(1_764_000_000_000),
+            }),
+            Request::Restore(RestoreRequest {
+                run: 3,
+                parts: None,
+                generation: None,
+            }),
             Request::ImportPlaced { run: 2, batches: 7 },
             Request::PanicImport,
         ];
@@ -406,6 +493,45 @@ mod tests {
             Reply::Generated {
                 run: 2,
                 documents: 9,
+            },
+            Reply::Restored {
+                run: 2,
+                documents: 1_000_000,
+            },
+        ];
+        for reply in replies {
+            assert_eq!(round_trip(&reply), reply);
+        }
+    }
+
+    /// Every save message reads back as it was written.
+    #[test]
+    fn save_messages_survive_the_workers_codec() {
+        let mut document = ravenshard_model::workspace::Document::new("orders/1-A");
+        document.body = Some("{}".into());
+        let requests = [
+            Request::SaveBatch {
+                run: 4,
+                batch: DocumentBatch::of(2, &[document], Default::default()),
+            },
+            Request::SaveEnd {
+                run: 4,
+                settings: "{\"version\":1}".into(),
+            },
+            Request::SaveWarmUp,
+            Request::PanicSave,
+        ];
+        for request in requests {
+            assert_eq!(request.channel(), Channel::Save);
+            assert_eq!(round_trip(&request), request);
+        }
+        let replies = [
+            Reply::SaveWritten { run: 4, batches: 3 },
+            Reply::Saved { run: 4, bytes: 9 },
+            Reply::SaveFailed {
+                run: 4,
+                message: "QuotaExceededError".into(),
+                bytes: 7,
             },
         ];
         for reply in replies {

@@ -1,22 +1,16 @@
-//! The page's side of an import read by the worker, or a generation made there: [`Reading`]
+//! The page's side of an import read by the worker, a generation made there, or a restore
+//! of the saved studio read there: [`Reading`]
 //! starts the worker (on a blob URL of the file, or with the generator's settings), hands
 //! its replies over in order, tells it how many batches the page placed, and terminates it
 //! when dropped (the run is done, failed or cancelled), which frees the worker's memory.
 
 use super::client;
-use super::protocol::{Channel, GenerateRequest, ImportRequest, Reply, Request};
-use futures::channel::mpsc::{unbounded, UnboundedReceiver};
+use super::protocol::{Channel, GenerateRequest, ImportRequest, Reply, Request, RestoreRequest};
+use futures::channel::mpsc::UnboundedReceiver;
 use futures::StreamExt;
 use ravenshard_model::import::{FieldPaths, Format};
 use ravenshard_model::sample::Generator;
-use std::cell::Cell;
 use web_sys::Blob;
-use yew::Callback;
-
-thread_local! {
-    /// The last import's or generation's run number.
-    static RUNS: Cell<u64> = const { Cell::new(0) };
-}
 
 /// An import or a generation in the worker.
 pub struct Reading {
@@ -68,17 +62,26 @@ impl Reading {
         )
     }
 
+    /// Starts reading the saved studio's documents (`parts` parts of the save
+    /// `generation`, or `None`: one record as studios saved before kept them) in a new
+    /// worker, which sends them in batches as an import's. An import or a generation
+    /// running before is stopped.
+    pub fn restore(parts: Option<usize>, generation: Option<u64>) -> Reading {
+        client::stop(Channel::Import);
+        let request = |run| {
+            Request::Restore(RestoreRequest {
+                run,
+                parts,
+                generation,
+            })
+        };
+        Reading::begin(request, None)
+    }
+
     /// Sends the request of a new run to a new worker (the one before was stopped).
     fn begin(request: impl FnOnce(u64) -> Request, url: Option<String>) -> Reading {
-        let run = RUNS.with(|r| {
-            r.set(r.get() + 1);
-            r.get()
-        });
-        let (sender, replies) = unbounded();
-        let on_reply = Callback::from(move |reply| {
-            // The receiver is gone once the run stopped: a late reply is dropped.
-            let _ = sender.unbounded_send(reply);
-        });
+        let run = client::next_run();
+        let (on_reply, replies) = client::queue();
         client::send(request(run), on_reply);
         Reading {
             run,
@@ -97,6 +100,7 @@ impl Reading {
                 | Reply::Batch { run, .. }
                 | Reply::Imported { run, .. }
                 | Reply::Generated { run, .. }
+                | Reply::Restored { run, .. }
                 | Reply::Failed { run, .. } => *run,
                 _ => self.run,
             };

@@ -28,6 +28,8 @@ pub struct StudioWorker {
     export: Rc<RefCell<Option<(u64, ReadExport)>>>,
     balancer: Rc<RefCell<Balancer>>,
     placed: Rc<Cell<(u64, u64)>>,
+    /// The save's requests, handled in order (started at the first).
+    saves: Option<super::save::Saves>,
 }
 
 impl Worker for StudioWorker {
@@ -50,6 +52,7 @@ impl Worker for StudioWorker {
             export: Rc::default(),
             balancer: Rc::default(),
             placed: Rc::default(),
+            saves: None,
         }
     }
 
@@ -91,8 +94,20 @@ impl Worker for StudioWorker {
                     scope.respond(id, reply);
                 });
             }
+            Request::Restore(request) => {
+                let (scope, placed) = (scope.clone(), Rc::clone(&self.placed));
+                wasm_bindgen_futures::spawn_local(async move {
+                    let reply = super::restore::restore(&scope, id, request, &placed).await;
+                    scope.respond(id, reply);
+                });
+            }
             Request::ImportPlaced { run, batches } => self.placed.set((run, batches)),
-            Request::Panic | Request::PanicReshard | Request::PanicImport => {
+            Request::SaveWarmUp => {}
+            request @ (Request::SaveBatch { .. } | Request::SaveEnd { .. }) => self
+                .saves
+                .get_or_insert_with(|| super::save::Saves::start(scope))
+                .push(id, request),
+            Request::Panic | Request::PanicReshard | Request::PanicImport | Request::PanicSave => {
                 panic!("the worker was asked to panic (the studio's debug action)")
             }
             Request::KeepLoad(data) => self.balancer.borrow_mut().keep(&data),

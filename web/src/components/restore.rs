@@ -1,0 +1,159 @@
+//! Restoring the saved studio on load. A small one (under [`CHUNKED_RESTORE_DOCUMENTS`]
+//! documents) is read and placed at once by the page; a larger one is read by the studio's
+//! worker, which opens IndexedDB itself, parses the saved parts and sends the documents in
+//! batches, and the page places them as an import's ([`bulk`](super::bulk)'s `receive`),
+//! with progress (the count done, an estimate) and Cancel. The worker only reads: a
+//! cancel, or a worker that stopped (a panic), leaves the saved records as they were.
+
+use super::bulk::{receive, yield_now, Job, Made, Received};
+use super::import::CancelToken;
+use crate::state::{read_layout, read_saved, Action, Layout, Loaded, Saved, State, Tab};
+use crate::state::{ViewAction, Work, WorkspaceAction};
+use crate::worker::{saved, Reading};
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::Callback;
+
+/// Saved studios of fewer documents than this are read and placed at once by the page (a
+/// few tens of milliseconds); more are read by the worker, a batch at a time.
+pub const CHUNKED_RESTORE_DOCUMENTS: usize = 30_000;
+
+/// The progress line's label while the saved studio is restored.
+pub const RESTORE_LABEL: &str = "Restoring the saved studio";
+
+/// What restoring the saved studio gave.
+pub enum Restored {
+    /// The studio.
+    State(State),
+    /// The user cancelled: nothing was changed.
+    Cancelled,
+    /// The restore stopped (the worker stopped, the browser could not read or the
+    /// documents do not fit): why. The records were not found wanting, so they are kept
+    /// as they are.
+    Stopped(String),
+    /// Why the records cannot be used (nothing was changed): set them aside.
+    Failed(String),
+}
+
+/// Restores the studio whose settings record is `settings`: its documents at once when
+/// few, else in the worker, reporting through `on_progress` and stopping when `cancel` is
+/// cancelled.
+pub async fn restore(
+    settings: &str,
+    on_progress: &Callback<Work>,
+    cancel: &CancelToken,
+) -> Restored {
+    let layout = read_layout(settings);
+    let few = layout.document_parts.is_some() && layout.document_count < CHUNKED_RESTORE_DOCUMENTS;
+    if few {
+        at_once().await
+    } else {
+        in_worker(settings, layout, on_progress, cancel).await
+    }
+}
+
+/// Reads every record and makes the studio of them at once.
+async fn at_once() -> Restored {
+    match saved::read_stored().await {
+        Ok(Some(stored)) => match stored.read().and_then(with_tab) {
+            Ok(state) => Restored::State(state),
+            Err(why) => Restored::Failed(why),
+        },
+        Ok(None) => Restored::Stopped("the saved studio was removed while it was read".into()),
+        Err(e) => Restored::Stopped(format!("the browser could not read the saved studio ({e})")),
+    }
+}
+
+/// The state of saved settings, on the tab they name.
+pub(crate) fn with_tab(saved: Saved) -> Result<State, String> {
+    let tab = saved.tab.as_deref().and_then(Tab::from_key);
+    let mut state = State::from_saved(saved)?;
+    if let Some(tab) = tab {
+        state.apply(Action::View(ViewAction::SelectTab(tab)));
+    }
+    Ok(state)
+}
+
+/// Where a restore's job leaves a value (why it stopped, what it made).
+type Slot<T> = Rc<RefCell<Option<T>>>;
+
+/// A job of the restore: its progress goes to `on_progress`; why its placing stopped,
+/// and the placement it made, are kept for [`in_worker`].
+fn restore_job(
+    cancel: &CancelToken,
+    on_progress: &Callback<Work>,
+) -> (Job, Slot<String>, Slot<Rc<Loaded>>) {
+    let stopped: Slot<String> = Rc::default();
+    let loaded: Slot<Rc<Loaded>> = Rc::default();
+    let on_workspace = {
+        let (stopped, on_progress) = (Rc::clone(&stopped), on_progress.clone());
+        Callback::from(move |action| match action {
+            WorkspaceAction::Working(work) => on_progress.emit(work),
+            WorkspaceAction::WorkStopped(why) => *stopped.borrow_mut() = Some(why),
+            _ => {}
+        })
+    };
+    let on_loaded = {
+        let loaded = Rc::clone(&loaded);
+        Callback::from(move |made| *loaded.borrow_mut() = Some(made))
+    };
+    let job = Job::new(
+        RESTORE_LABEL.into(),
+        cancel.clone(),
+        on_workspace,
+        on_loaded,
+    );
+    (job, stopped, loaded)
+}
+
+/// Has the worker read the saved documents (`layout`) and places them as they come.
+async fn in_worker(
+    settings: &str,
+    layout: Layout,
+    on_progress: &Callback<Work>,
+    cancel: &CancelToken,
+) -> Restored {
+    let mut state = match read_saved(settings).and_then(with_tab) {
+        Ok(state) => state,
+        Err(why) => return Restored::Failed(why),
+    };
+    let (mut job, stopped, loaded) = restore_job(cancel, on_progress);
+    // Freed in parts if the restore stops.
+    let mut out = Made::new(state.placer());
+    if layout.document_count > 0 {
+        out.builder.reserve(layout.document_count, layout.id_bytes);
+        out.builder.reserve_bodies(layout.bodies, layout.body_bytes);
+    }
+    let mut reading = Reading::restore(layout.document_parts, layout.generation);
+    let total = layout.document_count.max(1) as f64;
+    match receive(&mut job, &mut reading, &mut out.builder, total, false).await {
+        Received::All { .. } => {}
+        Received::Stopped => {
+            return match stopped.borrow_mut().take() {
+                Some(why) => Restored::Stopped(why),
+                None => Restored::Cancelled,
+            }
+        }
+        Received::Failed {
+            message,
+            crashed: false,
+        } => return Restored::Failed(message),
+        Received::Failed {
+            message,
+            crashed: true,
+        } => {
+            return Restored::Stopped(format!(
+                "the studio's worker stopped while reading it ({message})"
+            ))
+        }
+    }
+    drop(reading);
+    job.finish(out, None, state.kept().cloned()).await;
+    let Some(made) = loaded.borrow_mut().take() else {
+        return Restored::Cancelled;
+    };
+    state.apply(Action::Loaded(made));
+    // The first render of the studio starts a task of its own.
+    yield_now().await;
+    Restored::State(state)
+}

@@ -1,0 +1,354 @@
+//! The save and the restore of the studio in the studio's workers, in headless Chromium: a
+//! saved studio restores equal (documents, configuration, view), old formats still read, a
+//! cancelled restore and a worker that panics while restoring leave a usable studio (with
+//! a message) and the saved records untouched, damaged records are set aside; a save
+//! stores all or nothing, and one whose placement is replaced stops without holding it.
+//!
+//! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
+#![cfg(target_arch = "wasm32")]
+
+use ravenshard_model::sample::Generator;
+use ravenshard_model::workspace::{Document, Placement};
+use ravenshard_studio::components::import::CancelToken;
+use ravenshard_studio::components::restore::CHUNKED_RESTORE_DOCUMENTS;
+use ravenshard_studio::components::saving;
+use ravenshard_studio::state::{read_layout, read_saved, Level, Saved, State, Stored, Work};
+use ravenshard_studio::worker::saved::{self, to_bytes};
+use ravenshard_studio::worker::{client, Channel, Request};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+mod common;
+
+use common::jobs::until;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const SETTINGS: &str = r#"{"version": 1, "database": "Shop", "nodes": "A, B, C", "replication_factor": "2", "config": "{\"Shards\": {\"0\": {}, \"1\": {}, \"2\": {}, \"3\": {}}}", "custom": true, "documents": [], "tab": "nodes"}"#;
+
+/// More documents than the page reads at once, with collections, sizes, bodies and a
+/// document that makes its part JSON.
+fn documents() -> Vec<Document> {
+    many(CHUNKED_RESTORE_DOCUMENTS + 12_345)
+}
+
+/// Enough documents that the worker is still reading (it stays 3 batches ahead) when the
+/// page has placed the first.
+const MANY: usize = 200_000;
+
+/// `count` generated documents, one of which makes its part JSON.
+fn many(count: usize) -> Vec<Document> {
+    let generator = Generator {
+        documents: count,
+        anchored_share: 0.4,
+        seed: 7,
+    };
+    let mut documents = generator.generate().unwrap();
+    documents[20_000].id = "tab\there".into();
+    documents
+}
+
+/// Replaces IndexedDB's records by `records` (key, text).
+async fn put(records: &[(String, String)]) {
+    saving::forget().await.unwrap();
+    let db = saved::open().await.unwrap();
+    let tx = db
+        .transaction(&[saved::STORE], rexie::TransactionMode::ReadWrite)
+        .unwrap();
+    let store = tx.store(saved::STORE).unwrap();
+    for (key, text) in records {
+        let key = JsValue::from(key.as_str());
+        store.put(&to_bytes(text), Some(&key)).await.unwrap();
+    }
+    saved::commit(tx).await.unwrap();
+    db.close();
+}
+
+/// Saves `stored` as the studio does.
+async fn put_stored(stored: &Stored) {
+    let mut records = vec![(saved::SETTINGS_KEY.to_string(), stored.settings.clone())];
+    for (i, part) in stored.parts.iter().enumerate() {
+        records.push((saved::part_key(i), part.clone()));
+    }
+    put(&records).await;
+}
+
+/// Opens the studio as the page does (the workers load this test module).
+async fn open(cancel: CancelToken) -> (State, bool, Progress) {
+    common::use_this_module_as_the_worker();
+    web_sys::window().unwrap().location().set_hash("").unwrap();
+    let seen: Progress = Rc::default();
+    let on_progress = {
+        let seen = Rc::clone(&seen);
+        yew::Callback::from(move |w| seen.borrow_mut().push(w))
+    };
+    let (state, saved) = saving::open_state(on_progress, cancel).await;
+    (state, saved, seen)
+}
+
+fn restored_documents(state: &State) -> Vec<Document> {
+    state.placement().documents(0..usize::MAX).collect()
+}
+
+fn notices(state: &State) -> String {
+    let list = state.notices().list();
+    list.iter()
+        .map(|n| n.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The settings without the tab and the kept fields (what a studio restores them as).
+fn settings(state: &State) -> Saved {
+    Saved {
+        tab: None,
+        kept: None,
+        ..state.settings()
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_saved_studio_restores_equal_through_the_worker() {
+    let documents = documents();
+    let expected = read_saved(SETTINGS).unwrap();
+    let stored = Stored::new(&expected, &documents);
+    put_stored(&stored).await;
+    let (state, saved, seen) = open(CancelToken::default()).await;
+    assert!(saved, "the restored studio is the one IndexedDB holds");
+    assert_eq!(notices(&state), "");
+    assert!(
+        client::instance(Channel::Import).is_none(),
+        "the worker is gone"
+    );
+    assert_eq!(restored_documents(&state), documents);
+    assert_eq!(state.settings().tab.as_deref(), Some("nodes"));
+    // The configuration as the studio writes it.
+    let config = ravenshard::Topology::from_json(&expected.config)
+        .unwrap()
+        .to_json();
+    assert_eq!(
+        settings(&state),
+        Saved {
+            tab: None,
+            config,
+            ..expected
+        }
+    );
+    let seen = seen.borrow();
+    assert!(
+        seen.iter()
+            .all(|w| w.label == "Restoring the saved studio" && w.done <= documents.len()),
+        "progress with the count done"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn old_saves_in_one_record_are_read_by_the_worker() {
+    let documents = documents();
+    let mut old = read_saved(SETTINGS).unwrap();
+    old.tab = None;
+    // Before parts: the settings without a layout, the documents in one record, in the
+    // line format or as JSON.
+    let settings = serde_json::to_string(&old).unwrap();
+    for text in [
+        ravenshard_studio::state::write_documents(&documents[..25_000]),
+        ravenshard_studio::state::documents_json(&documents),
+    ] {
+        let count = ravenshard_studio::state::read_documents(&text)
+            .unwrap()
+            .len();
+        put(&[
+            (saved::SETTINGS_KEY.into(), settings.clone()),
+            (saved::DOCUMENTS_KEY.into(), text),
+        ])
+        .await;
+        let (state, saved, _) = open(CancelToken::default()).await;
+        assert!(saved);
+        assert_eq!(notices(&state), "");
+        assert_eq!(restored_documents(&state), documents[..count]);
+        assert_eq!(state.settings().database, "Shop");
+    }
+}
+
+/// Waits until the restore's worker runs and reported progress.
+async fn until_restoring(seen: &RefCell<Vec<Work>>) {
+    until("the worker", || client::instance(Channel::Import).is_some()).await;
+    until("the first progress", || !seen.borrow().is_empty()).await;
+}
+
+/// Where [`open_later`] leaves the studio it opened.
+type Opened = Rc<RefCell<Option<State>>>;
+/// The progress reported while the studio opens.
+type Progress = Rc<RefCell<Vec<Work>>>;
+
+/// Opens the studio in a task of its own: its state, once open, goes to the returned slot,
+/// its progress to the other.
+fn open_later(cancel: &CancelToken) -> (Opened, Progress) {
+    common::use_this_module_as_the_worker();
+    let (opened, seen): (Opened, Progress) = Default::default();
+    let (slot, progress, cancel) = (Rc::clone(&opened), Rc::clone(&seen), cancel.clone());
+    wasm_bindgen_futures::spawn_local(async move {
+        let on_progress = yew::Callback::from(move |w| progress.borrow_mut().push(w));
+        let (state, _) = saving::open_state(on_progress, cancel).await;
+        *slot.borrow_mut() = Some(state);
+    });
+    (opened, seen)
+}
+
+/// The saved records are as `stored` put them.
+async fn untouched(stored: &Stored) {
+    let kept = saving::load().await.unwrap().unwrap();
+    assert_eq!(kept.settings, stored.settings);
+    assert!(kept.parts == stored.parts, "the saved parts are untouched");
+}
+
+#[wasm_bindgen_test]
+async fn a_cancelled_restore_leaves_a_usable_studio_and_the_records() {
+    let stored = Stored::new(&read_saved(SETTINGS).unwrap(), &many(MANY));
+    put_stored(&stored).await;
+    let cancel = CancelToken::default();
+    let (opened, seen) = open_later(&cancel);
+    until_restoring(&seen).await;
+    cancel.cancel();
+    until("the studio", || opened.borrow().is_some()).await;
+    let state = opened.borrow_mut().take().unwrap();
+    assert!(restored_documents(&state).is_empty());
+    assert_eq!(state.settings().database, "Shop", "the settings are kept");
+    assert!(notices(&state).contains("Restoring was cancelled"));
+    until("the worker's end", || {
+        client::instance(Channel::Import).is_none()
+    })
+    .await;
+    untouched(&stored).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_worker_that_panics_while_restoring_leaves_a_usable_studio_with_a_message() {
+    let stored = Stored::new(&read_saved(SETTINGS).unwrap(), &many(MANY));
+    put_stored(&stored).await;
+    let (opened, seen) = open_later(&CancelToken::default());
+    until_restoring(&seen).await;
+    assert!(client::tell(Request::PanicImport));
+    until("the studio", || opened.borrow().is_some()).await;
+    let state = opened.borrow_mut().take().unwrap();
+    assert!(restored_documents(&state).is_empty());
+    assert_eq!(state.settings().database, "Shop");
+    let notice = state.notices().list()[0].clone();
+    assert_eq!(notice.level, Level::Warning);
+    assert!(
+        notice
+            .text
+            .contains("Restoring stopped: the studio's worker stopped")
+            && notice.text.contains("asked to panic")
+            && notice.text.contains(&format!(
+                "{} documents",
+                ravenshard_studio::components::count(MANY as u64)
+            )),
+        "{}",
+        notice.text
+    );
+    untouched(&stored).await;
+    // The next restore works.
+    let (state, _, _) = open(CancelToken::default()).await;
+    assert_eq!(restored_documents(&state).len(), MANY);
+}
+
+#[wasm_bindgen_test]
+async fn a_damaged_part_read_by_the_worker_is_set_aside() {
+    let stored = Stored::new(&read_saved(SETTINGS).unwrap(), &documents());
+    let mut damaged = stored.clone();
+    damaged.parts[2] = "ravenshard documents lines 1\na\tx1\n".into();
+    put_stored(&damaged).await;
+    let (state, saved, _) = open(CancelToken::default()).await;
+    assert!(!saved);
+    let text = notices(&state);
+    assert!(
+        text.contains("line 1: size \"x1\"") && text.contains("record \"documents.2\""),
+        "{text}"
+    );
+    assert!(text.contains("It was set aside"), "{text}");
+    let db = saved::open().await.unwrap();
+    let aside = format!("{}{}", saved::SET_ASIDE_PREFIX, saved::part_key(2));
+    assert_eq!(
+        saved::get(&db, &aside).await.unwrap().as_deref(),
+        Some(damaged.parts[2].as_str())
+    );
+    let aside = format!("{}{}", saved::SET_ASIDE_PREFIX, saved::SETTINGS_KEY);
+    assert_eq!(
+        saved::get(&db, &aside).await.unwrap().as_deref(),
+        Some(damaged.settings.as_str())
+    );
+    db.close();
+    client::terminate();
+}
+
+/// The keys IndexedDB holds.
+async fn keys() -> Vec<String> {
+    let db = saved::open().await.unwrap();
+    let tx = db
+        .transaction(&[saved::STORE], rexie::TransactionMode::ReadOnly)
+        .unwrap();
+    let keys = tx
+        .store(saved::STORE)
+        .unwrap()
+        .get_all_keys(None, None)
+        .await;
+    db.close();
+    keys.unwrap()
+        .iter()
+        .filter_map(JsValue::as_string)
+        .collect()
+}
+
+fn placement(documents: &[Document]) -> Rc<Placement> {
+    let topology = ravenshard::Topology::with_shards(3).unwrap();
+    Rc::new(Placement::new(documents, &topology, &Default::default()))
+}
+
+#[wasm_bindgen_test]
+async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
+    common::use_this_module_as_the_worker();
+    saving::forget().await.unwrap();
+    let settings = read_saved(SETTINGS).unwrap();
+    let first = documents();
+    let held = placement(&first);
+    let bytes = saving::store(&settings, &Rc::downgrade(&held)).await;
+    let bytes = bytes.unwrap().unwrap();
+    let stored = saving::load().await.unwrap().unwrap();
+    assert_eq!(bytes, stored.len());
+    let back = stored.read().unwrap();
+    assert_eq!(back.documents, first);
+    assert_eq!(back.database, "Shop");
+    let layout = read_layout(&stored.settings);
+    assert!(layout.generation.is_some());
+    assert_eq!(keys().await.len(), 1 + stored.parts.len());
+    // A save whose placement is replaced meanwhile (an edit) stops without holding it:
+    // the save in force stays, whole.
+    let second = placement(&many(MANY));
+    let weak = Rc::downgrade(&second);
+    let saving = {
+        let settings = settings.clone();
+        async move { saving::store(&settings, &weak).await }
+    };
+    let edit = async move {
+        gloo::timers::future::TimeoutFuture::new(30).await;
+        drop(second);
+    };
+    let (result, ()) = futures::future::join(saving, edit).await;
+    assert_eq!(result, Ok(None));
+    assert_eq!(saving::load().await.unwrap().unwrap(), stored);
+    // The next save swaps its parts in and removes every other (the stopped save's too).
+    let third = placement(&first[..100]);
+    saving::store(&settings, &Rc::downgrade(&third))
+        .await
+        .unwrap()
+        .unwrap();
+    let stored = saving::load().await.unwrap().unwrap();
+    assert_eq!(stored.read().unwrap().documents, first[..100]);
+    assert_eq!(keys().await.len(), 2);
+    // A studio saved this way opens again.
+    let (state, _, _) = open(CancelToken::default()).await;
+    assert_eq!(restored_documents(&state), first[..100]);
+}
