@@ -1,6 +1,8 @@
 //! How many documents the studio holds: as many as fit in the page's memory, which wasm32
 //! caps at 4 GiB, not a constant.
 
+use ravenshard_model::sample::{Counts, Generator};
+
 /// The memory a wasm32 page can address.
 pub const WASM_MEMORY: u64 = 4 << 30;
 
@@ -58,6 +60,37 @@ pub fn check_fits(what: &str, documents: u64, id_bytes: u64) -> Result<(), Strin
     ))
 }
 
+/// The bytes of a generated ID on average, rounded up: the generator's count of its IDs'
+/// bytes ([`Counts::id_bytes`], each number at the width of the largest) over its
+/// documents (at least 1).
+pub fn generated_id_bytes(counts: &Counts) -> u64 {
+    let documents = counts.companies + counts.employees + counts.orders;
+    (counts.id_bytes() as u64).div_ceil(documents.max(1) as u64)
+}
+
+/// Whether `generator`'s documents fit, judged by their IDs' exact bytes
+/// ([`generated_id_bytes`]); its counts when they do.
+///
+/// # Errors
+///
+/// A message for the user when the generator is refused or its documents do not fit.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_model::sample::Generator;
+/// use ravenshard_studio::state::limits::check_generation_fits;
+///
+/// let generator = Generator { documents: 1_000_000, anchored_share: 0.5, seed: 1 };
+/// assert_eq!(check_generation_fits(&generator).unwrap().companies, 50_000);
+/// ```
+pub fn check_generation_fits(generator: &Generator) -> Result<Counts, String> {
+    let counts = generator.counts().map_err(|e| e.to_string())?;
+    let id_bytes = generated_id_bytes(&counts);
+    check_fits("Generate", generator.documents as u64, id_bytes)?;
+    Ok(counts)
+}
+
 /// The shortest ID line an import counts on when it estimates a file's documents from its
 /// size: a 20-byte ID and its line break.
 const LINE_BYTES: u64 = 21;
@@ -96,4 +129,37 @@ pub fn check_import_size(bytes: u64, gzip: bool) -> Result<(), String> {
             if gzip { " (compressed)" } else { "" }
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_generations_id_bytes_are_its_ids_not_a_guess() {
+        for (documents, anchored_share) in [(1, 0.0), (999, 0.0), (20_000, 0.5), (30_001, 1.0)] {
+            let generator = Generator {
+                documents,
+                anchored_share,
+                seed: 3,
+            };
+            let made = generator.generate().unwrap();
+            let bytes: usize = made.iter().map(|d| d.id.len()).sum();
+            let mean = bytes as f64 / documents as f64;
+            let counted = generated_id_bytes(&generator.counts().unwrap()) as f64;
+            // At least the mean (never fewer bytes than the IDs take), at most a digit or
+            // two more (the numbers counted at the width of the largest) and the rounding.
+            assert!(
+                counted >= mean && counted <= mean + 3.0,
+                "{documents}: {mean} vs {counted}"
+            );
+        }
+        // Anchored orders' IDs are longer than 24 bytes, the former guess for all.
+        let all_anchored = Generator {
+            documents: 1_000_000,
+            anchored_share: 1.0,
+            seed: 1,
+        };
+        assert!(generated_id_bytes(&all_anchored.counts().unwrap()) > 24);
+    }
 }
