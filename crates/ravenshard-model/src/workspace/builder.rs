@@ -483,12 +483,35 @@ mod tests {
         let mut sized = Document::new("orders/x");
         sized.size = Some(5 << 32);
         builder.push(std::slice::from_ref(&sized)).unwrap();
-        // Then a count and a sized part (12 bytes) a bucket.
+        // Then the bytes (8) and the documents with a size (4) too.
         assert_eq!(staged(&builder), 16 << 20);
         let mut docs = plain;
         docs.push(sized);
         let whole = Placement::new(&docs, &topology, &PlacementOptions::default());
         assert_eq!(whole.totals().bytes, 5 << 32);
+        assert_eq!(views(&builder.finish()), views(&whole));
+    }
+
+    #[test]
+    fn sized_documents_stage_a_count_and_the_bytes_until_one_has_no_size() {
+        let topology = Topology::with_shards(3).unwrap();
+        let mut builder = PlacementBuilder::new(&topology, &PlacementOptions::default());
+        let mut docs: Vec<Document> = (0..500)
+            .map(|i| {
+                let mut d = Document::new(format!("orders/{i}-A"));
+                d.size = Some(i);
+                d
+            })
+            .collect();
+        builder.push(&docs).unwrap();
+        let staged = |b: &PlacementBuilder| b.placement.loads.heap_bytes();
+        assert_eq!(staged(&builder), 12 << 20);
+        // A document without a size, in a bucket of sized ones and in one of its own.
+        docs.push(Document::new("orders/x$orders/7-A"));
+        docs.push(Document::new("orders/none"));
+        builder.push(&docs[500..]).unwrap();
+        assert_eq!(staged(&builder), 16 << 20);
+        let whole = Placement::new(&docs, &topology, &PlacementOptions::default());
         assert_eq!(views(&builder.finish()), views(&whole));
     }
 

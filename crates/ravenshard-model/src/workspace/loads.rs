@@ -65,16 +65,24 @@ pub(super) struct Loads {
 }
 
 /// The dense per-bucket loads of [`Loads::staged`]: a count of documents per bucket (4
-/// bytes, 4 MiB for the 2^20 buckets), and the sizes' part only once a document with a size
-/// is staged, so that an import of plain IDs pays 4 bytes a bucket, not 16.
+/// bytes, 4 MiB for the 2^20 buckets), the bytes (8 more) once a document with a size is
+/// staged, and a count of the documents with a size (4 more) only once both kinds are: an
+/// import of plain IDs pays 4 bytes a bucket, a generation (every document sized) 12, not
+/// 16.
 #[derive(Debug, Clone)]
 pub(super) struct Staged {
     /// The documents of each bucket below [`NUMBER_OF_BUCKETS`] (an unused bucket holds
     /// none).
     documents: Vec<u32>,
-    /// Of each bucket: its documents with a size and their bytes' halves; empty until a
-    /// document with a size is staged.
-    sized: Vec<(u32, [u32; 2])>,
+    /// Of each bucket: its documents' bytes, as two halves; empty until a document with a
+    /// size is staged.
+    bytes: Vec<[u32; 2]>,
+    /// Of each bucket: its documents with a size; empty while all of them have one (when
+    /// `bytes` is not empty) or none has (when it is).
+    sized: Vec<u32>,
+    /// The documents staged with a size, and without.
+    sized_total: u64,
+    without_total: u64,
     /// How many buckets are used.
     pub(super) used: usize,
 }
@@ -125,7 +133,10 @@ impl Staged {
     fn new() -> Staged {
         Staged {
             documents: vec![0; NUMBER_OF_BUCKETS as usize],
+            bytes: Vec::new(),
             sized: Vec::new(),
+            sized_total: 0,
+            without_total: 0,
             used: 0,
         }
     }
@@ -133,32 +144,58 @@ impl Staged {
     /// What `bucket` holds.
     fn get(&self, bucket: usize) -> BucketLoad {
         let documents = self.documents.get(bucket).copied().unwrap_or(0);
-        let (sized, bytes) = self.sized.get(bucket).copied().unwrap_or_default();
+        let sized = match (self.sized.get(bucket), self.bytes.is_empty()) {
+            (Some(&sized), _) => sized,
+            (None, true) => 0,
+            (None, false) => documents,
+        };
         BucketLoad {
             documents,
             without_size: documents.saturating_sub(sized),
-            bytes,
+            bytes: self.bytes.get(bucket).copied().unwrap_or_default(),
         }
     }
 
-    /// Sets what `bucket` holds (a bucket below [`NUMBER_OF_BUCKETS`]).
+    /// Sets what `bucket` holds (a bucket below [`NUMBER_OF_BUCKETS`]), making the tables
+    /// of bytes and sized documents when it is the first to need them.
     fn set(&mut self, bucket: usize, load: BucketLoad) {
-        let Some(documents) = self.documents.get_mut(bucket) else {
+        let old = self.get(bucket);
+        let Some(&documents) = self.documents.get(bucket) else {
             return;
         };
-        let was_used = *documents > 0;
-        *documents = load.documents;
-        match (was_used, load.documents > 0) {
+        let with_size = |l: BucketLoad| u64::from(l.documents.saturating_sub(l.without_size));
+        self.sized_total = (self.sized_total + with_size(load)).saturating_sub(with_size(old));
+        self.without_total = (self.without_total + u64::from(load.without_size))
+            .saturating_sub(u64::from(old.without_size));
+        let n = self.documents.len();
+        if self.sized.is_empty() && self.sized_total > 0 && self.without_total > 0 {
+            // Both kinds from now on: the counts so far were all or none of each bucket's.
+            self.sized = match self.bytes.is_empty() {
+                true => vec![0; n],
+                false => self.documents.clone(),
+            };
+        }
+        if self.bytes.is_empty() && (self.sized_total > 0 || load.bytes() > 0) {
+            self.bytes = vec![[0; 2]; n];
+        }
+        match (documents > 0, load.documents > 0) {
             (false, true) => self.used += 1,
             (true, false) => self.used -= 1,
             _ => {}
         }
-        let sized = load.documents.saturating_sub(load.without_size);
-        if self.sized.is_empty() && (sized > 0 || load.bytes() > 0) {
-            self.sized = vec![(0, [0; 2]); self.documents.len()];
-        }
-        if let Some(slot) = self.sized.get_mut(bucket) {
-            *slot = (sized, load.bytes);
+        let slots = (
+            self.documents.get_mut(bucket),
+            self.sized.get_mut(bucket),
+            self.bytes.get_mut(bucket),
+        );
+        if let (Some(documents), sized, bytes) = slots {
+            *documents = load.documents;
+            if let Some(sized) = sized {
+                *sized = load.documents.saturating_sub(load.without_size);
+            }
+            if let Some(bytes) = bytes {
+                *bytes = load.bytes;
+            }
         }
     }
 
@@ -182,7 +219,7 @@ impl Staged {
 
     /// Heap bytes.
     fn heap_bytes(&self) -> usize {
-        self.documents.capacity() * 4 + self.sized.capacity() * 12
+        (self.documents.capacity() + self.sized.capacity()) * 4 + self.bytes.capacity() * 8
     }
 }
 
