@@ -11,11 +11,13 @@ pub const WASM_MEMORY: u64 = 4 << 30;
 /// orders carry a 29-byte one), its share of the aggregates and of the views' orders, and
 /// the copies a job makes while it builds them. Measured as the page's wasm memory growth
 /// beyond the IDs' bytes (`web/bench/studio.py --memory --docs 1000000 --ids 1000000`,
-/// which only grows, so the jobs' high-water marks): 154 bytes per generated document
-/// (157 before the placement's compaction, 256 when the page kept a list of the documents
-/// beside it); an import of plain IDs 70 at 1,000,000 and 38 at 10,000,000 (97 and 56
-/// before). The generation's figure, the largest, rounded up for the allocator's slack.
-pub const DOCUMENT_BYTES: u64 = 170;
+/// which only grows, so the jobs' high-water marks): 128 bytes per generated document
+/// (about 135 before the build staged 12 bytes a bucket instead of 16, 154 before the
+/// placement's compaction, 256 when the page kept a list of the documents beside it); an
+/// import of plain IDs 59 at 1,000,000 and 32 at 10,000,000 (70 and 38 when the build
+/// staged 16 bytes a bucket and kept a size column for IDs without sizes). The
+/// generation's figure, the largest, rounded up for the allocator's slack.
+pub const DOCUMENT_BYTES: u64 = 145;
 
 /// The share of [`WASM_MEMORY`] the documents may take; the rest is the page's code, its
 /// views and the allocator's slack.
