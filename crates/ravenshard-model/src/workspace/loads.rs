@@ -200,12 +200,42 @@ impl Staged {
     }
 
     fn change(&mut self, bucket: u32, size: Option<u64>, sign: Sign) {
+        if sign == Sign::Add && self.add_in_kind(bucket as usize, size) {
+            return;
+        }
         let mut load = self.get(bucket as usize).load();
         change(&mut load, sign, size);
         if load.documents == 0 {
             load = Load::default();
         }
         self.set(bucket as usize, BucketLoad::of(load));
+    }
+
+    /// Adds a document of `size` to `bucket` when it is of the kind staged so far (no size
+    /// when none has one, a size when all have one): the build's path, a count and the
+    /// bytes; `false` (nothing done) otherwise.
+    fn add_in_kind(&mut self, bucket: usize, size: Option<u64>) -> bool {
+        if !self.sized.is_empty() || size.is_some() == self.bytes.is_empty() {
+            return false;
+        }
+        let (Some(documents), bytes) = (self.documents.get_mut(bucket), self.bytes.get_mut(bucket))
+        else {
+            return false;
+        };
+        if *documents == 0 {
+            self.used += 1;
+        }
+        *documents = documents.saturating_add(1);
+        match (size, bytes) {
+            (Some(size), Some(bytes)) => {
+                let sum = u64::from(bytes[0]) | u64::from(bytes[1]) << 32;
+                let sum = sum.saturating_add(size);
+                *bytes = [sum as u32, (sum >> 32) as u32];
+                self.sized_total += 1;
+            }
+            _ => self.without_total += 1,
+        }
+        true
     }
 
     /// The used buckets from `from` on, ascending.
