@@ -63,17 +63,7 @@ fn import(n: usize) -> (f64, f64) {
         }
     }
     drop(batch);
-    eprintln!(
-        "DBG pushed: now {} peak {}",
-        NOW.load(Ordering::Relaxed) - start,
-        PEAK.load(Ordering::Relaxed) - start
-    );
     while !builder.pack_step(16_384) {}
-    eprintln!(
-        "DBG packed: now {} peak {}",
-        NOW.load(Ordering::Relaxed) - start,
-        PEAK.load(Ordering::Relaxed) - start
-    );
     let placement: Placement = builder.finish();
     assert_eq!(placement.totals().placed, n as u64);
     let _ = (placement.shards(), placement.histogram(0, 1 << 20, 1_000));
@@ -82,6 +72,15 @@ fn import(n: usize) -> (f64, f64) {
     (per(PEAK.load(Ordering::Relaxed)), after)
 }
 
+/// The bound: at most this many bytes per document beyond its ID.
+const BOUND: f64 = 64.0;
+
+/// What the page holds beyond a native build of 1,000,000 IDs, per document: the worker's
+/// batches in flight and decoded, and the room its estimate of the file reserves beyond
+/// the IDs read (measured: 70.5 bytes in the page against 61.3 here before the staging
+/// shrank, 58.5 against 51.8 after). The native peak must leave it room.
+const PAGE: f64 = 8.0;
+
 #[test]
 fn the_peak_grows_by_at_most_64_bytes_a_document_beyond_the_id() {
     // The fixed costs (the per-bucket tables: 2^20 buckets) cancel out in the difference.
@@ -89,14 +88,24 @@ fn the_peak_grows_by_at_most_64_bytes_a_document_beyond_the_id() {
     let (peak_small, _) = import(small);
     let (peak_large, _) = import(large);
     let marginal = (peak_large * large as f64 - peak_small * small as f64) / (large - small) as f64;
-    assert!(marginal <= 64.0, "{marginal:.1} bytes a document");
+    assert!(marginal <= BOUND, "{marginal:.1} bytes a document");
 }
 
+#[test]
+fn the_peak_at_a_million_ids_leaves_the_page_room_under_64_bytes_a_document() {
+    // The fixed costs count here: 4 bytes a bucket staged while the IDs are placed, about
+    // 4 a document at this size.
+    let (peak, _) = import(1_000_000);
+    assert!(peak + PAGE <= BOUND, "{peak:.1} bytes a document");
+}
+
+/// `cargo test --release -p ravenshard-model --test memory -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn figures_at_scale() {
     for n in [1_000_000, 10_000_000] {
         let (peak, after) = import(n);
         println!("{n} IDs: peak {peak:.1} B per document beyond its ID, {after:.1} after");
+        assert!(peak + PAGE <= BOUND, "{n} IDs: {peak:.1} bytes a document");
     }
 }

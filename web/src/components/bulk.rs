@@ -11,7 +11,8 @@
 //! the workspace a job replaces.
 
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
-use crate::state::{check_fits, check_import_size, import_summary, nothing_imported};
+use crate::state::limits::check_generation_fits;
+use crate::state::{check_import_size, import_summary, nothing_imported};
 use crate::state::{take_retired, KeptFields, Loaded, Placer};
 use crate::state::{Work, WorkspaceAction};
 use crate::worker::{DocumentBatch, Reading, Reply};
@@ -37,9 +38,6 @@ pub const REPORT_MS: f64 = 100.0;
 
 /// Documents placed per [`PlacementBuilder::push`] (about 2 ms natively).
 const STEP: usize = 2_000;
-
-/// The average bytes of a generated ID, for the memory check (as the reducer's).
-const GENERATED_ID_BYTES: u64 = 24;
 
 /// Buckets of the per-bucket tree packed per [`PlacementBuilder::pack_step`] (a few
 /// milliseconds in wasm).
@@ -275,12 +273,9 @@ async fn free_retired() {
 /// [`receive`]): making and placing overlap, and the page's thread only places. A cancel or
 /// a worker's panic terminates the worker and leaves the workspace as it was.
 pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
-    if let Err(message) = check_fits("Generate", generator.documents as u64, GENERATED_ID_BYTES) {
-        return job.stop(message);
-    }
-    let counts = match generator.counts() {
+    let counts = match check_generation_fits(&generator) {
         Ok(counts) => counts,
-        Err(e) => return job.stop(e.to_string()),
+        Err(message) => return job.stop(message),
     };
     let total = generator.documents;
     let mut out = Made::new(placer);

@@ -1,6 +1,8 @@
 //! How many documents the studio holds: as many as fit in the page's memory, which wasm32
 //! caps at 4 GiB, not a constant.
 
+use ravenshard_model::sample::{Counts, Generator};
+
 /// The memory a wasm32 page can address.
 pub const WASM_MEMORY: u64 = 4 << 30;
 
@@ -9,11 +11,13 @@ pub const WASM_MEMORY: u64 = 4 << 30;
 /// orders carry a 29-byte one), its share of the aggregates and of the views' orders, and
 /// the copies a job makes while it builds them. Measured as the page's wasm memory growth
 /// beyond the IDs' bytes (`web/bench/studio.py --memory --docs 1000000 --ids 1000000`,
-/// which only grows, so the jobs' high-water marks): 154 bytes per generated document
-/// (157 before the placement's compaction, 256 when the page kept a list of the documents
-/// beside it); an import of plain IDs 70 at 1,000,000 and 38 at 10,000,000 (97 and 56
-/// before). The generation's figure, the largest, rounded up for the allocator's slack.
-pub const DOCUMENT_BYTES: u64 = 170;
+/// which only grows, so the jobs' high-water marks): 128 bytes per generated document
+/// (about 135 before the build staged 12 bytes a bucket instead of 16, 154 before the
+/// placement's compaction, 256 when the page kept a list of the documents beside it); an
+/// import of plain IDs 59 at 1,000,000 and 32 at 10,000,000 (70 and 38 when the build
+/// staged 16 bytes a bucket and kept a size column for IDs without sizes). The
+/// generation's figure, the largest, rounded up for the allocator's slack.
+pub const DOCUMENT_BYTES: u64 = 145;
 
 /// The share of [`WASM_MEMORY`] the documents may take; the rest is the page's code, its
 /// views and the allocator's slack.
@@ -58,6 +62,37 @@ pub fn check_fits(what: &str, documents: u64, id_bytes: u64) -> Result<(), Strin
     ))
 }
 
+/// The bytes of a generated ID on average, rounded up: the generator's count of its IDs'
+/// bytes ([`Counts::id_bytes`], each number at the width of the largest) over its
+/// documents (at least 1).
+pub fn generated_id_bytes(counts: &Counts) -> u64 {
+    let documents = counts.companies + counts.employees + counts.orders;
+    (counts.id_bytes() as u64).div_ceil(documents.max(1) as u64)
+}
+
+/// Whether `generator`'s documents fit, judged by their IDs' exact bytes
+/// ([`generated_id_bytes`]); its counts when they do.
+///
+/// # Errors
+///
+/// A message for the user when the generator is refused or its documents do not fit.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_model::sample::Generator;
+/// use ravenshard_studio::state::limits::check_generation_fits;
+///
+/// let generator = Generator { documents: 1_000_000, anchored_share: 0.5, seed: 1 };
+/// assert_eq!(check_generation_fits(&generator).unwrap().companies, 50_000);
+/// ```
+pub fn check_generation_fits(generator: &Generator) -> Result<Counts, String> {
+    let counts = generator.counts().map_err(|e| e.to_string())?;
+    let id_bytes = generated_id_bytes(&counts);
+    check_fits("Generate", generator.documents as u64, id_bytes)?;
+    Ok(counts)
+}
+
 /// The shortest ID line an import counts on when it estimates a file's documents from its
 /// size: a 20-byte ID and its line break.
 const LINE_BYTES: u64 = 21;
@@ -96,4 +131,37 @@ pub fn check_import_size(bytes: u64, gzip: bool) -> Result<(), String> {
             if gzip { " (compressed)" } else { "" }
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_generations_id_bytes_are_its_ids_not_a_guess() {
+        for (documents, anchored_share) in [(1, 0.0), (999, 0.0), (20_000, 0.5), (30_001, 1.0)] {
+            let generator = Generator {
+                documents,
+                anchored_share,
+                seed: 3,
+            };
+            let made = generator.generate().unwrap();
+            let bytes: usize = made.iter().map(|d| d.id.len()).sum();
+            let mean = bytes as f64 / documents as f64;
+            let counted = generated_id_bytes(&generator.counts().unwrap()) as f64;
+            // At least the mean (never fewer bytes than the IDs take), at most a digit or
+            // two more (the numbers counted at the width of the largest) and the rounding.
+            assert!(
+                counted >= mean && counted <= mean + 3.0,
+                "{documents}: {mean} vs {counted}"
+            );
+        }
+        // Anchored orders' IDs are longer than 24 bytes, the former guess for all.
+        let all_anchored = Generator {
+            documents: 1_000_000,
+            anchored_share: 1.0,
+            seed: 1,
+        };
+        assert!(generated_id_bytes(&all_anchored.counts().unwrap()) > 24);
+    }
 }

@@ -4,7 +4,7 @@
 
 use super::editor::{Page, PageMove, PAGE_LINES};
 use super::inputs::{preview, Field};
-use super::limits::check_fits;
+use super::limits::check_generation_fits;
 use super::live::Live;
 use super::notices::{Level, Notice};
 use ravenshard::Topology;
@@ -22,12 +22,8 @@ pub const DEFAULT_GENERATED: &str = "10000";
 /// The generator's default anchored share, in percent.
 pub const DEFAULT_ANCHORED_PERCENT: &str = "50";
 /// The most documents the generator makes in the studio (what fits in wasm32's memory is
-/// checked too: see [`check_fits`]).
+/// checked too: see [`check_generation_fits`]).
 pub const MAX_GENERATED: usize = ravenshard_model::sample::MAX_DOCUMENTS;
-
-/// The average bytes of a generated ID (`orders/123456-A$companies/1234-A` or
-/// `orders/123456-A`), for the memory check.
-const GENERATED_ID_BYTES: u64 = 24;
 
 /// An import in progress.
 #[derive(Debug, Clone, PartialEq)]
@@ -384,15 +380,15 @@ impl WorkspaceState {
             return;
         }
         let count = *self.generated.value();
-        if let Err(message) = check_fits("Generate", count as u64, GENERATED_ID_BYTES) {
-            self.notice = Some(Notice::new(Level::Error, message));
-            return;
-        }
         let generator = Generator {
             documents: count,
             anchored_share: self.anchored_percent.value() / 100.0,
             seed: 1,
         };
+        if let Err(message) = check_generation_fits(&generator) {
+            self.notice = Some(Notice::new(Level::Error, message));
+            return;
+        }
         match generator.generate() {
             Ok(documents) => self.replace(documents),
             Err(e) => self.notice = Some(Notice::new(Level::Error, e.to_string())),

@@ -427,11 +427,11 @@ mod tests {
                 builder.push(&chunk).unwrap();
             }
             assert_eq!(builder.len(), documents);
-            // The group and collection columns are made when first needed, at the full
-            // room reserved (4 bytes a document each), never grown.
+            // The size, group and collection columns are made when first needed, at the
+            // full room reserved (4 bytes a document each), never grown.
             let grown = builder.placement.store.heap_bytes() - room;
             let column = 4 * documents;
-            let columns = if anchored_share > 0.0 { 2 } else { 1 };
+            let columns = if anchored_share > 0.0 { 3 } else { 2 };
             assert_eq!(grown, columns * column, "{documents}");
         }
     }
@@ -469,7 +469,73 @@ mod tests {
         assert!(freeing.step(100));
     }
 
+    #[test]
+    fn plain_ids_stage_a_count_a_bucket_and_sizes_stage_the_rest() {
+        let topology = Topology::with_shards(3).unwrap();
+        let mut builder = PlacementBuilder::new(&topology, &PlacementOptions::default());
+        let plain: Vec<Document> = (0..500)
+            .map(|i| Document::new(format!("orders/{i}-A")))
+            .collect();
+        builder.push(&plain).unwrap();
+        let staged = |b: &PlacementBuilder| b.placement.loads.heap_bytes();
+        // A count (4 bytes) a bucket, and the prefixes' (none here) tree.
+        assert_eq!(staged(&builder), 4 << 20);
+        let mut sized = Document::new("orders/x");
+        sized.size = Some(5 << 32);
+        builder.push(std::slice::from_ref(&sized)).unwrap();
+        // Then the bytes (8) and the documents with a size (4) too.
+        assert_eq!(staged(&builder), 16 << 20);
+        let mut docs = plain;
+        docs.push(sized);
+        let whole = Placement::new(&docs, &topology, &PlacementOptions::default());
+        assert_eq!(whole.totals().bytes, 5 << 32);
+        assert_eq!(views(&builder.finish()), views(&whole));
+    }
+
+    #[test]
+    fn sized_documents_stage_a_count_and_the_bytes_until_one_has_no_size() {
+        let topology = Topology::with_shards(3).unwrap();
+        let mut builder = PlacementBuilder::new(&topology, &PlacementOptions::default());
+        let mut docs: Vec<Document> = (0..500)
+            .map(|i| {
+                let mut d = Document::new(format!("orders/{i}-A"));
+                d.size = Some(i);
+                d
+            })
+            .collect();
+        builder.push(&docs).unwrap();
+        let staged = |b: &PlacementBuilder| b.placement.loads.heap_bytes();
+        assert_eq!(staged(&builder), 12 << 20);
+        // A document without a size, in a bucket of sized ones and in one of its own.
+        docs.push(Document::new("orders/x$orders/7-A"));
+        docs.push(Document::new("orders/none"));
+        builder.push(&docs[500..]).unwrap();
+        assert_eq!(staged(&builder), 16 << 20);
+        let whole = Placement::new(&docs, &topology, &PlacementOptions::default());
+        assert_eq!(views(&builder.finish()), views(&whole));
+    }
+
     proptest! {
+        #[test]
+        fn chunks_with_sizes_equal_one_placement(
+            docs in proptest::collection::vec(
+                ("[a-c$/]{0,4}", proptest::option::of(prop_oneof![0u64..100, Just((1 << 32) + 5)])),
+                0..60),
+            chunk in 1usize..20,
+        ) {
+            let docs: Vec<Document> = docs
+                .into_iter()
+                .map(|(id, size)| {
+                    let mut d = Document::new(id);
+                    d.size = size;
+                    d
+                })
+                .collect();
+            let topology = Topology::with_shards(3).unwrap();
+            let whole = Placement::new(&docs, &topology, &PlacementOptions::default());
+            prop_assert_eq!(views(&built(&docs, chunk, &topology)), views(&whole));
+        }
+
         #[test]
         fn any_chunking_equals_one_placement(
             ids in proptest::collection::vec("[a-cA-C$/]{0,6}", 0..60),

@@ -529,7 +529,7 @@ pub(super) fn obese_buckets(
             bucket,
             shard: locator.shard_of(bucket),
             documents: u64::from(l.documents),
-            bytes: l.bytes,
+            bytes: l.bytes(),
         })
         .collect();
     out.sort_by(|a, b| b.documents.cmp(&a.documents).then(a.bucket.cmp(&b.bucket)));

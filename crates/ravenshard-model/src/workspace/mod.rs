@@ -689,7 +689,7 @@ impl Placement {
         let without_size = buckets.values().map(|l| u64::from(l.without_size)).sum();
         let sums = buckets
             .iter()
-            .map(|(&bucket, l)| (bucket, u64::from(l.documents), l.bytes));
+            .map(|(&bucket, l)| (bucket, u64::from(l.documents), l.bytes()));
         BucketLoad::from_sums(sums, without_size)
     }
 

@@ -71,11 +71,8 @@ impl Placement {
         placement.loads.buckets = load
             .buckets()
             .map(|(bucket, amount)| {
-                let entry = loads::BucketLoad {
-                    documents: u32::try_from(amount.docs).unwrap_or(u32::MAX),
-                    without_size: 0,
-                    bytes: amount.bytes,
-                };
+                let documents = u32::try_from(amount.docs).unwrap_or(u32::MAX);
+                let entry = loads::BucketLoad::new(documents, 0, amount.bytes);
                 (bucket, entry)
             })
             .collect();

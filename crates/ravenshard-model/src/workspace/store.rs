@@ -10,7 +10,8 @@ const NO_SIZE: u32 = u32::MAX;
 /// In [`Store::sizes`]: a size of this many bytes or more, kept exact in [`Store::big`].
 const BIG: u32 = u32::MAX - 1;
 
-/// The documents, by index: what a placement keeps of each (24 bytes beyond the ID, 12
+/// The documents, by index: what a placement keeps of each (12 bytes beyond the ID, 4 more
+/// for each of a size, an anchored group and a collection once a document has one, 12
 /// more for a document of 4 GiB or more, and 12 beyond the body for a document that has
 /// one).
 ///
@@ -27,7 +28,8 @@ pub(super) struct Store {
     /// until a document with a `$` comes (see [`Store::take_groups`]): an import of plain
     /// IDs pays nothing for it.
     pub(super) groups: Vec<u32>,
-    /// The size of each document ([`NO_SIZE`] when unknown, [`BIG`] when in `big`).
+    /// The size of each document ([`NO_SIZE`] when unknown, [`BIG`] when in `big`); empty
+    /// until a document with a size comes: an import of plain IDs pays nothing for it.
     sizes: Vec<u32>,
     /// `(index, size)` of the documents of [`BIG`] bytes or more, ascending: a side table,
     /// so that a size costs 4 bytes and stays exact.
@@ -57,8 +59,7 @@ impl Store {
         self.ids.reserve(id_bytes);
         self.spans.reserve(additional);
         self.buckets.reserve(additional);
-        self.sizes.reserve(additional);
-        for column in [&mut self.groups, &mut self.collection_of] {
+        for column in [&mut self.groups, &mut self.collection_of, &mut self.sizes] {
             if !column.is_empty() {
                 column.reserve(additional);
             }
@@ -105,7 +106,10 @@ impl Store {
     }
 
     pub(super) fn size(&self, index: usize) -> Option<u64> {
-        match *self.sizes.get(index)? {
+        if index >= self.len() {
+            return None;
+        }
+        match self.sizes.get(index).copied().unwrap_or(NO_SIZE) {
             NO_SIZE => None,
             BIG => {
                 let at = self.big.binary_search_by_key(&index, |(i, _)| *i as usize);
@@ -199,8 +203,14 @@ impl Store {
             Some((i, size))
         });
         self.big.splice(lo..hi, big);
-        self.sizes
-            .splice(range.clone(), entries.iter().map(|e| compact_size(e.size)));
+        let sized = entries.iter().any(|e| e.size.is_some());
+        if self.sizes.is_empty() && sized {
+            self.sizes = column_of(before, self.spans.capacity(), NO_SIZE);
+        }
+        if sized || !self.sizes.is_empty() {
+            self.sizes
+                .splice(range.clone(), entries.iter().map(|e| compact_size(e.size)));
+        }
         let named = entries.iter().any(|e| e.collection != NONE);
         if self.collection_of.is_empty() && named {
             self.collection_of = none_column(before, self.spans.capacity());
@@ -228,8 +238,13 @@ impl Store {
 
 /// `len` times [`NONE`], with room for `capacity`.
 fn none_column(len: usize, capacity: usize) -> Vec<u32> {
+    column_of(len, capacity, NONE)
+}
+
+/// `len` times `value`, with room for `capacity`.
+fn column_of(len: usize, capacity: usize, value: u32) -> Vec<u32> {
     let mut column = Vec::with_capacity(capacity.max(len));
-    column.resize(len, NONE);
+    column.resize(len, value);
     column
 }
 
@@ -265,6 +280,26 @@ fn side_range<T>(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_sizes_column_is_made_when_the_first_size_comes() {
+        let entry = |size| Entry {
+            id: "x",
+            bucket: 0,
+            size,
+            collection: NONE,
+            body: None,
+        };
+        let mut store = Store::default();
+        store.reserve(10, 10);
+        store.splice(0, 0, &[entry(None), entry(None)]);
+        assert_eq!(store.sizes.capacity(), 0, "plain IDs pay nothing for sizes");
+        assert_eq!((store.size(1), store.size(2)), (None, None));
+        store.splice(1, 0, &[entry(Some(7))]);
+        assert_eq!(store.sizes.capacity(), 10, "made at the room reserved");
+        let sizes: Vec<_> = (0..4).map(|i| store.size(i)).collect();
+        assert_eq!(sizes, [None, Some(7), None, None]);
+    }
 
     proptest! {
         /// Sizes of 4 GiB and more stay exact, through splices that move them.

@@ -206,10 +206,10 @@ fn a_huge_paste_is_cut_back_to_a_page() {
 #[test]
 fn the_limits_follow_wasm32_memory() {
     // Ten million generated documents fit; IDs of 800 bytes each do not (about 4.0
-    // million do: 3.6 GiB over 170 bytes a document and its ID).
+    // million do: 3.6 GiB over 145 bytes a document and its ID).
     assert!(check_fits("Generate", 10_000_000, 24).is_ok());
     let error = check_fits("big.txt", 10_000_000, 800).unwrap_err();
-    assert!(error.contains("about 3985021 documents"), "{error}");
+    assert!(error.contains("about 4090444 documents"), "{error}");
     assert!(
         error.contains("4.0 GiB") || error.contains("3.6 GiB"),
         "{error}"
