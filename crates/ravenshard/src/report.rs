@@ -816,12 +816,15 @@ impl<'t> ReportBuilder<'t> {
 /// ```
 /// assert_eq!(ravenshard::report::skew([2, 1, 0]), Some(2.0));
 /// assert_eq!(ravenshard::report::skew([0, 0]), None);
+/// // Loads whose sum is past u64::MAX (bytes per shard can be) are summed exactly.
+/// assert_eq!(ravenshard::report::skew([u64::MAX, u64::MAX]), Some(1.0));
 /// ```
 pub fn skew(loads: impl IntoIterator<Item = u64>) -> Option<f64> {
-    let (mut count, mut total, mut max) = (0u64, 0u64, 0u64);
+    // The sum in 128 bits: a sum of u64 loads cannot overflow it.
+    let (mut count, mut total, mut max) = (0u64, 0u128, 0u64);
     for load in loads {
         count += 1;
-        total += load;
+        total += u128::from(load);
         max = max.max(load);
     }
     (total > 0).then(|| max as f64 * count as f64 / total as f64)
