@@ -421,7 +421,7 @@ mod tests {
                 .iter()
                 .filter(|(&b, _)| locator.shard_position(b).is_some())
                 .map(|(&b, &(documents, without_size, bytes))| {
-                    (b, BucketLoad { documents, without_size, bytes })
+                    (b, BucketLoad::new(documents, without_size, bytes))
                 })
                 .collect();
             let mut by_buckets = loads.clone();
