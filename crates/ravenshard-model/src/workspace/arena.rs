@@ -5,6 +5,15 @@
 /// that the limit can be reached on wasm32 too).
 pub(super) const MAX_ARENA: usize = (u32::MAX - 1) as usize;
 
+/// `n` (bytes of an arena, rows of a table) with room for the edits that follow: 1/64th
+/// more, and at least 256. A table grown past its capacity is copied whole, and in wasm
+/// (where a reallocation cannot remap pages) that copy is one long task: a placement
+/// reserved at exactly its documents (a restore, an import, a generation) then copied its
+/// 10,000,000 IDs' arena in the first edit after a reload (a task of 191 ms).
+pub(super) fn with_edit_room(n: usize) -> usize {
+    n.saturating_add(n / 64).saturating_add(256)
+}
+
 /// Texts back to back. A replaced text is written at the end and the old bytes become
 /// garbage, compacted once they outweigh the live bytes (amortized O(1) per edited byte,
 /// never a shift of the whole arena).
@@ -16,8 +25,11 @@ pub(super) struct Arena {
 }
 
 impl Arena {
+    /// Room for `bytes` more, and for the edits after them ([`with_edit_room`]), within
+    /// [`MAX_ARENA`].
     pub(super) fn reserve(&mut self, bytes: usize) {
-        self.text.reserve(bytes);
+        let room = MAX_ARENA.saturating_sub(self.text.len());
+        self.text.reserve(with_edit_room(bytes).min(room));
     }
 
     /// Bytes written, live or not.
@@ -59,7 +71,7 @@ impl Arena {
     /// Writes the live texts again back to back, `spans` being every span in use:
     /// O(live bytes).
     pub(super) fn compact<'a>(&mut self, spans: impl Iterator<Item = &'a mut [u32; 2]>) {
-        let mut text = String::with_capacity(self.live());
+        let mut text = String::with_capacity(with_edit_room(self.live()).min(MAX_ARENA));
         for span in spans {
             let live = self.get(*span).unwrap_or("");
             *span = [text.len() as u32, span[1]];

@@ -94,3 +94,41 @@ fn adding_a_shard_and_balancing_then_editing_keeps_the_placement_in_place() {
     let next = in_place(&current, edit);
     assert_placed_as_fresh(&next);
 }
+
+#[test]
+fn the_first_edits_after_a_restore_grow_no_table_of_the_placement() {
+    // A restore reserves the saved documents' exact bytes (`restore::in_worker`); the
+    // first edit after a reload of 10,000,000 documents then copied the whole ID arena in
+    // the page (one task of 191 ms): the reserve keeps room for edits.
+    let documents = super::all(generated().workspace());
+    let mut restored = State::with_documents(Vec::new());
+    let placer = restored.placer();
+    let mut builder = placer.builder();
+    let id_bytes = documents.iter().map(|d| d.id.len()).sum();
+    let bodies: Vec<usize> = documents
+        .iter()
+        .flat_map(|d| &d.body)
+        .map(String::len)
+        .collect();
+    builder.reserve(documents.len(), id_bytes);
+    builder.reserve_bodies(bodies.len(), bodies.iter().sum());
+    for chunk in documents.chunks(700) {
+        builder.push(chunk).unwrap();
+    }
+    let loaded = Loaded {
+        placement: builder.finish(),
+        placer,
+        summary: None,
+        kept: None,
+    };
+    restored.apply(Action::Loaded(Rc::new(loaded)));
+    let mut current = Rc::new(restored);
+    // A grown ID arena doubles (`id_bytes` more); a new group or duplicate entry is small.
+    let most = current.placement().heap_bytes() + id_bytes / 2;
+    for line in [0, 7, 30] {
+        let edit = Action::Workspace(WorkspaceAction::SetText(typed(&current, line)));
+        current = in_place(&current, edit);
+        assert!(current.placement().heap_bytes() < most, "line {line}");
+    }
+    assert_placed_as_fresh(&current);
+}
