@@ -1,11 +1,9 @@
 //! The save's side of the worker: the page sends the placement's documents in batches
 //! ([`Request::SaveBatch`]); the worker writes them out in parts ([`write_documents`]) and
-//! stores each part, in a transaction of its own (up to [`COMMITS_AHEAD`] in flight: the
-//! browser commits one while the worker writes the next), under the keys of a new save
-//! ([`layout_part_key`]: beside the parts in force, which a reload still reads); once they
-//! all landed, at [`Request::SaveEnd`], one transaction stores the settings with the new
-//! parts' layout and removes every other part, so that the saved studio changes all at
-//! once or not at all.
+//! stores each part, in a transaction of its own, under the keys of a new save
+//! ([`layout_part_key`]: beside the parts in force, which a reload still reads); at
+//! [`Request::SaveEnd`] one transaction stores the settings with the new parts' layout and
+//! removes every other part, so that the saved studio changes all at once or not at all.
 //! Parts of a save that never ended (the page left, or started a newer save) are removed
 //! by the next save's end.
 //!
@@ -18,11 +16,9 @@ use super::saved::{self, commit, layout_part_key, part_keys_but, reason, to_byte
 use super::saved::{DOCUMENTS_KEY, SETTINGS_KEY, STORE};
 use crate::state::{part_len, read_saved, settings_json, write_documents, Layout};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
-use futures::channel::oneshot;
 use futures::StreamExt;
 use gloo::worker::{HandlerId, WorkerScope};
 use rexie::{Rexie, TransactionMode};
-use std::collections::VecDeque;
 use wasm_bindgen::JsValue;
 
 /// Where the worker queues the save's requests: a task handles them in order.
@@ -87,14 +83,7 @@ struct SaveRun {
     bytes: u64,
     /// Why it cannot be stored (then nothing more is written).
     failed: Option<String>,
-    /// The transactions in flight, oldest first ([`put`](Self::put)).
-    commits: VecDeque<oneshot::Receiver<Result<(), String>>>,
 }
-
-/// The transactions of a save's parts in flight at once: the browser commits one while the
-/// worker writes the next one's lines (a save of 1,000,000 documents waited for each commit
-/// before).
-const COMMITS_AHEAD: usize = 2;
 
 thread_local! {
     /// The last generation a save of this worker used.
@@ -126,7 +115,6 @@ impl SaveRun {
             generation,
             bytes: 0,
             failed: None,
-            commits: VecDeque::new(),
         }
     }
 
@@ -157,7 +145,7 @@ impl SaveRun {
             records.push((layout_part_key(Some(self.generation), index), text));
         }
         drop(documents);
-        if let Err(e) = self.put(records).await {
+        if let Err(e) = self.put(&records).await {
             self.failed = Some(e);
         }
     }
@@ -172,69 +160,30 @@ impl SaveRun {
             .ok_or_else(|| "the browser could not open the database".to_string())
     }
 
-    /// Stores `records` (key, text) in one transaction of their own, which the browser
-    /// commits while the worker writes the next part's lines: at most [`COMMITS_AHEAD`]
-    /// are in flight (the commits of one store land in the order they were made).
-    async fn put(&mut self, records: Vec<(String, String)>) -> Result<(), String> {
-        while self.commits.len() >= COMMITS_AHEAD {
-            self.oldest_committed().await?;
-        }
+    /// Stores `records` (key, text) in one transaction.
+    async fn put(&mut self, records: &[(String, String)]) -> Result<(), String> {
         let db = self.db().await?;
         let tx = db
             .transaction(&[STORE], TransactionMode::ReadWrite)
             .map_err(reason)?;
         let store = tx.store(STORE).map_err(reason)?;
-        let (done, committed) = oneshot::channel();
-        // Spawned at once, in this task's microtasks: the transaction is still active.
-        wasm_bindgen_futures::spawn_local(async move {
-            let stored = async {
-                for (key, text) in &records {
-                    let key = JsValue::from_str(key);
-                    store
-                        .put(&to_bytes(text), Some(&key))
-                        .await
-                        .map_err(reason)?;
-                }
-                commit(tx).await
-            };
-            let _ = done.send(stored.await);
-        });
-        self.commits.push_back(committed);
-        Ok(())
-    }
-
-    /// Waits for the oldest transaction in flight (none: at once).
-    async fn oldest_committed(&mut self) -> Result<(), String> {
-        let Some(committed) = self.commits.pop_front() else {
-            return Ok(());
-        };
-        committed
-            .await
-            .unwrap_or_else(|_| Err("the save's transaction was dropped".to_string()))
-    }
-
-    /// Waits for every transaction in flight; the first failure.
-    async fn all_committed(&mut self) -> Result<(), String> {
-        let mut result = Ok(());
-        while !self.commits.is_empty() {
-            let committed = self.oldest_committed().await;
-            result = result.and(committed);
+        for (key, text) in records {
+            let key = JsValue::from_str(key);
+            store
+                .put(&to_bytes(text), Some(&key))
+                .await
+                .map_err(reason)?;
         }
-        result
+        commit(tx).await
     }
 
     /// Stores `settings` with the parts' layout and removes every other part, in one
     /// transaction.
     async fn finish(mut self, settings: &str) -> Reply {
         let run = self.run;
-        // The parts in flight land (or fail) before the settings name them.
-        let committed = self.all_committed().await;
         let result = match self.failed.take() {
             Some(why) => Err(why),
-            None => match committed {
-                Ok(()) => self.swap(settings).await,
-                Err(why) => Err(why),
-            },
+            None => self.swap(settings).await,
         };
         if let Some(db) = self.db.take() {
             db.close();
