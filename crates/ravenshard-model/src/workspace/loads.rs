@@ -23,13 +23,13 @@ impl BucketLoad {
         BucketLoad {
             documents,
             without_size,
-            bytes: [bytes as u32, (bytes >> 32) as u32],
+            bytes: halves(bytes),
         }
     }
 
     /// The bytes of the bucket's documents that have a size.
     pub(super) fn bytes(self) -> u64 {
-        u64::from(self.bytes[0]) | u64::from(self.bytes[1]) << 32
+        joined(self.bytes)
     }
 
     pub(super) fn load(self) -> Load {
@@ -44,6 +44,17 @@ impl BucketLoad {
     fn of(load: Load) -> BucketLoad {
         BucketLoad::new(load.documents as u32, load.without_size as u32, load.bytes)
     }
+}
+
+/// `value` as its low and high `u32` halves: bytes kept 4-byte aligned ([`BucketLoad`],
+/// [`Staged`]'s column of bytes).
+fn halves(value: u64) -> [u32; 2] {
+    [value as u32, (value >> 32) as u32]
+}
+
+/// The `u64` whose [`halves`] these are.
+fn joined([low, high]: [u32; 2]) -> u64 {
+    u64::from(low) | u64::from(high) << 32
 }
 
 /// The aggregates of the placed documents: per used bucket (ordered, for the bucket map's
@@ -228,9 +239,7 @@ impl Staged {
         *documents = documents.saturating_add(1);
         match (size, bytes) {
             (Some(size), Some(bytes)) => {
-                let sum = u64::from(bytes[0]) | u64::from(bytes[1]) << 32;
-                let sum = sum.saturating_add(size);
-                *bytes = [sum as u32, (sum >> 32) as u32];
+                *bytes = halves(joined(*bytes).saturating_add(size));
                 self.sized_total += 1;
             }
             _ => self.without_total += 1,
