@@ -1051,3 +1051,77 @@ async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
     studio.click("#tab-documents").await;
     assert_eq!(studio.cell(0, "id-text"), first);
 }
+
+/// The IDs of the documents view's rows on screen, top to bottom.
+fn shown_ids(studio: &Studio) -> Vec<String> {
+    let rows = studio
+        .root
+        .query_selector_all(".dt-row .id-text, .dt-row .c-id mark")
+        .unwrap();
+    let mut ids = Vec::new();
+    for i in 0..rows.length() {
+        if let Some(row) = rows.item(i).and_then(|n| n.parent_element()) {
+            let id = row.text_content().unwrap_or_default();
+            if ids.last() != Some(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    ids
+}
+
+fn rows_state(studio: &Studio) -> String {
+    studio
+        .get(".documents-view")
+        .get_attribute("data-rows")
+        .unwrap_or_default()
+}
+
+/// From 50,000 documents on, a sort or a filter is made by a job a slice at a time: the
+/// view says so (and the rows shown before stay) until the rows are made; Cancel goes back.
+#[wasm_bindgen_test]
+async fn a_large_sort_and_filter_are_made_in_slices_with_progress_and_cancel() {
+    let studio = Studio::fresh().await;
+    studio.type_into("#gen-count", "50000").await;
+    studio.click("button.generate").await;
+    studio
+        .until("the generation", |s| {
+            s.text(".count-documents strong") == "50,000"
+        })
+        .await;
+    assert_eq!(rows_state(&studio), "ready");
+    studio.click(".dt-head button.c-id").await;
+    assert_eq!(rows_state(&studio), "working", "the sort is a job");
+    assert!(studio
+        .text(".rows-working")
+        .contains("Sorting 50,000 documents by ID"));
+    studio.until("the sort", |s| rows_state(s) == "ready").await;
+    let ids = shown_ids(&studio);
+    assert!(ids.len() > 10, "{ids:?}");
+    let lowered: Vec<String> = ids.iter().map(|id| id.to_lowercase()).collect();
+    let mut sorted = lowered.clone();
+    sorted.sort();
+    assert_eq!(lowered, sorted, "sorted by ID");
+    studio.type_into("#filter", "companies/1").await;
+    assert_eq!(rows_state(&studio), "working", "the filter is a job");
+    studio
+        .until("the filter", |s| rows_state(s) == "ready")
+        .await;
+    let count = studio.text(".row-count");
+    assert!(
+        count.ends_with(" of 50,000") && !count.starts_with("0 "),
+        "{count}"
+    );
+    assert!(shown_ids(&studio)
+        .iter()
+        .all(|id| id.to_lowercase().contains("companies/1")));
+    // Cancel a sort by size: the filtered rows by ID come back.
+    let before = shown_ids(&studio);
+    studio.click(".dt-head button.c-size").await;
+    assert_eq!(rows_state(&studio), "working");
+    studio.click(".rows-cancel").await;
+    assert_eq!(rows_state(&studio), "ready");
+    assert!(studio.find(".dt-head button.c-size.sorted").is_none());
+    assert!(studio.find(".dt-head button.c-id.sorted").is_some());
+    assert_eq!(shown_ids(&studio), before);
+}

@@ -248,6 +248,63 @@ fn bench_documents_view(c: &mut Criterion) {
         );
         let mut group = c.benchmark_group(format!("scale/{n}"));
         group.sample_size(20);
+        // What a rows job does (the studio runs it in slices): the whole of a first sort and
+        // of a text filter, each on a placement that has made no order, and eight steps of
+        // the studio's size (4,096 documents): the first chunk read and sorted.
+        for (name, query) in [
+            (
+                "rows job: first sort by ID",
+                RowQuery {
+                    sort: SortKey::Id,
+                    ..Default::default()
+                },
+            ),
+            (
+                "rows job: first sort by bucket",
+                RowQuery {
+                    sort: SortKey::Bucket,
+                    ..Default::default()
+                },
+            ),
+            (
+                "rows job: filter 'companies/1'",
+                RowQuery {
+                    text: "companies/1".into(),
+                    ..Default::default()
+                },
+            ),
+        ] {
+            group.bench_function(name, |b| {
+                b.iter_batched_ref(
+                    || placement.clone(),
+                    |p| black_box(p.rows(&query).len()),
+                    BatchSize::LargeInput,
+                )
+            });
+        }
+        group.bench_function(
+            "rows job: 8 steps of 4,096 documents of a sort by ID (a chunk read and sorted)",
+            |b| {
+                b.iter_batched_ref(
+                    || {
+                        let p = placement.clone();
+                        let job = p.rows_job(&RowQuery {
+                            sort: SortKey::Id,
+                            ..Default::default()
+                        });
+                        (p, job)
+                    },
+                    |(p, job)| {
+                        let mut steps = 0;
+                        while steps < 8 && matches!(job.step(p, 4_096), Ok(None)) {
+                            steps += 1;
+                        }
+                        black_box(steps)
+                    },
+                    BatchSize::LargeInput,
+                )
+            },
+        );
         for sort in [SortKey::Index, SortKey::Id] {
             let query = RowQuery {
                 sort,

@@ -51,7 +51,7 @@ pub async fn yield_now() {
 }
 
 /// Milliseconds since the page started.
-fn now() -> f64 {
+pub(crate) fn now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())

@@ -1,7 +1,7 @@
 //! The documents view: every document, virtualised — only the rows in sight are in the
 //! DOM, so 100,000 documents scroll smoothly.
 
-use super::{bytes, count, on_value, shard_style, ByPtr};
+use super::{bytes, count, on_value, rows_job, shard_style, ByPtr};
 use crate::state::Live;
 use crate::state::{split_chars, ViewAction};
 use ravenshard_model::workspace::{Placement, RowQuery, RowView, SortKey};
@@ -23,6 +23,14 @@ pub struct DocumentsViewProps {
     pub rows: ByPtr<RowView>,
     /// The query.
     pub query: RowQuery,
+    /// The query whose rows a job must make, and the placement's version it reads
+    /// ([`ViewsState::rows_wanted`](crate::state::ViewsState::rows_wanted)); `rows` are
+    /// the previous ones meanwhile.
+    #[prop_or_default]
+    pub wanted: Option<(RowQuery, u64)>,
+    /// The job's progress (done, total), once it reported.
+    #[prop_or_default]
+    pub progress: Option<(u64, u64)>,
     /// Where filters, sorting and selections go.
     pub on_action: Callback<ViewAction>,
 }
@@ -44,6 +52,18 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
             }
         })
     };
+    {
+        // The rows wanted are made by a job a slice at a time; a new query or placement
+        // drops the handle, which ends the job.
+        let placement = props.placement.clone();
+        let on = on.clone();
+        use_effect_with(props.wanted.clone(), move |wanted| {
+            let job = wanted.clone().and_then(|(query, version)| {
+                (placement.version() == version).then(|| rows_job::start(placement, query, on))
+            });
+            move || drop(job)
+        });
+    }
     let total = props.rows.len();
     // A scroll position past the rows (the filter just removed most of them) shows the last
     // window until the browser's own scroll event catches up.
@@ -68,7 +88,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
         }
     };
     html! {
-        <div class="documents-view">
+        <div class="documents-view" data-rows={if props.wanted.is_some() { "working" } else { "ready" }}>
             <div class="filters">
                 <input id="filter" type="search" placeholder="Filter IDs…" value={props.query.text.clone()}
                     oninput={on_value::<InputEvent, _>(on, ViewAction::SetFilterText)} aria-label="Filter IDs" />
@@ -87,6 +107,13 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                 }
                 <span class="row-count">{ format!("{} of {}", count(total as u64), count(p.len() as u64)) }</span>
             </div>
+            if let Some((query, _)) = &props.wanted {
+                <p class="rows-working" role="status">
+                    { working_text(query, p.len(), props.progress) }
+                    <button type="button" class="rows-cancel"
+                        onclick={on.reform(|_: MouseEvent| ViewAction::CancelRows)}>{ "Cancel" }</button>
+                </p>
+            }
             <div class="dt-head" role="row">
                 { header(SortKey::Index, "#", "c-index") }
                 { header(SortKey::Id, "Document ID", "c-id") }
@@ -97,7 +124,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                 <span class="th c-fragment">{ "Fragment" }</span>
                 <span class="th c-group" title="The anchor the document is stored with: its anchored group's">{ "Group" }</span>
             </div>
-            <div class="dt-body" onscroll={on_scroll} role="table" aria-rowcount={total.to_string()}>
+            <div class={classes!("dt-body", props.wanted.is_some().then_some("stale"))} onscroll={on_scroll} role="table" aria-rowcount={total.to_string()}>
                 <div class="dt-spacer" style={format!("height: {:.0}px", total as f64 * ROW_HEIGHT)}>
                     <div class="dt-rows" style={format!("transform: translateY({:.0}px)", start as f64 * ROW_HEIGHT)}>
                         { for slice.iter().filter_map(|&i| p.row_unranked(i as usize)).map(|row| {
@@ -172,4 +199,25 @@ pub fn highlighted_id(props: &HighlightedIdProps) -> Html {
             }
         </code>
     }
+}
+
+/// What the rows job does, for `documents` documents: "Sorting 1,000,000 documents by ID…
+/// 40%" or "Filtering …".
+fn working_text(query: &RowQuery, documents: usize, progress: Option<(u64, u64)>) -> String {
+    let filtered = !query.text.is_empty() || query.shard.is_some() || query.group.is_some();
+    let what = if filtered { "Filtering" } else { "Sorting" };
+    let by = match query.sort {
+        SortKey::Index => "",
+        SortKey::Id => " by ID",
+        SortKey::Bucket => " by bucket",
+        SortKey::Shard => " by shard",
+        SortKey::Size => " by size",
+        SortKey::Collection => " by collection",
+    };
+    let by = if filtered { "" } else { by };
+    let share = progress
+        .filter(|&(_, total)| total > 0)
+        .map(|(done, total)| format!(" {:.0}%", 100.0 * done as f64 / total as f64))
+        .unwrap_or_default();
+    format!("{what} {} documents{by}…{share} ", count(documents as u64))
 }

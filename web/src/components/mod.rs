@@ -23,6 +23,7 @@ mod ranges;
 mod reshard;
 mod reshard_calls;
 pub mod restore;
+pub mod rows_job;
 pub mod saving;
 mod shards;
 pub mod tabs;

@@ -75,7 +75,8 @@ fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
         },
         Tab::Documents => html! {
             <DocumentsView {placement} rows={ByPtr(views.rows())}
-                query={views.query().clone()} on_action={on.view.clone()} />
+                query={views.query().clone()} wanted={views.rows_wanted()}
+                progress={views.rows_progress()} on_action={on.view.clone()} />
         },
         Tab::Queries => html! {
             <>

@@ -66,6 +66,12 @@ impl<T> Live<T> {
         self.version
     }
 
+    /// Whether no update was made (through any handle) since this handle's version: what
+    /// a job that reads the value over several tasks checks before each.
+    pub fn is_latest(&self) -> bool {
+        self.cell.borrow().version == self.version
+    }
+
     /// Whether `other` is a handle on the same cell (whatever the versions).
     pub fn same_cell(&self, other: &Live<T>) -> bool {
         Rc::ptr_eq(&self.cell, &other.cell)

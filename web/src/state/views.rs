@@ -51,6 +51,46 @@ pub enum ViewAction {
     Placed(Live<Placement>),
     /// Members changed: the documents stay where they were.
     MembersChanged(Live<Placement>),
+    /// A rows job ([`components::rows_job`](crate::components::rows_job)) made progress on
+    /// the rows of `query` over the placement at `version`.
+    RowsProgress {
+        /// The placement's version the job reads.
+        version: u64,
+        /// The query.
+        query: RowQuery,
+        /// Work done and to do (documents).
+        done: u64,
+        /// Work to do in all.
+        total: u64,
+    },
+    /// Stop making the rows wanted: back to the query whose rows were shown before (or,
+    /// when the documents changed since, every document in input order).
+    CancelRows,
+    /// A rows job made the rows of `query` over the placement at `version`: they are shown
+    /// when both are still the views' (a late job's rows are dropped).
+    RowsMade {
+        /// The placement's version the job read.
+        version: u64,
+        /// The query.
+        query: RowQuery,
+        /// The rows.
+        rows: Rc<RowView>,
+    },
+}
+
+/// From this many documents on, rows that need a pass over the documents (a sort order not
+/// made yet, a filter) are made by a job a slice at a time
+/// ([`components::rows_job`](crate::components::rows_job)) rather than in the render that
+/// reads them: a first sort by ID of 1,000,000 documents is about 100 ms natively, twice
+/// that in wasm, and 1.3 s natively at 10,000,000; below this, at most a few milliseconds.
+pub const SLICED_ROWS_FROM: usize = 50_000;
+
+/// Rows made for a query over the placement at a version.
+#[derive(Debug, Clone)]
+struct Made {
+    rows: Rc<RowView>,
+    query: RowQuery,
+    version: u64,
 }
 
 /// The views' state over one placement of the documents.
@@ -61,8 +101,15 @@ pub struct ViewsState {
     metric: Metric,
     query: RowQuery,
     /// The documents view's rows, made when first read after a change (an edit does not
-    /// list a million rows for a view that is not shown).
-    rows: OnceCell<Rc<RowView>>,
+    /// list a million rows for a view that is not shown), or given by a rows job.
+    rows: OnceCell<Made>,
+    /// The rows made last: shown while a job makes the new ones, and back again when it
+    /// is cancelled.
+    previous: Option<Made>,
+    /// A rows job's progress (done, total) on the rows wanted now.
+    progress: Option<(u64, u64)>,
+    /// From how many documents on the rows are made by a job ([`SLICED_ROWS_FROM`]).
+    sliced_from: usize,
     selected_group: Option<u32>,
     selected_bucket: Option<u32>,
     explain_id: String,
@@ -76,6 +123,9 @@ impl ViewsState {
         let explain_id = placement.get().id(2).unwrap_or_default().to_string();
         let mut views = ViewsState {
             rows: OnceCell::new(),
+            previous: None,
+            progress: None,
+            sliced_from: SLICED_ROWS_FROM,
             placement,
             tab: Tab::default(),
             metric: Metric::default(),
@@ -94,6 +144,11 @@ impl ViewsState {
         self.placement.get()
     }
 
+    /// The handle on the placement the views show.
+    pub fn placement_handle(&self) -> Live<Placement> {
+        self.placement.clone()
+    }
+
     /// The view shown.
     pub fn tab(&self) -> Tab {
         self.tab
@@ -109,13 +164,49 @@ impl ViewsState {
         &self.query
     }
 
+    /// The same views, whose rows are made by a job from `documents` documents on (tests).
+    pub fn with_sliced_from(mut self, documents: usize) -> ViewsState {
+        self.sliced_from = documents;
+        self.refresh_rows();
+        self
+    }
+
     /// The documents view's rows (indices into the placement), made when first read after
-    /// a change.
+    /// a change; while a job makes them ([`rows_wanted`](Self::rows_wanted)), the rows
+    /// made last (their indices may be past the documents: read them with `get`).
     pub fn rows(&self) -> Rc<RowView> {
-        let rows = self
-            .rows
-            .get_or_init(|| Rc::new(self.placement.get().rows(&self.query)));
-        Rc::clone(rows)
+        if let Some(made) = self.rows.get() {
+            return Rc::clone(&made.rows);
+        }
+        if self.rows_wanted().is_some() {
+            return self
+                .previous
+                .as_ref()
+                .map(|m| Rc::clone(&m.rows))
+                .unwrap_or_default();
+        }
+        let made = self.rows.get_or_init(|| Made {
+            rows: Rc::new(self.placement.get().rows(&self.query)),
+            query: self.query.clone(),
+            version: self.placement.version(),
+        });
+        Rc::clone(&made.rows)
+    }
+
+    /// The query whose rows a job must make (a pass over a large placement), with the
+    /// placement's version it must read; `None` when the rows are made or at hand.
+    pub fn rows_wanted(&self) -> Option<(RowQuery, u64)> {
+        if self.rows.get().is_some() {
+            return None;
+        }
+        let p = self.placement.get();
+        let at_once = p.len() < self.sliced_from || p.rows_at_hand(&self.query);
+        (!at_once).then(|| (self.query.clone(), self.placement.version()))
+    }
+
+    /// The progress (done, total) of the job making the rows wanted, once it reported.
+    pub fn rows_progress(&self) -> Option<(u64, u64)> {
+        self.progress.filter(|_| self.rows.get().is_none())
     }
 
     /// The anchored group the bucket map highlights.
@@ -219,6 +310,42 @@ impl ViewsState {
                 self.placement = placement;
                 self.refresh_explanation();
             }
+            ViewAction::RowsProgress {
+                version,
+                query,
+                done,
+                total,
+            } => {
+                if self.is_wanted(version, &query) {
+                    self.progress = Some((done, total));
+                }
+            }
+            ViewAction::CancelRows => {
+                if self.rows_wanted().is_some() {
+                    match self.previous.take() {
+                        Some(made) if made.version == self.placement.version() => {
+                            self.query = made.query.clone();
+                            self.rows = OnceCell::from(made);
+                        }
+                        _ => self.query = RowQuery::default(),
+                    }
+                    self.progress = None;
+                }
+            }
+            ViewAction::RowsMade {
+                version,
+                query,
+                rows,
+            } => {
+                if self.is_wanted(version, &query) {
+                    self.rows = OnceCell::from(Made {
+                        rows,
+                        query,
+                        version,
+                    });
+                    self.progress = None;
+                }
+            }
         }
     }
 
@@ -242,8 +369,16 @@ impl ViewsState {
         self.refresh_explanation();
     }
 
+    /// Whether a job's rows of `query` over the placement at `version` are the ones wanted.
+    fn is_wanted(&self, version: u64, query: &RowQuery) -> bool {
+        self.rows.get().is_none() && version == self.placement.version() && *query == self.query
+    }
+
     fn refresh_rows(&mut self) {
-        self.rows = OnceCell::new();
+        if let Some(made) = self.rows.take() {
+            self.previous = Some(made);
+        }
+        self.progress = None;
     }
 
     fn refresh_explanation(&mut self) {

@@ -61,8 +61,10 @@ mod orders;
 mod ranking;
 mod retopology;
 mod rows;
+mod rows_job;
 mod shards;
 mod singles;
+mod sorting;
 mod source;
 mod statistics;
 mod store;
@@ -75,6 +77,7 @@ pub use matrix::{NodeMatrix, NodeRow};
 pub use members::{assign_members, MemberError};
 pub use retopology::TopologyChangeError;
 pub use rows::{Row, RowQuery, RowView, SortKey};
+pub use rows_job::{PlacementChanged, RowsJob};
 pub use shards::{Balance, BalanceVerdict, Block, ShardSummary};
 
 use ravenshard::{explain, hashed_chars, push_lower_id, Explanation, IdError};
@@ -764,6 +767,35 @@ impl Placement {
     /// ```
     pub fn rows(&self, query: &RowQuery) -> RowView {
         rows::rows(self, query)
+    }
+
+    /// Whether [`rows`](Self::rows) of `query` is at hand: no filter, and input order or a
+    /// sort order made already. Anything else is a pass over the documents (a sort, a
+    /// filter), which the studio makes a step at a time with [`rows_job`](Self::rows_job)
+    /// when the placement is large.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement, RowQuery, SortKey};
+    /// use ravenshard::Topology;
+    ///
+    /// let p = Placement::new(&[Document::new("a")], &Topology::with_shards(3).unwrap(), &Default::default());
+    /// let by_id = RowQuery { sort: SortKey::Id, ..Default::default() };
+    /// assert!(p.rows_at_hand(&RowQuery::default()));
+    /// assert!(!p.rows_at_hand(&by_id));
+    /// p.rows(&by_id);
+    /// assert!(p.rows_at_hand(&by_id));
+    /// ```
+    pub fn rows_at_hand(&self, query: &RowQuery) -> bool {
+        let filtered = !query.text.is_empty() || query.shard.is_some() || query.group.is_some();
+        !filtered && !matches!(self.orders.made(query.sort), Some(None))
+    }
+
+    /// A job that makes the rows of `query` a step at a time ([`RowsJob`]): the same rows
+    /// as [`rows`](Self::rows), without one long pass.
+    pub fn rows_job(&self, query: &RowQuery) -> RowsJob {
+        RowsJob::new(self, query)
     }
 
     /// Everything the documents view shows for document `index`.

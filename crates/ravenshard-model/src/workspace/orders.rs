@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 /// An order of all documents: those with the sort value first, sorted by it (ties by
 /// index), then the rest in input order.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Order {
     pub(super) documents: Vec<u32>,
     pub(super) present: usize,
@@ -60,11 +60,19 @@ impl SortCache {
         }
     }
 
-    /// The order by `key`, made now if no query asked for it before (`None` for input
-    /// order, which needs no list).
-    pub(super) fn get(&self, p: &Placement, key: SortKey) -> Option<&Arc<Order>> {
+    /// Whether the order by `key` is made: `None` for input order (which needs no list),
+    /// `Some(None)` when not made yet.
+    pub(super) fn made(&self, key: SortKey) -> Option<Option<Arc<Order>>> {
         let slot = KEYS.iter().position(|&k| k == key)?;
-        Some(self.0.get(slot)?.get_or_init(|| Arc::new(compute(p, key))))
+        Some(self.0.get(slot)?.get().cloned())
+    }
+
+    /// Keeps `order`, made by a [`Sorting`] by `key` (an order made meanwhile stays).
+    pub(super) fn keep(&self, key: SortKey, order: Order) -> Option<Arc<Order>> {
+        let slot = KEYS.iter().position(|&k| k == key)?;
+        Some(Arc::clone(
+            self.0.get(slot)?.get_or_init(|| Arc::new(order)),
+        ))
     }
 
     /// Takes documents `range` of `p` (as they are before an edit replaces them by
@@ -290,109 +298,6 @@ impl Compare<'_> {
             documents: merged,
             present,
         };
-    }
-}
-
-/// The order by `key`, from scratch: O(n log n) (by ID), O(n) from the bucket index (by
-/// bucket or shard).
-fn compute(p: &Placement, key: SortKey) -> Order {
-    let n = p.len() as u32;
-    let unplaced = || (0..n).filter(|&i| p.store.bucket(i as usize).is_none());
-    match key {
-        SortKey::Index => Order {
-            documents: (0..n).collect(),
-            present: n as usize,
-        },
-        SortKey::Id => by_id(p),
-        SortKey::Bucket => {
-            let mut documents = p.index().documents().to_vec();
-            let present = documents.len();
-            documents.extend(unplaced());
-            Order { documents, present }
-        }
-        SortKey::Shard => {
-            // Counting sort of the bucket order by shard: (shard, bucket, index).
-            let mut per_shard: Vec<Vec<u32>> = vec![Vec::new(); p.shards.len()];
-            let locator = Locator::new(&p.topology);
-            for &i in p.index().documents() {
-                let bucket = p.store.bucket(i as usize).unwrap_or(NONE);
-                let s = locator.shard_position(bucket).unwrap_or(NONE) as usize;
-                if let Some(list) = per_shard.get_mut(s) {
-                    list.push(i);
-                }
-            }
-            let mut documents: Vec<u32> = per_shard.concat();
-            let present = documents.len();
-            documents.extend(unplaced());
-            Order { documents, present }
-        }
-        SortKey::Size => by_number(n, |i| p.size(i as usize)),
-        SortKey::Collection => {
-            let mut names: Vec<(&str, u32)> = (0u32..)
-                .zip(&p.collections.names)
-                .map(|(i, c)| (c.as_str(), i))
-                .collect();
-            names.sort();
-            let mut rank = vec![NONE; names.len()];
-            for (r, (_, c)) in (0u32..).zip(&names) {
-                rank[*c as usize] = r;
-            }
-            let rank_of = |i: u32| {
-                let c = *p.store.collection_of.get(i as usize)?;
-                rank.get(c as usize).map(|&r| u64::from(r))
-            };
-            by_number(n, rank_of)
-        }
-    }
-}
-
-/// The documents with a number first, by it (ties by index), then the rest.
-fn by_number(n: u32, number: impl Fn(u32) -> Option<u64>) -> Order {
-    // The standard library's sort of `(u64, u32)` (the helpers of `crate::sort` take longer
-    // on 100,000 documents).
-    let mut with: Vec<(u64, u32)> = (0..n).filter_map(|i| Some((number(i)?, i))).collect();
-    with.sort_unstable();
-    let present = with.len();
-    let numbered = with.into_iter().map(|(_, i)| i);
-    let without = (0..n).filter(|&i| number(i).is_none());
-    Order {
-        documents: numbered.chain(without).collect(),
-        present,
-    }
-}
-
-/// Every document by its lowered ID, then its ID as given, then its index.
-fn by_id(p: &Placement) -> Order {
-    let n = p.len() as u32;
-    // The first 16 bytes of each lower-cased ID as a big-endian number order most pairs
-    // without touching the strings again (zero padding ties with a real NUL byte, and ties
-    // fall back to the whole strings).
-    let (lower, offsets) = super::rows::lowered_all(p);
-    let texts = |i: u32| {
-        let i = i as usize;
-        let span = offsets.get(i).zip(offsets.get(i + 1));
-        span.and_then(|(&a, &b)| lower.get(a..b)).unwrap_or("")
-    };
-    let mut keyed: Vec<(u128, u32)> = (0..n)
-        .map(|i| {
-            let mut head = [0u8; 16];
-            let text = texts(i).as_bytes();
-            let len = text.len().min(16);
-            head[..len].copy_from_slice(&text[..len]);
-            (u128::from_be_bytes(head), i)
-        })
-        .collect();
-    keyed.sort_by(|&(ka, a), &(kb, b)| {
-        ka.cmp(&kb).then_with(|| {
-            texts(a)
-                .cmp(texts(b))
-                .then_with(|| p.id(a as usize).cmp(&p.id(b as usize)))
-                .then(a.cmp(&b))
-        })
-    });
-    Order {
-        documents: keyed.into_iter().map(|(_, i)| i).collect(),
-        present: n as usize,
     }
 }
 

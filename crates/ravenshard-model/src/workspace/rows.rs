@@ -1,11 +1,11 @@
 //! The documents view: the documents a query keeps, in its order; the UI reads rows `i..j`.
 //! Without a filter no list is made (input order is a count, a sort order is shared with
 //! the placement, which keeps it across edits); a filter (text, shard, group) is one pass
-//! over the documents.
+//! over the documents. Both are made by a [`RowsJob`](super::RowsJob), at once here or a
+//! step at a time by the studio.
 
 use super::orders::Order;
 use super::Placement;
-use ravenshard::{lower_id, push_lower_id};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -26,6 +26,18 @@ pub enum SortKey {
     Size,
     /// The collection's name.
     Collection,
+}
+
+impl SortKey {
+    /// Every key, in the documents view's column order.
+    pub const ALL: [SortKey; 6] = [
+        SortKey::Index,
+        SortKey::Id,
+        SortKey::Bucket,
+        SortKey::Shard,
+        SortKey::Size,
+        SortKey::Collection,
+    ];
 }
 
 /// A view of the documents: which ones and in what order.
@@ -194,113 +206,25 @@ pub(super) fn row(p: &Placement, index: usize, ranked: bool) -> Option<Row<'_>> 
 }
 
 pub(super) fn rows(p: &Placement, query: &RowQuery) -> RowView {
-    let n = p.len();
-    let text = lower_id(&query.text);
-    if text.is_empty() && query.shard.is_none() && query.group.is_none() {
-        let rows = match p.orders.get(p, query.sort) {
-            None => Rows::All {
-                len: n,
-                descending: query.descending,
-            },
-            Some(order) => Rows::Sorted {
-                order: Arc::clone(order),
-                descending: query.descending,
-            },
-        };
-        return RowView { rows };
-    }
-    let hits = (!text.is_empty()).then(|| {
-        let (lower, offsets) = lowered_all(p);
-        text_hits(&lower, &offsets, &text)
-    });
-    let ranges = p.topology.ranges();
-    let shard = match query.shard {
-        None => None,
-        Some(s) => match p.shard_position(s) {
-            Some(_) => Some(s),
-            None => return RowView::default(),
-        },
-    };
-    // The group's key in the group table, found once (not a rank per document).
-    let group = match query.group {
-        None => None,
-        Some(rank) => match p.groups.key_at(rank) {
-            Some(g) => Some(g),
-            None => return RowView::default(),
-        },
-    };
-    let keep = |i: u32| {
-        let bucket = p.store.bucket(i as usize);
-        shard.is_none_or(|s| bucket.and_then(|b| super::shard_of(ranges, b)) == Some(s))
-            && group.is_none_or(|g| p.store.groups.get(i as usize) == Some(&g))
-            && hits
-                .as_ref()
-                .is_none_or(|h| h.get(i as usize).copied().unwrap_or(false))
-    };
-    let indices = match p.orders.get(p, query.sort) {
-        None => {
-            let all = 0..n as u32;
-            if query.descending {
-                all.rev().filter(|&i| keep(i)).collect()
-            } else {
-                all.filter(|&i| keep(i)).collect()
-            }
-        }
-        Some(order) => {
-            let (present, missing) = order.documents.split_at(order.present);
-            let missing = missing.iter().copied().filter(|&i| keep(i));
-            if query.descending {
-                let present = present.iter().rev().copied().filter(|&i| keep(i));
-                present.chain(missing).collect()
-            } else {
-                let present = present.iter().copied().filter(|&i| keep(i));
-                present.chain(missing).collect()
-            }
-        }
-    };
-    RowView {
-        rows: Rows::Kept(indices),
-    }
+    super::rows_job::RowsJob::new(p, query).finish(p)
 }
 
-/// Every lowered ID back to back, and where each starts (one more offset than documents):
-/// made for a search or a sort by ID, not kept.
-pub(super) fn lowered_all(p: &Placement) -> (String, Vec<usize>) {
-    let mut lower = String::with_capacity(p.store.id_bytes());
-    let mut offsets = Vec::with_capacity(p.len() + 1);
-    offsets.push(0);
-    let version = p.topology.server_version();
-    for i in 0..p.len() {
-        push_lower_id(&mut lower, p.id(i).unwrap_or(""), version);
-        offsets.push(lower.len());
-    }
-    (lower, offsets)
-}
-
-/// Which documents' lower-cased IDs contain `needle`: one forward search over all the IDs
-/// back to back, skipping to the next ID after each hit.
-fn text_hits(lower: &str, offsets: &[usize], needle: &str) -> Vec<bool> {
-    let n = offsets.len().saturating_sub(1);
-    let mut hits = vec![false; n];
-    let mut from = 0;
-    while let Some(found) = lower.get(from..).and_then(|rest| rest.find(needle)) {
-        let at = from + found;
-        // The document d with offsets[d] <= at < offsets[d + 1] (never an empty one).
-        let Some(d) = offsets.partition_point(|&o| o <= at).checked_sub(1) else {
-            break;
+impl RowView {
+    /// Every document: in input order (`order` `None`) or in a sort order.
+    pub(super) fn unfiltered(len: usize, order: Option<Arc<Order>>, descending: bool) -> RowView {
+        let rows = match order {
+            None => Rows::All { len, descending },
+            Some(order) => Rows::Sorted { order, descending },
         };
-        let end = offsets.get(d + 1).copied().unwrap_or(lower.len());
-        if at + needle.len() <= end {
-            if let Some(h) = hits.get_mut(d) {
-                *h = true;
-            }
-            from = end;
-        } else {
-            // The match runs into the next ID: look again one character further.
-            from = at + lower[at..].chars().next().map_or(1, char::len_utf8);
+        RowView { rows }
+    }
+
+    /// The documents a filter kept, in order.
+    pub(super) fn kept(indices: Vec<u32>) -> RowView {
+        RowView {
+            rows: Rows::Kept(indices),
         }
     }
-    hits
 }
 
 #[cfg(test)]

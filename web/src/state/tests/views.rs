@@ -117,3 +117,120 @@ fn members_changed_keeps_the_rows_and_explains_with_the_new_nodes() {
     let e = views.explanation().unwrap();
     assert_eq!(e.as_ref().as_ref().unwrap().nodes, ["Z"]);
 }
+
+/// The chapter's examples, whose rows needing a pass over the documents are made by a job
+/// (as a large placement's are).
+fn sliced() -> ViewsState {
+    chapter().with_sliced_from(0)
+}
+
+/// What the documents view's job does: the model's rows job run to its end, handed over.
+fn made_by_a_job(views: &ViewsState) -> ViewAction {
+    let (query, version) = views.rows_wanted().expect("rows wanted");
+    let p = views.placement();
+    let mut job = p.rows_job(&query);
+    let rows = loop {
+        if let Some(rows) = job.step(&p, 3).expect("the same placement") {
+            break rows;
+        }
+    };
+    ViewAction::RowsMade {
+        version,
+        query,
+        rows: Rc::new(rows),
+    }
+}
+
+#[test]
+fn a_large_placements_sort_and_filter_are_made_by_a_job_and_shown_when_made() {
+    let views = sliced();
+    // Input order needs no pass: at hand.
+    assert_eq!(views.rows_wanted(), None);
+    let shown = views.rows().indices();
+    let views = reduce(views, ViewAction::SortBy(SortKey::Id));
+    let (query, _) = views.rows_wanted().expect("a sort by ID is wanted");
+    assert_eq!(query.sort, SortKey::Id);
+    // Meanwhile the rows shown before stay.
+    assert_eq!(views.rows().indices(), shown);
+    let views = reduce(
+        views,
+        ViewAction::RowsProgress {
+            version: 0,
+            query: query.clone(),
+            done: 3,
+            total: 36,
+        },
+    );
+    assert_eq!(views.rows_progress(), Some((3, 36)));
+    let made = made_by_a_job(&views);
+    let views = reduce(views, made);
+    assert_eq!(views.rows_wanted(), None);
+    assert_eq!(views.rows_progress(), None);
+    assert_eq!(*views.rows(), views.placement().rows(&query));
+    // The order is kept by the placement: the other direction is at hand.
+    let views = reduce(views, ViewAction::SortBy(SortKey::Id));
+    assert!(views.query().descending);
+    assert_eq!(views.rows_wanted(), None);
+    // A filter is a pass: wanted again.
+    let views = reduce(views, ViewAction::SetFilterText("users".into()));
+    assert!(views.rows_wanted().is_some());
+    let made = made_by_a_job(&views);
+    let views = reduce(views, made);
+    assert_eq!(views.rows().len(), 6);
+}
+
+#[test]
+fn a_late_jobs_rows_are_dropped() {
+    let views = reduce(sliced(), ViewAction::SortBy(SortKey::Id));
+    let stale = made_by_a_job(&views);
+    // The user sorts by size before the sort by ID is made.
+    let views = reduce(views, ViewAction::SortBy(SortKey::Size));
+    let views = reduce(views, stale);
+    assert_eq!(
+        views.rows_wanted().map(|(q, _)| q.sort),
+        Some(SortKey::Size)
+    );
+    // The documents change before the job's rows come: rows of the old version are dropped
+    // (a filter, which a placement never keeps, so that the rows are wanted again after).
+    let views = reduce(views, ViewAction::SetFilterText("users".into()));
+    let made = made_by_a_job(&views);
+    let mut edited = views.placement_handle();
+    edited.update(|p| p.set_members(0, vec!["B".into()]));
+    let views = reduce(views, ViewAction::Placed(edited));
+    let views = reduce(views, made);
+    assert!(views.rows_wanted().is_some());
+    let progress = ViewAction::RowsProgress {
+        version: 0,
+        query: views.query().clone(),
+        done: 1,
+        total: 2,
+    };
+    let views = reduce(views, progress);
+    assert_eq!(views.rows_progress(), None);
+}
+
+#[test]
+fn a_cancelled_job_goes_back_to_the_rows_shown_before() {
+    let views = reduce(sliced(), ViewAction::SetFilterText("orders".into()));
+    let made = made_by_a_job(&views);
+    let views = reduce(views, made);
+    let before = views.rows().indices();
+    assert!(!before.is_empty());
+    let views = reduce(views, ViewAction::SortBy(SortKey::Id));
+    let views = reduce(views, ViewAction::CancelRows);
+    assert_eq!(views.rows_wanted(), None);
+    assert_eq!(views.query().text, "orders");
+    assert_eq!(views.query().sort, SortKey::Index);
+    assert_eq!(views.rows().indices(), before);
+    // When the documents changed since, Cancel shows every document in input order.
+    let views = reduce(views, ViewAction::SortBy(SortKey::Size));
+    let mut edited = views.placement_handle();
+    edited.update(|p| p.set_members(0, vec!["B".into()]));
+    let views = reduce(views, ViewAction::Placed(edited));
+    let views = reduce(views, ViewAction::CancelRows);
+    assert_eq!(
+        views.query(),
+        &ravenshard_model::workspace::RowQuery::default()
+    );
+    assert_eq!(views.rows().len(), 12);
+}
