@@ -7,6 +7,7 @@
     python3 web/bench/studio.py --advise --docs 1000000      # the advisor, in the worker
     python3 web/bench/studio.py --table --docs 1000000       # issue 11's table (edits, topology)
     python3 web/bench/studio.py --table --docs 10000000      # the same at 10 M (about 5 min)
+    python3 web/bench/studio.py --table --rows sort,filter --docs 1000000   # sort, filter only
     python3 web/bench/studio.py --bulk --docs 1000000 --ids 10000000   # chunked jobs at scale
     python3 web/bench/studio.py --memory --docs 1000000      # wasm memory per document
     python3 web/bench/studio.py --bulk --trace --docs 1000000 --ids 10000000   # and why tasks ran long
@@ -42,8 +43,14 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
   generate, the save to IndexedDB, a reload until the documents are shown, the edit per
   view, the shard-count change, add a shard and balance, and a reload whose restore is
   cancelled halfway (the time from *Cancel* until the studio is usable); then the edit at
-  10,000 documents against --docs. The limits the page is given grow with --docs (300 s
-  for a generation, save or restore of 10,000,000 documents);
+  10,000 documents against --docs. Its sort and filter rows, in the Documents view: a click
+  on a column's header (by ID, by size, by ID again, descending, back to input order) until
+  the rows are shown in its order; a filter typed a character at a time until the rows it
+  keeps are shown, then an edit of the ID editor with the filter set until they are shown
+  again, then the filter emptied. A sort or filter the studio runs as a sliced job (the view
+  marked data-rows="working" meanwhile) is waited for until the view is ready. The limits
+  the page is given grow with --docs (300 s for a generation, save or restore of 10,000,000
+  documents);
 * trace (with --trace, for --bulk --ids and --table): a Chrome trace (ChromeDriver's
   performance log) of the 10 M-ID import, or of the generation, save and reloads, and for
   each main-thread task over 50 ms what ran in it and its thread time. A task much longer
@@ -649,17 +656,18 @@ def table_row(name, median, worst, longest, load, target, note=""):
 
 
 # The parts of --table that --rows can choose (the generation is always made first).
-TABLE_ROWS = ("reload", "edits", "reshard", "cancel", "small")
+TABLE_ROWS = ("reload", "edits", "sort", "filter", "reshard", "cancel", "small")
 
 
 def measure_table(driver, url, docs, edits, result, trace=False, only=TABLE_ROWS):
     """Issue 11's rows at `docs` documents: generate, its save to IndexedDB and a reload
     until the documents are shown again; the edit per view, the shard-count change, add a
-    shard and balance; a reload cancelled halfway (until the studio is usable); the longest
-    main-thread task during each, and the edit at 10,000 documents against `docs`. The load
-    average (1 min) is printed with each row: the machine is shared, so a figure is only as
-    quiet as the machine was. The targets of generate and reload are issue 11's at
-    1,000,000 documents: they are marked only up to that many. `only`: the rows measured
+    shard and balance; the Documents view's sort and filter (measure_table_sort and
+    measure_table_filter); a reload cancelled halfway (until the studio is usable); the
+    longest main-thread task during each, and the edit at 10,000 documents against `docs`.
+    The load average (1 min) is printed with each row: the machine is shared, so a figure
+    is only as quiet as the machine was. The targets of generate and reload are issue 11's
+    at 1,000,000 documents: they are marked only up to that many. `only`: the rows measured
     after the generation and its save (TABLE_ROWS' names)."""
     gen, saved = generated(driver, docs)
     rows = result["table"] = {"views": {}, "generate": gen, "save": saved}
@@ -682,6 +690,10 @@ def measure_table(driver, url, docs, edits, result, trace=False, only=TABLE_ROWS
         measure_table_reload(driver, url, docs, rows, scaled, trace)
     if "edits" in only:
         measure_table_edits(driver, docs, edits, rows, trace)
+    if "sort" in only:
+        measure_table_sort(driver, docs, rows, trace)
+    if "filter" in only:
+        measure_table_filter(driver, docs, rows, trace)
     if "reshard" in only:
         measure_table_reshard(driver, rows, trace)
     if "cancel" in only:
@@ -762,12 +774,13 @@ def measure_table_small(driver, docs, edits, rows):
 # --- Database scale (issue 11): chunked jobs at --docs documents --------------------------
 # Each waits until the documents are shown, records the longest main-thread task (a
 # `longtask` observer: tasks over 50 ms), the longest gap between animation frames (how
-# long the page could not paint) and whether the progress line was seen.
+# long the page could not paint) and whether the progress line was seen (`watch(selector)`:
+# in how many frames an element of `selector` was on the page).
 BULK_WATCH = """
-const watch = () => {
+const watch = (selector = '.work-progress') => {
   const w = {gap: 0, progress: 0, last: performance.now(), on: true};
   const tick = () => { const t = performance.now(); w.gap = Math.max(w.gap, t - w.last); w.last = t;
-    if (document.querySelector('.work-progress')) w.progress++; if (w.on) requestAnimationFrame(tick); };
+    if (document.querySelector(selector)) w.progress++; if (w.on) requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
   return w;
 };
@@ -842,6 +855,308 @@ const [n, done] = arguments;
 })();
 """
 
+
+
+# --- The Documents view's sort and filter at --docs documents (--table's sort and filter) -
+# A sort or filter of a large workspace may run as a sliced job: the studio then marks
+# `.documents-view` with data-rows="working" (and shows `.rows-working` with its progress)
+# until the rows are made, then data-rows="ready". A studio without the attribute makes them
+# at once: absent counts as ready. The rows are shown when the view is ready and `.row-count`
+# ("N of M") shows the expected counts; each wait is a frame at a time, from the frame after
+# the action (so a view still marked ready from before it is not taken for the answer), and
+# checks that the rows in sight are the ones asked for (in the order clicked, or each
+# containing the filter's text) so that rows left from before are not taken for them.
+DOCS_VIEW = """
+const rowsReady = () => {
+  const view = document.querySelector('.documents-view');
+  return !!view && (!view.dataset.rows || view.dataset.rows === 'ready');
+};
+const rowCount = () => {
+  const text = document.querySelector('.documents-view .row-count')?.textContent;
+  if (!text) return [null, null];
+  const [kept, all] = text.split(' of ');
+  return [Number(kept.replace(/\\D/g, '')), Number((all || '').replace(/\\D/g, ''))];
+};
+const shownRows = () => [...document.querySelectorAll('.documents-view .dt-row')];
+const rowId = row => row.querySelector('.c-id .id-text')?.textContent ?? '';
+const showDocuments = async () => {
+  document.getElementById('tab-documents').click();
+  await frame(); await sleep(50);
+};
+// Waits a frame at a time (at least one) until `shown()`; `first`: the time from `t` to the
+// first frame (how long the action kept the page from painting).
+const untilShown = async (shown, t, limit) => {
+  let first = null;
+  for (;;) {
+    await frame();
+    if (first === null) first = performance.now() - t;
+    if (shown()) return {error: null, first, ms: performance.now() - t};
+    if (performance.now() - t > limit) return {error: 'not shown in ' + limit / 1000 + ' s', first};
+  }
+};
+// The longest main-thread task since window.__tasks was emptied, once the observer has had
+// time to report the last one.
+const longestTask = async () => { await sleep(100); return Math.max(0, ...window.__tasks); };
+"""
+
+# Clicks the header button of `column` (`c-id`, `c-size`, `c-index`, ...) and waits until the
+# rows are shown in its order: the header marks the column sorted in the direction a click
+# gives (the other way when it already was), every document is kept, and the rows in sight
+# are in that order (checked for the index, the ID ignoring case, and the size).
+SORT = PRELUDE + BULK_WATCH + DOCS_VIEW + """
+const [column, limit, done] = arguments;
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+const size = text => {
+  const m = /^([\\d.]+) (B|KB|MB|GB|TB)$/.exec((text || '').trim());
+  return m ? Number(m[1]) * 1024 ** UNITS.indexOf(m[2]) : null;
+};
+const value = {'c-index': r => Number(r.dataset.index), 'c-id': r => rowId(r).toLowerCase(),
+               'c-size': r => size(r.querySelector('.c-size')?.textContent)}[column];
+// Documents without the value come last in either direction.
+const ordered = descending => {
+  if (!value) return true;
+  const values = shownRows().map(value);
+  let missing = false;
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === null) { missing = true; continue; }
+    if (missing) return false;
+    if (i > 0 && (descending ? values[i] > values[i - 1] : values[i] < values[i - 1])) return false;
+  }
+  return true;
+};
+(async () => {
+  await showDocuments();
+  const button = () => document.querySelector('.dt-head button.th.' + column);
+  if (!button()) { done({error: 'no header button .' + column}); return; }
+  const descending = button().classList.contains('sorted') && !button().textContent.includes('▼');
+  const all = count();
+  const shown = () => rowsReady() && button().classList.contains('sorted')
+    && button().textContent.includes(descending ? '▼' : '▲')
+    && rowCount()[0] === all && rowCount()[1] === all && ordered(descending);
+  window.__tasks = [];
+  const w = watch('.rows-working');
+  const t = performance.now();
+  button().click();
+  const r = await untilShown(shown, t, limit);
+  w.on = false;
+  done({...r, descending, rows: rowCount(), longest: await longestTask(), tasks: window.__tasks,
+        gap: w.gap, progress: w.progress});
+})();
+"""
+
+# How many of the saved documents' IDs contain `text`, ignoring case (the filter's rule for
+# ASCII IDs), read from the parts the studio saved to IndexedDB (SAVED_ID_BYTES' reading):
+# what the filter must show, known without the page's own answer.
+MATCHES = """
+const [text, done] = arguments;
+const needle = text.toLowerCase();
+const open = indexedDB.open('ravenshard-studio');
+open.onerror = () => done({error: String(open.error)});
+open.onsuccess = () => {
+  const store = open.result.transaction('studio').objectStore('studio');
+  const cursor = store.openCursor(IDBKeyRange.bound('documents.', 'documents/', false, true));
+  const decoder = new TextDecoder();
+  let matches = 0, documents = 0;
+  cursor.onerror = () => done({error: String(cursor.error)});
+  cursor.onsuccess = () => {
+    const c = cursor.result;
+    if (!c) { open.result.close(); done({matches, documents}); return; }
+    const lines = decoder.decode(c.value).split('\\n');
+    if (!lines[0].startsWith('ravenshard documents lines')) {
+      open.result.close();
+      done({error: 'a saved part is not in lines: ' + lines[0].slice(0, 40)});
+      return;
+    }
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i];
+      if (!line) continue;
+      const tab = line.indexOf('\\t');
+      documents++;
+      if ((tab < 0 ? line : line.slice(0, tab)).toLowerCase().includes(needle)) matches++;
+    }
+    c.continue();
+  };
+};
+"""
+
+# Types `text` in the filter, a character at a time `keyMs` apart (the next one once the
+# page has painted after the last, if that took longer, as a typist waits for the page), and
+# waits until the rows are shown: `expected` of all kept (null: not checked), each in sight
+# containing the text. `keys`: per keystroke, the time until the next frame; `ms`: from the
+# last keystroke until the rows are shown.
+FILTER = PRELUDE + BULK_WATCH + DOCS_VIEW + """
+const [text, expected, keyMs, limit, done] = arguments;
+(async () => {
+  await showDocuments();
+  const input = () => document.getElementById('filter');
+  if (input().value !== '') { done({error: 'the filter is already set: ' + input().value}); return; }
+  const needle = text.toLowerCase(), all = count();
+  const shown = () => rowsReady() && input().value === text && rowCount()[1] === all
+    && (expected === null || rowCount()[0] === expected)
+    && shownRows().every(r => rowId(r).toLowerCase().includes(needle));
+  window.__tasks = [];
+  const w = watch('.rows-working');
+  const keys = [];
+  const start = performance.now();
+  for (let i = 1; i < text.length; i++) {
+    const t = performance.now();
+    fire(input(), text.slice(0, i));
+    await frame();
+    keys.push(performance.now() - t);
+    await sleep(keyMs - (performance.now() - t));
+  }
+  const t = performance.now();
+  fire(input(), text);
+  const r = await untilShown(shown, t, limit);
+  keys.push(r.first);
+  w.on = false;
+  done({...r, keys, typing: performance.now() - start, rows: rowCount(), longest: await longestTask(),
+        tasks: window.__tasks, gap: w.gap, progress: w.progress});
+})();
+"""
+
+# With the filter `text` set and its `expected` rows shown (null: not checked), one edit of
+# the ID editor: an `x` typed into the text in the last line of the editor's page whose ID
+# contains it (so that the document leaves the filter: one row fewer, a change the wait can
+# see), or, when no ID of the page contains it, at the end of the page's last line (as the
+# edit rows type; the count then stays). Waits until the filtered rows are shown again.
+FILTER_EDIT = PRELUDE + BULK_WATCH + DOCS_VIEW + """
+const [text, expected, limit, done] = arguments;
+(async () => {
+  await showDocuments();
+  const needle = text.toLowerCase(), all = count();
+  const input = document.getElementById('filter');
+  if (input.value !== text || (expected !== null && rowCount()[0] !== expected)) {
+    done({error: 'the filter ' + text + ' is not shown before the edit: ' + rowCount()}); return;
+  }
+  const area = document.getElementById('ids');
+  const value = area.value, end = value.replace(/\\n+$/, '').length;
+  let edited = null, left = 0;
+  for (let stop = end; stop > 0 && edited === null;) {
+    const start = value.lastIndexOf('\\n', stop - 1) + 1;
+    const line = value.slice(start, stop), tab = line.indexOf('\\t');
+    const at = (tab < 0 ? line : line.slice(0, tab)).toLowerCase().indexOf(needle);
+    if (at >= 0) {
+      const cut = start + at + needle.length - 1;
+      edited = value.slice(0, cut) + 'x' + value.slice(cut);
+      left = edited.slice(start, stop + 1).split('\\t')[0].toLowerCase().includes(needle) ? 0 : 1;
+    }
+    stop = start - 1;
+  }
+  if (edited === null) edited = value.slice(0, end) + 'x' + value.slice(end);
+  const after = expected === null ? null : expected - left;
+  const shown = () => rowsReady() && input.value === text && rowCount()[1] === all
+    && (after === null || rowCount()[0] === after)
+    && shownRows().every(r => rowId(r).toLowerCase().includes(needle));
+  window.__tasks = [];
+  const w = watch('.rows-working');
+  const t = performance.now();
+  fire(area, edited);
+  const r = await untilShown(shown, t, limit);
+  w.on = false;
+  done({...r, left, rows: rowCount(), end: performance.now(), longest: await longestTask(),
+        tasks: window.__tasks, gap: w.gap, progress: w.progress});
+})();
+"""
+
+# Empties the filter at once (as a select-all and delete) and waits until every document is
+# shown again.
+FILTER_CLEAR = PRELUDE + BULK_WATCH + DOCS_VIEW + """
+const [limit, done] = arguments;
+(async () => {
+  await showDocuments();
+  const input = document.getElementById('filter'), all = count();
+  const shown = () => rowsReady() && input.value === '' && rowCount()[0] === all && rowCount()[1] === all;
+  window.__tasks = [];
+  const w = watch('.rows-working');
+  const t = performance.now();
+  fire(input, '');
+  const r = await untilShown(shown, t, limit);
+  w.on = false;
+  done({...r, rows: rowCount(), longest: await longestTask(), tasks: window.__tasks,
+        gap: w.gap, progress: w.progress});
+})();
+"""
+
+# The header buttons --table's sort clicks in turn, from input order: the ID (its order made),
+# the size, the ID again (its order kept), the ID again (descending), and the index (input
+# order again).
+SORT_CLICKS = ("c-id", "c-size", "c-id", "c-id", "c-index")
+SORT_NAMES = {"c-id": "ID", "c-size": "size", "c-index": "input order (#)"}
+# What --table's filter types, and how far apart its keystrokes are (a brisk typist's
+# 8 characters a second).
+FILTER_TEXT = "companies/1"
+KEY_MS = 125
+
+
+def rows_note(r):
+    """What a sort or filter row prints after its figures: the first frame after the action,
+    the longest gap between frames and whether the rows' progress was shown."""
+    return (f"   (first frame {r['first']:.0f} ms; longest gap between frames {r['gap']:.0f} ms; "
+            f"progress shown in {r['progress']} frames)")
+
+
+def rows_shown(what, r):
+    """Stops the bench when the rows were not shown (a sort or filter row's script)."""
+    if r.get("error"):
+        raise SystemExit(f"studio bench: {what}: {r['error']}")
+
+
+def measure_table_sort(driver, docs, rows, trace):
+    """--table's sort: each of SORT_CLICKS, from the click until the rows are shown in its
+    order, with the Documents view shown."""
+    if trace:
+        trace_events(driver)
+    rows["sort"], clicked = [], set()
+    for column in SORT_CLICKS:
+        r = driver.run(SORT, column, limit_ms(docs))
+        name = ("sort by " + SORT_NAMES.get(column, column) if column != "c-index"
+                else SORT_NAMES[column]) + (", descending" if r.get("descending") else "") \
+            + (" again" if column in clicked and not r.get("descending") else "")
+        rows_shown(name, r)
+        clicked.add(column)
+        r["name"], r["load"] = name, loadavg()
+        rows["sort"].append(r)
+        table_row(name + ": shown", r["ms"], None, r["longest"], r["load"], float("inf"),
+                  rows_note(r))
+    if trace:
+        print_long_tasks(trace_events(driver))
+
+
+def measure_table_filter(driver, docs, rows, trace):
+    """--table's filter: FILTER_TEXT typed a character at a time (from the last keystroke
+    until the rows it keeps are shown; the worst column: the longest from a keystroke to the
+    next frame), then one edit of the ID editor with the filter set (until the filtered rows
+    are shown again), then the filter emptied at once (until every document is shown). The
+    counts to wait for are read from the studio's save of the documents."""
+    known = driver.run(MATCHES, FILTER_TEXT)
+    expected = known.get("matches") if known.get("documents") == docs else None
+    if expected is None:
+        print(f"  (the filter's count is not checked: the saved documents read {known})")
+    if trace:
+        trace_events(driver)
+    f = rows["filter"] = driver.run(FILTER, FILTER_TEXT, expected, KEY_MS, limit_ms(docs))
+    rows_shown("filter", f)
+    f["load"] = loadavg()
+    table_row(f"filter '{FILTER_TEXT}' typed: shown", f["ms"], max(f["keys"]), f["longest"],
+              f["load"], float("inf"),
+              f"   ({f['rows'][0]:,} of {f['rows'][1]:,}; {len(FILTER_TEXT)} keystrokes "
+              f"{KEY_MS} ms apart, worst: one until the next frame; typed and shown in "
+              f"{f['typing']:.0f} ms; longest gap between frames {f['gap']:.0f} ms; progress "
+              f"shown in {f['progress']} frames)")
+    e = rows["filter_edit"] = driver.run(FILTER_EDIT, FILTER_TEXT, expected, limit_ms(docs))
+    rows_shown("edit with the filter set", e)
+    e["load"] = loadavg()
+    table_row("edit, filter set: shown", e["ms"], None, e["longest"], e["load"], float("inf"),
+              rows_note(e) + f" ({e['rows'][0]:,} of {e['rows'][1]:,})")
+    settle(driver, e["end"], docs)
+    c = rows["filter_clear"] = driver.run(FILTER_CLEAR, limit_ms(docs))
+    rows_shown("filter cleared", c)
+    c["load"] = loadavg()
+    table_row("filter cleared: shown", c["ms"], None, c["longest"], c["load"], float("inf"),
+              rows_note(c))
+    if trace:
+        print_long_tasks(trace_events(driver))
 
 
 def print_stages(r):
@@ -1102,7 +1417,8 @@ def main():
                         help="measure only the advisor on an export of --docs documents")
     parser.add_argument("--table", action="store_true",
                         help="measure only issue 11's table at --docs documents (edits, shard "
-                             "count, add shard + balance, longest tasks, the edit at 10,000)")
+                             "count, add shard + balance, the Documents view's sort and filter, "
+                             "longest tasks, the edit at 10,000)")
     parser.add_argument("--bulk", action="store_true",
                         help="measure only the chunked jobs at --docs documents: generate, "
                              "reload, import a gzip export (and --ids IDs from a text file)")
