@@ -1129,3 +1129,50 @@ async fn a_large_sort_and_filter_are_made_in_slices_with_progress_and_cancel() {
     assert!(studio.find(".dt-head button.c-id.sorted").is_some());
     assert_eq!(shown_ids(&studio), before);
 }
+
+/// From 100,000 documents on, the CSV is written by a job a slice at a time (the button
+/// says how far it is, and a second click stops it), then offered as one file.
+#[wasm_bindgen_test]
+async fn a_large_csv_export_is_written_in_slices_and_can_be_stopped() {
+    let studio = Studio::fresh().await;
+    studio.type_into("#gen-count", "100000").await;
+    studio.click("button.generate").await;
+    studio
+        .until("the generation", |s| {
+            s.text(".count-documents strong") == "100,000"
+        })
+        .await;
+    let first = studio.cell(0, "id-text");
+    let stop = catch_downloads();
+    // Started, then stopped by a second click: no file.
+    studio.click(".export-csv").await;
+    studio
+        .until("the export's progress", |s| {
+            s.find(".export-csv.working").is_some()
+        })
+        .await;
+    assert!(studio.text(".export-csv").starts_with("Writing the CSV…"));
+    studio.click(".export-csv").await;
+    studio
+        .until("the export to stop", |s| {
+            s.find(".export-csv.working").is_none()
+        })
+        .await;
+    gloo::timers::future::TimeoutFuture::new(300).await;
+    assert_eq!(caught_downloads(), "[]");
+    // Started again and left to finish: one file, every document.
+    studio.click(".export-csv").await;
+    studio
+        .until("the file", |_| caught_downloads() != "[]")
+        .await;
+    stop.call0(&JsValue::NULL).unwrap();
+    assert_eq!(studio.text(".export-csv"), "Export CSV");
+    let caught: Vec<(String, String)> = serde_json::from_str(&caught_downloads()).unwrap();
+    assert_eq!(caught.len(), 1);
+    assert_eq!(caught[0].0, "Orders-documents.csv");
+    let text = text_at(&caught[0].1).await.unwrap().as_string().unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("id,bucket,shard,collection,size"));
+    assert!(lines.next().unwrap().starts_with(&format!("{first},")));
+    assert_eq!(text.lines().count(), 100_001);
+}

@@ -1,10 +1,10 @@
 //! The root component: owns the state, opens it (share link, saved studio or sample),
 //! saves it, and lays out the panels, the tab bar and the view shown.
 
-use super::browser;
 use super::import::CancelToken;
 use super::saving::{self, Saver, StorageError};
 use super::tabs::{tab_view, TabBar};
+use super::{browser, export_job};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
     Action, AdvisorAction, ConfigAction, DesignAction, Level, Loaded, Notice, NoticeAction,
@@ -12,7 +12,7 @@ use crate::state::{
 };
 use gloo::timers::callback::Timeout;
 use ravenshard_model::workspace::{BalanceVerdict, Placement};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::hook;
 use yew::prelude::*;
@@ -151,7 +151,37 @@ fn studio(props: &StudioProps) -> Html {
             }
         })
     };
-    let on_csv = export("documents.csv", "text/csv", |s| s.csv());
+    let csv_progress = use_state(|| None::<f64>);
+    let csv_job = use_mut_ref(|| None::<Rc<Cell<bool>>>);
+    let on_csv = {
+        let at_once = export("documents.csv", "text/csv", |s| s.csv());
+        let (state, dispatch) = (state.clone(), dispatch.clone());
+        let (progress, job) = (csv_progress.clone(), csv_job.clone());
+        Callback::from(move |click: MouseEvent| {
+            // A click while a large export runs stops it.
+            if let Some(stopped) = job.borrow_mut().take() {
+                stopped.set(true);
+                return;
+            }
+            if state.placement().len() < export_job::CSV_SLICED_FROM {
+                return at_once.emit(click);
+            }
+            let name = format!("{}-documents.csv", state.placement().topology().database());
+            let on_progress = {
+                let (progress, job) = (progress.clone(), job.clone());
+                Callback::from(move |share: Option<f64>| {
+                    if share.is_none() {
+                        job.borrow_mut().take();
+                    }
+                    progress.set(share);
+                })
+            };
+            let placement = state.live_placement().clone();
+            let stopped =
+                export_job::export_csv(placement, name, on_progress, dispatch.error.clone());
+            *job.borrow_mut() = Some(stopped);
+        })
+    };
     let on_report = export("report.json", "application/json", |s| s.report_json());
 
     let tab = state.views().tab();
@@ -168,8 +198,14 @@ fn studio(props: &StudioProps) -> Html {
                 <nav class="toolbar" aria-label="Share and export">
                     <button type="button" class="share-link" onclick={on_share}
                         title="Put the workspace and configuration in the URL and copy it">{ "Share link" }</button>
-                    <button type="button" class="export-csv" onclick={on_csv.clone()}
-                        title="id, bucket, shard, collection, size of every document">{ "Export CSV" }</button>
+                    <button type="button" class={classes!("export-csv", csv_progress.is_some().then_some("working"))}
+                        onclick={on_csv.clone()}
+                        title="id, bucket, shard, collection, size of every document">
+                        { match *csv_progress {
+                            Some(share) => format!("Writing the CSV… {:.0}% (click to stop)", 100.0 * share),
+                            None => "Export CSV".to_string(),
+                        } }
+                    </button>
                     <button type="button" class="export-report" onclick={on_report}
                         title="Per-shard counts, skew, top buckets and anchored groups">{ "Export report" }</button>
                 </nav>

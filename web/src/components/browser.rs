@@ -83,10 +83,15 @@ pub async fn copy_text(text: &str) -> bool {
 
 /// Offers `text` as a file download.
 pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    download_parts(name, mime, &js_sys::Array::of1(&JsValue::from_str(text)))
+}
+
+/// Offers a file made of `parts` (JS strings, written one after the other) for download,
+/// as [`download`] does: a large export is written a part at a time, never as one string.
+pub fn download_parts(name: &str, mime: &str, parts: &js_sys::Array) -> Result<(), String> {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(parts, &options)
         .map_err(|_| "the browser could not build the file".to_string())?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)
         .map_err(|_| "the browser could not offer the file".to_string())?;

@@ -32,10 +32,9 @@ pub struct MapViewProps {
 pub fn map_view(props: &MapViewProps) -> Html {
     let placement = props.placement.get();
     let mut marked: Vec<u32> = Vec::new();
-    if let Some(group) = props
-        .selected_group
-        .and_then(|g| placement.groups().get(g as usize))
-    {
+    // One group, read from the groups' kept order (not the summary of every group, made
+    // again after each change: about 200 ms natively at 10,000,000 documents).
+    if let Some(group) = props.selected_group.and_then(|g| placement.group(g)) {
         marked.push(group.bucket);
     }
     if let Some(bucket) = props.selected_bucket {

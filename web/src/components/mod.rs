@@ -12,6 +12,7 @@ mod config;
 mod content;
 mod documents;
 mod explain;
+pub mod export_job;
 mod groups;
 pub mod import;
 mod locality;

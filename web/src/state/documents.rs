@@ -62,15 +62,28 @@ fn csv_field(out: &mut String, field: &str) {
     }
 }
 
-/// Every document as CSV: `id,bucket,shard,collection,size` (empty cells for unknown
-/// values and for documents that are not placed).
+/// The CSV export's header line.
+pub const CSV_HEADER: &str = "id,bucket,shard,collection,size\n";
+
+/// The CSV of every document of `placement` (`id,bucket,shard,collection,size`, one line
+/// each, in input order; empty cells for unknown values and for documents that are not
+/// placed): [`CSV_HEADER`] and [`write_csv_rows`] of them all. The studio
+/// writes a large workspace's a range at a time instead.
 pub fn documents_csv(placement: &Placement) -> String {
-    let mut out = String::from("id,bucket,shard,collection,size\n");
-    for index in 0..placement.len() {
-        let Some(row) = placement.row(index) else {
+    let mut out = String::from(CSV_HEADER);
+    write_csv_rows(placement, 0..placement.len(), &mut out);
+    out
+}
+
+/// Appends the CSV lines of documents `range` of `placement` to `out` (past the end:
+/// none). A row is read without its group's rank, which the CSV does not show (the rank
+/// would sort every anchored group first).
+pub fn write_csv_rows(placement: &Placement, range: std::ops::Range<usize>, out: &mut String) {
+    for index in range {
+        let Some(row) = placement.row_unranked(index) else {
             continue;
         };
-        csv_field(&mut out, row.id);
+        csv_field(out, row.id);
         out.push(',');
         if let Some(bucket) = row.bucket {
             let _ = write!(out, "{bucket}");
@@ -80,12 +93,11 @@ pub fn documents_csv(placement: &Placement) -> String {
             let _ = write!(out, "{shard}");
         }
         out.push(',');
-        csv_field(&mut out, row.collection.unwrap_or_default());
+        csv_field(out, row.collection.unwrap_or_default());
         out.push(',');
         if let Some(size) = row.size {
             let _ = write!(out, "{size}");
         }
         out.push('\n');
     }
-    out
 }

@@ -15,10 +15,10 @@ pub const REPORT_MEMBERS: usize = 20;
 /// configuration (and database) it was placed by.
 pub fn report_json(placement: &Placement) -> String {
     let p = placement;
-    let groups: Vec<Value> = p
-        .groups()
-        .iter()
-        .take(REPORT_GROUPS)
+    // The largest groups one at a time from the groups' kept order (the summary of every
+    // group, with its members, is about 200 ms natively at 10,000,000 documents).
+    let groups: Vec<Value> = (0..REPORT_GROUPS as u32)
+        .map_while(|rank| p.group(rank))
         .map(|g| {
             json!({
                 "anchor": g.anchor,
@@ -58,7 +58,7 @@ pub fn report_json(placement: &Placement) -> String {
         "nodes": nodes,
         "obese_threshold": p.obese_threshold(),
         "obese_buckets": p.obese_buckets(),
-        "anchored_group_count": p.groups().len(),
+        "anchored_group_count": p.group_count(),
         "anchored_groups": groups,
         "invalid": invalid,
         "configuration": configuration,

@@ -44,7 +44,9 @@ pub use config::{
     DEFAULT_REPLICATION_FACTOR, DEFAULT_SHARDS,
 };
 pub use design::{DesignAction, DesignState, DEFAULT_QUERY, MAX_TRANSACTION_IDS};
-pub use documents::{documents_csv, documents_text, parse_documents, parse_documents_at};
+pub use documents::{
+    documents_csv, documents_text, parse_documents, parse_documents_at, write_csv_rows, CSV_HEADER,
+};
 pub use editor::{Page, PageMove, Splice, MAX_PAGE_LINES, PAGE_LINES};
 pub use export::report_json;
 pub use inputs::{
