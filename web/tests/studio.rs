@@ -1074,6 +1074,11 @@ fn shown_ids(studio: &Studio) -> Vec<String> {
     ids
 }
 
+/// A count as the studio writes it (thousands separated by commas).
+fn count_text(n: u64) -> String {
+    ravenshard_studio::components::count(n)
+}
+
 fn rows_state(studio: &Studio) -> String {
     studio
         .get(".documents-view")
@@ -1119,6 +1124,26 @@ async fn a_large_sort_and_filter_are_made_in_slices_with_progress_and_cancel() {
     assert!(shown_ids(&studio)
         .iter()
         .all(|id| id.to_lowercase().contains("companies/1")));
+    // An edit while the filter is set is followed at once, without a job.
+    let kept: u64 = count
+        .split(' ')
+        .next()
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap();
+    let ids = studio
+        .get("#ids")
+        .unchecked_into::<HtmlTextAreaElement>()
+        .value();
+    studio
+        .type_into("#ids", &format!("companies/1-new\n{ids}"))
+        .await;
+    assert_eq!(rows_state(&studio), "ready", "followed, not filtered again");
+    assert_eq!(
+        studio.text(".row-count"),
+        format!("{} of 50,001", count_text(kept + 1))
+    );
     // Cancel a sort by size: the filtered rows by ID come back.
     let before = shown_ids(&studio);
     studio.click(".dt-head button.c-size").await;

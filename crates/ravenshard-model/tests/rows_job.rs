@@ -237,3 +237,68 @@ fn a_shard_or_group_that_does_not_exist_keeps_nothing() {
         [0, 1]
     );
 }
+
+/// An edit: documents `at..at + remove` (both taken modulo the documents) replaced by these.
+fn edits() -> impl Strategy<Value = Vec<(usize, usize, Vec<Document>)>> {
+    let edit = (
+        0usize..64,
+        0usize..4,
+        documents().prop_map(|d| d.into_iter().take(3).collect()),
+    );
+    proptest::collection::vec(edit, 1..6)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A filtered view followed through edits equals the rows made again after each.
+    #[test]
+    fn filtered_rows_follow_edits(
+        docs in documents(),
+        shards in 1u32..4,
+        query in queries(),
+        changes in edits(),
+    ) {
+        let query = RowQuery { group: None, ..query };
+        let t = topology(shards, false);
+        let mut p = Placement::new(&docs, &t, &PlacementOptions::default());
+        let mut rows = p.rows(&query);
+        for (at, remove, insert) in changes {
+            let at = at % (p.len() + 1);
+            let remove = remove.min(p.len() - at);
+            p.splice(at..at + remove, &insert).expect("an edit in range");
+            let fresh = p.rows(&query);
+            match p.rows_after_edit(&query, &rows, at, remove, insert.len()) {
+                Some(followed) => prop_assert_eq!(followed.indices(), fresh.indices()),
+                None => prop_assert!(
+                    query.text.is_empty() && query.shard.is_none() || query.sort == SortKey::Shard,
+                    "only an unfiltered view (or one by shard with a bucket on no shard) is made again"
+                ),
+            }
+            rows = fresh;
+        }
+    }
+}
+
+#[test]
+fn rows_after_an_edit_that_does_not_fit_are_made_again() {
+    let t = Topology::with_shards(3).expect("3 shards");
+    let p = Placement::new(
+        &["a", "b"].map(Document::new),
+        &t,
+        &PlacementOptions::default(),
+    );
+    let query = RowQuery {
+        text: "a".into(),
+        ..Default::default()
+    };
+    let rows = p.rows(&query);
+    // Five documents inserted into two (so the placement holds fewer than the edit
+    // inserted), or a group filter: not followed.
+    assert_eq!(p.rows_after_edit(&query, &rows, 0, 0, 5), None);
+    let group = RowQuery {
+        group: Some(0),
+        ..query
+    };
+    assert_eq!(p.rows_after_edit(&group, &rows, 0, 1, 1), None);
+}

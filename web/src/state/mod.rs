@@ -67,8 +67,8 @@ pub use reshard::{Inputs, ReshardAction, ReshardState, ReshardView, StepMove};
 pub use tab::Tab;
 pub use views::{Metric, ViewAction, ViewsState};
 pub use workspace::{
-    ImportStatus, WorkspaceAction, WorkspaceState, DEFAULT_ANCHORED_PERCENT, DEFAULT_GENERATED,
-    MAX_GENERATED,
+    ImportStatus, LastEdit, WorkspaceAction, WorkspaceState, DEFAULT_ANCHORED_PERCENT,
+    DEFAULT_GENERATED, MAX_GENERATED,
 };
 
 use crate::worker::Reply;
@@ -538,10 +538,10 @@ impl State {
         let placement = self.workspace.live_placement().clone();
         if self.placed.seen != placement {
             self.placed.follow(&placement);
-            let action = if members_changed {
-                ViewAction::MembersChanged(placement)
-            } else {
-                ViewAction::Placed(placement)
+            let action = match (members_changed, self.workspace.last_edit()) {
+                (true, _) => ViewAction::MembersChanged(placement),
+                (false, Some(edit)) => ViewAction::Edited(placement, edit),
+                (false, None) => ViewAction::Placed(placement),
             };
             self.views = Rc::clone(&self.views).reduce(action);
         }

@@ -5,6 +5,7 @@
 
 use super::live::Live;
 use super::tab::Tab;
+use super::workspace::LastEdit;
 use ravenshard::{explain, Explanation};
 use ravenshard_model::workspace::{Placement, RowQuery, RowView, SortKey};
 use std::cell::OnceCell;
@@ -49,6 +50,9 @@ pub enum ViewAction {
     SetExplainId(String),
     /// The documents were placed again: group numbers and shards may mean something else.
     Placed(Live<Placement>),
+    /// The ID editor edited the documents ([`Placed`](ViewAction::Placed), and what the
+    /// edit replaced): rows made just before it follow the edit.
+    Edited(Live<Placement>, LastEdit),
     /// Members changed: the documents stay where they were.
     MembersChanged(Live<Placement>),
     /// A rows job ([`components::rows_job`](crate::components::rows_job)) made progress on
@@ -305,7 +309,8 @@ impl ViewsState {
                     self.refresh_explanation();
                 }
             }
-            ViewAction::Placed(placement) => self.placed(placement),
+            ViewAction::Placed(placement) => self.placed(placement, None),
+            ViewAction::Edited(placement, edit) => self.placed(placement, Some(edit)),
             ViewAction::MembersChanged(placement) => {
                 self.placement = placement;
                 self.refresh_explanation();
@@ -350,7 +355,8 @@ impl ViewsState {
     }
 
     /// A new placement: group numbers, shards and buckets may mean something else now.
-    fn placed(&mut self, placement: Live<Placement>) {
+    fn placed(&mut self, placement: Live<Placement>, edit: Option<LastEdit>) {
+        let same_cell = self.placement.same_cell(&placement);
         self.placement = placement;
         self.selected_group = None;
         self.query.group = None;
@@ -365,8 +371,33 @@ impl ViewsState {
                 self.selected_bucket = None;
             }
         }
-        self.refresh_rows();
+        match edit.filter(|_| same_cell).and_then(|e| self.follow(e)) {
+            Some(made) => self.rows = OnceCell::from(made),
+            None => self.refresh_rows(),
+        }
         self.refresh_explanation();
+    }
+
+    /// The rows made just before `edit` (and for the query now), following it:
+    /// O(rows + edited documents) rather than a pass over every document.
+    fn follow(&self, edit: LastEdit) -> Option<Made> {
+        let made = self.rows.get()?;
+        if made.version + 1 != edit.version || made.query != self.query {
+            return None;
+        }
+        let p = self.placement.get();
+        let rows = p.rows_after_edit(
+            &self.query,
+            &made.rows,
+            edit.at,
+            edit.removed,
+            edit.inserted,
+        )?;
+        Some(Made {
+            rows: Rc::new(rows),
+            query: self.query.clone(),
+            version: edit.version,
+        })
     }
 
     /// Whether a job's rows of `query` over the placement at `version` are the ones wanted.

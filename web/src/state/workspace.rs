@@ -25,6 +25,21 @@ pub const DEFAULT_ANCHORED_PERCENT: &str = "50";
 /// checked too: see [`check_generation_fits`]).
 pub const MAX_GENERATED: usize = ravenshard_model::sample::MAX_DOCUMENTS;
 
+/// The last edit of the documents the ID editor spliced into the placement, and the
+/// placement's version it made: a view whose rows were made at the version before follows
+/// the edit instead of making them again (`Placement::rows_after_edit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LastEdit {
+    /// The placement's version after the edit.
+    pub version: u64,
+    /// The first document replaced.
+    pub at: usize,
+    /// How many documents were removed.
+    pub removed: usize,
+    /// How many documents were put in their place.
+    pub inserted: usize,
+}
+
 /// An import in progress.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportStatus {
@@ -174,6 +189,8 @@ pub struct WorkspaceState {
     /// The chunked job in progress.
     work: Option<super::Work>,
     notice: Option<Notice>,
+    /// The ID editor's last edit.
+    last_edit: Option<LastEdit>,
 }
 
 impl WorkspaceState {
@@ -199,6 +216,7 @@ impl WorkspaceState {
             import_error: None,
             work: None,
             notice: None,
+            last_edit: None,
         }
     }
 
@@ -227,6 +245,13 @@ impl WorkspaceState {
     /// their placement change.
     pub fn live_placement(&self) -> &Live<Placement> {
         &self.placement
+    }
+
+    /// The ID editor's last edit, when it is the last change of the placement (the
+    /// placement's version is the one the edit made).
+    pub fn last_edit(&self) -> Option<LastEdit> {
+        self.last_edit
+            .filter(|e| e.version == self.placement.version())
     }
 
     /// The bucket statistics the workspace holds instead of documents.
@@ -352,13 +377,23 @@ impl WorkspaceState {
                 let (topology, options) = (placement.topology(), placement.options());
                 let typed = Placement::new(&splice.insert, topology, options);
                 self.placement = Live::new(typed);
-            } else if let Err(e) = self.placement.update(|p| p.splice(range, &splice.insert)) {
+            } else if let Err(e) = self
+                .placement
+                .update(|p| p.splice(range.clone(), &splice.insert))
+            {
                 self.notice = Some(Notice::new(
                     Level::Error,
                     format!("The edit was not applied: {e}."),
                 ));
                 self.page = Page::at(&self.placement.get(), self.page.start());
                 return;
+            } else {
+                self.last_edit = Some(LastEdit {
+                    version: self.placement.version(),
+                    at: range.start,
+                    removed: range.len(),
+                    inserted: splice.insert.len(),
+                });
             }
         }
         if edit.cut {

@@ -61,6 +61,7 @@ mod orders;
 mod ranking;
 mod retopology;
 mod rows;
+mod rows_edit;
 mod rows_job;
 mod shards;
 mod singles;

@@ -141,6 +141,30 @@ impl SortCache {
     }
 }
 
+/// Calls `f` with the documents view's order by `key` as a test "does document `x` come
+/// before document `y`": the documents with the value by it (reversed when `descending`),
+/// ties by index, then the others in input order.
+pub(super) fn with_order<R>(
+    p: &Placement,
+    key: SortKey,
+    descending: bool,
+    f: impl FnOnce(&dyn Fn(u32, u32) -> bool) -> R,
+) -> R {
+    let locator = Locator::new(&p.topology);
+    let by = Compare {
+        p,
+        key,
+        locator: &locator,
+    };
+    let before = |x: u32, y: u32| match (by.present(x), by.present(y)) {
+        (true, true) if descending => by.cmp(x, y) == Ordering::Greater,
+        (true, true) => by.cmp(x, y) == Ordering::Less,
+        (present, _) if present != by.present(y) => present,
+        _ => x < y,
+    };
+    f(&before)
+}
+
 /// Where the document an edit replaces by one other (an ID edited) is in each order made.
 #[derive(Debug, Default)]
 pub(super) struct Held([Option<usize>; 5]);

@@ -70,10 +70,52 @@ enum Stage {
 
 /// What a filter keeps: the document's shard, its group (its key in the group table) and
 /// text in its lowered ID.
-struct Filter {
+pub(super) struct Filter {
     text: String,
     shard: Option<u32>,
     group: Option<u32>,
+}
+
+impl Filter {
+    /// The filter of `query`; `None` when it names a shard or a group that does not exist
+    /// (it keeps nothing).
+    pub(super) fn new(p: &Placement, query: &RowQuery) -> Option<Filter> {
+        let shard = match query.shard {
+            Some(s) => p.shard_position(s).map(|_| Some(s)),
+            None => Some(None),
+        };
+        let group = match query.group {
+            Some(rank) => p.groups.key_at(rank).map(Some),
+            None => Some(None),
+        };
+        shard.zip(group).map(|(shard, group)| Filter {
+            text: lower_id(&query.text).into_owned(),
+            shard,
+            group,
+        })
+    }
+
+    /// Whether it keeps every document.
+    pub(super) fn keeps_all(&self) -> bool {
+        self.text.is_empty() && self.shard.is_none() && self.group.is_none()
+    }
+
+    /// Whether it keeps document `i` (`scratch` holds its lowered ID after, when read).
+    pub(super) fn keeps(&self, p: &Placement, i: u32, scratch: &mut String) -> bool {
+        let bucket = p.store.bucket(i as usize);
+        let ranges = p.topology.ranges();
+        self.shard
+            .is_none_or(|s| bucket.and_then(|b| shard_of(ranges, b)) == Some(s))
+            && self
+                .group
+                .is_none_or(|g| p.store.groups.get(i as usize) == Some(&g))
+            && (self.text.is_empty() || {
+                scratch.clear();
+                let version = p.topology.server_version();
+                push_lower_id(scratch, p.id(i as usize).unwrap_or(""), version);
+                scratch.contains(self.text.as_str())
+            })
+    }
 }
 
 /// The filter's pass over the order.
@@ -182,21 +224,8 @@ impl RowsJob {
 
 impl Filtering {
     fn new(p: &Placement, query: &RowQuery, order: Option<Arc<Order>>) -> Filtering {
-        let shard = match query.shard {
-            Some(s) => p.shard_position(s).map(|_| Some(s)),
-            None => Some(None),
-        };
-        let group = match query.group {
-            Some(rank) => p.groups.key_at(rank).map(Some),
-            None => Some(None),
-        };
-        let filter = shard.zip(group).map(|(shard, group)| Filter {
-            text: lower_id(&query.text).into_owned(),
-            shard,
-            group,
-        });
         Filtering {
-            filter,
+            filter: Filter::new(p, query),
             order,
             at: 0,
             kept: Vec::new(),
@@ -235,29 +264,16 @@ impl Filtering {
         let Some(f) = &self.filter else {
             return Some(RowView::default());
         };
-        if f.text.is_empty() && f.shard.is_none() && f.group.is_none() {
+        if f.keeps_all() {
             return Some(RowView::unfiltered(n, self.order.take(), query.descending));
         }
         let end = self.at.saturating_add(work).min(self.positions(n));
-        let ranges = p.topology.ranges();
-        let version = p.topology.server_version();
         for at in self.at..end {
             let (Some(i), Some(f)) = (self.document_at(n, at, query.descending), &self.filter)
             else {
                 continue;
             };
-            let bucket = p.store.bucket(i as usize);
-            let kept = f
-                .shard
-                .is_none_or(|s| bucket.and_then(|b| shard_of(ranges, b)) == Some(s))
-                && f.group
-                    .is_none_or(|g| p.store.groups.get(i as usize) == Some(&g))
-                && (f.text.is_empty() || {
-                    self.scratch.clear();
-                    push_lower_id(&mut self.scratch, p.id(i as usize).unwrap_or(""), version);
-                    self.scratch.contains(f.text.as_str())
-                });
-            if kept {
+            if f.keeps(p, i, &mut self.scratch) {
                 self.kept.push(i);
             }
         }

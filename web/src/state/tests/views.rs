@@ -234,3 +234,48 @@ fn a_cancelled_job_goes_back_to_the_rows_shown_before() {
     );
     assert_eq!(views.rows().len(), 12);
 }
+
+/// The ID editor's edit of documents `at..at + removed`, as the studio's state tells the
+/// views of it.
+fn edited(
+    views: ViewsState,
+    handle: &mut Live<Placement>,
+    at: usize,
+    removed: usize,
+    insert: &[Document],
+) -> ViewsState {
+    handle
+        .update(|p| p.splice(at..at + removed, insert))
+        .unwrap();
+    let edit = LastEdit {
+        version: handle.version(),
+        at,
+        removed,
+        inserted: insert.len(),
+    };
+    reduce(views, ViewAction::Edited(handle.clone(), edit))
+}
+
+#[test]
+fn a_filtered_view_follows_an_edit_without_a_job() {
+    let views = reduce(sliced(), ViewAction::SetFilterText("users".into()));
+    let made = made_by_a_job(&views);
+    let views = reduce(views, made);
+    assert_eq!(views.rows().len(), 6);
+    // Line 2 becomes a user, and a user is added at the start.
+    let mut handle = views.placement_handle();
+    let typed = [Document::new("Users/9")];
+    let views = edited(views, &mut handle, 2, 1, &typed);
+    assert_eq!(views.rows_wanted(), None, "followed, not made again");
+    let query = views.query().clone();
+    assert_eq!(*views.rows(), views.placement().rows(&query));
+    let views = edited(views, &mut handle, 0, 0, &typed);
+    assert_eq!(views.rows_wanted(), None);
+    assert_eq!(*views.rows(), views.placement().rows(&query));
+    assert_eq!(views.rows().len(), 8);
+    // Two changes since the rows were made (an edit the views were not told of): made
+    // again, by a job.
+    handle.update(|p| p.splice(0..1, &[])).unwrap();
+    let views = edited(views, &mut handle, 0, 1, &[]);
+    assert!(views.rows_wanted().is_some());
+}

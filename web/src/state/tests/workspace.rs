@@ -222,3 +222,21 @@ fn the_limits_follow_wasm32_memory() {
         .unwrap_err()
         .contains("compressed"));
 }
+
+#[test]
+fn an_edit_is_told_until_another_change_of_the_placement() {
+    let w = chapter();
+    assert_eq!(w.last_edit(), None);
+    // The second line replaced by two.
+    let mut lines: Vec<String> = w.page().text().lines().map(String::from).collect();
+    lines.splice(1..2, ["a/1".to_string(), "a/2".to_string()]);
+    let w = reduce(w, WorkspaceAction::SetText(lines.join("\n")));
+    let edit = w.last_edit().expect("the edit");
+    assert_eq!((edit.at, edit.removed, edit.inserted), (1, 1, 2));
+    assert_eq!(edit.version, w.live_placement().version());
+    // A change of members is another update of the placement: the edit is no longer last.
+    let mut topology = w.placement().topology().clone();
+    topology.set_members(0, vec!["Z".into()]);
+    let w = reduce(w, WorkspaceAction::SetMembers(Rc::new(topology)));
+    assert_eq!(w.last_edit(), None);
+}
