@@ -1201,3 +1201,32 @@ async fn a_large_csv_export_is_written_in_slices_and_can_be_stopped() {
     assert!(lines.next().unwrap().starts_with(&format!("{first},")));
     assert_eq!(text.lines().count(), 100_001);
 }
+
+/// A workspace too big for a share link makes none: the banner says so and offers the CSV.
+#[wasm_bindgen_test]
+async fn a_workspace_too_big_for_a_link_is_offered_as_a_file() {
+    let studio = Studio::fresh().await;
+    studio.type_into("#gen-count", "20001").await;
+    studio.click("button.generate").await;
+    studio
+        .until("the generation", |s| {
+            s.text(".count-documents strong") == "20,001"
+        })
+        .await;
+    let location = web_sys::window().unwrap().location();
+    studio.click(".share-link").await;
+    studio.wait_for(".share-refused").await;
+    assert!(studio
+        .text(".share-refused")
+        .contains("too big for a share link (20,001 documents; a link holds at most 20,000)"));
+    assert_eq!(location.hash().unwrap(), "", "no link is made");
+    let stop = catch_downloads();
+    studio.click(".share-refused .export-refused").await;
+    studio
+        .until("the file", |_| caught_downloads() != "[]")
+        .await;
+    stop.call0(&JsValue::NULL).unwrap();
+    assert!(caught_downloads().contains("Orders-documents.csv"));
+    studio.click(".share-refused .dismiss").await;
+    assert!(studio.find(".share-refused").is_none());
+}

@@ -65,6 +65,17 @@ use std::fmt;
 /// [`ShareError::TooLarge`].
 pub const MAX_INFLATED_BYTES: usize = 64 * 1024 * 1024;
 
+/// The most documents a share link carries: a larger workspace is shared as a file (the
+/// CSV export). A link of 20,000 generated documents is about 280,000 characters, already
+/// more than most places that take a link keep, and making it is a few tens of
+/// milliseconds; 1,000,000 documents made a link of 14,000,000 characters in one task of
+/// 2.7 s.
+pub const MAX_LINK_DOCUMENTS: usize = 20_000;
+
+/// The longest share link made, in characters: Chromium's limit for a URL (2 MB), the most
+/// any browser opens. A link that compresses worse than expected is refused past it.
+pub const MAX_LINK_CHARS: usize = 2_000_000;
+
 /// The DEFLATE level of compact links: the best, 9 (what flate2's `Compression::best()`
 /// asked of the same compressor, so links encode as they always have).
 const LEVEL: u8 = 9;

@@ -136,10 +136,21 @@ fn studio(props: &StudioProps) -> Html {
 
     let unsaved = use_saving(&state, props.saved);
 
+    let share_refused = use_state(|| None::<String>);
     let on_share = {
         let state = state.clone();
         let on_notice = dispatch.notice.clone();
-        Callback::from(move |_: MouseEvent| browser::share(&state, on_notice.clone()))
+        let refused = share_refused.clone();
+        Callback::from(move |_: MouseEvent| {
+            refused.set(None);
+            let setter = refused.setter();
+            let on_refused = Callback::from(move |why: String| setter.set(Some(why)));
+            browser::share(&state, on_notice.clone(), on_refused)
+        })
+    };
+    let on_dismiss_refusal = {
+        let refused = share_refused.clone();
+        Callback::from(move |_: MouseEvent| refused.set(None))
     };
     let export = |suffix: &'static str, mime: &'static str, text: fn(&State) -> String| {
         let state = state.clone();
@@ -210,6 +221,13 @@ fn studio(props: &StudioProps) -> Html {
                         title="Per-shard counts, skew, top buckets and anchored groups">{ "Export report" }</button>
                 </nav>
             </header>
+            if let Some(text) = &*share_refused {
+                <div class="share-refused notice warning" role="alert">
+                    <span class="text">{ text.clone() }</span>
+                    <button type="button" class="export-refused" onclick={on_csv.clone()}>{ "Export CSV" }</button>
+                    <button type="button" class="dismiss" aria-label="Dismiss" onclick={on_dismiss_refusal}>{ "×" }</button>
+                </div>
+            }
             if let Some(text) = unsaved {
                 <div class="not-saved notice warning" role="alert">
                     <span class="text">{ text }</span>

@@ -2,16 +2,21 @@
 //! downloads (saving is [`saving`](super::saving)'s). Every call tolerates a browser that refuses (private mode,
 //! storage full, no clipboard): the studio reports it and goes on.
 
-use crate::state::{Level, Notice, NoticeAction, State};
+use crate::editors::geometry::group_digits;
+use crate::state::{too_big_for_a_link, Level, Notice, NoticeAction, State};
 use gloo::timers::callback::Timeout;
-use ravenshard_model::share::{finish_fragment, plan_fragment, FragmentPlan};
+use ravenshard_model::share::{finish_fragment, plan_fragment, FragmentPlan, MAX_LINK_CHARS};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::Callback;
 
 /// Writes a share link for the state into the address bar and copies it; says so (or why
-/// not) through `on_notice`.
-pub fn share(state: &State, on_notice: Callback<NoticeAction>) {
+/// not) through `on_notice`. A workspace too big for a link ([`State::share_refusal`], or a
+/// link past [`MAX_LINK_CHARS`]) makes none: `on_refused` hears why.
+pub fn share(state: &State, on_notice: Callback<NoticeAction>, on_refused: Callback<String>) {
+    if let Some(why) = state.share_refusal() {
+        return on_refused.emit(why);
+    }
     let notify = move |level, text: String| {
         on_notice.emit(NoticeAction::Notify(Notice::new(level, text)));
     };
@@ -34,6 +39,14 @@ pub fn share(state: &State, on_notice: Callback<NoticeAction>) {
                 }
             },
         };
+        if fragment.len() > MAX_LINK_CHARS {
+            let why = format!(
+                "a link of {} characters; at most {}",
+                group_digits(fragment.len() as u64),
+                group_digits(MAX_LINK_CHARS as u64)
+            );
+            return on_refused.emit(too_big_for_a_link(&why));
+        }
         let Some(window) = web_sys::window() else {
             return;
         };

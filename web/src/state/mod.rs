@@ -71,6 +71,7 @@ pub use workspace::{
     DEFAULT_GENERATED, MAX_GENERATED,
 };
 
+use crate::editors::geometry::group_digits;
 use crate::worker::Reply;
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
@@ -114,6 +115,13 @@ pub enum Action {
     /// A workspace made a chunk at a time (a large generation or import) replaces the
     /// documents, with its placement ([`Loaded`]).
     Loaded(Rc<Loaded>),
+}
+
+/// What the studio says of a workspace too big for a share link (`why`: its size).
+pub fn too_big_for_a_link(why: &str) -> String {
+    format!(
+        "The workspace is too big for a share link ({why}): export it as a file with Export CSV."
+    )
 }
 
 /// The configuration last applied to the workspace (its revision, and its topology's `Rc`,
@@ -340,6 +348,20 @@ impl State {
             config: (!plain).then(|| config.topology().to_json()),
             documents: self.placement().documents(0..usize::MAX).collect(),
         }
+    }
+
+    /// Why the workspace is not shared as a link (too many documents for one:
+    /// [`MAX_LINK_DOCUMENTS`](ravenshard_model::share::MAX_LINK_DOCUMENTS)), asked before
+    /// any link is made; `None` when it may be.
+    pub fn share_refusal(&self) -> Option<String> {
+        let documents = self.placement().len();
+        (documents > ravenshard_model::share::MAX_LINK_DOCUMENTS).then(|| {
+            too_big_for_a_link(&format!(
+                "{} documents; a link holds at most {}",
+                group_digits(documents as u64),
+                group_digits(ravenshard_model::share::MAX_LINK_DOCUMENTS as u64),
+            ))
+        })
     }
 
     /// The CSV export of the documents.

@@ -332,6 +332,26 @@ fn changing_the_configuration_drops_the_target() {
 }
 
 #[test]
+fn a_workspace_over_the_link_limit_is_refused_before_any_link_is_made() {
+    let at = |documents: usize| {
+        State::from_shared(SharedState {
+            documents: (0..documents)
+                .map(|i| Document::new(format!("orders/{i}-A")))
+                .collect(),
+            ..SharedState::default()
+        })
+    };
+    let limit = ravenshard_model::share::MAX_LINK_DOCUMENTS;
+    assert_eq!(at(limit).share_refusal(), None);
+    let refusal = at(limit + 1).share_refusal().expect("refused");
+    assert_eq!(
+        refusal,
+        "The workspace is too big for a share link (20,001 documents; a link holds at most \
+         20,000): export it as a file with Export CSV."
+    );
+}
+
+#[test]
 fn share_links_round_trip() {
     let shared = decode_fragment("#shards=3&ids=orders%2F1-A%0AUsers%2F70%24Users%2F4").unwrap();
     let state = State::from_shared(shared);
