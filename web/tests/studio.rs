@@ -1056,6 +1056,22 @@ async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
     assert_eq!(studio.cell(0, "id-text"), first);
 }
 
+impl Mounted<App> {
+    /// A fresh studio with `documents` generated documents, once they are shown.
+    async fn generated(documents: u64) -> Studio {
+        let studio = Studio::fresh().await;
+        studio.type_into("#gen-count", &documents.to_string()).await;
+        studio.click("button.generate").await;
+        let shown = count_text(documents);
+        studio
+            .until("the generation", |s| {
+                s.text(".count-documents strong") == shown
+            })
+            .await;
+        studio
+    }
+}
+
 /// The IDs of the documents view's rows on screen, top to bottom.
 fn shown_ids(studio: &Studio) -> Vec<String> {
     let rows = studio
@@ -1090,14 +1106,7 @@ fn rows_state(studio: &Studio) -> String {
 /// view says so (and the rows shown before stay) until the rows are made; Cancel goes back.
 #[wasm_bindgen_test]
 async fn a_large_sort_and_filter_are_made_in_slices_with_progress_and_cancel() {
-    let studio = Studio::fresh().await;
-    studio.type_into("#gen-count", "50000").await;
-    studio.click("button.generate").await;
-    studio
-        .until("the generation", |s| {
-            s.text(".count-documents strong") == "50,000"
-        })
-        .await;
+    let studio = Studio::generated(50000).await;
     assert_eq!(rows_state(&studio), "ready");
     studio.click(".dt-head button.c-id").await;
     assert_eq!(rows_state(&studio), "working", "the sort is a job");
@@ -1159,14 +1168,7 @@ async fn a_large_sort_and_filter_are_made_in_slices_with_progress_and_cancel() {
 /// says how far it is, and a second click stops it), then offered as one file.
 #[wasm_bindgen_test]
 async fn a_large_csv_export_is_written_in_slices_and_can_be_stopped() {
-    let studio = Studio::fresh().await;
-    studio.type_into("#gen-count", "100000").await;
-    studio.click("button.generate").await;
-    studio
-        .until("the generation", |s| {
-            s.text(".count-documents strong") == "100,000"
-        })
-        .await;
+    let studio = Studio::generated(100000).await;
     let first = studio.cell(0, "id-text");
     let stop = catch_downloads();
     // Started, then stopped by a second click: no file.
@@ -1205,14 +1207,7 @@ async fn a_large_csv_export_is_written_in_slices_and_can_be_stopped() {
 /// A workspace too big for a share link makes none: the banner says so and offers the CSV.
 #[wasm_bindgen_test]
 async fn a_workspace_too_big_for_a_link_is_offered_as_a_file() {
-    let studio = Studio::fresh().await;
-    studio.type_into("#gen-count", "20001").await;
-    studio.click("button.generate").await;
-    studio
-        .until("the generation", |s| {
-            s.text(".count-documents strong") == "20,001"
-        })
-        .await;
+    let studio = Studio::generated(20001).await;
     let location = web_sys::window().unwrap().location();
     studio.click(".share-link").await;
     studio.wait_for(".share-refused").await;
