@@ -22,6 +22,19 @@ fn assert_same_with(
     options: &PlacementOptions,
 ) {
     let fresh = Placement::new(documents, topology, options);
+    // A bucket's documents scanned (before anything makes the kept placement's bucket
+    // index) equal the fresh index's; the first used bucket of a range is the first
+    // document's there.
+    let in_order = fresh.documents_in(0..u32::MAX);
+    let bucket = |i: &u32| fresh.place(*i as usize).map(|p| p.bucket);
+    let mut used: Vec<u32> = in_order.iter().filter_map(bucket).collect();
+    used.dedup();
+    for &b in used.iter().take(6) {
+        assert_eq!(kept.documents_in_bucket(b), fresh.documents_in(b..b + 1));
+        let from = b.saturating_sub(1000);
+        let first = fresh.documents_in(from..b + 1).first().and_then(bucket);
+        assert_eq!(kept.first_used_bucket(from..b + 1), first);
+    }
     // One group at a time first (read from the kept order, before the list of every
     // group is made), then the whole list.
     let ranks = fresh.groups().len() as u32;

@@ -424,12 +424,7 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
             let (Ok(lo), Ok(hi)) = (u32::try_from(lo), u32::try_from(hi)) else {
                 return;
             };
-            let placement = placement.get();
-            let with_documents = placement
-                .documents_in(lo..hi)
-                .first()
-                .and_then(|&i| placement.place(i as usize))
-                .map(|p| p.bucket);
+            let with_documents = placement.get().first_used_bucket(lo..hi);
             let under = u32::try_from(current.bucket_at(x, w)).ok();
             if let Some(bucket) = with_documents.or(under) {
                 on_select.emit(bucket);

@@ -176,3 +176,30 @@ pub(super) fn histogram(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::workspace::{Document, Placement};
+    use ravenshard::Topology;
+
+    /// The bucket map's listing of a bucket and its click on a bin make no bucket index
+    /// (a sort of every document, dropped by each edit).
+    #[test]
+    fn a_buckets_documents_are_listed_without_the_index() {
+        let docs = ["customers/1-A", "orders/1-A", "orders/2-A$customers/1-A"].map(Document::new);
+        let mut p = Placement::new(
+            &docs,
+            &Topology::with_shards(3).unwrap(),
+            &Default::default(),
+        );
+        assert_eq!(p.documents_in_bucket(982173), [0, 2]);
+        assert_eq!(p.first_used_bucket(982000..982200), Some(982173));
+        assert!(p.index.get().is_none());
+        // With the index made, the listing is read from it.
+        assert_eq!(p.documents_in(982173..982174), [0, 2]);
+        assert_eq!(p.documents_in_bucket(982173), [0, 2]);
+        p.splice(1..2, &[]).unwrap();
+        assert!(p.index.get().is_none(), "an edit drops the index");
+        assert_eq!(p.documents_in_bucket(982173), [0, 1]);
+    }
+}
