@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use ravenshard::Topology;
 use ravenshard_model::workspace::{
-    Document, Placement, PlacementOptions, Row, RowQuery, RowView, SortKey, Unplaced,
+    Document, GroupSummary, Placement, PlacementOptions, Row, RowQuery, RowView, SortKey, Unplaced,
 };
 
 const SORTS: [SortKey; 6] = SortKey::ALL;
@@ -39,6 +39,8 @@ fn assert_same_with(
     // group is made), then the whole list.
     let ranks = fresh.groups().len() as u32;
     for rank in 0..=ranks {
+        let summary = fresh.groups().get(rank as usize).map(GroupSummary::from);
+        assert_eq!(kept.group_summary(rank), summary);
         assert_eq!(kept.group(rank).as_ref(), fresh.groups().get(rank as usize));
     }
     let obese = fresh.groups().iter().filter(|g| g.obese).count();

@@ -100,7 +100,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                 </select>
                 if let Some(g) = props.query.group {
                     <span class="chip">
-                        { format!("Group {}", p.group(g).map(|g| g.anchor).unwrap_or_else(|| "?".into())) }
+                        { format!("Group {}", p.group_summary(g).map(|g| g.anchor).unwrap_or_else(|| "?".into())) }
                         <button type="button" class="clear-group" aria-label="Show every group"
                             onclick={on.reform(|_: MouseEvent| ViewAction::SetFilterGroup(None))}>{ "×" }</button>
                     </span>

@@ -59,7 +59,7 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
                     <th scope="col"></th>
                 </tr></thead>
                 <tbody>
-                    { for (0..total.min(*listed) as u32).filter_map(|i| Some((i, p.group(i)?))).map(|(i, g)| {
+                    { for (0..total.min(*listed) as u32).filter_map(|i| Some((i, p.group_summary(i)?))).map(|(i, g)| {
                         let selected = props.selected == Some(i);
                         let on_select = props.on_action.reform(move |_: MouseEvent| {
                             ViewAction::SelectGroup(if selected { None } else { Some(i) })
@@ -77,7 +77,7 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
                                     if g.split { <span class="tag warn">{ "split" }</span> }
                                 </td>
                                 <td>{ if g.anchor_is_document() { "yes" } else { "no" } }</td>
-                                <td class="num">{ count(g.members.len() as u64) }</td>
+                                <td class="num">{ count(g.members) }</td>
                                 <td class="num">{ count(g.documents) }</td>
                                 <td class="num">{ bytes(g.bytes) }</td>
                                 <td class="num">{ g.bucket }</td>

@@ -34,7 +34,10 @@ pub fn map_view(props: &MapViewProps) -> Html {
     let mut marked: Vec<u32> = Vec::new();
     // One group, read from the groups' kept order (not the summary of every group, made
     // again after each change: about 200 ms natively at 10,000,000 documents).
-    if let Some(group) = props.selected_group.and_then(|g| placement.group(g)) {
+    if let Some(group) = props
+        .selected_group
+        .and_then(|g| placement.group_summary(g))
+    {
         marked.push(group.bucket);
     }
     if let Some(bucket) = props.selected_bucket {

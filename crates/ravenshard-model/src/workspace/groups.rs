@@ -43,6 +43,74 @@ impl AnchoredGroup {
     }
 }
 
+/// What a view shows of an anchored group: an [`AnchoredGroup`] with the count of its
+/// members rather than their list, which [`Placement::group_summary`](super::Placement::group_summary)
+/// reads without copying (the largest of 10,000,000 generated documents' groups has a
+/// quarter of a million members).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GroupSummary {
+    /// The anchor, lower-cased.
+    pub anchor: String,
+    /// How many anchored documents (`…$<anchor>`) it has.
+    pub members: u64,
+    /// Index of the first document whose ID is the anchor, if there is one.
+    pub anchor_document: Option<u32>,
+    /// Documents in the group: the members and every document whose ID is the anchor.
+    pub documents: u64,
+    /// Sum of their known sizes, in bytes.
+    pub bytes: u64,
+    /// The group's bucket: the anchor document's, else the first member's.
+    pub bucket: u32,
+    /// The shard of that bucket.
+    pub shard: u32,
+    /// Whether the group's documents are in more than one bucket.
+    pub split: bool,
+    /// Whether the group has more documents than the obese threshold.
+    pub obese: bool,
+    /// What to do about it: one sentence per problem (obese, split); empty when fine.
+    pub advice: Vec<String>,
+}
+
+impl GroupSummary {
+    /// Whether the anchor is itself one of the documents.
+    pub fn anchor_is_document(&self) -> bool {
+        self.anchor_document.is_some()
+    }
+
+    /// The group with its list of members.
+    fn with_members(self, members: Vec<u32>) -> AnchoredGroup {
+        AnchoredGroup {
+            anchor: self.anchor,
+            members,
+            anchor_document: self.anchor_document,
+            documents: self.documents,
+            bytes: self.bytes,
+            bucket: self.bucket,
+            shard: self.shard,
+            split: self.split,
+            obese: self.obese,
+            advice: self.advice,
+        }
+    }
+}
+
+impl From<&AnchoredGroup> for GroupSummary {
+    fn from(g: &AnchoredGroup) -> GroupSummary {
+        GroupSummary {
+            anchor: g.anchor.clone(),
+            members: g.members.len() as u64,
+            anchor_document: g.anchor_document,
+            documents: g.documents,
+            bytes: g.bytes,
+            bucket: g.bucket,
+            shard: g.shard,
+            split: g.split,
+            obese: g.obese,
+            advice: g.advice.clone(),
+        }
+    }
+}
+
 /// A bucket that holds more documents than the obese threshold: it moves between shards
 /// as one unit when resharding, so it cannot be split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -400,6 +468,16 @@ impl Groups {
         Some(finish(self.table.get(g as usize)?.as_ref()?, context))
     }
 
+    /// [`at`](Self::at) without the list of members: nothing the size of the group is
+    /// copied.
+    pub(super) fn summary_at(&self, rank: u32, context: &GroupContext<'_>) -> Option<GroupSummary> {
+        if let Some(list) = self.view.get() {
+            return list.get(rank as usize).map(GroupSummary::from);
+        }
+        let g = self.key_at(rank)?;
+        Some(summarise(self.table.get(g as usize)?.as_ref()?, context))
+    }
+
     /// The anchor and documents of group `g` (a key of the group table): O(1).
     pub(super) fn label(&self, g: u32) -> Option<(&str, u64)> {
         key_of(&self.table, g).map(|(documents, anchor)| (anchor, documents))
@@ -465,6 +543,11 @@ pub(super) struct GroupContext<'a> {
 }
 
 fn finish(state: &GroupState, context: &GroupContext<'_>) -> AnchoredGroup {
+    summarise(state, context).with_members(state.members.clone())
+}
+
+/// A group's summary: [`finish`] without the list of members.
+fn summarise(state: &GroupState, context: &GroupContext<'_>) -> GroupSummary {
     let anchor_document = state.anchor_documents.first().copied();
     let reference = anchor_document.or_else(|| state.members.first().copied());
     let bucket = reference
@@ -472,9 +555,9 @@ fn finish(state: &GroupState, context: &GroupContext<'_>) -> AnchoredGroup {
         .filter(|&b| b != NONE)
         .unwrap_or(0);
     let documents = (state.members.len() + state.anchor_documents.len()) as u64;
-    let mut group = AnchoredGroup {
+    let mut group = GroupSummary {
         anchor: state.anchor.clone(),
-        members: state.members.clone(),
+        members: state.members.len() as u64,
         anchor_document,
         documents,
         bytes: state.bytes,
@@ -490,7 +573,7 @@ fn finish(state: &GroupState, context: &GroupContext<'_>) -> AnchoredGroup {
 
 /// Writes a group's advice from its documents, bucket, shard and split: one sentence per
 /// problem (obese, split).
-pub(super) fn advise(group: &mut AnchoredGroup, obese_threshold: u64, placed: u64) {
+pub(super) fn advise(group: &mut GroupSummary, obese_threshold: u64, placed: u64) {
     let (documents, bucket, shard) = (group.documents, group.bucket, group.shard);
     let mut advice = Vec::new();
     if group.obese {

@@ -72,7 +72,7 @@ mod store;
 
 pub use builder::{Freeing, PlacementBuilder};
 pub use edit::{Edit, EditError};
-pub use groups::{AnchoredGroup, DuplicateId, ObeseBucket};
+pub use groups::{AnchoredGroup, DuplicateId, GroupSummary, ObeseBucket};
 pub use histogram::{Bin, MAX_BINS};
 pub use matrix::{NodeMatrix, NodeRow};
 pub use members::{assign_members, MemberError};
@@ -604,6 +604,27 @@ impl Placement {
     /// ```
     pub fn group(&self, rank: u32) -> Option<AnchoredGroup> {
         self.groups.at(rank, &self.group_context())
+    }
+
+    /// [`group`](Self::group) without its list of members (their count instead): what the
+    /// groups view, the bucket map and the report read, copying nothing the size of the
+    /// group.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let t = Topology::with_shards(3).unwrap();
+    /// let docs = ["a/1$users/4", "a/2$users/4", "users/4"].map(Document::new);
+    /// let p = Placement::new(&docs, &t, &Default::default());
+    /// let summary = p.group_summary(0).unwrap();
+    /// assert_eq!((summary.members, summary.documents), (2, 3));
+    /// assert_eq!(summary.anchor, p.group(0).unwrap().anchor);
+    /// ```
+    pub fn group_summary(&self, rank: u32) -> Option<GroupSummary> {
+        self.groups.summary_at(rank, &self.group_context())
     }
 
     /// How many anchored groups are obese (more documents than the
