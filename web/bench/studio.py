@@ -8,6 +8,7 @@
     python3 web/bench/studio.py --table --docs 1000000       # issue 11's table (edits, topology)
     python3 web/bench/studio.py --table --docs 10000000      # the same at 10 M (about 5 min)
     python3 web/bench/studio.py --table --rows sort,filter --docs 1000000   # sort, filter only
+    python3 web/bench/studio.py --table --rows views --docs 1000000   # tabs, map, groups, exports
     python3 web/bench/studio.py --bulk --docs 1000000 --ids 10000000   # chunked jobs at scale
     python3 web/bench/studio.py --memory --docs 1000000      # wasm memory per document
     python3 web/bench/studio.py --bulk --trace --docs 1000000 --ids 10000000   # and why tasks ran long
@@ -50,7 +51,16 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
   again, then the filter emptied. A sort or filter the studio runs as a sliced job (the view
   marked data-rows="working" meanwhile) is waited for until the view is ready. The limits
   the page is given grow with --docs (300 s for a generation, save or restore of 10,000,000
-  documents);
+  documents). Its views rows (only with --rows views): the first and the second switch to
+  each tab (the Advisor's too, not run), a click on the bucket map (its bucket's documents
+  listed) and on another bucket, an anchored group selected and then the map showing it
+  highlighted, a group's "Documents" (the Documents view filtered to it), a row of the
+  Documents view clicked (its Explain), the report and CSV exports (until their file is made;
+  the download is intercepted) and the share link (until its notice shows): each until its
+  result is painted (at most 60 s), with the longest main-thread task until then and in the
+  400 ms after; a step that changes the tab is followed by the save of the workspace it sets
+  off, whose time is printed with it. Then the steps with a task over 50 ms, the longest
+  first;
 * trace (with --trace, for --bulk --ids and --table): a Chrome trace (ChromeDriver's
   performance log) of the 10 M-ID import, or of the generation, save and reloads, and for
   each main-thread task over 50 ms what ran in it and its thread time. A task much longer
@@ -655,11 +665,14 @@ def table_row(name, median, worst, longest, load, target, note=""):
           f"{mark(longest, SCALE_TASK_TARGET_MS):>13} {load:6.2f}{note}")
 
 
-# The parts of --table that --rows can choose (the generation is always made first).
-TABLE_ROWS = ("reload", "edits", "sort", "filter", "reshard", "cancel", "small")
+# The parts of --table that --rows can choose (the generation is always made first), and
+# those it measures by default (the views rows only when asked for: at 10,000,000 documents
+# each of their tab switches is followed by a save of the documents).
+TABLE_ROWS = ("reload", "edits", "sort", "filter", "reshard", "views", "cancel", "small")
+DEFAULT_ROWS = tuple(r for r in TABLE_ROWS if r != "views")
 
 
-def measure_table(driver, url, docs, edits, result, trace=False, only=TABLE_ROWS):
+def measure_table(driver, url, docs, edits, result, trace=False, only=DEFAULT_ROWS):
     """Issue 11's rows at `docs` documents: generate, its save to IndexedDB and a reload
     until the documents are shown again; the edit per view, the shard-count change, add a
     shard and balance; the Documents view's sort and filter (measure_table_sort and
@@ -668,7 +681,8 @@ def measure_table(driver, url, docs, edits, result, trace=False, only=TABLE_ROWS
     The load average (1 min) is printed with each row: the machine is shared, so a figure
     is only as quiet as the machine was. The targets of generate and reload are issue 11's
     at 1,000,000 documents: they are marked only up to that many. `only`: the rows measured
-    after the generation and its save (TABLE_ROWS' names)."""
+    after the generation and its save (TABLE_ROWS' names; the other views' interactions,
+    measure_table_views, with "views")."""
     gen, saved = generated(driver, docs)
     rows = result["table"] = {"views": {}, "generate": gen, "save": saved}
     scaled = docs <= 1_000_000
@@ -696,6 +710,8 @@ def measure_table(driver, url, docs, edits, result, trace=False, only=TABLE_ROWS
         measure_table_filter(driver, docs, rows, trace)
     if "reshard" in only:
         measure_table_reshard(driver, rows, trace)
+    if "views" in only:
+        measure_table_views(driver, docs, rows, trace)
     if "cancel" in only:
         measure_table_cancel(driver, url, docs, rows, trace)
     if "small" in only and docs != SMALL_DOCS:
@@ -1159,6 +1175,246 @@ def measure_table_filter(driver, docs, rows, trace):
         print_long_tasks(trace_events(driver))
 
 
+# --- The other views at --docs documents (--table's views) ---------------------------------
+# Each step is one thing a user does: the time from it until its result is painted (a frame
+# at a time, as untilShown waits), the longest main-thread task from the action until then,
+# and the longest in the VIEW_AFTER_MS after the paint (work the studio puts off past it: an
+# effect, a timer). An observer of its own keeps each long task's start (PRELUDE's keeps only
+# durations). The downloads are intercepted: URL.createObjectURL notes each blob made, and an
+# anchor's click with a `download` name is not followed; the clipboard's writeText only
+# notes the text's length (a headless page has no clipboard to write); the page's uncaught
+# errors are noted.
+VIEWS = PRELUDE + DOCS_VIEW + """
+if (!window.__viewObserver) {
+  window.__viewTasks = [];
+  window.__viewObserver = new PerformanceObserver(l => window.__viewTasks.push(
+    ...l.getEntries().map(e => ({start: e.startTime, duration: e.duration}))));
+  window.__viewObserver.observe({type: 'longtask'});
+  window.__errors = [];
+  addEventListener('error', e => window.__errors.push(String(e.message)));
+  addEventListener('unhandledrejection', e => window.__errors.push(String(e.reason)));
+  window.__downloads = [];
+  const create = URL.createObjectURL;
+  URL.createObjectURL = blob => {
+    window.__downloads.push({at: performance.now(), bytes: blob.size, type: blob.type});
+    return create.call(URL, blob);
+  };
+  const click = HTMLElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () { if (!this.download) click.call(this); };
+  if (navigator.clipboard) navigator.clipboard.writeText = async text => { window.__copied = text.length; };
+}
+const longest = tasks => Math.max(0, ...tasks.map(x => x.duration));
+// Runs `act` and waits until `shown()`: the time until painted (or until given up), the
+// longest task until then (the task of the action included) and in the `after` ms after.
+const measured = async (act, shown, limit) => {
+  const errors = window.__errors.length;
+  window.__viewTasks = [];
+  const t = performance.now();
+  act();
+  const r = await untilShown(shown, t, limit);
+  const painted = performance.now();
+  await sleep(after);
+  const tasks = window.__viewTasks.filter(x => x.start + x.duration > t);
+  return {...r, ms: painted - t, start: t, longest: longest(tasks.filter(x => x.start < painted)),
+          after: longest(tasks.filter(x => x.start >= painted)),
+          tasks: tasks.map(x => [Math.round(x.start - t), Math.round(x.duration)]),
+          errors: window.__errors.slice(errors), end: performance.now()};
+};
+const active = key => !!document.getElementById('tab-' + key)?.classList.contains('active');
+const viewOf = key => document.querySelector('.view.view-' + key);
+// A tab is shown when its button is active and its view has content (the Documents view its
+// rows, the Resharding view its plan).
+const READY = {
+  documents: rowsReady,
+  reshard: () => !viewOf('reshard').textContent.includes('Computing…'),
+  map: () => !!document.querySelector('.map-canvas'),
+};
+const tabShown = key => active(key) && !!viewOf(key)?.firstElementChild && (READY[key] || (() => true))();
+const click = selector => () => document.querySelector(selector).click();
+const needs = (key, what) => active(key) ? null : what + ' needs the ' + key + ' view shown';
+const bucketText = () => document.querySelector('.bucket-documents h3')?.textContent ?? '';
+const groupRow = i => document.querySelector('tr.group[data-group="' + i + '"]');
+const cells = row => [...row.querySelectorAll('td')].map(c => c.textContent.trim());
+const notices = () => [...document.querySelectorAll('.notices .notice-text')].map(n => n.textContent);
+const STEPS = {
+  // Clicks the tab `key`'s button.
+  tab: async (key, limit) => active(key) ? {error: key + ' is shown already'}
+    : measured(click('#tab-' + key), () => tabShown(key), limit),
+  // The map shown (a group selected): until the group's bucket is marked.
+  highlight: async (_, limit) => measured(click('#tab-map'), () => tabShown('map')
+    && (document.querySelector('.map-axis .axis-highlight')?.textContent || '').includes('highlighted'), limit),
+  // Clicks the map's canvas at `at` of its width: the first bucket with documents under the
+  // pointer is listed.
+  bucket: async (at, limit) => {
+    const error = needs('map', 'a click on the map');
+    if (error) return {error};
+    const canvas = document.querySelector('.map-canvas'), box = canvas.getBoundingClientRect();
+    const before = bucketText();
+    const r = await measured(() => canvas.dispatchEvent(new MouseEvent('click', {bubbles: true,
+      clientX: box.left + box.width * at, clientY: box.top + box.height / 2})),
+      () => bucketText().startsWith('Bucket ') && bucketText() !== before
+        && !!document.querySelector('.bucket-documents .bucket-list, .bucket-documents .hint'), limit);
+    return {...r, what: bucketText()};
+  },
+  // Clicks group `i`'s row in the anchored groups view: until it is marked selected.
+  group: async (i, limit) => {
+    const error = needs('groups', 'a group\\'s selection') || (groupRow(i) ? null : 'no group ' + i);
+    if (error) return {error};
+    const r = await measured(() => groupRow(i).click(), () => groupRow(i)?.classList.contains('selected'), limit);
+    return {...r, what: groupRow(i).querySelector('td code').textContent};
+  },
+  // Clicks "Documents" of group `i`: until the Documents view shows only its documents.
+  groupDocuments: async (i, limit) => {
+    const error = needs('groups', 'a group\\'s Documents') || (groupRow(i) ? null : 'no group ' + i);
+    if (error) return {error};
+    const [, , members, documents] = cells(groupRow(i));
+    const counts = [members, documents].map(c => Number(c.replace(/\\D/g, '')));
+    const anchorText = groupRow(i).querySelector('td code').textContent.toLowerCase();
+    const r = await measured(click('tr.group[data-group="' + i + '"] button.show-docs'),
+      () => tabShown('documents') && !!document.querySelector('.documents-view .chip')
+        && counts.includes(rowCount()[0]) && shownRows().length > 0
+        && shownRows().every(row => (row.querySelector('.c-group code')?.textContent || '').toLowerCase() === anchorText
+          || rowId(row).toLowerCase() === anchorText), limit);
+    return {...r, what: anchorText + ': ' + rowCount()[0].toLocaleString('en') + ' of ' + count().toLocaleString('en')};
+  },
+  // Clicks the Documents view's row `n` (of those in sight): until Explain shows its ID.
+  row: async (n, limit) => {
+    const error = needs('documents', 'a row\\'s click') || (shownRows()[n] ? null : 'no row ' + n);
+    if (error) return {error};
+    const row = shownRows()[n], id = rowId(row);
+    const r = await measured(() => row.click(), () => tabShown('explain')
+      && document.getElementById('explain-id')?.value === id && !!document.querySelector('.pipeline'), limit);
+    return {...r, what: id};
+  },
+  // Clicks the toolbar's button `.name`: until the file is made (its blob).
+  download: async (name, limit) => {
+    const before = window.__downloads.length;
+    const r = await measured(click('button.' + name), () => window.__downloads.length > before, limit);
+    const made = window.__downloads[before];
+    return {...r, made: made ? made.at - r.start : null, bytes: made ? made.bytes : null};
+  },
+  // Clicks Share link: until a new notice says what became of the link, or the banner of
+  // a workspace too big for one (.share-refused) shows.
+  share: async (_, limit) => {
+    const before = notices().length;
+    const refused = () => document.querySelector('.share-refused')?.textContent;
+    if (refused()) return {error: 'the share link was refused already: ' + refused()};
+    window.__copied = null;
+    const r = await measured(click('button.share-link'), () => notices().length > before || !!refused(), limit);
+    return {...r, what: refused() || notices().slice(before).join(' / '), copied: window.__copied,
+            hash: location.hash.length};
+  },
+};
+const [kind, arg, limit, after, done] = arguments;
+STEPS[kind](arg, limit).then(done, e => done({error: String(e)}));
+"""
+
+# Every tab but the one shown after the generation (Documents, shown last), in the tab
+# bar's order (web/src/state/tab.rs); the Advisor's tab is switched to, not run (it needs a
+# file).
+VIEW_TABS = ("map", "shards", "nodes", "groups", "explain", "ranges", "content", "queries",
+             "reshard", "advisor", "documents")
+# The longest a step of the views rows is waited for, in milliseconds: a page that is held
+# longer is recorded as not shown.
+VIEW_LIMIT_MS = 60_000
+# How long after a step's result is painted its long tasks are still counted (the studio's
+# effects and timers run then; its save of the workspace starts 500 ms after a change).
+VIEW_AFTER_MS = 400
+# The group the views rows select, and the one whose documents they show (0: the largest).
+VIEW_GROUPS = (0, 1)
+
+
+def view_steps():
+    """--table's views steps, in order: (row name or None for a step that only gets to a
+    view, VIEWS' step, its argument, whether it changes the tab shown: then the studio saves
+    the workspace again, and the step's save is waited for)."""
+    steps = []
+    for turn in ("first", "second"):
+        steps += [(f"{tab} tab, {turn}", "tab", tab, True) for tab in VIEW_TABS]
+    selected, shown = VIEW_GROUPS
+    return steps + [
+        (None, "tab", "map", True),
+        ("map: click a bucket, first", "bucket", 0.3, False),
+        ("map: click another bucket", "bucket", 0.7, False),
+        (None, "tab", "groups", True),
+        (f"groups: select group {selected}", "group", selected, False),
+        ("map tab, group highlighted", "highlight", None, True),
+        (None, "tab", "groups", True),
+        (f"group {shown}'s Documents", "groupDocuments", shown, True),
+        ("row of Documents -> Explain", "row", 0, True),
+        ("export report", "download", "export-report", False),
+        ("export CSV", "download", "export-csv", False),
+        ("share link", "share", None, False),
+    ]
+
+
+def view_step(driver, kind, arg):
+    """One of VIEWS' steps; {'error': ...} when the page is gone (its tab crashed)."""
+    try:
+        return driver.run(VIEWS, kind, arg, VIEW_LIMIT_MS, VIEW_AFTER_MS)
+    except OSError as e:
+        body = e.read().decode(errors="replace") if hasattr(e, "read") else str(e)
+        return {"error": "the page did not answer: " + body[:300], "gone": True}
+
+
+def view_note(r, saved):
+    """What a views row prints after its figures."""
+    after = (f"longest task in the {VIEW_AFTER_MS} ms after: {r['after']:.0f} ms" if r["after"]
+             else f"none over 50 ms in the {VIEW_AFTER_MS} ms after")
+    parts = [f"first frame {r['first']:.0f} ms", after]
+    if r.get("error"):
+        parts.insert(0, r["error"])
+    if r.get("what"):
+        parts.append(str(r["what"])[:120])
+    if r.get("bytes") is not None:
+        parts.append(f"file of {r['bytes']:,} bytes made at {r['made']:.0f} ms")
+    if r.get("copied") is not None or "hash" in r:
+        parts.append(f"link of {r.get('hash', 0):,} characters" + (
+            f", {r['copied']:,} copied" if r.get("copied") is not None else ""))
+    if saved:
+        parts.append(f"then it saves the workspace: {saved['save'] / 1000:.1f} s, longest task "
+                     f"{saved['longest']:.0f} ms" if "error" not in saved
+                     else f"then its save: {saved['error']}")
+    if r.get("errors"):
+        parts.append("page errors: " + "; ".join(r["errors"])[:300])
+    return "   (" + "; ".join(parts) + ")"
+
+
+def measure_table_views(driver, docs, rows, trace):
+    """--table's views: each of view_steps() (every tab's first and second switch, a bucket
+    clicked on the map, a group selected and its documents shown, a row of Documents
+    explained, the exports and the share link), until its result is painted, with the
+    longest main-thread task meanwhile; a step that changes the tab is followed by the save
+    it sets off (waited for, so that it does not run in the next step). Then the steps with
+    a task over SCALE_TASK_TARGET_MS, the longest first."""
+    done = rows["interactions"] = []
+    for name, kind, arg, saves in view_steps():
+        if trace and name:
+            trace_events(driver)
+        r = view_step(driver, kind, arg)
+        r["name"], r["load"] = name or f"(to the {arg} view)", loadavg()
+        done.append(r)
+        if "ms" not in r:
+            print(f"{r['name']:<34} {r['error']}")
+            if r.get("gone"):
+                break
+            continue
+        # The trace of the step, read before the save it sets off runs.
+        events = trace_events(driver) if trace and name else None
+        saved = r["save"] = settle(driver, r["start"], docs) if saves and not r.get("error") else None
+        if name or r.get("error"):
+            table_row(r["name"] + ": shown", r["ms"], None, r["longest"], r["load"], float("inf"),
+                      view_note(r, saved))
+        if events:
+            print_long_tasks(events)
+    held = sorted((r for r in done if "ms" in r
+                   and max(r["longest"], r["after"]) > SCALE_TASK_TARGET_MS),
+                  key=lambda r: -max(r["longest"], r["after"]))
+    print(f"interactions with a main-thread task over {SCALE_TASK_TARGET_MS} ms at {docs:,} "
+          f"documents, the longest first: " + ("; ".join(
+              f"{r['name']} {max(r['longest'], r['after']):.0f} ms" for r in held) or "none"))
+
+
 def print_stages(r):
     """The studio's job measures (web/src/components/bulk.rs): per stage, count, total, longest."""
     stages = r.get("stages") or {}
@@ -1428,10 +1684,10 @@ def main():
     parser.add_argument("--memory", action="store_true",
                         help="measure only the wasm memory per document after importing --ids "
                              "IDs, then (in a fresh page) after generating --docs (0: none)")
-    parser.add_argument("--rows", default=",".join(TABLE_ROWS),
+    parser.add_argument("--rows", default=",".join(DEFAULT_ROWS),
                         help="with --table: the rows measured after the generation and its save, "
-                             "of " + ",".join(TABLE_ROWS) + " (default all; the small edit "
-                             "needs edits)")
+                             "of " + ",".join(TABLE_ROWS) + " (default all but views; the "
+                             "small edit needs edits)")
     parser.add_argument("--trace", action="store_true",
                         help="with --bulk --ids or --table: record a Chrome trace of the IDs "
                              "import (--bulk) or of the generation, save and reloads (--table) "
