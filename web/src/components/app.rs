@@ -267,8 +267,10 @@ fn use_saving(state: &State, restored: bool) -> Option<String> {
     let flush = {
         let latest = latest.clone();
         let setter = unsaved.setter();
+        // A restored studio's documents are the ones IndexedDB holds.
+        let stored = restored.then(|| state.live_placement().clone());
         use_memo((), move |_| {
-            let saver = Rc::new(Saver::new());
+            let saver = Rc::new(Saver::new(stored));
             let done = Callback::from(move |done: Result<usize, StorageError>| {
                 setter.set(done.err().map(|e| {
                     format!(
@@ -279,7 +281,7 @@ fn use_saving(state: &State, restored: bool) -> Option<String> {
             });
             move || {
                 if let Some(state) = latest.borrow_mut().take() {
-                    saver.save(state.settings(), state.placement(), done.clone());
+                    saver.save(state.settings(), state.live_placement(), done.clone());
                 }
             }
         })

@@ -17,8 +17,8 @@ use super::import::CancelToken;
 use super::restore::{self, with_tab, Restored};
 use crate::editors::geometry::group_digits;
 use crate::state::{
-    placement_lines_capacity, read_layout, read_saved, settings_json, Action, Layout, Level,
-    Notice, NoticeAction, Saved, State, Stored, Work, SET_ASIDE_KEY, STORAGE_KEY,
+    placement_lines_capacity, read_layout, read_saved, settings_json, Action, Layout, Level, Live,
+    Notice, NoticeAction, Saved, Stamp, State, Stored, Work, SET_ASIDE_KEY, STORAGE_KEY,
 };
 use crate::worker::saved;
 pub use crate::worker::saved::{
@@ -164,6 +164,37 @@ pub async fn store(
         let _ = s.remove_item(STORAGE_KEY);
     }
     Ok(Some(bytes as usize))
+}
+
+/// Writes only the settings record, keeping the layout of the documents' parts it names
+/// (the documents are the ones stored last), in one transaction: no document is sent to
+/// the worker. `Ok(None)` when IndexedDB holds no settings (a whole save is needed).
+async fn store_settings(settings: &Saved) -> Result<Option<usize>, StorageError> {
+    let refused = |reason: String| StorageError::Refused {
+        bytes: settings_json(settings, Layout::default()).len(),
+        reason,
+    };
+    let db = saved::open().await.map_err(refused)?;
+    let written = async {
+        let tx = db
+            .transaction(&[STORE], rexie::TransactionMode::ReadWrite)
+            .map_err(saved::reason)?;
+        let store = tx.store(STORE).map_err(saved::reason)?;
+        let key = wasm_bindgen::JsValue::from_str(SETTINGS_KEY);
+        let Some(current) = store.get(key.clone()).await.map_err(saved::reason)? else {
+            return Ok(None);
+        };
+        let text = settings_json(settings, read_layout(&saved::from_bytes(current)?));
+        store
+            .put(&saved::to_bytes(&text), Some(&key))
+            .await
+            .map_err(saved::reason)?;
+        saved::commit(tx).await?;
+        Ok(Some(text.len()))
+    }
+    .await;
+    db.close();
+    written.map_err(refused)
 }
 
 /// Milliseconds since the page started.
@@ -321,25 +352,38 @@ fn from_local_storage(notices: &mut Vec<Notice>) -> Option<State> {
 }
 
 /// A save asked for: the settings and the placement of the documents (not held: an edit
-/// replaces it without a copy, and asks for a save of its own).
+/// replaces it without a copy, and asks for a save of its own), with its stamp, which says
+/// whether the documents changed since the last save.
 struct Request {
     settings: Saved,
     placement: Weak<Placement>,
+    stamp: Stamp<Placement>,
 }
 
 /// Saves one after the other, so that an older save never lands after a newer one: while a
-/// save runs, only the newest of the states asked for waits.
+/// save runs, only the newest of the states asked for waits. When the documents are the
+/// ones stored last (the same placement at the same version: only the tab, a view or the
+/// configuration's settings changed), only the settings record is written
+/// ([`store_settings`]), not every document again (19-28 s at 10,000,000 documents, at
+/// each change of tab, before).
 #[derive(Default)]
 pub struct Saver {
     busy: Cell<bool>,
     next: RefCell<Option<Request>>,
+    /// The documents IndexedDB holds: the placement's cell and version last stored (a
+    /// stamp, which keeps no placement alive).
+    stored: RefCell<Option<Stamp<Placement>>>,
 }
 
 impl Saver {
-    /// A saver, its worker started (the first save then does not wait for it to load).
-    pub fn new() -> Saver {
+    /// A saver, its worker started (the first save then does not wait for it to load);
+    /// `stored`: the documents IndexedDB holds already (a restored studio's), if known.
+    pub fn new(stored: Option<Live<Placement>>) -> Saver {
         crate::worker::saving::warm_up();
-        Saver::default()
+        Saver {
+            stored: RefCell::new(stored.map(|live| live.stamp())),
+            ..Saver::default()
+        }
     }
 
     /// Saves `settings` and the documents `placement` holds (now, or after the save that
@@ -347,12 +391,13 @@ impl Saver {
     pub fn save(
         self: &Rc<Self>,
         settings: Saved,
-        placement: Rc<Placement>,
+        placement: &Live<Placement>,
         done: Callback<Result<usize, StorageError>>,
     ) {
         *self.next.borrow_mut() = Some(Request {
             settings,
-            placement: Rc::downgrade(&placement),
+            placement: Rc::downgrade(&placement.get()),
+            stamp: placement.stamp(),
         });
         if self.busy.replace(true) {
             return;
@@ -364,10 +409,23 @@ impl Saver {
                     break;
                 };
                 mark(SAVE_START);
-                let saved = match store(&request.settings, &request.placement).await {
+                let unchanged = saver
+                    .stored
+                    .borrow()
+                    .as_ref()
+                    .is_some_and(|s| *s == request.stamp);
+                let saved = if unchanged {
+                    store_settings(&request.settings).await
+                } else {
+                    store(&request.settings, &request.placement).await
+                };
+                let saved = match saved {
                     // Replaced by an edit: its save follows.
                     Ok(None) => continue,
-                    Ok(Some(bytes)) => Ok(bytes),
+                    Ok(Some(bytes)) => {
+                        *saver.stored.borrow_mut() = Some(request.stamp);
+                        Ok(bytes)
+                    }
                     Err(e) => Err(e),
                 };
                 if saved.is_ok() {
