@@ -209,7 +209,9 @@ const [since, limit, done] = arguments;
     if (document.querySelector('.not-saved')) { done({error: document.querySelector('.not-saved').textContent}); return; }
     await sleep(20);
   }
-  done({serialize: last('ravenshard-serialize').duration, save: last('ravenshard-save').duration,
+  // A save of the settings alone (the documents are the ones saved) writes out no documents.
+  const serialize = last('ravenshard-serialize');
+  done({serialize: serialize ? serialize.duration : null, save: last('ravenshard-save').duration,
         longest: Math.max(0, ...window.__tasks)});
 })();
 """
