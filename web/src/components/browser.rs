@@ -96,17 +96,30 @@ pub async fn copy_text(text: &str) -> bool {
 
 /// Offers `text` as a file download.
 pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    download_parts(name, mime, &js_sys::Array::of1(&JsValue::from_str(text)))
+    let part: JsValue = blob_part(text)?.into();
+    download_parts(name, mime, &js_sys::Array::of1(&part))
 }
 
-/// Offers a file made of `parts` (JS strings, written one after the other) for download,
-/// as [`download`] does: a large export is written a part at a time, never as one string.
+/// Offers a file made of `parts` (Blobs, one after the other) for download, as
+/// [`download`] does: a large export is written a Blob at a time (each part encoded in the
+/// slice that wrote it), and the file made of them only refers to them.
 pub fn download_parts(name: &str, mime: &str, parts: &js_sys::Array) -> Result<(), String> {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(parts, &options)
+    let blob = web_sys::Blob::new_with_blob_sequence_and_options(parts, &options)
         .map_err(|_| "the browser could not build the file".to_string())?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)
+    offer(name, &blob)
+}
+
+/// A part of a file for [`download_parts`]: `text` as a Blob.
+pub fn blob_part(text: &str) -> Result<web_sys::Blob, String> {
+    web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&JsValue::from_str(text)))
+        .map_err(|_| "the browser could not build the file".to_string())
+}
+
+/// Offers `blob` as the file `name`.
+fn offer(name: &str, blob: &web_sys::Blob) -> Result<(), String> {
+    let url = web_sys::Url::create_object_url_with_blob(blob)
         .map_err(|_| "the browser could not offer the file".to_string())?;
     let document = gloo::utils::document();
     let anchor = document

@@ -3,7 +3,9 @@
 //! write. The job writes [`SLICE_MS`] at a time into parts (JS strings, never one string
 //! of the whole file), gives the event loop back between slices, reports how far it is at
 //! most every [`REPORT_MS`], and offers the file made of the parts
-//! ([`browser::download_parts`]) when done. Clicking the button again stops it; a change of
+//! ([`browser::download_parts`]) when done. Each part is made a Blob in its slice: a
+//! file made of strings encodes them all in the one call that makes it (200 ms for the
+//! 45 MB of 1,000,000 documents). Clicking the button again stops it; a change of
 //! the documents meanwhile stops it too, with a message (the file would mix two states).
 
 use super::browser;
@@ -12,7 +14,6 @@ use crate::state::{write_csv_rows, Live, CSV_HEADER};
 use ravenshard_model::workspace::Placement;
 use std::cell::Cell;
 use std::rc::Rc;
-use wasm_bindgen::JsValue;
 use yew::Callback;
 
 /// From this many documents on the CSV is written by a job (below, at once: under about
@@ -44,7 +45,11 @@ async fn run(
     on_error: Callback<String>,
     stopped: Rc<Cell<bool>>,
 ) {
-    let parts = js_sys::Array::of1(&JsValue::from_str(CSV_HEADER));
+    let parts = js_sys::Array::new();
+    let push = |text: &str| browser::blob_part(text).map(|part| parts.push(&part));
+    if let Err(e) = push(CSV_HEADER) {
+        return on_error.emit(e);
+    }
     let documents = placement.get().len();
     let (mut at, mut reported) = (0, now());
     on_progress.emit(Some(0.0));
@@ -69,7 +74,10 @@ async fn run(
             at = end;
         }
         drop(p);
-        parts.push(&JsValue::from_str(&part));
+        if let Err(e) = push(&part) {
+            on_progress.emit(None);
+            return on_error.emit(e);
+        }
         if now() - reported >= REPORT_MS {
             reported = now();
             on_progress.emit(Some(at as f64 / documents as f64));
