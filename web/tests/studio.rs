@@ -1276,4 +1276,9 @@ async fn a_change_of_tab_saves_the_settings_without_the_documents() {
     studio.type_into("#ids", "customers/1-A").await;
     saved_with(2001).await;
     assert_ne!(saved_settings().await.1, generation);
+    // The saved studio removed meanwhile (another tab cleared it): the next change saves
+    // the documents whole again.
+    saving::forget().await.unwrap();
+    studio.click("#tab-nodes").await;
+    saved_with(2001).await;
 }

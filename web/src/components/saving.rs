@@ -414,10 +414,16 @@ impl Saver {
                     .borrow()
                     .as_ref()
                     .is_some_and(|s| *s == request.stamp);
-                let saved = if unchanged {
+                let settings_only = if unchanged {
                     store_settings(&request.settings).await
                 } else {
-                    store(&request.settings, &request.placement).await
+                    Ok(None)
+                };
+                let saved = match settings_only {
+                    // Not the documents stored last, or no settings record any more (cleared
+                    // meanwhile): saved whole.
+                    Ok(None) => store(&request.settings, &request.placement).await,
+                    settings_only => settings_only,
                 };
                 let saved = match saved {
                     // Replaced by an edit: its save follows.
