@@ -962,39 +962,48 @@ const ordered = descending => {
 })();
 """
 
+# Every saved document's ID (the first field of each line of the parts the studio keeps in
+# IndexedDB), to `onId`, then `onEnd()`; `onError(message)` when the database or a part
+# cannot be read. MATCHES and SAVED_ID_BYTES read the saved documents with it.
+SAVED_IDS = """
+function savedIds(onId, onEnd, onError) {
+  const open = indexedDB.open('ravenshard-studio');
+  open.onerror = () => onError(String(open.error));
+  open.onsuccess = () => {
+    const store = open.result.transaction('studio').objectStore('studio');
+    const cursor = store.openCursor(IDBKeyRange.bound('documents.', 'documents/', false, true));
+    const decoder = new TextDecoder();
+    cursor.onerror = () => onError(String(cursor.error));
+    cursor.onsuccess = () => {
+      const c = cursor.result;
+      if (!c) { open.result.close(); onEnd(); return; }
+      const lines = decoder.decode(c.value).split('\\n');
+      if (!lines[0].startsWith('ravenshard documents lines')) {
+        open.result.close();
+        onError('a saved part is not in lines: ' + lines[0].slice(0, 40));
+        return;
+      }
+      for (let i = 1; i < lines.length; i++) {
+        const line = lines[i];
+        if (!line) continue;
+        const tab = line.indexOf('\\t');
+        onId(tab < 0 ? line : line.slice(0, tab));
+      }
+      c.continue();
+    };
+  };
+}
+"""
+
 # How many of the saved documents' IDs contain `text`, ignoring case (the filter's rule for
-# ASCII IDs), read from the parts the studio saved to IndexedDB (SAVED_ID_BYTES' reading):
-# what the filter must show, known without the page's own answer.
-MATCHES = """
+# ASCII IDs), read from the parts the studio saved to IndexedDB: what the filter must show,
+# known without the page's own answer.
+MATCHES = SAVED_IDS + """
 const [text, done] = arguments;
 const needle = text.toLowerCase();
-const open = indexedDB.open('ravenshard-studio');
-open.onerror = () => done({error: String(open.error)});
-open.onsuccess = () => {
-  const store = open.result.transaction('studio').objectStore('studio');
-  const cursor = store.openCursor(IDBKeyRange.bound('documents.', 'documents/', false, true));
-  const decoder = new TextDecoder();
-  let matches = 0, documents = 0;
-  cursor.onerror = () => done({error: String(cursor.error)});
-  cursor.onsuccess = () => {
-    const c = cursor.result;
-    if (!c) { open.result.close(); done({matches, documents}); return; }
-    const lines = decoder.decode(c.value).split('\\n');
-    if (!lines[0].startsWith('ravenshard documents lines')) {
-      open.result.close();
-      done({error: 'a saved part is not in lines: ' + lines[0].slice(0, 40)});
-      return;
-    }
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i];
-      if (!line) continue;
-      const tab = line.indexOf('\\t');
-      documents++;
-      if ((tab < 0 ? line : line.slice(0, tab)).toLowerCase().includes(needle)) matches++;
-    }
-    c.continue();
-  };
-};
+let matches = 0, documents = 0;
+savedIds(id => { documents++; if (id.toLowerCase().includes(needle)) matches++; },
+         () => done({matches, documents}), error => done({error}));
 """
 
 # Types `text` in the filter, a character at a time `keyMs` apart (the next one once the
@@ -1459,33 +1468,12 @@ const [n, done] = arguments;
 
 # The bytes of the IDs the studio saved (the first field of each line of the parts it keeps
 # in IndexedDB; ASCII IDs, so a character is a byte), and the wasm memory then.
-SAVED_ID_BYTES = """
+SAVED_ID_BYTES = SAVED_IDS + """
 const [done] = arguments;
-const open = indexedDB.open('ravenshard-studio');
-open.onerror = () => done({error: String(open.error)});
-open.onsuccess = () => {
-  const store = open.result.transaction('studio').objectStore('studio');
-  const cursor = store.openCursor(IDBKeyRange.bound('documents.', 'documents/', false, true));
-  const decoder = new TextDecoder();
-  let ids = 0, documents = 0;
-  cursor.onerror = () => done({error: String(cursor.error)});
-  cursor.onsuccess = () => {
-    const c = cursor.result;
-    if (!c) {
-      done({ids, documents, memory: window.wasmBindings.wasm_memory_bytes()});
-      return;
-    }
-    const lines = decoder.decode(c.value).split('\\n');
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i];
-      if (!line) continue;
-      const tab = line.indexOf('\\t');
-      ids += tab < 0 ? line.length : tab;
-      documents++;
-    }
-    c.continue();
-  };
-};
+let ids = 0, documents = 0;
+savedIds(id => { ids += id.length; documents++; },
+         () => done({ids, documents, memory: window.wasmBindings.wasm_memory_bytes()}),
+         error => done({error}));
 """
 
 
