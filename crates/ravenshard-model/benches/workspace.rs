@@ -376,6 +376,19 @@ fn bench_generate(c: &mut Criterion) {
     group.bench_function("place 1000000 generated documents (Placement::new)", |b| {
         b.iter(|| black_box(Placement::new(&documents, &three, &Default::default())))
     });
+    // What the studio runs on the page: pushes of 2,000 (its `bulk::STEP`), then the packing.
+    group.bench_function(
+        "place 1000000 generated documents (PlacementBuilder, pushes of 2,000)",
+        |b| {
+            b.iter(|| {
+                let mut builder = PlacementBuilder::new(&three, &Default::default());
+                for step in documents.chunks(2_000) {
+                    builder.push(step).unwrap_or_default();
+                }
+                black_box(builder.finish())
+            })
+        },
+    );
     group.finish();
 }
 

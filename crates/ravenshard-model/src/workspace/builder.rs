@@ -2,6 +2,7 @@
 //! millions of documents between paints, report progress and stop when asked.
 
 use super::loads::{BucketLoad, Loads};
+use super::used_buckets::UsedBuckets;
 use super::{Document, EditError, Placement, PlacementOptions};
 use ravenshard::Topology;
 use std::collections::BTreeMap;
@@ -245,9 +246,8 @@ impl Packing {
         // (so that the two are not held at once), it is put in force, and the old tree is
         // freed from its end.
         loads.staged = None;
-        let fresh: BTreeMap<u32, BucketLoad> =
-            std::mem::take(&mut self.entries).into_iter().collect();
-        self.old = Some(std::mem::replace(&mut loads.buckets, fresh));
+        let fresh: UsedBuckets = std::mem::take(&mut self.entries).into_iter().collect();
+        self.old = Some(std::mem::replace(&mut loads.buckets, fresh).into_tree());
         false
     }
 }

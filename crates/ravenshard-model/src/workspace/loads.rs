@@ -2,9 +2,9 @@
 //! document at a time, and the per-shard and per-block sums the views read.
 
 use super::histogram::{BucketIndex, Load};
+use super::used_buckets::UsedBuckets;
 use super::{Locator, NONE};
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
-use std::collections::BTreeMap;
 
 /// What one used bucket holds. Counts are `u32`: a placement holds fewer than 2^32
 /// documents. The bytes are two `u32` halves, so that it is aligned to 4: a `(bucket,
@@ -41,7 +41,7 @@ impl BucketLoad {
     }
 
     /// The entry of `load` (whose counts fit in `u32`).
-    fn of(load: Load) -> BucketLoad {
+    pub(super) fn of(load: Load) -> BucketLoad {
         BucketLoad::new(load.documents as u32, load.without_size as u32, load.bytes)
     }
 }
@@ -61,7 +61,7 @@ fn joined([low, high]: [u32; 2]) -> u64 {
 /// ranges), per shard position and per block of the topology.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Loads {
-    pub(super) buckets: BTreeMap<u32, BucketLoad>,
+    pub(super) buckets: UsedBuckets,
     /// Per shard position of the topology.
     pub(super) shards: Vec<Load>,
     /// Per block, in [`Loads::block_starts`] order.
@@ -105,7 +105,7 @@ pub(super) enum Sign {
     Remove,
 }
 
-fn change(load: &mut Load, sign: Sign, size: Option<u64>) {
+pub(super) fn change(load: &mut Load, sign: Sign, size: Option<u64>) {
     let (bytes, missing) = (size.unwrap_or(0), u64::from(size.is_none()));
     match sign {
         Sign::Add => {
@@ -118,24 +118,6 @@ fn change(load: &mut Load, sign: Sign, size: Option<u64>) {
             load.bytes = load.bytes.saturating_sub(bytes);
             load.without_size = load.without_size.saturating_sub(missing);
         }
-    }
-}
-
-/// Adds or removes one document of `size` in `bucket` of the per-bucket aggregates; a
-/// bucket left empty is dropped.
-pub(super) fn change_bucket(
-    buckets: &mut BTreeMap<u32, BucketLoad>,
-    bucket: u32,
-    size: Option<u64>,
-    sign: Sign,
-) {
-    let entry = buckets.entry(bucket).or_default();
-    let mut load = entry.load();
-    change(&mut load, sign, size);
-    if load.documents == 0 {
-        buckets.remove(&bucket);
-    } else {
-        *entry = BucketLoad::of(load);
     }
 }
 
@@ -271,7 +253,7 @@ impl Loads {
         block_starts.sort_unstable();
         block_starts.dedup();
         Loads {
-            buckets: BTreeMap::new(),
+            buckets: UsedBuckets::default(),
             shards: vec![Load::default(); topology.shards().count()],
             blocks: vec![Load::default(); block_starts.len()],
             block_starts,
@@ -285,7 +267,7 @@ impl Loads {
             return;
         }
         let mut staged = Staged::new();
-        let above = self.buckets.split_off(&NUMBER_OF_BUCKETS);
+        let above = self.buckets.split_off(NUMBER_OF_BUCKETS);
         for (bucket, load) in std::mem::replace(&mut self.buckets, above) {
             staged.set(bucket as usize, load);
         }
@@ -312,7 +294,7 @@ impl Loads {
     ) {
         match self.staged.as_mut() {
             Some(staged) if bucket < NUMBER_OF_BUCKETS => staged.change(bucket, size, sign),
-            _ => change_bucket(&mut self.buckets, bucket, size, sign),
+            _ => self.buckets.change(bucket, size, sign),
         }
         let position = locator.shard_position(bucket).unwrap_or(NONE);
         if let Some(shard) = self.shards.get_mut(position as usize) {
@@ -366,27 +348,22 @@ impl Loads {
         loads
     }
 
-    /// Documents, bytes and documents without a size in buckets `[start, end)`:
-    /// O(log used + used buckets in the range).
+    /// Documents, bytes and documents without a size in buckets `[start, end)`: the sums
+    /// of the whole runs of buckets in it and the used buckets of its partial runs
+    /// ([`UsedBuckets::load`]).
     pub(super) fn load(&self, start: u64, end: u64) -> Load {
-        let mut out = Load::default();
         let (Ok(start), end) = (u32::try_from(start), u32::try_from(end).unwrap_or(u32::MAX))
         else {
-            return out;
+            return Load::default();
         };
         if start >= end {
-            return out;
+            return Load::default();
         }
-        for load in self.buckets.range(start..end).map(|(_, l)| l) {
-            out.add(load.load());
-        }
-        out
+        self.buckets.load(start, end)
     }
 
-    /// Heap bytes, roughly: a B-tree entry is its key and value plus about a third for
-    /// the nodes.
+    /// Heap bytes, roughly.
     pub(super) fn heap_bytes(&self) -> usize {
-        self.buckets.len() * (4 + std::mem::size_of::<BucketLoad>()) * 4 / 3
-            + self.staged.as_ref().map_or(0, Staged::heap_bytes)
+        self.buckets.heap_bytes() + self.staged.as_ref().map_or(0, Staged::heap_bytes)
     }
 }

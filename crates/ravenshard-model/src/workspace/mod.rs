@@ -69,6 +69,7 @@ mod sorting;
 mod source;
 mod statistics;
 mod store;
+mod used_buckets;
 
 pub use builder::{Freeing, PlacementBuilder};
 pub use edit::{Edit, EditError};
@@ -745,7 +746,7 @@ impl Placement {
         let count = self
             .loads
             .buckets
-            .get(&bucket)
+            .get(bucket)
             .map_or(0, |l| l.documents as usize);
         let mut documents = Vec::with_capacity(count);
         if count > 0 {
@@ -784,7 +785,9 @@ impl Placement {
 
     /// The bucket map at any zoom: `bins` bins over buckets `[start, end)` (fewer when the
     /// range has fewer buckets; at most [`MAX_BINS`]), each with its documents and bytes
-    /// and the shard that owns its first bucket. O(bins × log n + used buckets in the range).
+    /// and the shard that owns its first bucket. Each bin adds the sums of the runs of 64
+    /// buckets it covers whole and walks the used buckets of the two it covers in part:
+    /// O(bins × (log n + 64) + range / 64), not a walk of every used bucket in the range.
     ///
     /// # Examples
     ///

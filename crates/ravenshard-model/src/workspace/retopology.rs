@@ -2,11 +2,11 @@
 //! changed prefix matches the ID, and every view is summed again from the bucket index.
 
 use super::histogram::{BucketIndex, Load};
-use super::loads::{change_bucket, BucketLoad, Loads, Sign};
+use super::loads::{Loads, Sign};
+use super::used_buckets::UsedBuckets;
 use super::{Locator, Placement, PlacementOptions, Unplaced, NONE};
 use ravenshard::{push_lower_id, Prefix, Topology, NUMBER_OF_BUCKETS};
 use ravenshard_design::reshard::StatisticsError;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -291,7 +291,7 @@ fn owned_spans(locator: &Locator<'_>) -> Vec<(u64, u64, u32)> {
 /// range's shard is not in the topology): what `locator.shard_position(b).is_none()` finds
 /// first, looked for in the spans between the owned ones (O(ranges × log used buckets))
 /// rather than bucket by bucket (a pass over a million buckets at 10,000,000 documents).
-fn first_unowned(buckets: &BTreeMap<u32, BucketLoad>, locator: &Locator<'_>) -> Option<u32> {
+fn first_unowned(buckets: &UsedBuckets, locator: &Locator<'_>) -> Option<u32> {
     let first_in = |from: u64, to: u64| {
         let from = u32::try_from(from).ok()?;
         let (&b, _) = buckets.range(from..).next()?;
@@ -343,9 +343,9 @@ fn regroup_by_spans(loads: &mut Loads, topology: &Topology, locator: &Locator<'_
 }
 
 /// One document of `size` moves from bucket `from` to `to` in the per-bucket aggregates.
-fn move_one(buckets: &mut BTreeMap<u32, BucketLoad>, from: u32, to: u32, size: Option<u64>) {
-    change_bucket(buckets, from, size, Sign::Remove);
-    change_bucket(buckets, to, size, Sign::Add);
+fn move_one(buckets: &mut UsedBuckets, from: u32, to: u32, size: Option<u64>) {
+    buckets.change(from, size, Sign::Remove);
+    buckets.change(to, size, Sign::Add);
 }
 
 /// The prefixes of `old` and `new` that are not in both, at the same block, in the same
@@ -368,6 +368,7 @@ fn changed_prefixes<'a>(old: &'a [Prefix], new: &'a [Prefix]) -> Vec<&'a Prefix>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workspace::loads::BucketLoad;
     use proptest::prelude::*;
     use ravenshard::BucketRange;
 
@@ -391,9 +392,9 @@ mod tests {
             let range_shard: Vec<u32> = starts.iter().map(|&(_, _, p)| p.unwrap_or(NONE)).collect();
             let topology = Topology::with_shards(1).unwrap();
             let locator = Locator { topology: &topology, ranges: &ranges, range_shard };
-            let buckets: BTreeMap<u32, BucketLoad> =
+            let buckets: UsedBuckets =
                 used.iter().map(|&b| (b, BucketLoad::default())).collect();
-            let expected = buckets.keys().copied().find(|&b| locator.shard_position(b).is_none());
+            let expected = buckets.iter().map(|(&b, _)| b).find(|&b| locator.shard_position(b).is_none());
             prop_assert_eq!(first_unowned(&buckets, &locator), expected);
         }
 
