@@ -1282,3 +1282,43 @@ async fn a_change_of_tab_saves_the_settings_without_the_documents() {
     studio.click("#tab-nodes").await;
     saved_with(2001).await;
 }
+
+/// A workspace of many anchored groups has them ranked in slices once made, without a
+/// view reading a rank; few groups start no job (they are sorted when first read); an edit
+/// while the job runs ends it without keeping an order of the groups before the edit.
+#[wasm_bindgen_test]
+async fn a_large_workspaces_groups_are_ranked_in_slices() {
+    use ravenshard_model::workspace::{Document, Placement};
+    use ravenshard_studio::components::ranking_job::{self, RANKED_IN_SLICES_FROM};
+    use ravenshard_studio::state::Live;
+    let n = RANKED_IN_SLICES_FROM + 500;
+    let docs: Vec<Document> = (0..n)
+        .map(|i| Document::new(format!("orders/{i}-A$companies/{}-A", n - i)))
+        .collect();
+    let three = ravenshard::Topology::with_shards(3).unwrap();
+    let placed = || Live::new(Placement::new(&docs, &three, &Default::default()));
+    let live = placed();
+    assert!(!live.get().groups_ranked());
+    let job = ranking_job::start(&live).expect("a job for 20,500 groups");
+    for _ in 0..500 {
+        if live.get().groups_ranked() {
+            break;
+        }
+        gloo::timers::future::TimeoutFuture::new(20).await;
+    }
+    assert!(live.get().groups_ranked(), "ranked by the job");
+    assert_eq!(live.get().group(0).unwrap().anchor, "companies/1-a");
+    drop(job);
+    let few = Live::new(Placement::new(&docs[..100], &three, &Default::default()));
+    assert!(ranking_job::start(&few).is_none());
+    // Edited before the job's first slice: the job stops.
+    let mut edited = placed();
+    let job = ranking_job::start(&edited).expect("a job");
+    edited.update(|p| p.splice(0..1, &[]).unwrap());
+    gloo::timers::future::TimeoutFuture::new(300).await;
+    assert!(
+        !edited.get().groups_ranked(),
+        "no order kept for the groups before the edit"
+    );
+    drop(job);
+}

@@ -4,10 +4,10 @@
 use super::import::CancelToken;
 use super::saving::{self, Saver, StorageError};
 use super::tabs::{tab_view, TabBar};
-use super::{browser, export_job};
+use super::{browser, export_job, ranking_job};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
-    Action, AdvisorAction, ConfigAction, DesignAction, Level, Loaded, Notice, NoticeAction,
+    Action, AdvisorAction, ConfigAction, DesignAction, Level, Live, Loaded, Notice, NoticeAction,
     ReshardAction, State, ViewAction, Work, WorkspaceAction,
 };
 use gloo::timers::callback::Timeout;
@@ -135,6 +135,7 @@ fn studio(props: &StudioProps) -> Html {
     let token = (*token.borrow()).clone();
 
     let unsaved = use_saving(&state, props.saved);
+    use_ranked_groups(state.live_placement());
 
     let share_refused = use_state(|| None::<String>);
     let on_share = {
@@ -305,6 +306,16 @@ fn use_saving(state: &State, restored: bool) -> Option<String> {
         *pending.borrow_mut() = Some(Timeout::new(SAVE_DELAY_MS, move || flush()));
     });
     (*unsaved).clone()
+}
+
+/// Ranks a large workspace's anchored groups in slices once it is made or changed
+/// ([`ranking_job`]), so that no view sorts them all in one task.
+#[hook]
+fn use_ranked_groups(placement: &Live<Placement>) {
+    use_effect_with(placement.clone(), |placement| {
+        let job = ranking_job::start(placement);
+        move || drop(job)
+    });
 }
 
 /// The totals over the views: documents, placed, invalid, shards, anchored groups, bytes

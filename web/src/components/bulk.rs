@@ -14,11 +14,12 @@ use super::import::{read_slice, CancelToken, SNIFF_BYTES};
 use crate::state::limits::check_generation_fits;
 use crate::state::{check_import_size, import_summary, nothing_imported};
 use crate::state::{take_retired, KeptFields, Loaded, Placer};
-use crate::state::{Work, WorkspaceAction};
+use crate::state::{Live, Work, WorkspaceAction};
 use crate::worker::{DocumentBatch, Reading, Reply};
 use ravenshard_model::import::{BodiesDropped, FieldPaths, Format};
 use ravenshard_model::sample::Generator;
-use ravenshard_model::workspace::{Document, Freeing, PlacementBuilder};
+use ravenshard_model::workspace::{Document, Freeing, Placement, PlacementBuilder};
+use std::cell::Cell;
 use std::rc::Rc;
 use web_sys::Blob;
 use yew::Callback;
@@ -42,6 +43,50 @@ const STEP: usize = 2_000;
 /// Buckets of the per-bucket tree packed per [`PlacementBuilder::pack_step`] (a few
 /// milliseconds in wasm).
 const PACK_STEP: usize = 16_384;
+
+/// Ends a job that runs a slice at a time (a view's rows, the groups' ranking) when
+/// dropped: its view's query or placement changed, or the view went. The job reads
+/// [`JobHandle::stopped`] between slices.
+#[derive(Debug, Default)]
+pub struct JobHandle(Rc<Cell<bool>>);
+
+impl JobHandle {
+    /// What the job reads between slices: `true` once the handle is dropped.
+    pub fn stopped(&self) -> Rc<Cell<bool>> {
+        Rc::clone(&self.0)
+    }
+}
+
+impl Drop for JobHandle {
+    fn drop(&mut self) {
+        self.0.set(true);
+    }
+}
+
+/// Runs `step` over the placement `placement` holds, a slice of [`SLICE_MS`] at a time,
+/// until a step gives a result: yields first (the job starts after the render that asked
+/// for it is painted) and between slices. The placement is borrowed for one slice only: an
+/// edit between slices changes it in place (a kept `Rc` would make the edit copy it) and
+/// ends the run (`None`), as does `stopped`.
+pub async fn in_slices<R>(
+    placement: &Live<Placement>,
+    stopped: &Cell<bool>,
+    mut step: impl FnMut(&Placement) -> Option<R>,
+) -> Option<R> {
+    loop {
+        yield_now().await;
+        if stopped.get() || !placement.is_latest() {
+            return None;
+        }
+        let p = placement.get();
+        let slice = now();
+        while now() - slice < SLICE_MS {
+            if let Some(result) = step(&p) {
+                return Some(result);
+            }
+        }
+    }
+}
 
 /// Gives the event loop back (a zero-delay timeout: the browser paints and handles input
 /// before the job goes on). A `MessageChannel` message, which skips the 4 ms a nested

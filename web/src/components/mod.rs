@@ -21,6 +21,7 @@ mod matrix;
 mod notices;
 mod queries;
 mod ranges;
+pub mod ranking_job;
 mod reshard;
 mod reshard_calls;
 pub mod restore;

@@ -2,12 +2,12 @@
 //! or a filter of millions of documents is a pass over all of them (seconds at
 //! 10,000,000), which the render that reads the rows must not make in one task. The
 //! [`RowsJob`](ravenshard_model::workspace::RowsJob) of the model runs here
-//! [`SLICE_MS`] at a time, giving the event loop back between slices (the page paints and
-//! takes input), reporting its progress at most every [`REPORT_MS`], and hands its rows
+//! [`SLICE_MS`](super::bulk::SLICE_MS) at a time ([`in_slices`]), giving the event loop
+//! back between slices (the page paints and takes input), reporting its progress at most every [`REPORT_MS`], and hands its rows
 //! over as [`ViewAction::RowsMade`]. An edit of the documents or another query ends it:
 //! the placement's handle is no longer the latest, or the view dropped the job.
 
-use super::bulk::{now, yield_now, REPORT_MS, SLICE_MS};
+use super::bulk::{in_slices, now, JobHandle, REPORT_MS};
 use crate::state::{Live, ViewAction};
 use ravenshard_model::workspace::{Placement, RowQuery};
 use std::cell::Cell;
@@ -18,26 +18,12 @@ use yew::Callback;
 /// clock between steps.
 const STEP: usize = 4_096;
 
-/// Ends a rows job when dropped (the view's query or placement changed, or the view went).
-#[derive(Debug, Default)]
-pub struct RowsJobHandle(Rc<Cell<bool>>);
-
-impl Drop for RowsJobHandle {
-    fn drop(&mut self) {
-        self.0.set(true);
-    }
-}
-
 /// Starts making the rows of `query` over `placement` (at the handle's version), sending
 /// progress and the rows to `on`; the job ends when the handle is dropped.
-pub fn start(
-    placement: Live<Placement>,
-    query: RowQuery,
-    on: Callback<ViewAction>,
-) -> RowsJobHandle {
-    let stopped = Rc::new(Cell::new(false));
-    wasm_bindgen_futures::spawn_local(run(placement, query, on, Rc::clone(&stopped)));
-    RowsJobHandle(stopped)
+pub fn start(placement: Live<Placement>, query: RowQuery, on: Callback<ViewAction>) -> JobHandle {
+    let handle = JobHandle::default();
+    wasm_bindgen_futures::spawn_local(run(placement, query, on, handle.stopped()));
+    handle
 }
 
 async fn run(
@@ -49,34 +35,9 @@ async fn run(
     let version = placement.version();
     let mut job = placement.get().rows_job(&query);
     let mut reported = now();
-    loop {
-        // Yield first: the job starts after the render that asked for it is painted.
-        yield_now().await;
-        if stopped.get() || !placement.is_latest() {
-            return;
-        }
-        // The placement is borrowed for one slice only: an edit between slices changes
-        // it in place (a kept `Rc` would make the edit copy it).
-        let p = placement.get();
-        let slice = now();
-        let made = loop {
-            match job.step(&p, STEP) {
-                Ok(Some(rows)) => break Some(rows),
-                Ok(None) if now() - slice < SLICE_MS => {}
-                Ok(None) => break None,
-                Err(_) => return,
-            }
-        };
-        drop(p);
-        if let Some(rows) = made {
-            on.emit(ViewAction::RowsMade {
-                version,
-                query,
-                rows: Rc::new(rows),
-            });
-            return;
-        }
-        if now() - reported >= REPORT_MS {
+    let made = in_slices(&placement, &stopped, |p| {
+        let made = job.step(p, STEP).transpose();
+        if made.is_none() && now() - reported >= REPORT_MS {
             reported = now();
             let (done, total) = job.progress();
             on.emit(ViewAction::RowsProgress {
@@ -86,5 +47,15 @@ async fn run(
                 total,
             });
         }
+        made
+    })
+    .await;
+    // Made, or the placement changed under the job (dropped: the view makes them again).
+    if let Some(Ok(rows)) = made {
+        on.emit(ViewAction::RowsMade {
+            version,
+            query,
+            rows: Rc::new(rows),
+        });
     }
 }

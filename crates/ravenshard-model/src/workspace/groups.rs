@@ -2,6 +2,7 @@
 
 use super::loads::Loads;
 use super::ranking::{Key, Ranking};
+use super::ranking_job::RankingSteps;
 use super::singles::Singles;
 use super::{Locator, NONE};
 use serde::Serialize;
@@ -260,10 +261,34 @@ impl Groups {
     }
 
     fn ranking(&self) -> &Ranking {
-        self.ranking.get_or_init(|| {
-            let live = (0u32..).zip(&self.table).filter(|(_, s)| s.is_some());
-            Ranking::new(live.map(|(g, _)| g), &|g| key_of(&self.table, g))
-        })
+        self.ranking
+            .get_or_init(|| Ranking::of_table(self.table.len(), &|g| key_of(&self.table, g)))
+    }
+
+    /// Whether the groups' order is made (else the first read of a rank sorts them).
+    pub(super) fn ranked(&self) -> bool {
+        self.ranking.get().is_some()
+    }
+
+    /// The steps of a ranking of these groups ([`rank_step`](Self::rank_step)).
+    pub(super) fn ranking_steps(&self) -> RankingSteps {
+        RankingSteps::new(self.table.len())
+    }
+
+    /// Does about `work` groups' worth of `steps` (made by
+    /// [`ranking_steps`](Self::ranking_steps) of these groups, unchanged since); `true`
+    /// once the order is made and kept.
+    pub(super) fn rank_step(&self, steps: &mut RankingSteps, work: usize) -> bool {
+        if self.ranked() {
+            return true;
+        }
+        match steps.step(&|g| key_of(&self.table, g), work) {
+            Some(ranking) => {
+                let _ = self.ranking.set(ranking);
+                true
+            }
+            None => false,
+        }
     }
 
     fn find(&self, hash: u64, text: &str) -> Option<u32> {

@@ -59,6 +59,7 @@ mod matrix;
 mod members;
 mod orders;
 mod ranking;
+mod ranking_job;
 mod retopology;
 mod rows;
 mod rows_edit;
@@ -77,6 +78,7 @@ pub use groups::{AnchoredGroup, DuplicateId, GroupSummary, ObeseBucket};
 pub use histogram::{Bin, MAX_BINS};
 pub use matrix::{NodeMatrix, NodeRow};
 pub use members::{assign_members, MemberError};
+pub use ranking_job::GroupsRanking;
 pub use retopology::TopologyChangeError;
 pub use rows::{Row, RowQuery, RowView, SortKey};
 pub use rows_job::{PlacementChanged, RowsJob};
@@ -577,6 +579,20 @@ impl Placement {
     /// ```
     pub fn group_count(&self) -> usize {
         self.groups.count()
+    }
+
+    /// Whether the anchored groups' order (each group's rank) is made: else the first read
+    /// of a rank ([`group`](Self::group), [`groups`](Self::groups), a row's group) sorts every
+    /// group at once.
+    pub fn groups_ranked(&self) -> bool {
+        self.groups.ranked()
+    }
+
+    /// A job that makes the anchored groups' order a step at a time ([`GroupsRanking`]),
+    /// kept by the placement when done: the studio runs it in slices after a large
+    /// workspace is made, so that no view sorts 400,000 groups in one task.
+    pub fn rank_groups(&self) -> GroupsRanking {
+        GroupsRanking::new(self)
     }
 
     /// Every anchored group, the largest first (ties by anchor). The order is kept as

@@ -4,6 +4,7 @@
 //! back by its new key when the edit is done. An edit of `k` documents costs
 //! O(k log groups) comparisons, not a sort of every group.
 
+use super::ranking_job::RankingSteps;
 use std::cmp::Ordering;
 
 /// What orders a group: its documents, then its anchor (anchors are unique among the live
@@ -11,7 +12,7 @@ use std::cmp::Ordering;
 pub(super) type Key<'a> = (u64, &'a str);
 
 /// The order of two keys: the most documents first, then by anchor.
-fn order_of(a: Key<'_>, b: Key<'_>) -> Ordering {
+pub(super) fn order_of(a: Key<'_>, b: Key<'_>) -> Ordering {
     b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1))
 }
 
@@ -20,7 +21,7 @@ fn order_of(a: Key<'_>, b: Key<'_>) -> Ordering {
 /// anchor that is a prefix of a longer one comes first, as in the byte order of strings).
 /// Two keys whose packed numbers differ are in their order; equal ones must be compared
 /// whole.
-fn packed((documents, anchor): Key<'_>) -> (u64, u128) {
+pub(super) fn packed((documents, anchor): Key<'_>) -> (u64, u128) {
     let mut head = [0u8; 16];
     let n = anchor.len().min(head.len());
     head[..n].copy_from_slice(&anchor.as_bytes()[..n]);
@@ -40,28 +41,28 @@ pub(super) struct Ranking {
 }
 
 impl Ranking {
-    /// The order of the groups `live`, sorted once: O(groups log groups) comparisons of
+    /// The order of the groups of a group table of `len` keys, `key` giving each live
+    /// group's key (`None`: a free key), sorted once: O(groups log groups) comparisons of
     /// fixed-size keys ([`packed`]: the documents and the anchor's first 16 bytes, read
     /// where they lie in the sorted list, not behind each anchor's pointer), then the anchors
     /// of the few groups whose packed keys tie compared whole. At 10,000,000 generated
     /// documents (about 400,000 groups) comparing the anchors themselves took over 100 ms in
-    /// wasm, the first time the documents view showed a row.
-    pub(super) fn new<'a>(
-        live: impl Iterator<Item = u32>,
-        key: &dyn Fn(u32) -> Option<Key<'a>>,
-    ) -> Ranking {
-        let mut keyed: Vec<((u64, u128), Key<'a>, u32)> = live
-            .filter_map(|g| key(g).map(|k| (packed(k), k, g)))
-            .collect();
-        keyed.sort_unstable_by_key(|&(p, _, _)| p);
-        // Runs of equal packed keys: in order once their anchors are compared whole.
-        for run in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
-            if run.len() > 1 {
-                run.sort_unstable_by(|(_, a, _), (_, b, _)| order_of(*a, *b));
+    /// wasm, the first time the documents view showed a row. The steps of
+    /// [`RankingSteps`](super::ranking_job::RankingSteps) run to the end: a
+    /// [`GroupsRanking`](super::GroupsRanking) makes the same order a step at a time.
+    pub(super) fn of_table<'a>(len: usize, key: &dyn Fn(u32) -> Option<Key<'a>>) -> Ranking {
+        let mut steps = RankingSteps::new(len);
+        loop {
+            if let Some(ranking) = steps.step(key, usize::MAX) {
+                return ranking;
             }
         }
+    }
+
+    /// The ranking of groups already in `order`.
+    pub(super) fn from_order(order: Vec<u32>) -> Ranking {
         Ranking {
-            order: keyed.into_iter().map(|(_, _, g)| g).collect(),
+            order,
             out: Vec::new(),
             pending: Vec::new(),
         }
@@ -205,7 +206,7 @@ mod tests {
         ) {
             let keys: Vec<(u64, String)> = keys.into_iter().map(|(a, d)| (d, a)).collect();
             let key = |g: u32| keys.get(g as usize).map(|(d, a)| (*d, a.as_str()));
-            let ranking = Ranking::new(0..keys.len() as u32, &key);
+            let ranking = Ranking::of_table(keys.len(), &key);
             let mut expected: Vec<u32> = (0..keys.len() as u32).collect();
             expected.sort_by(|&a, &b| order_of(key(a).unwrap(), key(b).unwrap()));
             prop_assert_eq!(ranking.order(), expected.as_slice());
