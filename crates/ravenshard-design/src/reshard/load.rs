@@ -197,7 +197,12 @@ impl BucketLoad {
     /// The entries whose figures cover more than one bucket, as
     /// `(first bucket, last bucket, amount)`; none for a load of documents.
     pub fn ranges(&self) -> impl Iterator<Item = (u32, u32, Amount)> + '_ {
-        self.spans().filter(|&(first, last, _)| last > first)
+        // A load of documents has none: no pass over its entries (a million of them at
+        // 10,000,000 documents, at each plan the studio makes).
+        let any = !self.ends.is_empty();
+        any.then(|| self.spans().filter(|&(first, last, _)| last > first))
+            .into_iter()
+            .flatten()
     }
 
     /// Every entry as `(first bucket, last bucket, amount)`, ascending: one bucket each for

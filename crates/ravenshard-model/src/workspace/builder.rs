@@ -2,7 +2,7 @@
 //! millions of documents between paints, report progress and stop when asked.
 
 use super::loads::{BucketLoad, Loads};
-use super::used_buckets::UsedBuckets;
+use super::used_buckets::SortedBuckets;
 use super::{Document, EditError, Placement, PlacementOptions};
 use ravenshard::Topology;
 use std::collections::BTreeMap;
@@ -47,7 +47,7 @@ pub struct PlacementBuilder {
 #[derive(Debug, Clone, Default)]
 struct Packing {
     /// The used buckets copied so far, ascending.
-    entries: Vec<(u32, BucketLoad)>,
+    entries: SortedBuckets,
     /// The first bucket of each step's part of the old tree, for freeing it by parts.
     cuts: Vec<u32>,
     /// The old tree, once the copy is complete: freed a part at a time.
@@ -222,10 +222,10 @@ impl Packing {
             return self.done;
         }
         let (from, staged_from) = match self.entries.last() {
-            Some(&(last, _)) => (Bound::Excluded(last), last.saturating_add(1)),
+            Some(last) => (Bound::Excluded(last), last.saturating_add(1)),
             None => (Bound::Unbounded, 0),
         };
-        if self.entries.capacity() == 0 {
+        if !self.entries.started() {
             self.entries.reserve_exact(loads.used_buckets());
         }
         let staged = loads.staged.iter().flat_map(|s| s.from(staged_from));
@@ -236,7 +236,7 @@ impl Packing {
             if taken == 0 && !self.entries.is_empty() {
                 self.cuts.push(bucket);
             }
-            self.entries.push((bucket, load));
+            self.entries.push(bucket, load);
             taken += 1;
         }
         if taken == budget {
@@ -246,7 +246,7 @@ impl Packing {
         // (so that the two are not held at once), it is put in force, and the old tree is
         // freed from its end.
         loads.staged = None;
-        let fresh: UsedBuckets = std::mem::take(&mut self.entries).into_iter().collect();
+        let fresh = std::mem::take(&mut self.entries).finish();
         self.old = Some(std::mem::replace(&mut loads.buckets, fresh).into_tree());
         false
     }
