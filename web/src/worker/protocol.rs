@@ -99,15 +99,18 @@ impl LoadData {
             bytes: Vec::with_capacity(n),
             last: Vec::new(),
         };
-        let mut last = Vec::with_capacity(n);
+        // The last buckets only when some entry is a range (a load of statistics).
+        let ranges = load.ranges().next().is_some();
+        if ranges {
+            data.last.reserve_exact(n);
+        }
         for (first, end, held) in load.spans() {
             data.first.push(first);
-            last.push(end);
+            if ranges {
+                data.last.push(end);
+            }
             data.docs.push(held.docs);
             data.bytes.push(held.bytes);
-        }
-        if last != data.first {
-            data.last = last;
         }
         data
     }

@@ -332,18 +332,18 @@ mod tests {
                 .placement
                 .loads
                 .buckets
-                .values()
+                .iter()
                 .next()
-                .map(|l| l as *const _);
+                .map(|(_, l)| l as *const _);
             assert!(builder.pack_step(budget));
             assert_eq!(
                 builder
                     .placement
                     .loads
                     .buckets
-                    .values()
+                    .iter()
                     .next()
-                    .map(|l| l as *const _),
+                    .map(|(_, l)| l as *const _),
                 done
             );
             assert_eq!(views(&builder.finish()), views(&whole), "budget {budget}");

@@ -67,11 +67,6 @@ impl UsedBuckets {
         self.tree.iter()
     }
 
-    /// The loads, by ascending bucket.
-    pub(super) fn values(&self) -> btree_map::Values<'_, u32, BucketLoad> {
-        self.tree.values()
-    }
-
     /// The used buckets of `range`, ascending.
     pub(super) fn range(
         &self,
