@@ -40,6 +40,18 @@ impl RunLoad {
     }
 }
 
+/// The sums of run `bucket / RUN` of `runs`, which are made (all of them, zero) when the
+/// first bucket below [`NUMBER_OF_BUCKETS`] comes; `None` for a prefix's bucket, above.
+fn run_of(runs: &mut Vec<RunLoad>, bucket: u32) -> Option<&mut RunLoad> {
+    if bucket >= NUMBER_OF_BUCKETS {
+        return None;
+    }
+    if runs.is_empty() {
+        *runs = vec![RunLoad::default(); (NUMBER_OF_BUCKETS / RUN) as usize];
+    }
+    runs.get_mut((bucket / RUN) as usize)
+}
+
 /// The loads of the used buckets (a bucket with no document has no entry), and the sums of
 /// each run of [`RUN`] buckets below [`NUMBER_OF_BUCKETS`] (the prefixes' buckets, above,
 /// are summed from the tree). Every change goes through this type, so the sums always
@@ -105,7 +117,7 @@ impl UsedBuckets {
         } else {
             self.tree.insert(bucket, after);
         }
-        if let Some(run) = self.run_mut(bucket) {
+        if let Some(run) = run_of(&mut self.runs, bucket) {
             run.remove(before);
             run.add(if load.documents == 0 {
                 BucketLoad::default()
@@ -113,18 +125,6 @@ impl UsedBuckets {
                 after
             });
         }
-    }
-
-    /// The sums of run `bucket / RUN`, made when the first bucket below
-    /// [`NUMBER_OF_BUCKETS`] is; `None` above.
-    fn run_mut(&mut self, bucket: u32) -> Option<&mut RunLoad> {
-        if bucket >= NUMBER_OF_BUCKETS {
-            return None;
-        }
-        if self.runs.is_empty() {
-            self.runs = vec![RunLoad::default(); (NUMBER_OF_BUCKETS / RUN) as usize];
-        }
-        self.runs.get_mut((bucket / RUN) as usize)
     }
 
     /// Documents, bytes and documents without a size in buckets `[start, end)`: the
@@ -198,10 +198,7 @@ impl FromIterator<(u32, BucketLoad)> for UsedBuckets {
         let tree: BTreeMap<u32, BucketLoad> = entries.into_iter().collect();
         let mut runs = Vec::new();
         for (&bucket, &load) in tree.range(..NUMBER_OF_BUCKETS) {
-            if runs.is_empty() {
-                runs = vec![RunLoad::default(); (NUMBER_OF_BUCKETS / RUN) as usize];
-            }
-            if let Some(run) = runs.get_mut((bucket / RUN) as usize) {
+            if let Some(run) = run_of(&mut runs, bucket) {
                 run.add(load);
             }
         }
@@ -243,13 +240,8 @@ impl SortedBuckets {
     /// Adds `bucket` (above every bucket given before) and its load.
     pub(super) fn push(&mut self, bucket: u32, load: BucketLoad) {
         debug_assert!(self.last().is_none_or(|last| last < bucket));
-        if bucket < NUMBER_OF_BUCKETS {
-            if self.runs.is_empty() {
-                self.runs = vec![RunLoad::default(); (NUMBER_OF_BUCKETS / RUN) as usize];
-            }
-            if let Some(run) = self.runs.get_mut((bucket / RUN) as usize) {
-                run.add(load);
-            }
+        if let Some(run) = run_of(&mut self.runs, bucket) {
+            run.add(load);
         }
         self.entries.push((bucket, load));
     }
