@@ -6,7 +6,7 @@ use super::groups::{Candidate, Member};
 use super::loads::{Loads, Sign};
 use super::store::Entry;
 use super::{design, histogram, shards, Balance, Document, InvalidDocument, Locator, NodeMatrix};
-use super::{Placement, Totals, Unplaced, MAX_DOCUMENTS, NONE};
+use super::{DocumentsMark, Placement, Splice, Totals, Unplaced, MAX_DOCUMENTS, NONE};
 use ravenshard::{anchor_start, bucket_of_hash, check_id, hash_of_key, push_lower_id};
 use ravenshard::{ServerVersion, Topology};
 use std::fmt;
@@ -172,8 +172,45 @@ impl Placement {
         if bytes > MAX_ARENA {
             return Err(EditError::TooManyBodyBytes { bytes });
         }
+        let splice = Splice {
+            at: range.start,
+            removed: range.len(),
+            inserted: documents.len(),
+        };
         self.replace(range, documents);
+        self.journal.record(splice);
         Ok(())
+    }
+
+    /// This moment of the documents, for [`splices_since`](Self::splices_since) later (a
+    /// change of topology, members or design keeps it: the documents are the same).
+    pub fn documents_mark(&self) -> DocumentsMark {
+        self.journal.mark()
+    }
+
+    /// The splices ([`splice`](Self::splice), [`apply`](Self::apply)) made to the
+    /// documents since `mark`, in order (empty: the documents are the ones of `mark`); with
+    /// [`kept_runs`] they say which documents are still as they were, and where. `None`
+    /// when `mark` is not a moment of these documents: taken from another placement (one
+    /// built again, [`Placement::new`] or a builder's), from a clone edited apart, or more
+    /// than [`MAX_SPLICES`](super::MAX_SPLICES) splices ago.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement, Splice};
+    /// use ravenshard::Topology;
+    ///
+    /// let t = Topology::with_shards(3).unwrap();
+    /// let mut p = Placement::new(&[Document::new("orders/1-A")], &t, &Default::default());
+    /// let saved = p.documents_mark();
+    /// p.splice(1..1, &[Document::new("orders/2-A")]).unwrap();
+    /// assert_eq!(p.splices_since(&saved), Some(&[Splice { at: 1, removed: 0, inserted: 1 }][..]));
+    /// let other = Placement::new(&[Document::new("orders/1-A")], &t, &Default::default());
+    /// assert_eq!(other.splices_since(&saved), None);
+    /// ```
+    pub fn splices_since(&self, mark: &DocumentsMark) -> Option<&[Splice]> {
+        self.journal.since(mark)
     }
 
     /// [`Placement::splice`] once the edit is known to fit.

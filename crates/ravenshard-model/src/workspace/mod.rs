@@ -54,6 +54,7 @@ mod design;
 mod edit;
 mod groups;
 mod histogram;
+mod journal;
 mod loads;
 mod matrix;
 mod members;
@@ -76,6 +77,7 @@ pub use builder::{Freeing, PlacementBuilder};
 pub use edit::{Edit, EditError};
 pub use groups::{AnchoredGroup, DuplicateId, GroupSummary, ObeseBucket};
 pub use histogram::{Bin, MAX_BINS};
+pub use journal::{kept_runs, DocumentsMark, KeptRun, Splice, MAX_SPLICES};
 pub use matrix::{NodeMatrix, NodeRow};
 pub use members::{assign_members, MemberError};
 pub use ranking_job::GroupsRanking;
@@ -257,6 +259,8 @@ pub struct Placement {
     orders: orders::SortCache,
     /// The bucket statistics the placement was made from instead of documents.
     statistics: Option<statistics::Statistics>,
+    /// The splices made to the documents since they were placed.
+    journal: journal::Journal,
 }
 
 impl Placement {
@@ -306,6 +310,7 @@ impl Placement {
             index: OnceLock::new(),
             orders: orders::SortCache::default(),
             statistics: None,
+            journal: journal::Journal::default(),
         };
         let documents = &documents[..documents.len().min(MAX_DOCUMENTS)];
         let (mut ids, mut bodies) = (0usize, 0usize);

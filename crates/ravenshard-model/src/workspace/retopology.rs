@@ -141,6 +141,7 @@ impl Placement {
             index: std::sync::OnceLock::new(),
             orders: Default::default(),
             statistics: self.statistics.clone(),
+            journal: self.journal.clone(),
         };
         copy.set_topology_in_place(topology)?;
         Ok(copy)

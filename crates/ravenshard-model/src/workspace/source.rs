@@ -133,8 +133,12 @@ impl Placement {
             return Placement::from_statistics(&s.statistics, topology, options)
                 .map_err(statistics_error);
         }
-        self.rebuilt(topology, options, |_| {})
-            .map_err(TopologyChangeError::Limits)
+        let mut again = self
+            .rebuilt(topology, options, |_| {})
+            .map_err(TopologyChangeError::Limits)?;
+        // The same documents: a mark taken before still reads them.
+        again.journal = self.journal.clone();
+        Ok(again)
     }
 
     /// The documents, each chunk of them changed by `change` first (an ID rewritten, a

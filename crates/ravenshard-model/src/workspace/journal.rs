@@ -1,0 +1,152 @@
+//! What changed in a placement's documents since a moment: the splices made since a
+//! [`DocumentsMark`], so that a copy of the documents kept elsewhere (the studio's saved
+//! parts) is brought up to date by what changed, not written again whole.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The most splices a placement remembers: past them it forgets them all, and a mark
+/// taken before reads as unknown ([`Placement::splices_since`](super::Placement::splices_since)
+/// then says `None`). A studio saves after each pause in typing, so it never needs more.
+pub const MAX_SPLICES: usize = 8_192;
+
+/// One splice of a placement's documents: documents `at..at + removed` were replaced by
+/// `inserted` documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Splice {
+    /// Index of the first document replaced.
+    pub at: usize,
+    /// How many documents went.
+    pub removed: usize,
+    /// How many documents came in their place.
+    pub inserted: usize,
+}
+
+/// A moment of a placement's documents
+/// ([`Placement::documents_mark`](super::Placement::documents_mark)): which documents it
+/// held, for [`Placement::splices_since`](super::Placement::splices_since). Marks are
+/// unique in a process: two placements built apart never share one, and a clone edited
+/// apart from its original is told from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DocumentsMark {
+    origin: u64,
+    len: usize,
+    tip: u64,
+}
+
+/// A number no other call gives in this process.
+fn serial() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The splices made to a placement's documents since it was built.
+#[derive(Debug, Clone)]
+pub(super) struct Journal {
+    /// The serial of the documents the placement was built with.
+    origin: u64,
+    splices: Vec<Splice>,
+    /// The serial of each splice.
+    serials: Vec<u64>,
+}
+
+impl Default for Journal {
+    fn default() -> Journal {
+        Journal {
+            origin: serial(),
+            splices: Vec::new(),
+            serials: Vec::new(),
+        }
+    }
+}
+
+impl Journal {
+    /// Notes `splice` (past [`MAX_SPLICES`], forgets all and starts again).
+    pub(super) fn record(&mut self, splice: Splice) {
+        if self.splices.len() >= MAX_SPLICES {
+            *self = Journal::default();
+        }
+        self.splices.push(splice);
+        self.serials.push(serial());
+    }
+
+    /// The documents as they are now.
+    pub(super) fn mark(&self) -> DocumentsMark {
+        DocumentsMark {
+            origin: self.origin,
+            len: self.splices.len(),
+            tip: self.serials.last().copied().unwrap_or(self.origin),
+        }
+    }
+
+    /// The splices since `mark`, in order; `None` when `mark` is not a moment of these
+    /// documents (another placement's, a diverged clone's, or forgotten).
+    pub(super) fn since(&self, mark: &DocumentsMark) -> Option<&[Splice]> {
+        if mark.origin != self.origin || mark.len > self.splices.len() {
+            return None;
+        }
+        let tip = match mark.len {
+            0 => self.origin,
+            n => self.serials[n - 1],
+        };
+        (tip == mark.tip).then(|| &self.splices[mark.len..])
+    }
+}
+
+/// A run of documents that no splice touched: documents `old` before the splices are
+/// documents `new_start..` after them, in the same order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptRun {
+    /// The documents' indices before.
+    pub old: Range<usize>,
+    /// The index of the first of them after.
+    pub new_start: usize,
+}
+
+/// The runs of `old_len` documents that `splices` (made in order) left untouched, in
+/// order: every document that is still there and was not replaced is in one run.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_model::workspace::{kept_runs, KeptRun, Splice};
+///
+/// // Of 10 documents, the 4th is replaced by two.
+/// let runs = kept_runs(10, &[Splice { at: 3, removed: 1, inserted: 2 }]);
+/// assert_eq!(runs, [
+///     KeptRun { old: 0..3, new_start: 0 },
+///     KeptRun { old: 4..10, new_start: 5 },
+/// ]);
+/// ```
+pub fn kept_runs(old_len: usize, splices: &[Splice]) -> Vec<KeptRun> {
+    let mut runs = vec![KeptRun {
+        old: 0..old_len,
+        new_start: 0,
+    }];
+    runs.retain(|r| !r.old.is_empty());
+    for splice in splices {
+        let end = splice.at.saturating_add(splice.removed);
+        let shift = |at: usize| (at + splice.inserted).saturating_sub(splice.removed);
+        let mut next = Vec::with_capacity(runs.len() + 1);
+        for run in runs {
+            let new_end = run.new_start + run.old.len();
+            // The part before the splice, then the part after it (shifted).
+            if run.new_start < splice.at {
+                let kept = new_end.min(splice.at) - run.new_start;
+                next.push(KeptRun {
+                    old: run.old.start..run.old.start + kept,
+                    new_start: run.new_start,
+                });
+            }
+            if new_end > end {
+                let skip = end.saturating_sub(run.new_start);
+                next.push(KeptRun {
+                    old: run.old.start + skip..run.old.end,
+                    new_start: shift(run.new_start + skip),
+                });
+            }
+        }
+        runs = next;
+    }
+    runs
+}
