@@ -42,7 +42,8 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
 * table (only with --table, which measures nothing else): issue 11's rows at --docs
   documents, each with the longest main-thread task meanwhile and the load average:
   generate, the save to IndexedDB, a reload until the documents are shown, the edit per
-  view, the shard-count change, add a shard and balance, and a reload whose restore is
+  view, the shard-count change and the save after them (only the parts the edits touched
+  are written), add a shard and balance, and a reload whose restore is
   cancelled halfway (the time from *Cancel* until the studio is usable); then the edit at
   10,000 documents against --docs. Its sort and filter rows, in the Documents view: a click
   on a column's header (by ID, by size, by ID again, descending, back to input order) until
@@ -676,8 +677,8 @@ DEFAULT_ROWS = tuple(r for r in TABLE_ROWS if r != "views")
 
 def measure_table(driver, url, docs, edits, result, trace=False, only=DEFAULT_ROWS):
     """Issue 11's rows at `docs` documents: generate, its save to IndexedDB and a reload
-    until the documents are shown again; the edit per view, the shard-count change, add a
-    shard and balance; the Documents view's sort and filter (measure_table_sort and
+    until the documents are shown again; the edit per view, the shard-count change and the
+    save after them, add a shard and balance; the Documents view's sort and filter (measure_table_sort and
     measure_table_filter); a reload cancelled halfway (until the studio is usable); the
     longest main-thread task during each, and the edit at 10,000 documents against `docs`.
     The load average (1 min) is printed with each row: the machine is shared, so a figure
@@ -745,7 +746,14 @@ def measure_table_edits(driver, docs, edits, rows, trace):
               f"{mark(r['longestEdit'], SCALE_TASK_TARGET_MS):>13} {r['load']:6.2f}")
         table_row(f"shard count 3->4->3, {tab} view", statistics.median(r["shardTimes"]),
                   max(r["shardTimes"]), r["longestShards"], r["load"], SHARDS_TARGET_MS)
-        settle(driver, r["end"], docs)
+        # The save that follows: only the parts the edits touched are written again.
+        saved = r["save"] = settle(driver, r["end"], docs)
+        if "error" not in saved:
+            written = saved["serialize"]
+            note = ("   (the settings alone)" if written is None
+                    else f"   (the parts copied to the worker by {written:.0f} ms)")
+            table_row(f"save after them, {tab} view", saved["save"], None, saved["longest"],
+                      loadavg(), float("inf"), note)
     if trace:
         print_long_tasks(trace_events(driver))
 

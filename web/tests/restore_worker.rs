@@ -314,8 +314,8 @@ async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
     let settings = read_saved(SETTINGS).unwrap();
     let first = documents();
     let held = placement(&first);
-    let bytes = saving::store(&settings, &Rc::downgrade(&held)).await;
-    let bytes = bytes.unwrap().unwrap();
+    let bytes = saving::store(&settings, &Rc::downgrade(&held), None).await;
+    let (bytes, _) = bytes.unwrap().unwrap();
     let stored = saving::load().await.unwrap().unwrap();
     assert_eq!(bytes, stored.len());
     let back = stored.read().unwrap();
@@ -330,7 +330,7 @@ async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
     let weak = Rc::downgrade(&second);
     let saving = {
         let settings = settings.clone();
-        async move { saving::store(&settings, &weak).await }
+        async move { saving::store(&settings, &weak, None).await }
     };
     let edit = async move {
         gloo::timers::future::TimeoutFuture::new(30).await;
@@ -341,7 +341,7 @@ async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
     assert_eq!(saving::load().await.unwrap().unwrap(), stored);
     // The next save swaps its parts in and removes every other (the stopped save's too).
     let third = placement(&first[..100]);
-    saving::store(&settings, &Rc::downgrade(&third))
+    saving::store(&settings, &Rc::downgrade(&third), None)
         .await
         .unwrap()
         .unwrap();
@@ -351,4 +351,57 @@ async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
     // A studio saved this way opens again.
     let (state, _, _) = open(CancelToken::default()).await;
     assert_eq!(restored_documents(&state), first[..100]);
+}
+
+/// A save after an edit writes only the part the edit touched and keeps the others' records;
+/// the studio reads back as edited. A save whose kept parts are gone (another studio saved
+/// in between) saves whole, and removes the other studio's parts.
+#[wasm_bindgen_test]
+async fn a_save_after_an_edit_writes_only_the_parts_it_touched() {
+    common::use_this_module_as_the_worker();
+    saving::forget().await.unwrap();
+    let settings = read_saved(SETTINGS).unwrap();
+    let first = documents();
+    let held = placement(&first);
+    let (_, base) = saving::store(&settings, &Rc::downgrade(&held), None)
+        .await
+        .unwrap()
+        .unwrap();
+    let parts = base.parts().unwrap().to_vec();
+    assert!(parts.len() >= 3, "{parts:?}");
+    // One document in the middle edited (a clone of the placement: the same documents'
+    // journal, as the studio's placement edited in place).
+    let mut edited = (*held).clone();
+    let at = first.len() / 2;
+    edited
+        .splice(at..at + 1, &[Document::new("customers/9-A")])
+        .unwrap();
+    let edited = Rc::new(edited);
+    let (_, after) = saving::store(&settings, &Rc::downgrade(&edited), Some(base))
+        .await
+        .unwrap()
+        .unwrap();
+    let now = after.parts().unwrap().to_vec();
+    let kept = now.iter().filter(|p| parts.contains(p)).count();
+    assert_eq!(kept, parts.len() - 1, "one part written again: {now:?}");
+    let mut expected = first.clone();
+    expected[at] = Document::new("customers/9-A");
+    let stored = saving::load().await.unwrap().unwrap();
+    assert_eq!(stored.read().unwrap().documents, expected);
+    assert_eq!(keys().await.len(), 1 + now.len(), "no part left unnamed");
+    // Another studio's save replaces the records: the kept parts are gone, so the next
+    // save writes everything, and only its own parts remain.
+    put_stored(&Stored::new(&settings, &first[..10])).await;
+    let mut again = (*edited).clone();
+    again.splice(0..1, &[]).unwrap();
+    let again = Rc::new(again);
+    let (_, whole) = saving::store(&settings, &Rc::downgrade(&again), Some(after))
+        .await
+        .unwrap()
+        .unwrap();
+    let whole = whole.parts().unwrap();
+    assert!(whole.iter().all(|p| !now.contains(p)), "{whole:?}");
+    let stored = saving::load().await.unwrap().unwrap();
+    assert_eq!(stored.read().unwrap().documents, expected[1..]);
+    assert_eq!(keys().await.len(), 1 + whole.len());
 }

@@ -15,6 +15,7 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 
 mod common;
 
+use common::jobs::eventually;
 use common::Mounted;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -74,6 +75,16 @@ impl Mounted<App> {
         self.text(&format!(".dt-row[data-index=\"{index}\"] .{class}"))
             .trim()
             .to_string()
+    }
+
+    /// Replaces the first ID of the editor's page by `id`, the rest unchanged.
+    async fn retype_first_id(&self, id: &str) {
+        let text = self
+            .get("#ids")
+            .unchecked_into::<HtmlTextAreaElement>()
+            .value();
+        let rest = text.split_once('\n').map_or("", |(_, rest)| rest);
+        self.type_into("#ids", &format!("{id}\n{rest}")).await;
     }
 
     /// How many documents the card of a shard shows.
@@ -1281,6 +1292,89 @@ async fn a_change_of_tab_saves_the_settings_without_the_documents() {
     saving::forget().await.unwrap();
     studio.click("#tab-nodes").await;
     saved_with(2001).await;
+}
+
+/// The saved studio's documents' parts, as its settings record names them.
+async fn saved_parts() -> Vec<ravenshard_studio::state::PartRef> {
+    let stored = saving::load().await.unwrap().unwrap();
+    let layout = ravenshard_studio::state::read_layout(&stored.settings);
+    layout.parts.expect("a save names its parts")
+}
+
+/// The keys of every documents' record IndexedDB holds, sorted.
+async fn part_records() -> Vec<String> {
+    use ravenshard_studio::worker::saved;
+    let db = saved::open().await.unwrap();
+    let tx = db
+        .transaction(&[saved::STORE], rexie::TransactionMode::ReadOnly)
+        .unwrap();
+    let store = tx.store(saved::STORE).unwrap();
+    let keys = store.get_all_keys(None, None).await.unwrap();
+    db.close();
+    let mut keys: Vec<String> = keys
+        .iter()
+        .filter_map(JsValue::as_string)
+        .filter(|k| k.starts_with(saving::PART_PREFIX))
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// An edit saves only the parts of the documents it touched: the other parts keep their
+/// records, no record is left that the layout does not name, and the studio restores
+/// equal. When the parts a save would keep are gone (another tab cleared the storage),
+/// it saves every part again.
+#[wasm_bindgen_test]
+async fn an_edit_saves_only_the_parts_it_touched() {
+    let studio = Studio::fresh().await;
+    studio.type_into("#gen-count", "40000").await;
+    studio.click("button.generate").await;
+    let generated = saved_with(40_000).await;
+    let parts = saved_parts().await;
+    assert!(parts.len() >= 3, "{parts:?}");
+    // The first ID of the editor's page changed: the first part is written again.
+    studio.retype_first_id("customers/1-A").await;
+    let edited = eventually("the edit's save", || async {
+        Some(saved_parts().await).filter(|now| *now != parts)
+    })
+    .await;
+    assert!(
+        edited.ends_with(&parts[1..]),
+        "the untouched parts are kept: {edited:?}"
+    );
+    let written = &edited[..edited.len() + 1 - parts.len()];
+    assert!(
+        written.iter().all(|p| p.generation > parts[0].generation),
+        "{written:?}"
+    );
+    let mut keys: Vec<String> = edited.iter().map(|p| p.key()).collect();
+    keys.sort();
+    assert_eq!(
+        part_records().await,
+        keys,
+        "no record the layout does not name"
+    );
+    let saved = saved_with(40_000).await;
+    assert_eq!(saved.documents[0].id, "customers/1-A");
+    assert_eq!(saved.documents[1..], generated.documents[1..]);
+    // The storage cleared meanwhile: the next edit's save keeps nothing, and writes all.
+    saving::forget().await.unwrap();
+    studio.retype_first_id("customers/2-A").await;
+    let stored = eventually("the whole save", || async { saving::load().await.ok()? }).await;
+    let whole = ravenshard_studio::state::read_layout(&stored.settings)
+        .parts
+        .unwrap_or_default();
+    assert!(whole.len() >= 3, "{whole:?}");
+    assert!(whole.iter().all(|p| p.generation == whole[0].generation));
+    assert!(whole
+        .iter()
+        .all(|p| !parts.contains(p) && !edited.contains(p)));
+    drop(studio);
+    let studio = Studio::open().await;
+    assert_eq!(studio.text(".count-documents strong"), "40,000");
+    let back = saved_with(40_000).await;
+    assert_eq!(back.documents[0].id, "customers/2-A");
+    assert_eq!(back.documents[1..], generated.documents[1..]);
 }
 
 /// A workspace of many anchored groups has them ranked in slices once made, without a

@@ -124,7 +124,7 @@ async fn in_worker(
         out.builder.reserve(layout.document_count, layout.id_bytes);
         out.builder.reserve_bodies(layout.bodies, layout.body_bytes);
     }
-    let mut reading = Reading::restore(layout.document_parts, layout.generation);
+    let mut reading = Reading::restore(layout.part_keys());
     let total = layout.document_count.max(1) as f64;
     match receive(&mut job, &mut reading, &mut out.builder, total, false).await {
         Received::All { .. } => {}

@@ -14,6 +14,9 @@ use ravenshard::json::{self, null_as_default};
 use ravenshard_model::workspace::{Document, Placement};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::ops::Range;
+
+use super::PartRef;
 
 /// The `localStorage` key of the saved studio.
 pub const STORAGE_KEY: &str = "ravenshard-studio";
@@ -57,7 +60,7 @@ pub struct Saved {
 
 /// What IndexedDB holds: the settings ([`Saved`] as JSON, its documents empty, with the
 /// [`Layout`] of the documents) and the documents in parts of at most [`PART_DOCUMENTS`]
-/// documents and about [`PART_BYTES`] bytes ([`part_len`]), each as [`write_documents`]
+/// documents and about [`PART_BYTES`] bytes ([`even_parts`]), each as [`write_documents`]
 /// writes it: a part is written, stored and read back in a few milliseconds, so that a
 /// million documents never hold the page in one task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +83,7 @@ pub const PART_BYTES: usize = 1 << 20;
 /// with the bytes of their IDs and bodies, so that a restore reserves its tables once (a
 /// table that outgrows its room is copied whole in one task; 0: not said, as studios saved
 /// before wrote it).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Layout {
     /// How many parts (`None` in studios saved before: one record).
     #[serde(default)]
@@ -102,17 +105,63 @@ pub struct Layout {
     /// The bytes of those bodies (0 when not said).
     #[serde(default)]
     pub body_bytes: usize,
+    /// The parts in order, each under the key of the save that wrote it (a save after an
+    /// edit keeps the parts it did not touch); `None` in studios saved before, whose parts
+    /// are `generation`'s `0..document_parts`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts: Option<Vec<PartRef>>,
+}
+
+impl Layout {
+    /// The layout of `parts`, in order, written or kept by the save `generation`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_studio::state::{Layout, PartRef};
+    ///
+    /// let part = |generation, documents| PartRef { generation, documents, ..PartRef::default() };
+    /// let layout = Layout::of_parts(7, vec![part(5, 100), part(7, 20)]);
+    /// assert_eq!((layout.document_count, layout.document_parts), (120, Some(2)));
+    /// assert_eq!(layout.part_keys(), Some(vec!["documents.5.0".to_string(), "documents.7.0".into()]));
+    /// ```
+    pub fn of_parts(generation: u64, parts: Vec<PartRef>) -> Layout {
+        let sum = |f: fn(&PartRef) -> u64| parts.iter().map(f).sum::<u64>() as usize;
+        Layout {
+            document_parts: Some(parts.len()),
+            generation: Some(generation),
+            document_count: sum(|p| p.documents.into()),
+            id_bytes: sum(|p| p.id_bytes),
+            bodies: sum(|p| p.bodies.into()),
+            body_bytes: sum(|p| p.body_bytes),
+            parts: Some(parts),
+        }
+    }
+
+    /// The keys of the documents' records, in order; `None`: the one record
+    /// [`DOCUMENTS_KEY`](crate::worker::saved::DOCUMENTS_KEY) of studios saved before parts.
+    pub fn part_keys(&self) -> Option<Vec<String>> {
+        if let Some(parts) = &self.parts {
+            return Some(parts.iter().map(PartRef::key).collect());
+        }
+        let count = self.document_parts?;
+        Some(
+            (0..count)
+                .map(|i| crate::worker::saved::layout_part_key(self.generation, i))
+                .collect(),
+        )
+    }
 }
 
 /// The settings record of `settings` (its documents are not written), saying the
 /// documents' `layout`.
-pub fn settings_json(settings: &Saved, layout: Layout) -> String {
+pub fn settings_json(settings: &Saved, layout: &Layout) -> String {
     #[derive(Serialize)]
     struct Record<'a> {
         #[serde(flatten)]
         saved: &'a Saved,
         #[serde(flatten)]
-        layout: Layout,
+        layout: &'a Layout,
     }
     let saved = Saved {
         documents: Vec::new(),
@@ -132,45 +181,64 @@ pub fn read_layout(settings: &str) -> Layout {
     serde_json::from_str(settings).unwrap_or_default()
 }
 
-/// How many of `documents`, from the first, make the next part: at most
-/// [`PART_DOCUMENTS`], and no more than about [`PART_BYTES`] bytes (at least one).
+/// `documents` cut into parts of at most [`PART_DOCUMENTS`] documents and about
+/// [`PART_BYTES`] bytes (a longer document makes a part of its own): as few parts as those
+/// limits allow, cut where their bytes are even, so that no part is a sliver (a batch of
+/// 16,385 documents makes two parts of about 8,192, not one of 16,384 and one of 1).
 ///
 /// # Examples
 ///
 /// ```
 /// use ravenshard_model::workspace::Document;
-/// use ravenshard_studio::state::{part_len, PART_DOCUMENTS};
+/// use ravenshard_studio::state::{even_parts, PART_DOCUMENTS};
 ///
 /// let small = vec![Document::new("orders/1-A"); 40_000];
-/// assert_eq!(part_len(&small), PART_DOCUMENTS);
-/// assert_eq!(part_len(&small[..10]), 10);
+/// assert_eq!(even_parts(&small), [0..13_334, 13_334..26_667, 26_667..40_000]);
+/// assert_eq!(even_parts(&small[..10]), [0..10]);
 /// let mut big = Document::new("big/1");
 /// big.body = Some("x".repeat(3 << 20));
-/// assert_eq!(part_len(&[big.clone(), big]), 1);
+/// assert_eq!(even_parts(&[big.clone(), big]), [0..1, 1..2]);
+/// assert!(even_parts(&[]).is_empty());
 /// ```
-pub fn part_len(documents: &[Document]) -> usize {
-    let mut bytes = 0;
-    let fits = documents
-        .iter()
-        .take(PART_DOCUMENTS)
-        .take_while(|d| {
-            bytes += line_bytes(d);
-            bytes <= PART_BYTES
-        })
-        .count();
-    fits.max(1).min(documents.len())
+pub fn even_parts(documents: &[Document]) -> Vec<Range<usize>> {
+    let len = documents.len();
+    let bytes: u64 = documents.iter().map(|d| line_bytes(d) as u64).sum();
+    let count = len
+        .div_ceil(PART_DOCUMENTS)
+        .max(bytes.div_ceil(PART_BYTES as u64) as usize)
+        .max(1) as u64;
+    // The part a point falls in, were the documents, or their bytes, cut evenly into
+    // `count` parts (whichever is further).
+    let slot = |documents: usize, at: u64| {
+        (documents as u64 * count / len.max(1) as u64).max(at * count / bytes.max(1))
+    };
+    let mut parts = Vec::with_capacity(count as usize);
+    let (mut start, mut at, mut part_bytes, mut start_slot) = (0, 0, 0, 0);
+    for (i, document) in documents.iter().enumerate() {
+        let b = line_bytes(document) as u64;
+        if i > start && (i - start >= PART_DOCUMENTS || part_bytes + b > PART_BYTES as u64) {
+            parts.push(start..i);
+            (start, part_bytes, start_slot) = (i, 0, slot(i, at));
+        }
+        (at, part_bytes) = (at + b, part_bytes + b);
+        if slot(i + 1, at) > start_slot && i + 1 < len {
+            parts.push(start..i + 1);
+            (start, part_bytes, start_slot) = (i + 1, 0, slot(i + 1, at));
+        }
+    }
+    if start < len {
+        parts.push(start..len);
+    }
+    parts
 }
 
 impl Stored {
     /// The records of `settings` (its documents are not written) and `documents`.
     pub fn new(settings: &Saved, documents: &[Document]) -> Stored {
-        let mut parts = Vec::new();
-        let mut rest = documents;
-        while !rest.is_empty() {
-            let (part, after) = rest.split_at(part_len(rest));
-            parts.push(write_documents(part));
-            rest = after;
-        }
+        let parts: Vec<String> = even_parts(documents)
+            .into_iter()
+            .map(|range| write_documents(&documents[range]))
+            .collect();
         let bodies = documents.iter().filter_map(|d| d.body.as_ref());
         let layout = Layout {
             document_parts: Some(parts.len()),
@@ -179,9 +247,10 @@ impl Stored {
             id_bytes: documents.iter().map(|d| d.id.len()).sum(),
             bodies: bodies.clone().count(),
             body_bytes: bodies.map(String::len).sum(),
+            parts: None,
         };
         Stored {
-            settings: settings_json(settings, layout),
+            settings: settings_json(settings, &layout),
             parts,
         }
     }
@@ -429,7 +498,7 @@ mod tests {
             .iter()
             .map(|p| read_documents(p).unwrap().len())
             .collect();
-        assert_eq!(sizes, [16_384, 16_384, 6_232, 1, 999]);
+        assert_eq!(sizes, [13_334, 13_333, 12_333, 1, 999]);
         assert!(stored.parts[1].starts_with(JSON_HEADER));
         assert!(stored.parts[2].starts_with(LINES_HEADER));
         assert_eq!(stored.read().unwrap().documents, documents);
@@ -446,6 +515,7 @@ mod tests {
                     .filter_map(|d| d.body.as_ref())
                     .map(String::len)
                     .sum(),
+                parts: None,
             }
         );
         // Settings without a layout (studios saved before) say one record.
@@ -494,6 +564,7 @@ mod tests {
                 id_bytes: 10,
                 bodies: 0,
                 body_bytes: 0,
+                parts: None,
             }
         );
         let back = stored.read().unwrap();

@@ -47,7 +47,7 @@ pub use balance::Balancer;
 pub use batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};
 pub use protocol::{
     AdviseRequest, BalanceRequest, Balanced, Channel, GenerateRequest, ImportRequest, LoadData,
-    Reply, Request, RestoreRequest, Stage, BATCHES_AHEAD,
+    Reply, Request, RestoreRequest, SavePart, Stage, BATCHES_AHEAD,
 };
 pub use reading::Reading;
 pub use run::StudioWorker;

@@ -3,6 +3,7 @@
 //! late reply of a run it cancelled. Each view has its own worker ([`Channel`]).
 
 use super::batch::DocumentBatch;
+use crate::state::PartRef;
 use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
 use ravenshard_model::import::BodiesDropped;
 use serde::{Deserialize, Serialize};
@@ -13,11 +14,20 @@ use serde::{Deserialize, Serialize};
 pub struct RestoreRequest {
     /// The run's number.
     pub run: u64,
-    /// How many parts the settings record says (`None`: one record, as studios saved
-    /// before kept the documents).
-    pub parts: Option<usize>,
-    /// The save that wrote them ([`Layout::generation`](crate::state::Layout)).
-    pub generation: Option<u64>,
+    /// The keys of the documents' records, in order, as the settings record says
+    /// ([`Layout::part_keys`](crate::state::Layout::part_keys); `None`: one record, as studios saved before kept the
+    /// documents).
+    pub keys: Option<Vec<String>>,
+}
+
+/// One step of a save's documents, in order ([`Request::SaveEnd`]): a stored part kept,
+/// or the parts the worker wrote of one of the save's batches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SavePart {
+    /// A part stored by an earlier save, still the documents it holds.
+    Kept(PartRef),
+    /// The parts written of the save's batch with this number.
+    Batch(u64),
 }
 
 /// What the advisor is asked.
@@ -246,13 +256,17 @@ pub enum Request {
         batch: DocumentBatch,
     },
     /// The save `run` sent all its batches: the worker stores the settings (the JSON of
-    /// [`Saved`](crate::state::Saved) without documents) with the parts' layout and removes
-    /// the parts before them, in one transaction ([`Reply::Saved`]).
+    /// [`Saved`](crate::state::Saved) without documents) with the layout of `parts`, and
+    /// removes every part the layout does not name, in one transaction
+    /// ([`Reply::Saved`]); if a part kept is no longer stored, nothing changes
+    /// ([`Reply::SaveOutdated`]).
     SaveEnd {
         /// The save.
         run: u64,
         /// The settings record, without the layout.
         settings: String,
+        /// The documents' parts, in order.
+        parts: Vec<SavePart>,
     },
     /// Start the save's worker, so that the first save (a page left right after an
     /// edit) does not wait for it to load; no reply.
@@ -396,12 +410,22 @@ pub enum Reply {
         /// How many batches are stored.
         batches: u64,
     },
-    /// The save `run` is stored (all or nothing): `bytes` in all.
+    /// The save `run` is stored (all or nothing): `bytes` in all, the documents in
+    /// `parts`.
     Saved {
         /// The save.
         run: u64,
         /// The bytes stored.
         bytes: u64,
+        /// The documents' parts now stored, in order.
+        parts: Vec<PartRef>,
+    },
+    /// The save `run` kept parts that the stored studio no longer names (another tab
+    /// saved meanwhile, or the storage was cleared): nothing of it is in force, and the
+    /// page saves again, whole.
+    SaveOutdated {
+        /// The save.
+        run: u64,
     },
     /// The save `run` failed (the browser refused to store it): nothing of it is in force.
     SaveFailed {
@@ -462,14 +486,9 @@ mod tests {
             }),
             Request::Restore(RestoreRequest {
                 run: 2,
-                parts: Some(61),
-                generation: Some(1_764_000_000_000),
+                keys: Some(vec!["documents.1764000000000.0".into()]),
             }),
-            Request::Restore(RestoreRequest {
-                run: 3,
-                parts: None,
-                generation: None,
-            }),
+            Request::Restore(RestoreRequest { run: 3, keys: None }),
             Request::ImportPlaced { run: 2, batches: 7 },
             Request::PanicImport,
         ];
@@ -507,6 +526,19 @@ mod tests {
         }
     }
 
+    /// A part with every figure set.
+    fn part() -> PartRef {
+        PartRef {
+            generation: 1_764_000_000_000,
+            index: 3,
+            documents: 16_384,
+            id_bytes: 300_000,
+            bodies: 2,
+            body_bytes: 77,
+            bytes: 400_000,
+        }
+    }
+
     /// Every save message reads back as it was written.
     #[test]
     fn save_messages_survive_the_workers_codec() {
@@ -520,6 +552,7 @@ mod tests {
             Request::SaveEnd {
                 run: 4,
                 settings: "{\"version\":1}".into(),
+                parts: vec![SavePart::Kept(part()), SavePart::Batch(0)],
             },
             Request::SaveWarmUp,
             Request::PanicSave,
@@ -530,7 +563,12 @@ mod tests {
         }
         let replies = [
             Reply::SaveWritten { run: 4, batches: 3 },
-            Reply::Saved { run: 4, bytes: 9 },
+            Reply::Saved {
+                run: 4,
+                bytes: 9,
+                parts: vec![part()],
+            },
+            Reply::SaveOutdated { run: 4 },
             Reply::SaveFailed {
                 run: 4,
                 message: "QuotaExceededError".into(),

@@ -62,19 +62,13 @@ impl Reading {
         )
     }
 
-    /// Starts reading the saved studio's documents (`parts` parts of the save
-    /// `generation`, or `None`: one record as studios saved before kept them) in a new
-    /// worker, which sends them in batches as an import's. An import or a generation
-    /// running before is stopped.
-    pub fn restore(parts: Option<usize>, generation: Option<u64>) -> Reading {
+    /// Starts reading the saved studio's documents (the records `keys`, in order, or
+    /// `None`: one record as studios saved before kept them) in a new worker, which sends
+    /// them in batches as an import's. An import or a generation running before is
+    /// stopped.
+    pub fn restore(keys: Option<Vec<String>>) -> Reading {
         client::stop(Channel::Import);
-        let request = |run| {
-            Request::Restore(RestoreRequest {
-                run,
-                parts,
-                generation,
-            })
-        };
+        let request = |run| Request::Restore(RestoreRequest { run, keys });
         Reading::begin(request, None)
     }
 

@@ -9,7 +9,7 @@ use super::batch::Read;
 use super::import::Sender;
 use super::protocol::{Reply, RestoreRequest};
 use super::run::StudioWorker;
-use super::saved::{self, layout_part_key, DOCUMENTS_KEY};
+use super::saved::{self, DOCUMENTS_KEY};
 use crate::state::{read_documents, PART_DOCUMENTS};
 use gloo::worker::{HandlerId, WorkerScope};
 use ravenshard_model::workspace::Document;
@@ -98,10 +98,8 @@ pub(super) async fn restore(
 }
 
 async fn send_parts(request: &RestoreRequest, sender: &mut Sender<'_>) -> Result<(), String> {
-    let keys: Vec<String> = match request.parts {
-        Some(parts) => (0..parts)
-            .map(|i| layout_part_key(request.generation, i))
-            .collect(),
+    let keys: Vec<String> = match &request.keys {
+        Some(keys) => keys.clone(),
         None => vec![DOCUMENTS_KEY.to_string()],
     };
     let db = saved::open().await?;
@@ -110,7 +108,7 @@ async fn send_parts(request: &RestoreRequest, sender: &mut Sender<'_>) -> Result
         let part = saved::get(&db, key).await;
         let part = match part {
             Ok(Some(part)) => part,
-            Ok(None) if request.parts.is_none() => break,
+            Ok(None) if request.keys.is_none() => break,
             Ok(None) => {
                 db.close();
                 return Err(format!("the saved documents' record \"{key}\" is missing"));

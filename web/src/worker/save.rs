@@ -1,24 +1,28 @@
-//! The save's side of the worker: the page sends the placement's documents in batches
-//! ([`Request::SaveBatch`]); the worker writes them out in parts ([`write_documents`]) and
-//! stores each part, in a transaction of its own, under the keys of a new save
-//! ([`layout_part_key`]: beside the parts in force, which a reload still reads); at
-//! [`Request::SaveEnd`] one transaction stores the settings with the new parts' layout and
-//! removes every other part, so that the saved studio changes all at once or not at all.
-//! Parts of a save that never ended (the page left, or started a newer save) are removed
-//! by the next save's end.
+//! The save's side of the worker: the page sends the documents the save writes in batches
+//! ([`Request::SaveBatch`]: all of them, or after an edit only those outside the stored
+//! parts it keeps); the worker writes them out in parts ([`write_documents`]) and stores
+//! each part, in a transaction of its own, under the keys of a new save
+//! ([`PartRef::key`]: beside the parts in force, which a reload still reads); at
+//! [`Request::SaveEnd`] one transaction checks that the parts kept are still stored,
+//! stores the settings with the layout of the parts kept and written, in order, and
+//! removes every part that layout does not name, so that the saved studio changes all at
+//! once or not at all. Parts of a save that never ended (the page left, or started a newer
+//! save) are removed by the next save's end.
 //!
 //! The requests are handled one after the other, in the order they came ([`Saves`]).
 
 use super::batch::DocumentBatch;
-use super::protocol::{Reply, Request};
+use super::protocol::{Reply, Request, SavePart};
 use super::run::StudioWorker;
-use super::saved::{self, commit, layout_part_key, part_keys_but, reason, to_bytes};
+use super::saved::{self, commit, from_bytes, part_key_range, reason, to_bytes};
 use super::saved::{DOCUMENTS_KEY, SETTINGS_KEY, STORE};
-use crate::state::{part_len, read_saved, settings_json, write_documents, Layout};
+use crate::state::{even_parts, read_layout, read_saved, settings_json, write_documents};
+use crate::state::{Layout, PartRef};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
 use gloo::worker::{HandlerId, WorkerScope};
 use rexie::{Rexie, TransactionMode};
+use std::collections::HashSet;
 use wasm_bindgen::JsValue;
 
 /// Where the worker queues the save's requests: a task handles them in order.
@@ -52,7 +56,7 @@ async fn handle(
                     Some(save) if save.run == run => current.insert(save),
                     _ => current.insert(SaveRun::new(run)),
                 };
-                if save.layout.document_parts == Some(0) && batch.number > 0 {
+                if batch.number != save.written.len() as u64 && save.failed.is_none() {
                     // A worker started again during the save: the first batches are lost.
                     let why = "the studio's worker was restarted during the save";
                     save.failed.get_or_insert_with(|| why.to_string());
@@ -61,13 +65,17 @@ async fn handle(
                 save.write(batch).await;
                 scope.respond(id, Reply::SaveWritten { run, batches });
             }
-            Request::SaveEnd { run, settings } => {
+            Request::SaveEnd {
+                run,
+                settings,
+                parts,
+            } => {
                 let save = match current.take() {
                     Some(save) if save.run == run => save,
-                    // A save of no documents sends no batch.
+                    // A save that writes no documents sends no batch.
                     _ => SaveRun::new(run),
                 };
-                scope.respond(id, save.finish(&settings).await);
+                scope.respond(id, save.finish(&settings, &parts).await);
             }
             _ => {}
         }
@@ -78,11 +86,21 @@ async fn handle(
 struct SaveRun {
     run: u64,
     db: Option<Rexie>,
-    layout: Layout,
     generation: u64,
-    bytes: u64,
+    /// The parts written of each batch, by the batch's number.
+    written: Vec<Vec<PartRef>>,
+    /// The index of the next part written.
+    next_index: u32,
     /// Why it cannot be stored (then nothing more is written).
     failed: Option<String>,
+}
+
+/// How a save's end went.
+enum Swapped {
+    /// Stored: the bytes of the saved studio, and its parts.
+    Stored(u64, Vec<PartRef>),
+    /// A part kept is no longer stored: nothing changed.
+    Outdated,
 }
 
 thread_local! {
@@ -103,19 +121,19 @@ fn next_generation() -> u64 {
 
 impl SaveRun {
     fn new(run: u64) -> SaveRun {
-        let generation = next_generation();
         SaveRun {
             run,
             db: None,
-            layout: Layout {
-                document_parts: Some(0),
-                generation: Some(generation),
-                ..Layout::default()
-            },
-            generation,
-            bytes: 0,
+            generation: next_generation(),
+            written: Vec::new(),
+            next_index: 0,
             failed: None,
         }
+    }
+
+    /// The bytes written out so far.
+    fn bytes(&self) -> u64 {
+        self.written.iter().flatten().map(|p| p.bytes).sum()
     }
 
     /// Writes `batch`'s documents out in parts and stores them, in one transaction.
@@ -128,23 +146,26 @@ impl SaveRun {
             Err(e) => return self.failed = Some(e.to_string()),
         };
         let mut records: Vec<(String, String)> = Vec::new();
-        let mut rest = documents.as_slice();
-        while !rest.is_empty() {
-            let (part, after) = rest.split_at(part_len(rest));
-            rest = after;
-            let layout = &mut self.layout;
-            layout.document_count += part.len();
-            layout.id_bytes += part.iter().map(|d| d.id.len()).sum::<usize>();
-            let bodies = part.iter().filter_map(|d| d.body.as_ref());
-            layout.bodies += bodies.clone().count();
-            layout.body_bytes += bodies.map(String::len).sum::<usize>();
-            let text = write_documents(part);
-            self.bytes += text.len() as u64;
-            let index = layout.document_parts.unwrap_or(0);
-            layout.document_parts = Some(index + 1);
-            records.push((layout_part_key(Some(self.generation), index), text));
+        let mut parts = Vec::new();
+        for range in even_parts(&documents) {
+            let documents = &documents[range];
+            let bodies = documents.iter().filter_map(|d| d.body.as_ref());
+            let text = write_documents(documents);
+            let part = PartRef {
+                generation: self.generation,
+                index: self.next_index,
+                documents: documents.len() as u32,
+                id_bytes: documents.iter().map(|d| d.id.len() as u64).sum(),
+                bodies: bodies.clone().count() as u32,
+                body_bytes: bodies.map(|b| b.len() as u64).sum(),
+                bytes: text.len() as u64,
+            };
+            self.next_index += 1;
+            records.push((part.key(), text));
+            parts.push(part);
         }
         drop(documents);
+        self.written.push(parts);
         if let Err(e) = self.put(&records).await {
             self.failed = Some(e);
         }
@@ -177,44 +198,90 @@ impl SaveRun {
         commit(tx).await
     }
 
-    /// Stores `settings` with the parts' layout and removes every other part, in one
+    /// Stores `settings` with the layout of `order` and removes every other part, in one
     /// transaction.
-    async fn finish(mut self, settings: &str) -> Reply {
+    async fn finish(mut self, settings: &str, order: &[SavePart]) -> Reply {
         let run = self.run;
         let result = match self.failed.take() {
             Some(why) => Err(why),
-            None => self.swap(settings).await,
+            None => self.swap(settings, order).await,
         };
         if let Some(db) = self.db.take() {
             db.close();
         }
         match result {
-            Ok(bytes) => Reply::Saved { run, bytes },
+            Ok(Swapped::Stored(bytes, parts)) => Reply::Saved { run, bytes, parts },
+            Ok(Swapped::Outdated) => Reply::SaveOutdated { run },
             Err(message) => Reply::SaveFailed {
                 run,
                 message,
-                bytes: self.bytes,
+                bytes: self.bytes(),
             },
         }
     }
 
-    async fn swap(&mut self, settings: &str) -> Result<u64, String> {
-        let settings = settings_json(&read_saved(settings)?, self.layout);
+    /// The parts of `order`: the ones kept, and the ones written of each batch.
+    fn parts_of(&self, order: &[SavePart]) -> Result<Vec<PartRef>, String> {
+        let mut parts = Vec::with_capacity(order.len());
+        for step in order {
+            match step {
+                SavePart::Kept(part) => parts.push(*part),
+                SavePart::Batch(n) => parts.extend(
+                    self.written
+                        .get(*n as usize)
+                        .ok_or_else(|| format!("the save's batch {n} never reached its worker"))?,
+                ),
+            }
+        }
+        Ok(parts)
+    }
+
+    async fn swap(&mut self, settings: &str, order: &[SavePart]) -> Result<Swapped, String> {
+        let parts = self.parts_of(order)?;
+        let kept: Vec<&PartRef> = order
+            .iter()
+            .filter_map(|s| match s {
+                SavePart::Kept(part) => Some(part),
+                SavePart::Batch(_) => None,
+            })
+            .collect();
+        let keys: HashSet<String> = parts.iter().map(PartRef::key).collect();
+        let layout = Layout::of_parts(self.generation, parts);
+        let settings = settings_json(&read_saved(settings)?, &layout);
         let db = self.db().await?;
         let tx = db
             .transaction(&[STORE], TransactionMode::ReadWrite)
             .map_err(reason)?;
         let store = tx.store(STORE).map_err(reason)?;
-        for range in part_keys_but(self.generation)? {
-            store.delete(range.into()).await.map_err(reason)?;
+        let settings_key = JsValue::from_str(SETTINGS_KEY);
+        if !kept.is_empty() {
+            let stored = match store.get(settings_key.clone()).await.map_err(reason)? {
+                Some(value) => read_layout(&from_bytes(value)?).parts.unwrap_or_default(),
+                None => Vec::new(),
+            };
+            if kept.iter().any(|part| !stored.contains(part)) {
+                // Nothing written: the transaction ends without a change.
+                commit(tx).await?;
+                return Ok(Swapped::Outdated);
+            }
+        }
+        let stored_keys = store
+            .get_all_keys(Some(part_key_range()?), None)
+            .await
+            .map_err(reason)?;
+        for key in stored_keys {
+            if !key.as_string().is_some_and(|k| keys.contains(&k)) {
+                store.delete(key).await.map_err(reason)?;
+            }
         }
         store.delete(DOCUMENTS_KEY.into()).await.map_err(reason)?;
-        let key = JsValue::from_str(SETTINGS_KEY);
         store
-            .put(&to_bytes(&settings), Some(&key))
+            .put(&to_bytes(&settings), Some(&settings_key))
             .await
             .map_err(reason)?;
         commit(tx).await?;
-        Ok(self.bytes + settings.len() as u64)
+        let parts = layout.parts.unwrap_or_default();
+        let bytes = parts.iter().map(|p| p.bytes).sum::<u64>() + settings.len() as u64;
+        Ok(Swapped::Stored(bytes, parts))
     }
 }

@@ -64,14 +64,11 @@ fn key_range(from: &str, to: &str) -> Result<KeyRange, String> {
     KeyRange::bound(&from.into(), &to.into(), Some(false), Some(true)).map_err(|e| e.to_string())
 }
 
-/// The ranges of every part key but those of the save `generation` (`documents.` up to,
-/// not including, `documents/`, less `documents.{generation}.*`): what a save that wrote
-/// `generation`'s parts removes.
-pub fn part_keys_but(generation: u64) -> Result<[KeyRange; 2], String> {
+/// The range of every part key (`documents.` up to, not including, `documents/`): what
+/// a save's end looks through for the parts its layout does not name.
+pub fn part_key_range() -> Result<KeyRange, String> {
     let end = format!("{}/", PART_PREFIX.trim_end_matches('.'));
-    let own = format!("{PART_PREFIX}{generation}.");
-    let after_own = format!("{PART_PREFIX}{generation}/");
-    Ok([key_range(PART_PREFIX, &own)?, key_range(&after_own, &end)?])
+    key_range(PART_PREFIX, &end)
 }
 
 /// What the browser said of a failed IndexedDB call.
@@ -148,13 +145,12 @@ pub async fn read_stored() -> Result<Option<Stored>, String> {
         let Some(settings) = get(&db, SETTINGS_KEY).await? else {
             return Ok(None);
         };
-        let layout = read_layout(&settings);
-        let parts = match layout.document_parts {
+        let parts = match read_layout(&settings).part_keys() {
             None => get(&db, DOCUMENTS_KEY).await?.into_iter().collect(),
-            Some(count) => {
-                let mut parts = Vec::with_capacity(count);
-                for index in 0..count {
-                    let part = get(&db, &layout_part_key(layout.generation, index))
+            Some(keys) => {
+                let mut parts = Vec::with_capacity(keys.len());
+                for (index, key) in keys.iter().enumerate() {
+                    let part = get(&db, key)
                         .await?
                         .ok_or_else(|| format!("the saved documents' part {index} is missing"))?;
                     parts.push(part);

@@ -5,7 +5,8 @@
 
 use super::batch::DocumentBatch;
 use super::client;
-use super::protocol::{Channel, Reply, Request};
+use super::protocol::{Channel, Reply, Request, SavePart};
+use crate::state::PartRef;
 use futures::channel::mpsc::UnboundedReceiver;
 use futures::StreamExt;
 use std::fmt;
@@ -58,6 +59,21 @@ pub fn warm_up() {
     }
 }
 
+/// How a save's end went ([`Saving::end`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ended {
+    /// Stored: the bytes of the saved studio and the documents' parts, in order.
+    Stored {
+        /// The bytes stored in all.
+        bytes: u64,
+        /// The parts.
+        parts: Vec<PartRef>,
+    },
+    /// A part the save kept is no longer stored (another tab saved, or the storage was
+    /// cleared): nothing changed; save again, whole.
+    Outdated,
+}
+
 /// A save in the worker.
 pub struct Saving {
     run: u64,
@@ -88,15 +104,20 @@ impl Saving {
         }
     }
 
-    /// Reads `reply`: `Some(bytes)` once the save is stored.
-    fn take(&mut self, reply: Reply) -> Result<Option<u64>, SaveError> {
+    /// Reads `reply`: `Some` once the save ended.
+    fn take(&mut self, reply: Reply) -> Result<Option<Ended>, SaveError> {
         let run = self.run;
         match reply {
             Reply::SaveWritten { run: r, batches } if r == run => {
                 self.written = self.written.max(batches);
                 Ok(None)
             }
-            Reply::Saved { run: r, bytes } if r == run => Ok(Some(bytes)),
+            Reply::Saved {
+                run: r,
+                bytes,
+                parts,
+            } if r == run => Ok(Some(Ended::Stored { bytes, parts })),
+            Reply::SaveOutdated { run: r } if r == run => Ok(Some(Ended::Outdated)),
             Reply::SaveFailed {
                 run: r,
                 message,
@@ -110,8 +131,8 @@ impl Saving {
         }
     }
 
-    /// The next reply read (`Some(bytes)`: stored).
-    async fn next(&mut self) -> Result<Option<u64>, SaveError> {
+    /// The next reply read (`Some`: the save ended).
+    async fn next(&mut self) -> Result<Option<Ended>, SaveError> {
         match self.replies.next().await {
             Some(reply) => self.take(reply),
             None => Err(SaveError::Stopped("no reply".into())),
@@ -142,19 +163,25 @@ impl Saving {
         self.sent += 1;
     }
 
-    /// Sends the settings record (without the layout, which the worker adds) and waits
-    /// until the save is stored: the bytes stored.
+    /// Sends the settings record (without the layout, which the worker adds) and the
+    /// documents' `parts` in order (stored parts kept, and the batches sent), and waits
+    /// until the save ended.
     ///
     /// # Errors
     ///
     /// The browser refused to store it, or the worker stopped.
-    pub async fn end(mut self, settings: String) -> Result<u64, SaveError> {
+    pub async fn end(mut self, settings: String, parts: Vec<SavePart>) -> Result<Ended, SaveError> {
         self.room().await?;
         let run = self.run;
-        client::send(Request::SaveEnd { run, settings }, self.on_reply.clone());
+        let request = Request::SaveEnd {
+            run,
+            settings,
+            parts,
+        };
+        client::send(request, self.on_reply.clone());
         loop {
-            if let Some(bytes) = self.next().await? {
-                return Ok(bytes);
+            if let Some(ended) = self.next().await? {
+                return Ok(ended);
             }
         }
     }

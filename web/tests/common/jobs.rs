@@ -75,6 +75,20 @@ pub async fn until(what: &str, done: impl Fn() -> bool) {
     panic!("timed out waiting for {what}");
 }
 
+/// Waits (at most ~10 s) until `poll` gives something, and returns it.
+pub async fn eventually<T, F: std::future::Future<Output = Option<T>>>(
+    what: &str,
+    poll: impl Fn() -> F,
+) -> T {
+    for _ in 0..500 {
+        if let Some(found) = poll().await {
+            return found;
+        }
+        gloo::timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
 /// Cancels the job reporting to `seen` by `token` once its worker runs and it reported
 /// progress, then checks that the worker is terminated and that the job neither loaded
 /// nor failed (a cancel is not a failure).

@@ -1,0 +1,280 @@
+//! The saved documents' parts, and what a save writes again of them: a save after an edit
+//! keeps every stored part whose documents no splice touched ([`plan_parts`]) and writes
+//! only the documents between them, so its cost follows the edit, not the database.
+
+use crate::worker::saved::layout_part_key;
+use ravenshard_model::workspace::KeptRun;
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+use super::PART_DOCUMENTS;
+
+/// A part shorter than this (in documents) is written with the stored part after it (or
+/// before it, at the end), so that edits do not leave the saved documents in slivers.
+pub const MIN_PART_DOCUMENTS: usize = PART_DOCUMENTS / 4;
+
+/// One stored part of the documents: its record (the save `generation` that wrote it and
+/// its `index` there) and what it holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartRef {
+    /// The save that wrote the part.
+    pub generation: u64,
+    /// Its index among that save's parts.
+    pub index: u32,
+    /// How many documents it holds.
+    pub documents: u32,
+    /// The bytes of their IDs.
+    pub id_bytes: u64,
+    /// How many of them have a body.
+    pub bodies: u32,
+    /// The bytes of those bodies.
+    pub body_bytes: u64,
+    /// The bytes of the record.
+    pub bytes: u64,
+}
+
+impl PartRef {
+    /// The key of its record.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_studio::state::PartRef;
+    ///
+    /// let part = PartRef { generation: 17, index: 3, ..PartRef::default() };
+    /// assert_eq!(part.key(), "documents.17.3");
+    /// ```
+    pub fn key(&self) -> String {
+        layout_part_key(Some(self.generation), self.index as usize)
+    }
+}
+
+/// One step of a save's documents, in order: a stored part kept as it is, or documents
+/// of the placement written anew.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartPlan {
+    /// The stored part, still the documents it holds.
+    Keep(PartRef),
+    /// The placement's documents `range`, to write.
+    Write(Range<usize>),
+}
+
+/// What a save of `len` documents keeps of the stored `parts` and writes anew, in order,
+/// given the documents `runs` that no splice touched since the parts were stored
+/// ([`kept_runs`](ravenshard_model::workspace::kept_runs)): a part is kept when its
+/// documents are all in one run; a written stretch shorter than [`MIN_PART_DOCUMENTS`]
+/// takes the kept part after it (or before it) along. With no parts, it writes all.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_model::workspace::{kept_runs, Splice};
+/// use ravenshard_studio::state::{plan_parts, PartPlan, PartRef};
+///
+/// let part = |index, documents| PartRef { generation: 1, index, documents, ..PartRef::default() };
+/// let stored = [part(0, 16_384), part(1, 16_384), part(2, 16_384)];
+/// // One ID of the second part edited: that part is written again, the others kept.
+/// let runs = kept_runs(49_152, &[Splice { at: 20_000, removed: 1, inserted: 1 }]);
+/// assert_eq!(plan_parts(&stored, &runs, 49_152), [
+///     PartPlan::Keep(stored[0]),
+///     PartPlan::Write(16_384..32_768),
+///     PartPlan::Keep(stored[2]),
+/// ]);
+/// ```
+pub fn plan_parts(parts: &[PartRef], runs: &[KeptRun], len: usize) -> Vec<PartPlan> {
+    let mut plan = Vec::new();
+    let (mut at, mut old_start) = (0, 0);
+    let mut runs = runs.iter().peekable();
+    for part in parts {
+        let old = old_start..old_start + part.documents as usize;
+        old_start = old.end;
+        while runs.next_if(|r| r.old.end < old.end).is_some() {}
+        let Some(run) = runs.peek() else { break };
+        if run.old.start > old.start || run.old.end < old.end || old.is_empty() {
+            continue;
+        }
+        let start = run.new_start + (old.start - run.old.start);
+        if start > at {
+            plan.push(PartPlan::Write(at..start));
+        }
+        plan.push(PartPlan::Keep(*part));
+        at = start + old.len();
+    }
+    if len > at {
+        plan.push(PartPlan::Write(at..len));
+    }
+    without_slivers(plan)
+}
+
+/// The plan with each written stretch shorter than [`MIN_PART_DOCUMENTS`] merged with
+/// the kept part after it (else before it), and written stretches side by side joined.
+fn without_slivers(plan: Vec<PartPlan>) -> Vec<PartPlan> {
+    let mut out: Vec<PartPlan> = Vec::with_capacity(plan.len());
+    let mut steps = plan.into_iter().peekable();
+    while let Some(step) = steps.next() {
+        let step = match step {
+            PartPlan::Write(range) if range.len() < MIN_PART_DOCUMENTS => {
+                let next = steps.next_if(|s| matches!(s, PartPlan::Keep(_)));
+                match (next, out.last()) {
+                    (Some(PartPlan::Keep(p)), _) => {
+                        PartPlan::Write(range.start..range.end + p.documents as usize)
+                    }
+                    (_, Some(PartPlan::Keep(p))) => {
+                        let before = p.documents as usize;
+                        out.pop();
+                        PartPlan::Write(range.start - before..range.end)
+                    }
+                    _ => PartPlan::Write(range),
+                }
+            }
+            step => step,
+        };
+        match (out.last_mut(), step) {
+            (Some(PartPlan::Write(last)), PartPlan::Write(range)) if last.end == range.start => {
+                last.end = range.end;
+            }
+            (_, step) => out.push(step),
+        }
+    }
+    out
+}
+
+/// `range` cut into batches of at most [`PART_DOCUMENTS`] documents, as even as can be
+/// (16,385 documents make two batches of 8,192 and 8,193, not one of 16,384 and one of 1).
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_studio::state::even_batches;
+///
+/// assert_eq!(even_batches(10..16_395), [10..8_202, 8_202..16_395]);
+/// assert_eq!(even_batches(0..5), [0..5]);
+/// assert!(even_batches(3..3).is_empty());
+/// ```
+pub fn even_batches(range: Range<usize>) -> Vec<Range<usize>> {
+    let count = range.len().div_ceil(PART_DOCUMENTS);
+    (0..count)
+        .map(|i| range.start + range.len() * i / count..range.start + range.len() * (i + 1) / count)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ravenshard_model::workspace::{kept_runs, Splice};
+
+    fn part(index: u32, documents: u32) -> PartRef {
+        PartRef {
+            generation: 1,
+            index,
+            documents,
+            ..PartRef::default()
+        }
+    }
+
+    /// The documents the plan covers, in order, each once.
+    fn covers(plan: &[PartPlan], len: usize) -> bool {
+        let mut at = 0;
+        for step in plan {
+            at += match step {
+                PartPlan::Keep(p) => p.documents as usize,
+                PartPlan::Write(r) if r.start == at => r.len(),
+                PartPlan::Write(_) => return false,
+            };
+        }
+        at == len
+    }
+
+    #[test]
+    fn with_nothing_stored_everything_is_written() {
+        assert_eq!(plan_parts(&[], &[], 40_000), [PartPlan::Write(0..40_000)]);
+        assert!(plan_parts(&[], &[], 0).is_empty());
+    }
+
+    #[test]
+    fn an_insertion_at_a_parts_boundary_is_written_with_the_part_after_it() {
+        let stored = [part(0, 16_384), part(1, 16_384), part(2, 100)];
+        let splice = Splice {
+            at: 16_384,
+            removed: 0,
+            inserted: 1,
+        };
+        let plan = plan_parts(&stored, &kept_runs(32_868, &[splice]), 32_869);
+        assert_eq!(
+            plan,
+            [
+                PartPlan::Keep(stored[0]),
+                PartPlan::Write(16_384..32_769),
+                PartPlan::Keep(stored[2]),
+            ]
+        );
+        assert!(covers(&plan, 32_869));
+    }
+
+    #[test]
+    fn documents_appended_after_a_full_part_stand_alone_once_large_enough() {
+        let stored = [part(0, 16_384)];
+        let few = Splice {
+            at: 16_384,
+            removed: 0,
+            inserted: 10,
+        };
+        // Ten documents appended: written with the part before them.
+        let plan = plan_parts(&stored, &kept_runs(16_384, &[few]), 16_394);
+        assert_eq!(plan, [PartPlan::Write(0..16_394)]);
+        let many = Splice {
+            inserted: 5_000,
+            ..few
+        };
+        let plan = plan_parts(&stored, &kept_runs(16_384, &[many]), 21_384);
+        assert_eq!(
+            plan,
+            [PartPlan::Keep(stored[0]), PartPlan::Write(16_384..21_384)]
+        );
+    }
+
+    #[test]
+    fn removed_documents_drop_their_parts_and_shift_the_rest() {
+        let stored = [part(0, 8_000), part(1, 8_000), part(2, 8_000)];
+        // The whole second part removed, and one document of the third.
+        let splices = [
+            Splice {
+                at: 8_000,
+                removed: 8_000,
+                inserted: 0,
+            },
+            Splice {
+                at: 8_000,
+                removed: 1,
+                inserted: 0,
+            },
+        ];
+        let plan = plan_parts(&stored, &kept_runs(24_000, &splices), 15_999);
+        assert_eq!(
+            plan,
+            [PartPlan::Keep(stored[0]), PartPlan::Write(8_000..15_999)]
+        );
+        assert!(covers(&plan, 15_999));
+    }
+
+    #[test]
+    fn a_plan_covers_every_document_once_after_any_splices() {
+        // A small exhaustive sweep: every place and size of one splice over three parts.
+        let stored = [part(0, 5_000), part(1, 6_000), part(2, 7_000)];
+        for at in (0..=18_000).step_by(1_500) {
+            for removed in [0, 1, 4_999, 6_000] {
+                let removed = removed.min(18_000 - at);
+                for inserted in [0, 1, 5_000, 20_000] {
+                    let splice = Splice {
+                        at,
+                        removed,
+                        inserted,
+                    };
+                    let len = 18_000 - removed + inserted;
+                    let plan = plan_parts(&stored, &kept_runs(18_000, &[splice]), len);
+                    assert!(covers(&plan, len), "{splice:?}: {plan:?}");
+                }
+            }
+        }
+    }
+}
