@@ -405,3 +405,20 @@ async fn a_save_after_an_edit_writes_only_the_parts_it_touched() {
     assert_eq!(stored.read().unwrap().documents, expected[1..]);
     assert_eq!(keys().await.len(), 1 + whole.len());
 }
+
+/// The save's batches of 10,000,000 documents, cut in wasm32 (where `usize` is 32 bits:
+/// a product of 10,000,000 documents and 611 batches overflowed it, and a batch went
+/// missing from the save), cover every document once.
+#[wasm_bindgen_test]
+fn ten_million_documents_make_batches_that_cover_them_all() {
+    use ravenshard_studio::state::{even_batches, PART_DOCUMENTS};
+    let batches = even_batches(0..10_000_000);
+    assert_eq!(batches.len(), 611);
+    let mut at = 0;
+    for batch in &batches {
+        assert_eq!(batch.start, at);
+        assert!(batch.len() <= PART_DOCUMENTS && batch.len() >= PART_DOCUMENTS - 20);
+        at = batch.end;
+    }
+    assert_eq!(at, 10_000_000);
+}

@@ -153,7 +153,9 @@ fn plan(placement: &Placement, base: Option<&StoredDocuments>) -> Vec<PartPlan> 
 
 /// Saves `settings` and the documents `placement` holds through the save's worker
 /// ([`Saving`]), writing only what changed since `base` ([`plan`]): the page copies the
-/// documents to write a part at a time ([`even_batches`], [`DocumentBatch::of_placement`]:
+/// documents to write a part at a time ([`even_batches`] of at most
+/// [`SAVE_BATCH_DOCUMENTS`](crate::worker::saving::SAVE_BATCH_DOCUMENTS),
+/// [`DocumentBatch::of_placement`]:
 /// the IDs' bytes, sizes, collections and bodies), giving the event loop back every
 /// [`SLICE_MS`], and the worker writes them out, stores them and swaps them in with the
 /// parts kept (all or nothing). The placement is held only while a batch is copied: an
@@ -250,19 +252,14 @@ async fn store_plan(
     }
     measure(SERIALIZE_MEASURE, Some(SAVE_START));
     let settings = settings_json(settings, &Layout::default());
-    Ok(Some(
-        match saving.end(settings, parts).await.map_err(failed)? {
-            Ended::Stored { bytes, parts } => Outcome::Saved(
-                bytes as usize,
-                StoredDocuments {
-                    mark,
-                    len,
-                    parts: Some(parts),
-                },
-            ),
-            Ended::Outdated => Outcome::Outdated,
-        },
-    ))
+    let ended = saving.end(settings, parts, len as u64).await;
+    Ok(Some(match ended.map_err(failed)? {
+        Ended::Stored { bytes, parts } => {
+            let parts = Some(parts);
+            Outcome::Saved(bytes as usize, StoredDocuments { mark, len, parts })
+        }
+        Ended::Outdated => Outcome::Outdated,
+    }))
 }
 
 /// Writes only the settings record, keeping the layout of the documents' parts it names

@@ -149,13 +149,16 @@ fn without_slivers(plan: Vec<PartPlan>) -> Vec<PartPlan> {
 ///
 /// assert_eq!(even_batches(10..16_395), [10..8_202, 8_202..16_395]);
 /// assert_eq!(even_batches(0..5), [0..5]);
+/// let ten_million = even_batches(0..10_000_000);
+/// assert_eq!((ten_million.len(), ten_million[610].end), (611, 10_000_000));
 /// assert!(even_batches(3..3).is_empty());
 /// ```
 pub fn even_batches(range: Range<usize>) -> Vec<Range<usize>> {
     let count = range.len().div_ceil(PART_DOCUMENTS);
-    (0..count)
-        .map(|i| range.start + range.len() * i / count..range.start + range.len() * (i + 1) / count)
-        .collect()
+    // In u64: 10,000,000 documents times 611 batches overflows wasm32's usize.
+    let (len, parts) = (range.len() as u64, count as u64);
+    let at = |i: u64| range.start + (len * i / parts) as usize;
+    (0..parts).map(|i| at(i)..at(i + 1)).collect()
 }
 
 #[cfg(test)]

@@ -267,6 +267,9 @@ pub enum Request {
         settings: String,
         /// The documents' parts, in order.
         parts: Vec<SavePart>,
+        /// How many documents they hold in all (else the save fails, and the one in
+        /// force stays).
+        documents: u64,
     },
     /// Start the save's worker, so that the first save (a page left right after an
     /// edit) does not wait for it to load; no reply.
@@ -553,6 +556,7 @@ mod tests {
                 run: 4,
                 settings: "{\"version\":1}".into(),
                 parts: vec![SavePart::Kept(part()), SavePart::Batch(0)],
+                documents: 16_385,
             },
             Request::SaveWarmUp,
             Request::PanicSave,

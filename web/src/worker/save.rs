@@ -69,13 +69,14 @@ async fn handle(
                 run,
                 settings,
                 parts,
+                documents,
             } => {
                 let save = match current.take() {
                     Some(save) if save.run == run => save,
                     // A save that writes no documents sends no batch.
                     _ => SaveRun::new(run),
                 };
-                scope.respond(id, save.finish(&settings, &parts).await);
+                scope.respond(id, save.finish(&settings, &parts, documents).await);
             }
             _ => {}
         }
@@ -198,13 +199,13 @@ impl SaveRun {
         commit(tx).await
     }
 
-    /// Stores `settings` with the layout of `order` and removes every other part, in one
-    /// transaction.
-    async fn finish(mut self, settings: &str, order: &[SavePart]) -> Reply {
+    /// Stores `settings` with the layout of `order` (which must hold `documents`) and
+    /// removes every other part, in one transaction.
+    async fn finish(mut self, settings: &str, order: &[SavePart], documents: u64) -> Reply {
         let run = self.run;
         let result = match self.failed.take() {
             Some(why) => Err(why),
-            None => self.swap(settings, order).await,
+            None => self.swap(settings, order, documents).await,
         };
         if let Some(db) = self.db.take() {
             db.close();
@@ -236,8 +237,20 @@ impl SaveRun {
         Ok(parts)
     }
 
-    async fn swap(&mut self, settings: &str, order: &[SavePart]) -> Result<Swapped, String> {
+    async fn swap(
+        &mut self,
+        settings: &str,
+        order: &[SavePart],
+        documents: u64,
+    ) -> Result<Swapped, String> {
         let parts = self.parts_of(order)?;
+        let held: u64 = parts.iter().map(|p| u64::from(p.documents)).sum();
+        if held != documents {
+            return Err(format!(
+                "the save's parts hold {held} documents, not the studio's {documents} (a fault \
+                 of the studio: the save in force is kept)"
+            ));
+        }
         let kept: Vec<&PartRef> = order
             .iter()
             .filter_map(|s| match s {

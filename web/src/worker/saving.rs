@@ -16,8 +16,9 @@ use yew::Callback;
 /// never waits, few enough that the copies in flight stay small.
 pub const SAVE_AHEAD: u64 = 3;
 
-/// The documents of a save's batch: one part of the saved documents
-/// ([`PART_DOCUMENTS`](crate::state::PART_DOCUMENTS)), which the worker stores in one
+/// The most documents of a save's batch: one part of the saved documents
+/// ([`PART_DOCUMENTS`](crate::state::PART_DOCUMENTS), what
+/// [`even_batches`](crate::state::even_batches) cuts to), which the worker stores in one
 /// transaction. Copying it from the placement, encoding and posting it is the page's task
 /// of the save: four parts a batch made tasks of 110-150 ms on a loaded 2-core machine
 /// (one transaction for four parts did not make the save faster there).
@@ -164,19 +165,25 @@ impl Saving {
     }
 
     /// Sends the settings record (without the layout, which the worker adds) and the
-    /// documents' `parts` in order (stored parts kept, and the batches sent), and waits
-    /// until the save ended.
+    /// documents' `parts` in order (stored parts kept, and the batches sent), which hold
+    /// `documents` in all, and waits until the save ended.
     ///
     /// # Errors
     ///
     /// The browser refused to store it, or the worker stopped.
-    pub async fn end(mut self, settings: String, parts: Vec<SavePart>) -> Result<Ended, SaveError> {
+    pub async fn end(
+        mut self,
+        settings: String,
+        parts: Vec<SavePart>,
+        documents: u64,
+    ) -> Result<Ended, SaveError> {
         self.room().await?;
         let run = self.run;
         let request = Request::SaveEnd {
             run,
             settings,
             parts,
+            documents,
         };
         client::send(request, self.on_reply.clone());
         loop {
