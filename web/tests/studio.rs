@@ -1323,7 +1323,7 @@ async fn part_records() -> Vec<String> {
 /// An edit saves only the parts of the documents it touched: the other parts keep their
 /// records, no record is left that the layout does not name, and the studio restores
 /// equal. When the parts a save would keep are gone (another tab cleared the storage),
-/// it saves every part again.
+/// it saves every part again. A restored studio's edit keeps the restored parts.
 #[wasm_bindgen_test]
 async fn an_edit_saves_only_the_parts_it_touched() {
     let studio = Studio::fresh().await;
@@ -1375,6 +1375,15 @@ async fn an_edit_saves_only_the_parts_it_touched() {
     let back = saved_with(40_000).await;
     assert_eq!(back.documents[0].id, "customers/2-A");
     assert_eq!(back.documents[1..], generated.documents[1..]);
+    // The restored studio's first edit is saved the same way (its parts read from the
+    // settings record at that save).
+    studio.retype_first_id("customers/3-A").await;
+    let restored = eventually("the restored studio's save", || async {
+        Some(saved_parts().await).filter(|now| *now != whole)
+    })
+    .await;
+    assert!(restored.ends_with(&whole[1..]), "{restored:?}");
+    assert_eq!(saved_with(40_000).await.documents[0].id, "customers/3-A");
 }
 
 /// A workspace of many anchored groups has them ranked in slices once made, without a
