@@ -59,7 +59,9 @@ pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYT
 pub use live::{Live, Stamp};
 pub use loaded::{import_summary, nothing_imported, take_retired, Loaded, Placer, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
-pub use parts::{even_batches, plan_parts, PartPlan, PartRef, MIN_PART_DOCUMENTS};
+pub use parts::{
+    even_batches, plan_parts, segments_of, PartPlan, PartRef, Segment, MIN_PART_DOCUMENTS,
+};
 pub use persist::{
     documents_json, even_parts, lines_capacity, placement_lines_capacity, read_documents,
     read_layout, read_saved, settings_json, write_documents, write_lines, Layout, Saved, Stored,

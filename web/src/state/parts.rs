@@ -49,45 +49,87 @@ impl PartRef {
     }
 }
 
-/// One step of a save's documents, in order: a stored part kept as it is, or documents
-/// of the placement written anew.
+/// A stretch of the documents a save starts from: the documents `old` (positions at the
+/// mark of that moment) and what holds them (a stored part, or a batch the save sent).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PartPlan {
-    /// The stored part, still the documents it holds.
-    Keep(PartRef),
+pub struct Segment<P> {
+    /// The documents' positions then.
+    pub old: Range<usize>,
+    /// What holds them.
+    pub part: P,
+}
+
+/// The segments of stored `parts`, in order, from the first document on.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_studio::state::{segments_of, PartRef};
+///
+/// let part = |documents| PartRef { documents, ..PartRef::default() };
+/// let segments = segments_of(&[part(10), part(5)]);
+/// assert_eq!((segments[0].old.clone(), segments[1].old.clone()), (0..10, 10..15));
+/// ```
+pub fn segments_of(parts: &[PartRef]) -> Vec<Segment<PartRef>> {
+    let mut at = 0;
+    parts
+        .iter()
+        .map(|part| {
+            let old = at..at + part.documents as usize;
+            at = old.end;
+            Segment { old, part: *part }
+        })
+        .collect()
+}
+
+/// One step of a save's documents, in order: a segment kept as it is (now documents
+/// `at`), or documents of the placement written anew.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartPlan<P> {
+    /// The segment's part, still the documents it holds, now at `at`.
+    Keep {
+        /// The documents' positions now.
+        at: Range<usize>,
+        /// What holds them.
+        part: P,
+    },
     /// The placement's documents `range`, to write.
     Write(Range<usize>),
 }
 
-/// What a save of `len` documents keeps of the stored `parts` and writes anew, in order,
-/// given the documents `runs` that no splice touched since the parts were stored
-/// ([`kept_runs`](ravenshard_model::workspace::kept_runs)): a part is kept when its
-/// documents are all in one run; a written stretch shorter than [`MIN_PART_DOCUMENTS`]
-/// takes the kept part after it (or before it) along. With no parts, it writes all.
+/// What a save of `len` documents keeps of the `segments` it starts from (in order, gaps
+/// allowed) and writes anew, in order, given the documents `runs` that no splice touched
+/// since ([`kept_runs`](ravenshard_model::workspace::kept_runs)): a segment is kept when
+/// its documents are all in one run; a written stretch shorter than
+/// [`MIN_PART_DOCUMENTS`] takes the kept segment after it (or before it) along. With no
+/// segments, it writes all.
 ///
 /// # Examples
 ///
 /// ```
 /// use ravenshard_model::workspace::{kept_runs, Splice};
-/// use ravenshard_studio::state::{plan_parts, PartPlan, PartRef};
+/// use ravenshard_studio::state::{plan_parts, segments_of, PartPlan, PartRef};
 ///
 /// let part = |index, documents| PartRef { generation: 1, index, documents, ..PartRef::default() };
 /// let stored = [part(0, 16_384), part(1, 16_384), part(2, 16_384)];
 /// // One ID of the second part edited: that part is written again, the others kept.
 /// let runs = kept_runs(49_152, &[Splice { at: 20_000, removed: 1, inserted: 1 }]);
-/// assert_eq!(plan_parts(&stored, &runs, 49_152), [
-///     PartPlan::Keep(stored[0]),
+/// assert_eq!(plan_parts(&segments_of(&stored), &runs, 49_152), [
+///     PartPlan::Keep { at: 0..16_384, part: stored[0] },
 ///     PartPlan::Write(16_384..32_768),
-///     PartPlan::Keep(stored[2]),
+///     PartPlan::Keep { at: 32_768..49_152, part: stored[2] },
 /// ]);
 /// ```
-pub fn plan_parts(parts: &[PartRef], runs: &[KeptRun], len: usize) -> Vec<PartPlan> {
+pub fn plan_parts<P: Copy>(
+    segments: &[Segment<P>],
+    runs: &[KeptRun],
+    len: usize,
+) -> Vec<PartPlan<P>> {
     let mut plan = Vec::new();
-    let (mut at, mut old_start) = (0, 0);
+    let mut at = 0;
     let mut runs = runs.iter().peekable();
-    for part in parts {
-        let old = old_start..old_start + part.documents as usize;
-        old_start = old.end;
+    for segment in segments {
+        let old = &segment.old;
         while runs.next_if(|r| r.old.end < old.end).is_some() {}
         let Some(run) = runs.peek() else { break };
         if run.old.start > old.start || run.old.end < old.end || old.is_empty() {
@@ -97,8 +139,12 @@ pub fn plan_parts(parts: &[PartRef], runs: &[KeptRun], len: usize) -> Vec<PartPl
         if start > at {
             plan.push(PartPlan::Write(at..start));
         }
-        plan.push(PartPlan::Keep(*part));
-        at = start + old.len();
+        let kept = start..start + old.len();
+        at = kept.end;
+        plan.push(PartPlan::Keep {
+            at: kept,
+            part: segment.part,
+        });
     }
     if len > at {
         plan.push(PartPlan::Write(at..len));
@@ -107,22 +153,20 @@ pub fn plan_parts(parts: &[PartRef], runs: &[KeptRun], len: usize) -> Vec<PartPl
 }
 
 /// The plan with each written stretch shorter than [`MIN_PART_DOCUMENTS`] merged with
-/// the kept part after it (else before it), and written stretches side by side joined.
-fn without_slivers(plan: Vec<PartPlan>) -> Vec<PartPlan> {
-    let mut out: Vec<PartPlan> = Vec::with_capacity(plan.len());
+/// the kept segment after it (else before it), and written stretches side by side joined.
+fn without_slivers<P>(plan: Vec<PartPlan<P>>) -> Vec<PartPlan<P>> {
+    let mut out: Vec<PartPlan<P>> = Vec::with_capacity(plan.len());
     let mut steps = plan.into_iter().peekable();
     while let Some(step) = steps.next() {
         let step = match step {
             PartPlan::Write(range) if range.len() < MIN_PART_DOCUMENTS => {
-                let next = steps.next_if(|s| matches!(s, PartPlan::Keep(_)));
+                let next = steps.next_if(|s| matches!(s, PartPlan::Keep { .. }));
                 match (next, out.last()) {
-                    (Some(PartPlan::Keep(p)), _) => {
-                        PartPlan::Write(range.start..range.end + p.documents as usize)
-                    }
-                    (_, Some(PartPlan::Keep(p))) => {
-                        let before = p.documents as usize;
+                    (Some(PartPlan::Keep { at, .. }), _) => PartPlan::Write(range.start..at.end),
+                    (_, Some(PartPlan::Keep { at, .. })) => {
+                        let start = at.start;
                         out.pop();
-                        PartPlan::Write(range.start - before..range.end)
+                        PartPlan::Write(start..range.end)
                     }
                     _ => PartPlan::Write(range),
                 }
@@ -176,22 +220,34 @@ mod tests {
     }
 
     /// The documents the plan covers, in order, each once.
-    fn covers(plan: &[PartPlan], len: usize) -> bool {
+    fn covers(plan: &[PartPlan<PartRef>], len: usize) -> bool {
         let mut at = 0;
         for step in plan {
             at += match step {
-                PartPlan::Keep(p) => p.documents as usize,
+                PartPlan::Keep { at: kept, part } if kept.start == at => {
+                    assert_eq!(kept.len(), part.documents as usize);
+                    kept.len()
+                }
                 PartPlan::Write(r) if r.start == at => r.len(),
-                PartPlan::Write(_) => return false,
+                _ => return false,
             };
         }
         at == len
     }
 
+    /// `plan_parts` of stored parts.
+    fn planned(parts: &[PartRef], runs: &[KeptRun], len: usize) -> Vec<PartPlan<PartRef>> {
+        plan_parts(&segments_of(parts), runs, len)
+    }
+
+    fn keep(at: Range<usize>, part: PartRef) -> PartPlan<PartRef> {
+        PartPlan::Keep { at, part }
+    }
+
     #[test]
     fn with_nothing_stored_everything_is_written() {
-        assert_eq!(plan_parts(&[], &[], 40_000), [PartPlan::Write(0..40_000)]);
-        assert!(plan_parts(&[], &[], 0).is_empty());
+        assert_eq!(planned(&[], &[], 40_000), [PartPlan::Write(0..40_000)]);
+        assert!(planned(&[], &[], 0).is_empty());
     }
 
     #[test]
@@ -202,13 +258,13 @@ mod tests {
             removed: 0,
             inserted: 1,
         };
-        let plan = plan_parts(&stored, &kept_runs(32_868, &[splice]), 32_869);
+        let plan = planned(&stored, &kept_runs(32_868, &[splice]), 32_869);
         assert_eq!(
             plan,
             [
-                PartPlan::Keep(stored[0]),
+                keep(0..16_384, stored[0]),
                 PartPlan::Write(16_384..32_769),
-                PartPlan::Keep(stored[2]),
+                keep(32_769..32_869, stored[2]),
             ]
         );
         assert!(covers(&plan, 32_869));
@@ -223,16 +279,16 @@ mod tests {
             inserted: 10,
         };
         // Ten documents appended: written with the part before them.
-        let plan = plan_parts(&stored, &kept_runs(16_384, &[few]), 16_394);
+        let plan = planned(&stored, &kept_runs(16_384, &[few]), 16_394);
         assert_eq!(plan, [PartPlan::Write(0..16_394)]);
         let many = Splice {
             inserted: 5_000,
             ..few
         };
-        let plan = plan_parts(&stored, &kept_runs(16_384, &[many]), 21_384);
+        let plan = planned(&stored, &kept_runs(16_384, &[many]), 21_384);
         assert_eq!(
             plan,
-            [PartPlan::Keep(stored[0]), PartPlan::Write(16_384..21_384)]
+            [keep(0..16_384, stored[0]), PartPlan::Write(16_384..21_384)]
         );
     }
 
@@ -252,10 +308,10 @@ mod tests {
                 inserted: 0,
             },
         ];
-        let plan = plan_parts(&stored, &kept_runs(24_000, &splices), 15_999);
+        let plan = planned(&stored, &kept_runs(24_000, &splices), 15_999);
         assert_eq!(
             plan,
-            [PartPlan::Keep(stored[0]), PartPlan::Write(8_000..15_999)]
+            [keep(0..8_000, stored[0]), PartPlan::Write(8_000..15_999)]
         );
         assert!(covers(&plan, 15_999));
     }
@@ -274,7 +330,7 @@ mod tests {
                         inserted,
                     };
                     let len = 18_000 - removed + inserted;
-                    let plan = plan_parts(&stored, &kept_runs(18_000, &[splice]), len);
+                    let plan = planned(&stored, &kept_runs(18_000, &[splice]), len);
                     assert!(covers(&plan, len), "{splice:?}: {plan:?}");
                 }
             }
