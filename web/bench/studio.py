@@ -61,7 +61,9 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
   result is painted (at most 60 s), with the longest main-thread task until then and in the
   400 ms after; a step that changes the tab is followed by the save of the workspace it sets
   off, whose time is printed with it. Then the steps with a task over 50 ms, the longest
-  first;
+  first. Its busy-save row (only with --rows busy-save): the documents generated again,
+  then, while their save runs, an edit every 2 s (for at most 20 s) until the save ends:
+  the time from the save's start until IndexedDB holds the studio;
 * trace (with --trace, for --bulk --ids and --table): a Chrome trace (ChromeDriver's
   performance log) of the 10 M-ID import, or of the generation, save and reloads, and for
   each main-thread task over 50 ms what ran in it and its thread time. A task much longer
@@ -214,6 +216,40 @@ const [since, limit, done] = arguments;
   const serialize = last('ravenshard-serialize');
   done({serialize: serialize ? serialize.duration : null, save: last('ravenshard-save').duration,
         longest: Math.max(0, ...window.__tasks)});
+})();
+"""
+
+# After a generation (`since`, page time): once its save starts, an edit (a character typed
+# at the end of the ID editor's page, then taken back) every `every` ms for at most `span`
+# ms or until the save ends; then waits for it. Reports the time from the save's start until
+# IndexedDB holds the studio (an edit stops a save; the studio goes on from there, an older
+# one started again from nothing), the edits made and the longest main-thread task.
+SAVE_WHILE_EDITING = PRELUDE + """
+const [since, every, span, limit, done] = arguments;
+(async () => {
+  const latest = name => performance.getEntriesByName(name).filter(e => e.startTime >= since);
+  const t = performance.now();
+  while (!latest('ravenshard-save-start').length) {
+    if (performance.now() - t > limit) { done({error: 'no save started in ' + limit / 1000 + ' s'}); return; }
+    await sleep(20);
+  }
+  const start = latest('ravenshard-save-start')[0].startTime;
+  const area = document.getElementById('ids');
+  const base = area.value.replace(/\\n+$/, '');
+  window.__tasks = [];
+  let edits = 0;
+  while (!latest('ravenshard-save').length) {
+    const now = performance.now();
+    if (now - start > limit) { done({error: 'no save in ' + limit / 1000 + ' s', edits}); return; }
+    if (document.querySelector('.not-saved')) { done({error: document.querySelector('.not-saved').textContent}); return; }
+    if (now - start < span && now - start >= (edits + 1) * every) {
+      fire(area, edits % 2 === 0 ? base + 'x' : base);
+      edits++;
+    }
+    await sleep(20);
+  }
+  const saved = latest('ravenshard-save').pop();
+  done({saved: saved.startTime + saved.duration - start, edits, longest: Math.max(0, ...window.__tasks)});
 })();
 """
 
@@ -669,10 +705,14 @@ def table_row(name, median, worst, longest, load, target, note=""):
 
 
 # The parts of --table that --rows can choose (the generation is always made first), and
-# those it measures by default (the views rows only when asked for: at 10,000,000 documents
+# those it measures by default (the views and busy-save rows only when asked for: at 10,000,000 documents
 # each of their tab switches is followed by a save of the documents).
-TABLE_ROWS = ("reload", "edits", "sort", "filter", "reshard", "views", "cancel", "small")
-DEFAULT_ROWS = tuple(r for r in TABLE_ROWS if r != "views")
+TABLE_ROWS = ("reload", "edits", "sort", "filter", "reshard", "views", "cancel", "small",
+              "busy-save")
+DEFAULT_ROWS = tuple(r for r in TABLE_ROWS if r not in ("views", "busy-save"))
+# busy-save: an edit every EDIT_EVERY_MS during a new generation's save, for at most
+# EDIT_SPAN_MS.
+EDIT_EVERY_MS, EDIT_SPAN_MS = 2000, 20_000
 
 
 def measure_table(driver, url, docs, edits, result, trace=False, only=DEFAULT_ROWS):
@@ -719,6 +759,22 @@ def measure_table(driver, url, docs, edits, result, trace=False, only=DEFAULT_RO
         measure_table_cancel(driver, url, docs, rows, trace)
     if "small" in only and docs != SMALL_DOCS:
         measure_table_small(driver, docs, edits, rows)
+    if "busy-save" in only:
+        measure_table_busy_save(driver, docs, rows)
+
+
+def measure_table_busy_save(driver, docs, rows):
+    """--table's save while the user edits: the documents generated again, then an edit
+    every EDIT_EVERY_MS (for at most EDIT_SPAN_MS) while their save runs, until it ends."""
+    gen = driver.run(GENERATE, docs, limit_ms(docs))
+    busy = rows["busy-save"] = driver.run(SAVE_WHILE_EDITING, gen["start"], EDIT_EVERY_MS,
+                                          EDIT_SPAN_MS, limit_ms(docs))
+    if "error" in busy:
+        raise SystemExit(f"studio bench: the save while editing failed: {busy['error']}")
+    table_row("save while editing (from its start)", busy["saved"], None, busy["longest"],
+              loadavg(), float("inf"),
+              f"   ({busy['edits']} edits, one every {EDIT_EVERY_MS / 1000:.0f} s for at most "
+              f"{EDIT_SPAN_MS / 1000:.0f} s)")
 
 
 def measure_table_reload(driver, url, docs, rows, scaled, trace):
