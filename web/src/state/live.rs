@@ -78,33 +78,6 @@ impl<T> Live<T> {
     }
 }
 
-impl<T> Live<T> {
-    /// A stamp of this handle's cell and version that keeps neither alive: what a save
-    /// keeps to know whether the value it stored is still the one in force.
-    pub fn stamp(&self) -> Stamp<T> {
-        Stamp {
-            cell: Rc::downgrade(&self.cell),
-            version: self.version,
-        }
-    }
-}
-
-/// A [`Live`] handle's cell and version, without keeping the value alive
-/// ([`Live::stamp`]).
-#[derive(Debug)]
-pub struct Stamp<T> {
-    cell: std::rc::Weak<RefCell<Cell<T>>>,
-    version: u64,
-}
-
-impl<T> PartialEq for Stamp<T> {
-    /// The same cell at the same version (a stamp keeps its cell's allocation, so a cell
-    /// made later is never taken for it).
-    fn eq(&self, other: &Self) -> bool {
-        std::rc::Weak::ptr_eq(&self.cell, &other.cell) && self.version == other.version
-    }
-}
-
 impl<T: Clone> Live<T> {
     /// Changes the value in place (a copy only while a [`get`](Live::get)'s `Rc` is kept)
     /// and moves this handle to the new version.

@@ -56,7 +56,7 @@ pub use inputs::{
 };
 pub use kept::{KeptFields, SavedKept};
 pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
-pub use live::{Live, Stamp};
+pub use live::Live;
 pub use loaded::{import_summary, nothing_imported, take_retired, Loaded, Placer, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use parts::{
