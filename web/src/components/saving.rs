@@ -258,6 +258,17 @@ async fn stored_parts() -> Option<Vec<PartRef>> {
     read_layout(&settings).parts
 }
 
+/// The segment a kept step stands for (none for a step that writes).
+fn kept(step: &PartPlan<SavePart>) -> Option<Segment<SavePart>> {
+    match step {
+        PartPlan::Keep { at, part } => Some(Segment {
+            old: at.clone(),
+            part: *part,
+        }),
+        PartPlan::Write(_) => None,
+    }
+}
+
 /// One run of [`store_from`] in `saving` from `base`: `None` when a part it kept was no
 /// longer stored.
 async fn store_plan(
@@ -291,12 +302,9 @@ async fn store_plan(
     let mut slice = now();
     for (i, step) in steps.iter().enumerate() {
         let range = match step {
-            PartPlan::Keep { at, part } => {
+            PartPlan::Keep { part, .. } => {
                 parts.push(*part);
-                done.segments.push(Segment {
-                    old: at.clone(),
-                    part: *part,
-                });
+                done.segments.extend(kept(step));
                 continue;
             }
             PartPlan::Write(range) => range.clone(),
@@ -305,14 +313,7 @@ async fn store_plan(
             saving.room().await.map_err(failed)?;
             let Some(p) = placement.upgrade() else {
                 // The parts this plan keeps further on are still there to keep.
-                done.segments
-                    .extend(steps[i + 1..].iter().filter_map(|s| match s {
-                        PartPlan::Keep { at, part } => Some(Segment {
-                            old: at.clone(),
-                            part: *part,
-                        }),
-                        PartPlan::Write(_) => None,
-                    }));
+                done.segments.extend(steps[i + 1..].iter().filter_map(kept));
                 let base = Some(done);
                 return Ok(Some(Outcome::Paused(Paused { saving, base })));
             };
