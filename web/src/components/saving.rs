@@ -189,7 +189,7 @@ fn plan(placement: &Placement, base: Option<&Base>) -> Vec<PartPlan<SavePart>> {
 }
 
 /// Saves `settings` and the documents `placement` holds through the save's worker
-/// ([`Saving`]), writing only what changed since `base` ([`plan`]): the page copies the
+/// ([`Saving`]), writing only what changed since `base` (`plan`): the page copies the
 /// documents to write a part at a time ([`even_batches`] of at most
 /// [`SAVE_BATCH_DOCUMENTS`](crate::worker::saving::SAVE_BATCH_DOCUMENTS),
 /// [`DocumentBatch::of_placement`]: the IDs' bytes, sizes, collections and bodies), giving
@@ -538,11 +538,11 @@ struct Request {
 /// save runs, only the newest of the states asked for waits. What is written follows what
 /// changed since the last save ([`Placement::splices_since`] its documents' mark): nothing
 /// but the settings record when the documents are the same (only the tab, a view or the
-/// configuration changed: [`store_settings`]); the parts an edit touched when documents
-/// were edited ([`plan`]); everything when the documents were made anew (an import, a
+/// configuration changed: `store_settings`); the parts an edit touched when documents
+/// were edited (`plan`); everything when the documents were made anew (an import, a
 /// generation). At 1,000,000 documents a save of every document keeps the page busy for
 /// about 0.4 s of slices over 1.1 s; after a one-ID edit it copies one part in about 2 ms. A save an edit
-/// stops is not started again: the edit's save goes on in the same run ([`Paused`]).
+/// stops is not started again: the edit's save goes on in the same run (`Paused`).
 #[derive(Default)]
 pub struct Saver {
     busy: Cell<bool>,

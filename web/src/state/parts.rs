@@ -3,11 +3,11 @@
 //! only the documents between them, so its cost follows the edit, not the database.
 
 use crate::worker::saved::layout_part_key;
-use ravenshard_model::workspace::KeptRun;
+use ravenshard_model::workspace::{Document, KeptRun};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
-use super::PART_DOCUMENTS;
+use super::{write_documents, PART_DOCUMENTS};
 
 /// A part shorter than this (in documents) is written with the stored part after it (or
 /// before it, at the end), so that edits do not leave the saved documents in slivers.
@@ -46,6 +46,36 @@ impl PartRef {
     /// ```
     pub fn key(&self) -> String {
         layout_part_key(Some(self.generation), self.index as usize)
+    }
+
+    /// `documents` written out ([`write_documents`]) as the part `index` of the save
+    /// `generation`: the part, and its record's text.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::Document;
+    /// use ravenshard_studio::state::PartRef;
+    ///
+    /// let mut order = Document::new("orders/1-A");
+    /// order.body = Some("{}".into());
+    /// let (part, text) = PartRef::write(17, 3, &[order, Document::new("a")]);
+    /// assert_eq!((part.documents, part.id_bytes, part.bodies, part.body_bytes), (2, 11, 1, 2));
+    /// assert_eq!((part.key(), part.bytes), ("documents.17.3".to_string(), text.len() as u64));
+    /// ```
+    pub fn write(generation: u64, index: u32, documents: &[Document]) -> (PartRef, String) {
+        let text = write_documents(documents);
+        let bodies = documents.iter().filter_map(|d| d.body.as_ref());
+        let part = PartRef {
+            generation,
+            index,
+            documents: documents.len() as u32,
+            id_bytes: documents.iter().map(|d| d.id.len() as u64).sum(),
+            bodies: bodies.clone().count() as u32,
+            body_bytes: bodies.map(|b| b.len() as u64).sum(),
+            bytes: text.len() as u64,
+        };
+        (part, text)
     }
 }
 

@@ -235,19 +235,16 @@ pub fn even_parts(documents: &[Document]) -> Vec<Range<usize>> {
 impl Stored {
     /// The records of `settings` (its documents are not written) and `documents`.
     pub fn new(settings: &Saved, documents: &[Document]) -> Stored {
-        let parts: Vec<String> = even_parts(documents)
+        let (written, parts): (Vec<PartRef>, Vec<String>) = even_parts(documents)
             .into_iter()
-            .map(|range| write_documents(&documents[range]))
-            .collect();
-        let bodies = documents.iter().filter_map(|d| d.body.as_ref());
+            .enumerate()
+            .map(|(i, range)| PartRef::write(0, i as u32, &documents[range]))
+            .unzip();
+        // Keyed by index alone (`documents.0`, ...), as studios saved before keyed them.
         let layout = Layout {
-            document_parts: Some(parts.len()),
             generation: None,
-            document_count: documents.len(),
-            id_bytes: documents.iter().map(|d| d.id.len()).sum(),
-            bodies: bodies.clone().count(),
-            body_bytes: bodies.map(String::len).sum(),
             parts: None,
+            ..Layout::of_parts(0, written)
         };
         Stored {
             settings: settings_json(settings, &layout),

@@ -1,6 +1,6 @@
 //! The save's side of the worker: the page sends the documents the save writes in batches
 //! ([`Request::SaveBatch`]: all of them, or after an edit only those outside the stored
-//! parts it keeps); the worker writes them out in parts ([`write_documents`]) and stores
+//! parts it keeps); the worker writes them out in parts ([`PartRef::write`]) and stores
 //! each part, in a transaction of its own, under the keys of a new save
 //! ([`PartRef::key`]: beside the parts in force, which a reload still reads); at
 //! [`Request::SaveEnd`] one transaction checks that the parts kept are still stored,
@@ -16,7 +16,7 @@ use super::protocol::{Reply, Request, SavePart};
 use super::run::StudioWorker;
 use super::saved::{self, commit, from_bytes, part_key_range, reason, to_bytes};
 use super::saved::{DOCUMENTS_KEY, SETTINGS_KEY, STORE};
-use crate::state::{even_parts, read_layout, read_saved, settings_json, write_documents};
+use crate::state::{even_parts, read_layout, read_saved, settings_json};
 use crate::state::{Layout, PartRef};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
@@ -149,18 +149,7 @@ impl SaveRun {
         let mut records: Vec<(String, String)> = Vec::new();
         let mut parts = Vec::new();
         for range in even_parts(&documents) {
-            let documents = &documents[range];
-            let bodies = documents.iter().filter_map(|d| d.body.as_ref());
-            let text = write_documents(documents);
-            let part = PartRef {
-                generation: self.generation,
-                index: self.next_index,
-                documents: documents.len() as u32,
-                id_bytes: documents.iter().map(|d| d.id.len() as u64).sum(),
-                bodies: bodies.clone().count() as u32,
-                body_bytes: bodies.map(|b| b.len() as u64).sum(),
-                bytes: text.len() as u64,
-            };
+            let (part, text) = PartRef::write(self.generation, self.next_index, &documents[range]);
             self.next_index += 1;
             records.push((part.key(), text));
             parts.push(part);
