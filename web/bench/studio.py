@@ -37,7 +37,9 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
 * shards: the same for a change of the shard count;
 * import: a gzip RavenDB export of N documents, built in the page, dropped on the file
   input: the time until the documents are in, and the longest task the main thread ran
-  meanwhile (a `longtask` PerformanceObserver: tasks over 50 ms);
+  meanwhile (a `longtask` PerformanceObserver: tasks over 50 ms); with --bulk, each import
+  (and the --ids one) is followed by the studio's save of what it made: its time, the part
+  of it the page spent copying documents to the save's worker, and the longest task;
 * size: the bytes of dist/ gzipped (level 9);
 * table (only with --table, which measures nothing else): issue 11's rows at --docs
   documents, each with the longest main-thread task meanwhile and the load average:
@@ -66,7 +68,8 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
   the time from the save's start until IndexedDB holds the studio;
 * trace (with --trace, for --bulk --ids and --table): a Chrome trace (ChromeDriver's
   performance log) of the 10 M-ID import, or of the generation, save and reloads, and for
-  each main-thread task over 50 ms what ran in it and its thread time. A task much longer
+  each main-thread task over 50 ms what ran in it and its thread time; with --bulk, also
+  the time each thread (the page's, the job's worker) ran tasks during the generation. A task much longer
   than its thread time waited for a core (the machine's other work), not for the page's
   code: on a shared 2-core machine most long tasks of the chunked jobs are of that kind;
 * advise (only with --advise, which measures nothing else): a gzip RavenDB export of N
@@ -401,7 +404,7 @@ const [n, done] = arguments;
   await frame();
   const ms = performance.now() - t;
   await sleep(100);
-  done({ms, bytes: gz.size, documents: count(), longest: Math.max(0, ...window.__tasks),
+  done({ms, start: t, bytes: gz.size, documents: count(), longest: Math.max(0, ...window.__tasks),
         over: window.__tasks.filter(d => d > 200).length, tasks: window.__tasks,
         stages: jobMeasures(t)});
 })();
@@ -932,8 +935,9 @@ const [n, done] = arguments;
   const ms = performance.now() - t;
   w.on = false;
   await sleep(100);
-  done({error, ms, bytes: file.size, documents: count(), longest: Math.max(0, ...window.__tasks),
-        gap: w.gap, progress: w.progress, tasks: window.__tasks, stages: jobMeasures(t)});
+  done({error, ms, start: t, bytes: file.size, documents: count(),
+        longest: Math.max(0, ...window.__tasks), gap: w.gap, progress: w.progress,
+        tasks: window.__tasks, stages: jobMeasures(t)});
 })();
 """
 
@@ -1610,6 +1614,31 @@ def trace_events(driver):
     return events
 
 
+def print_thread_busy(events, what, top=4):
+    """The time each thread ran tasks during a job (from its first `ravenshard-job-place`
+    measure to the end of its `ravenshard-job-handover`): the page's main thread, the job's
+    worker, the browser's; how much of the job each kept busy."""
+    marks = [e for e in events if e.get("cat") == "blink.user_timing"]
+    starts = [e["ts"] for e in marks if e.get("name") == "ravenshard-job-place" and e.get("ph") == "b"]
+    ends = [e["ts"] for e in marks if e.get("name") == "ravenshard-job-handover" and e.get("ph") == "e"]
+    if not starts or not ends:
+        print(f"  trace: no job measures of {what}")
+        return
+    start, end = min(starts), max(ends)
+    names = {(e["pid"], e["tid"]): e.get("args", {}).get("name") for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    busy = {}
+    for e in events:
+        if (e.get("ph") == "X" and e["name"] in ("RunTask", "ThreadControllerImpl::RunTask")
+                and start <= e["ts"] <= end):
+            key = (e["pid"], e["tid"])
+            busy[key] = busy.get(key, 0) + e.get("dur", 0)
+    ranked = sorted(busy.items(), key=lambda kv: -kv[1])[:top]
+    threads = ", ".join(f"{names.get(k, '?')} {v / 1000:.0f} ms" for k, v in ranked)
+    print(f"  trace of {what}: {(end - start) / 1000:.0f} ms from the first batch placed to "
+          f"the hand-over; threads busy: {threads}")
+
+
 def print_long_tasks(events, over_ms=50, inner_ms=3):
     """For each task of a renderer's main thread longer than `over_ms`: its thread time
     (the CPU time the main thread got: much less than the task's length means the thread
@@ -1684,9 +1713,13 @@ def measure_memories(driver, chromium, url, args, result):
 def measure_bulk(driver, url, docs, ids, result, trace=False):
     """Generate, import a gzip export and reload at `docs` documents; import `ids` IDs."""
     result["loadavg_before"] = load_average()
+    if trace:
+        trace_events(driver)
     r = result["generate"] = driver.run(BULK_GENERATE, docs)
     bulk_line(f"generate {docs} documents", r)
     print_stages(r)
+    if trace:
+        print_thread_busy(trace_events(driver), "the generation")
     measure_reload(driver, url, docs, result)
     imp = result["import"] = driver.run(IMPORT, docs)
     if "error" in imp:
@@ -1694,6 +1727,7 @@ def measure_bulk(driver, url, docs, ids, result, trace=False):
     print(f"import {imp['documents']} documents ({imp['bytes'] / 1024:.0f} KB gzip export): "
           f"{imp['ms']:.0f} ms, longest task {mark(imp['longest'], TASK_TARGET_MS)}")
     print_stages(imp)
+    save_after(driver, "the import", imp, docs)
     if ids:
         if trace:
             trace_events(driver)
@@ -1702,7 +1736,20 @@ def measure_bulk(driver, url, docs, ids, result, trace=False):
         print_stages(r)
         if trace:
             print_long_tasks(trace_events(driver))
+        save_after(driver, "the IDs' import", r, ids)
     report_load(result)
+
+
+def save_after(driver, what, job, docs):
+    """The studio's save of the workspace a job made (it starts 500 ms after the job's end,
+    `job`'s start plus its time): its time until IndexedDB holds it, the page's part (the
+    documents it copied to the save's worker) and the longest task meanwhile."""
+    saved = job["save"] = driver.run(SAVED, job["start"] + job["ms"], limit_ms(docs))
+    if "error" in saved:
+        raise SystemExit(f"studio bench: the save after {what} failed: {saved['error']}")
+    print(f"  save after {what}: {saved['save']:.0f} ms (the page copying documents to the "
+          f"save's worker {saved['serialize'] or 0:.0f} ms of it; longest task "
+          f"{mark(saved['longest'], TASK_TARGET_MS)})")
 
 
 def rows_of(text):
@@ -1731,7 +1778,8 @@ def main():
                              "longest tasks, the edit at 10,000)")
     parser.add_argument("--bulk", action="store_true",
                         help="measure only the chunked jobs at --docs documents: generate, "
-                             "reload, import a gzip export (and --ids IDs from a text file)")
+                             "reload, import a gzip export (and --ids IDs from a text file), "
+                             "each import followed by the studio's save of it")
     parser.add_argument("--ids", type=int, default=0,
                         help="with --bulk: also import a text file of this many IDs; with "
                              "--memory: import this many (default --docs)")

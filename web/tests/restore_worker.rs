@@ -307,6 +307,38 @@ fn placement(documents: &[Document]) -> Rc<Placement> {
     Rc::new(Placement::new(documents, &topology, &Default::default()))
 }
 
+/// A fresh IndexedDB holding a saved studio of `documents()`: its settings, documents,
+/// placement and what the save stored.
+async fn saved_fresh() -> (Saved, Vec<Document>, Rc<Placement>, saving::StoredDocuments) {
+    common::use_this_module_as_the_worker();
+    saving::forget().await.unwrap();
+    let settings = read_saved(SETTINGS).unwrap();
+    let first = documents();
+    let held = placement(&first);
+    let (_, base) = saving::store(&settings, &Rc::downgrade(&held), None)
+        .await
+        .unwrap()
+        .unwrap();
+    (settings, first, held, base)
+}
+
+/// How each save of a `Saver` ended (the error as text), and the callback that hears it.
+type SavesEnded = Rc<RefCell<Vec<Result<usize, String>>>>;
+
+fn saves_ended() -> (
+    SavesEnded,
+    yew::Callback<Result<usize, saving::StorageError>>,
+) {
+    let ended = SavesEnded::default();
+    let done = {
+        let ended = Rc::clone(&ended);
+        yew::Callback::from(move |r: Result<usize, saving::StorageError>| {
+            ended.borrow_mut().push(r.map_err(|e| e.to_string()))
+        })
+    };
+    (ended, done)
+}
+
 #[wasm_bindgen_test]
 async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
     common::use_this_module_as_the_worker();
@@ -358,15 +390,7 @@ async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
 /// in between) saves whole, and removes the other studio's parts.
 #[wasm_bindgen_test]
 async fn a_save_after_an_edit_writes_only_the_parts_it_touched() {
-    common::use_this_module_as_the_worker();
-    saving::forget().await.unwrap();
-    let settings = read_saved(SETTINGS).unwrap();
-    let first = documents();
-    let held = placement(&first);
-    let (_, base) = saving::store(&settings, &Rc::downgrade(&held), None)
-        .await
-        .unwrap()
-        .unwrap();
+    let (settings, first, held, base) = saved_fresh().await;
     let parts = base.parts().unwrap().to_vec();
     assert!(parts.len() >= 3, "{parts:?}");
     // One document in the middle edited (a clone of the placement: the same documents'
@@ -438,13 +462,7 @@ async fn a_save_stopped_by_an_edit_goes_on_from_where_it_stopped() {
     let topology = ravenshard::Topology::with_shards(3).unwrap();
     let mut live = Live::new(Placement::new(&first, &topology, &Default::default()));
     let saver = Rc::new(Saver::new(None));
-    let ended: Rc<RefCell<Vec<Result<usize, String>>>> = Rc::default();
-    let done = {
-        let ended = Rc::clone(&ended);
-        yew::Callback::from(move |r: Result<usize, saving::StorageError>| {
-            ended.borrow_mut().push(r.map_err(|e| e.to_string()))
-        })
-    };
+    let (ended, done) = saves_ended();
     saver.save(settings.clone(), &live, done.clone());
     // Once the worker stored a few parts, the first document is edited.
     common::jobs::eventually("the first parts stored", || async {
@@ -483,4 +501,85 @@ async fn a_save_stopped_by_an_edit_goes_on_from_where_it_stopped() {
     );
     assert!(last as usize >= parts.len(), "{parts:?}");
     assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
+}
+
+/// A job's worker (a generation's) stores its documents as parts while the page places
+/// them; the studio in force saving an edit meanwhile keeps those parts; the first save of
+/// the job's workspace names them and writes no document again. A cancelled job's parts
+/// are removed.
+#[wasm_bindgen_test]
+async fn a_jobs_worker_stores_its_documents_and_its_workspaces_save_names_them() {
+    use common::jobs::{eventually, job, placer};
+    use ravenshard_studio::components::bulk;
+    use ravenshard_studio::components::saving::Saver;
+    use ravenshard_studio::state::Live;
+    use ravenshard_studio::worker::BATCH_DOCUMENTS;
+    let (settings, _, held, base) = saved_fresh().await;
+    let stored_before = 1 + base.parts().unwrap().len();
+    let generator = Generator {
+        documents: MANY,
+        anchored_share: 0.4,
+        seed: 3,
+    };
+    let configuration = r#"{"Shards": {"0": {}, "1": {}, "2": {}}}"#;
+    let (made, seen) = job("Generating", &CancelToken::default());
+    wasm_bindgen_futures::spawn_local(bulk::generate(generator, placer(configuration), made));
+    eventually("the job's first parts stored", || async {
+        (keys().await.len() > stored_before).then_some(())
+    })
+    .await;
+    // The studio in force saves an edit: its end keeps the job's parts.
+    let mut edited = (*held).clone();
+    edited
+        .splice(0..1, &[Document::new("customers/9-A")])
+        .unwrap();
+    let edited = Rc::new(edited);
+    saving::store(&settings, &Rc::downgrade(&edited), Some(base))
+        .await
+        .unwrap()
+        .unwrap();
+    until("the generation", || seen.borrow().loaded.is_some()).await;
+    let loaded = seen.borrow().loaded.clone().unwrap();
+    let live = Live::new(Rc::unwrap_or_clone(loaded).placement);
+    let saver = Rc::new(Saver::new(None));
+    let (ended, done) = saves_ended();
+    saver.save(settings.clone(), &live, done);
+    eventually("the job's workspace saved", || async {
+        (!ended.borrow().is_empty()).then_some(())
+    })
+    .await;
+    assert!(ended.borrow()[0].is_ok(), "{:?}", ended.borrow());
+    let stored = saving::load().await.unwrap().unwrap();
+    assert_eq!(
+        stored.read().unwrap().documents,
+        generator.generate().unwrap()
+    );
+    let parts = read_layout(&stored.settings).parts.unwrap();
+    assert!(parts.iter().all(|p| p.generation == parts[0].generation));
+    // The parts are the job's batches as its worker stored them: one ends at the first
+    // batch's last document.
+    let mut end = 0;
+    let ends: Vec<usize> = parts
+        .iter()
+        .map(|p| {
+            end += p.documents as usize;
+            end
+        })
+        .collect();
+    assert!(ends.contains(&BATCH_DOCUMENTS), "{ends:?}");
+    assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
+    // A cancelled job's parts are removed.
+    let token = CancelToken::default();
+    let (made, _) = job("Generating", &token);
+    wasm_bindgen_futures::spawn_local(bulk::generate(generator, placer(configuration), made));
+    eventually("the cancelled job's first parts stored", || async {
+        (keys().await.len() > 1 + parts.len()).then_some(())
+    })
+    .await;
+    token.cancel();
+    eventually("the cancelled job's parts removed", || async {
+        (keys().await.len() == 1 + parts.len()).then_some(())
+    })
+    .await;
+    assert_eq!(saving::load().await.unwrap().unwrap(), stored);
 }

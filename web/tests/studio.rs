@@ -1043,8 +1043,8 @@ async fn a_large_generation_shows_progress_and_can_be_cancelled() {
     assert!(studio.text(".notices").contains("Cancelled"));
 }
 
-/// A chunked generation is shown when complete, saved, and restored a chunk at a time on
-/// the next start.
+/// A chunked generation is shown when complete, saved (its batches as they came), and
+/// restored a chunk at a time on the next start.
 #[wasm_bindgen_test]
 async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
     let studio = Studio::fresh().await;
@@ -1057,6 +1057,18 @@ async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
     studio.click("#tab-shards").await;
     let shards: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
     saved_with(60_000).await;
+    // The worker's batches (32,768 documents) were saved as they came, not copied again
+    // from the placement in batches of its own (15,000 each): a part ends at the first
+    // batch's last document.
+    let mut end = 0;
+    let ends: Vec<u32> = (saved_parts().await.iter())
+        .map(|p| {
+            end += p.documents;
+            end
+        })
+        .collect();
+    let batch = ravenshard_studio::worker::BATCH_DOCUMENTS as u32;
+    assert!(ends.contains(&batch), "{ends:?}");
     drop(studio);
     let studio = Studio::mount(()).await;
     shown(&studio, "60,000", 120).await;

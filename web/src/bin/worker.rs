@@ -1,5 +1,5 @@
 //! The studio's Web Worker (trunk's worker target): registers
-//! [`StudioWorker`](ravenshard_studio::worker::StudioWorker). It links the model crates,
+//! [`StudioWorker`]. It links the model crates,
 //! not yew: nothing of the page's components is reachable from here.
 
 use gloo::worker::Registrable;

@@ -2,15 +2,19 @@
 //! large generation and an import, whose documents the studio's worker makes (or reads of
 //! the file) and sends in batches (the restore of the saved studio, [`super::restore`],
 //! places the worker's batches the same way). Each receives its documents a batch at a time and places
-//! them as they come ([`PlacementBuilder`](ravenshard_model::workspace::PlacementBuilder)),
+//! them as they come ([`PlacementBuilder`]),
 //! giving the event loop back every [`SLICE_MS`] milliseconds (to paint the progress and
 //! to notice Cancel), packs the placement's per-bucket tree a step at a time too
 //! ([`PlacementBuilder::pack_step`]), and hands the placement (the one store of the
 //! documents) over whole when complete ([`Action::Loaded`](crate::state::Action::Loaded)): a cancelled job leaves
 //! the workspace as it was, and what it made is freed a part at a time (`Made`), as is
-//! the workspace a job replaces.
+//! the workspace a job replaces. The worker of an import or a generation also stores each
+//! batch as parts of the studio's next save while the page places it
+//! ([`JobSave`]): the save of the new workspace copies nothing
+//! through the page.
 
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
+use super::saving::JobSave;
 use crate::state::limits::check_generation_fits;
 use crate::state::{check_import_size, import_summary, nothing_imported};
 use crate::state::{take_retired, KeptFields, Loaded, Placer};
@@ -235,7 +239,11 @@ impl Job {
             return;
         }
         let placer = made.placer.clone();
+        let save = made.save.take();
         let placement = made.take().finish();
+        if let Some(save) = save {
+            save.hand_over(&placement);
+        }
         let loaded = Loaded {
             placement,
             placer,
@@ -258,6 +266,9 @@ const FREE_STEP: usize = 20_000;
 pub(super) struct Made {
     pub(super) builder: PlacementBuilder,
     placer: Placer,
+    /// The save of what is made: the job's worker stores each batch as it sends it (none
+    /// for a restore: IndexedDB holds it).
+    save: Option<JobSave>,
 }
 
 impl Made {
@@ -266,7 +277,16 @@ impl Made {
         Made {
             builder: placer.builder(),
             placer,
+            save: None,
         }
+    }
+
+    /// [`Made::new`], its documents stored by the job's worker as it makes them
+    /// ([`JobSave`]).
+    fn saved(placer: Placer) -> Made {
+        let mut made = Made::new(placer);
+        made.save = Some(JobSave::new());
+        made
     }
 
     /// The builder, to hand over (no longer freed by `Made`).
@@ -315,7 +335,7 @@ async fn free_retired() {
 
 /// Makes `generator`'s documents in the studio's worker, which sends them in batches as an
 /// import's, and places each batch as it arrives (the same code as the import's,
-/// [`receive`]): making and placing overlap, and the page's thread only places. A cancel or
+/// `receive`): making and placing overlap, and the page's thread only places. A cancel or
 /// a worker's panic terminates the worker and leaves the workspace as it was.
 pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
     let counts = match check_generation_fits(&generator) {
@@ -323,23 +343,16 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
         Err(message) => return job.stop(message),
     };
     let total = generator.documents;
-    let mut out = Made::new(placer);
+    let mut out = Made::saved(placer);
     // Room for the IDs' bytes as made, not an average: an arena that outgrows its room is
     // copied whole (a place step of 705 ms at 10,000,000 documents, whose IDs average 25
     // bytes); the same for the orders' bodies.
     out.builder.reserve(total, counts.id_bytes());
     out.builder
         .reserve_bodies(counts.orders, counts.body_bytes());
-    let mut reading = Reading::generate(generator);
-    match receive(
-        &mut job,
-        &mut reading,
-        &mut out.builder,
-        total as f64,
-        false,
-    )
-    .await
-    {
+    let save_as = out.save.as_ref().map(JobSave::generation);
+    let mut reading = Reading::generate(generator, save_as);
+    match receive(&mut job, &mut reading, &mut out, total as f64, false).await {
         Received::All { .. } => {}
         Received::Stopped => return,
         Received::Failed { message, crashed } => {
@@ -360,7 +373,7 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
 
 /// Imports `blob` named `name` as documents: the studio's worker reads it (inflates and
 /// parses it, keeping of each document only the fields the design in force reads), and the
-/// page places each batch as it arrives ([`receive`]), so that reading and placing overlap;
+/// page places each batch as it arrives (`receive`), so that reading and placing overlap;
 /// the worker stays at most [`BATCHES_AHEAD`](crate::worker::BATCHES_AHEAD) batches ahead.
 /// A cancel or a failure terminates the worker and leaves the workspace as it was.
 pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
@@ -376,13 +389,14 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     let kept = (placer.options.design.as_ref())
         .map(FieldPaths::of_design)
         .unwrap_or_default();
-    let mut reading = match Reading::start(&blob, &name, format, &kept) {
+    // Freed in parts if the import stops (`Made`).
+    let mut out = Made::saved(placer);
+    let save_as = out.save.as_ref().map(JobSave::generation);
+    let mut reading = match Reading::start(&blob, &name, format, &kept, save_as) {
         Ok(reading) => reading,
         Err(e) => return job.fail(&name, e),
     };
-    // Freed in parts if the import stops (`Made`).
-    let mut out = Made::new(placer);
-    let received = receive(&mut job, &mut reading, &mut out.builder, total, true).await;
+    let received = receive(&mut job, &mut reading, &mut out, total, true).await;
     let (skipped, warning, dropped) = match received {
         Received::All {
             skipped,
@@ -430,8 +444,10 @@ pub(super) enum Received {
     Failed { message: String, crashed: bool },
 }
 
-/// Places the documents of `reading`'s batches by `builder` as they arrive, telling the
-/// worker how many are placed (it stays a few batches ahead) and yielding between slices.
+/// Places the documents of `reading`'s batches by `out`'s builder as they arrive (and
+/// notes in `out`'s save, if it has one, where each batch is and the parts the worker
+/// stored of it), telling the worker how many are placed (it stays a few batches ahead)
+/// and yielding between slices.
 /// `total` is what the run's [`Read::bytes`](crate::worker::Read) come to (a file's bytes, a
 /// generation's documents), for the fraction done; `estimate`: make room in the placement
 /// at the first batch's density ([`reserve`]; a generation makes room before, knowing its
@@ -439,10 +455,11 @@ pub(super) enum Received {
 pub(super) async fn receive(
     job: &mut Job,
     reading: &mut Reading,
-    builder: &mut PlacementBuilder,
+    out: &mut Made,
     total: f64,
     estimate: bool,
 ) -> Received {
+    let builder = &mut out.builder;
     // One batch's documents at a time: the placement is their one store.
     let mut documents: Vec<Document> = Vec::new();
     let fraction = |done: u64| Some((done as f64 / total.max(1.0)).min(1.0));
@@ -462,6 +479,10 @@ pub(super) async fn receive(
                 if estimate && builder.is_empty() {
                     reserve(builder, &batch, total);
                 }
+                if let Some(save) = out.save.as_mut() {
+                    let at = builder.len();
+                    save.received(number, at..at + batch.len());
+                }
                 documents.clear();
                 if let Err(e) = timed("decode", || batch.append_to(&mut documents)) {
                     let message = e.to_string();
@@ -474,6 +495,11 @@ pub(super) async fn receive(
                     return Received::Stopped;
                 }
                 reading.placed(number + 1);
+            }
+            Reply::BatchStored { number, parts, .. } => {
+                if let Some(save) = out.save.as_mut() {
+                    save.stored(number, &parts);
+                }
             }
             Reply::Imported {
                 skipped,

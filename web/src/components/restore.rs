@@ -126,7 +126,7 @@ async fn in_worker(
     }
     let mut reading = Reading::restore(layout.part_keys());
     let total = layout.document_count.max(1) as f64;
-    match receive(&mut job, &mut reading, &mut out.builder, total, false).await {
+    match receive(&mut job, &mut reading, &mut out, total, false).await {
         Received::All { .. } => {}
         Received::Stopped => {
             return match stopped.borrow_mut().take() {

@@ -330,4 +330,42 @@ mod tests {
         assert!(bad.append_to(&mut list).is_err());
         assert_eq!(list, documents);
     }
+
+    #[test]
+    fn a_placement_gives_back_the_batches_it_was_built_of() {
+        // What a job's worker stores of its batches (as it sends them) must be what a
+        // save copies of the placement they make.
+        use ravenshard::Topology;
+        use ravenshard_model::sample::Generator;
+        use ravenshard_model::workspace::{Placement, PlacementBuilder};
+        let generator = Generator {
+            documents: 3_000,
+            ..Default::default()
+        };
+        let mut made = generator.generate().expect("generates");
+        made.extend(documents(
+            "\n$\na$\norders/9-A$\t5000000000\tOrders\t{\"x\":1}\n\u{1}bad\t0\n\
+             orders/9-A\t3\tOrders",
+        ));
+        let topology = Topology::with_shards(3).expect("three shards");
+        let mut builder = PlacementBuilder::new(&topology, &Default::default());
+        let batches: Vec<DocumentBatch> = made
+            .chunks(1_000)
+            .enumerate()
+            .map(|(i, chunk)| DocumentBatch::of(i as u64, chunk, Read::default()))
+            .collect();
+        let mut at = Vec::new();
+        for batch in &batches {
+            at.push(builder.len());
+            builder
+                .push(&round_trip(batch).into_documents().expect("whole"))
+                .expect("places");
+        }
+        let placement: Placement = builder.finish();
+        for (batch, at) in batches.into_iter().zip(at) {
+            let range = at..at + batch.len();
+            let copied = DocumentBatch::of_placement(batch.number, &placement, range);
+            assert_eq!(copied.into_documents(), batch.into_documents());
+        }
+    }
 }

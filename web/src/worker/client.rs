@@ -5,7 +5,7 @@
 //! `gloo-worker`'s bridge does not hand out the browser's `Worker` object, which the page
 //! needs to terminate a worker busy in a long computation (cancel) and to hear the `error`
 //! event of one that stopped without a word (it could not load, or ran out of memory). So
-//! while [`spawn`] asks `gloo-worker` for a worker, the global `Worker` constructor is
+//! while `spawn` asks `gloo-worker` for a worker, the global `Worker` constructor is
 //! wrapped in a `Proxy` that remembers the instance made; the original is put back at once.
 
 use super::protocol::{Channel, Reply, Request};

@@ -22,6 +22,9 @@
 //!   stores them beside the parts in force, then swaps them in in one transaction.
 //! * [`saving`]: the page's side of a save ([`Saving`]): sends the placement's documents
 //!   in batches, a few ahead of the worker's storing.
+//! * `writer`: writes documents out in parts and stores them under a save generation's
+//!   keys: the save's worker for the page's batches, an import's or a generation's worker
+//!   for the documents it makes.
 //! * [`saved`]: the saved studio's records in IndexedDB, read and written the same way by
 //!   the page and the worker.
 //! * [`balance`]: the balance's side of the worker ([`Balancer`]), plain Rust.
@@ -42,6 +45,7 @@ pub mod run;
 mod save;
 pub mod saved;
 pub mod saving;
+mod writer;
 
 pub use balance::Balancer;
 pub use batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};

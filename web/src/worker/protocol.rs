@@ -21,11 +21,16 @@ pub struct RestoreRequest {
 }
 
 /// One step of a save's documents, in order ([`Request::SaveEnd`]): a stored part kept,
-/// or the parts the worker wrote of one of the save's batches.
+/// a part a job's worker wrote, or the parts the save's worker wrote of one of the save's
+/// batches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SavePart {
-    /// A part stored by an earlier save, still the documents it holds.
+    /// A part stored by an earlier save, still the documents it holds (the layout in
+    /// force names it).
     Kept(PartRef),
+    /// A part the worker of an import or a generation wrote of the documents it made
+    /// ([`Reply::BatchStored`]; no layout names it yet).
+    Written(PartRef),
     /// The parts written of the save's batch with this number.
     Batch(u64),
 }
@@ -67,6 +72,9 @@ pub struct ImportRequest {
     /// The field paths to keep of each document instead of its body (the design's); none:
     /// no bodies.
     pub fields: Vec<String>,
+    /// The save generation to store the documents' parts under as they are sent
+    /// ([`Reply::BatchStored`]); none: not stored.
+    pub save_as: Option<u64>,
 }
 
 /// What a generation is asked: make a [`Generator`]'s documents and send them back in
@@ -79,6 +87,9 @@ pub struct GenerateRequest {
     pub run: u64,
     /// The generator's settings.
     pub generator: ravenshard_model::sample::Generator,
+    /// The save generation to store the documents' parts under as they are sent
+    /// ([`Reply::BatchStored`]); none: not stored.
+    pub save_as: Option<u64>,
 }
 
 /// What each used bucket of the configuration in force holds, as flat arrays (one entry a
@@ -247,22 +258,28 @@ pub enum Request {
     PanicImport,
     /// Documents of the save `run` (batches numbered from 0, a part of the saved
     /// documents or more each): the worker writes them out and stores them beside the
-    /// parts in force, answering [`Reply::SaveWritten`]. A batch of a new run drops what
-    /// the run before wrote.
+    /// parts in force, answering [`Reply::SaveWritten`]. Several runs may be open at once
+    /// (a save an edit stopped, and a newer one); a run's parts are kept until its end, or
+    /// until [`Request::SaveDrop`].
     SaveBatch {
         /// The save.
         run: u64,
+        /// The save's generation (the keys of its parts; the page numbers them).
+        generation: u64,
         /// The documents.
         batch: DocumentBatch,
     },
     /// The save `run` sent all its batches: the worker stores the settings (the JSON of
     /// [`Saved`](crate::state::Saved) without documents) with the layout of `parts`, and
     /// removes every part the layout does not name, in one transaction
-    /// ([`Reply::Saved`]); if a part kept is no longer stored, nothing changes
-    /// ([`Reply::SaveOutdated`]).
+    /// ([`Reply::Saved`]), except the parts of the runs still open; if a part kept is no
+    /// longer stored, or a batch of the run is missing (the worker was started again
+    /// meanwhile), nothing changes ([`Reply::SaveOutdated`]).
     SaveEnd {
         /// The save.
         run: u64,
+        /// The save's generation.
+        generation: u64,
         /// The settings record, without the layout.
         settings: String,
         /// The documents' parts, in order.
@@ -270,6 +287,24 @@ pub enum Request {
         /// How many documents they hold in all (else the save fails, and the one in
         /// force stays).
         documents: u64,
+    },
+    /// The save `run` will not end (the page stopped it): the worker removes the parts it
+    /// wrote; no reply.
+    SaveDrop {
+        /// The save.
+        run: u64,
+    },
+    /// Another worker (an import's, a generation's) stores parts of the save `generation`:
+    /// no save's end removes them until [`Request::SaveRelease`]; no reply.
+    SaveKeep {
+        /// The generation.
+        generation: u64,
+    },
+    /// The parts of `generation` are no longer kept apart: those the layout in force does
+    /// not name are removed; no reply.
+    SaveRelease {
+        /// The generation.
+        generation: u64,
     },
     /// Start the save's worker, so that the first save (a page left right after an
     /// edit) does not wait for it to load; no reply.
@@ -295,6 +330,9 @@ impl Request {
             | Request::PanicImport => Channel::Import,
             Request::SaveBatch { .. }
             | Request::SaveEnd { .. }
+            | Request::SaveDrop { .. }
+            | Request::SaveKeep { .. }
+            | Request::SaveRelease { .. }
             | Request::SaveWarmUp
             | Request::PanicSave => Channel::Save,
         }
@@ -379,6 +417,16 @@ pub enum Reply {
         /// The documents.
         batch: DocumentBatch,
     },
+    /// The worker stored the documents of the run's batch `number` (after sending it) as
+    /// `parts`, in order, under the generation the request named (`save_as`).
+    BatchStored {
+        /// The run.
+        run: u64,
+        /// The batch.
+        number: u64,
+        /// Its parts.
+        parts: Vec<PartRef>,
+    },
     /// The import read the whole file: every batch was sent.
     Imported {
         /// The run.
@@ -424,8 +472,9 @@ pub enum Reply {
         parts: Vec<PartRef>,
     },
     /// The save `run` kept parts that the stored studio no longer names (another tab
-    /// saved meanwhile, or the storage was cleared): nothing of it is in force, and the
-    /// page saves again, whole.
+    /// saved meanwhile, or the storage was cleared), or the worker lost batches of it (it
+    /// was started again meanwhile): nothing of it is in force, and the page saves again,
+    /// whole.
     SaveOutdated {
         /// The save.
         run: u64,
@@ -478,6 +527,7 @@ mod tests {
                 size: 12,
                 format: "ravendump".into(),
                 fields: vec!["Customer".into(), "Address.Zip".into()],
+                save_as: Some(1_764_000_000_000),
             }),
             Request::Generate(GenerateRequest {
                 run: 2,
@@ -486,6 +536,7 @@ mod tests {
                     anchored_share: 0.35,
                     seed: u64::MAX,
                 },
+                save_as: None,
             }),
             Request::Restore(RestoreRequest {
                 run: 2,
@@ -503,6 +554,11 @@ mod tests {
             Reply::Batch {
                 run: 2,
                 batch: DocumentBatch::of(4, &[document], Default::default()),
+            },
+            Reply::BatchStored {
+                run: 2,
+                number: 4,
+                parts: vec![part()],
             },
             Reply::Imported {
                 run: 2,
@@ -550,14 +606,23 @@ mod tests {
         let requests = [
             Request::SaveBatch {
                 run: 4,
+                generation: 1_764_000_000_001,
                 batch: DocumentBatch::of(2, &[document], Default::default()),
             },
             Request::SaveEnd {
                 run: 4,
+                generation: 1_764_000_000_001,
                 settings: "{\"version\":1}".into(),
-                parts: vec![SavePart::Kept(part()), SavePart::Batch(0)],
+                parts: vec![
+                    SavePart::Kept(part()),
+                    SavePart::Written(part()),
+                    SavePart::Batch(0),
+                ],
                 documents: 16_385,
             },
+            Request::SaveDrop { run: 4 },
+            Request::SaveKeep { generation: 9 },
+            Request::SaveRelease { generation: 9 },
             Request::SaveWarmUp,
             Request::PanicSave,
         ];

@@ -23,8 +23,9 @@ pub struct Reading {
 
 impl Reading {
     /// Starts reading `blob` named `name` (`size` bytes, in `format`) in a new worker,
-    /// keeping `fields` of each document (none: no bodies). An import or a generation
-    /// running before is stopped.
+    /// keeping `fields` of each document (none: no bodies), and storing their parts under
+    /// the save generation `save_as` as it sends them ([`Reply::BatchStored`]). An import
+    /// or a generation running before is stopped.
     ///
     /// # Errors
     ///
@@ -34,6 +35,7 @@ impl Reading {
         name: &str,
         format: Format,
         fields: &FieldPaths,
+        save_as: Option<u64>,
     ) -> Result<Reading, String> {
         client::stop(Channel::Import);
         let url = web_sys::Url::create_object_url_with_blob(blob).map_err(|_| {
@@ -47,19 +49,25 @@ impl Reading {
                 size: blob.size() as u64,
                 format: format.key().to_string(),
                 fields: fields.paths().map(str::to_string).collect(),
+                save_as,
             })
         };
         Ok(Reading::begin(request, Some(url.clone())))
     }
 
     /// Starts making `generator`'s documents in a new worker, which sends them in batches
-    /// as an import's. An import or a generation running before is stopped.
-    pub fn generate(generator: Generator) -> Reading {
+    /// as an import's (and stores them as `save_as`'s parts, as [`Reading::start`]). An
+    /// import or a generation running before is stopped.
+    pub fn generate(generator: Generator, save_as: Option<u64>) -> Reading {
         client::stop(Channel::Import);
-        Reading::begin(
-            |run| Request::Generate(GenerateRequest { run, generator }),
-            None,
-        )
+        let request = |run| {
+            Request::Generate(GenerateRequest {
+                run,
+                generator,
+                save_as,
+            })
+        };
+        Reading::begin(request, None)
     }
 
     /// Starts reading the saved studio's documents (the records `keys`, in order, or

@@ -1,7 +1,7 @@
 //! The restore's side of the worker: reads the saved documents' records from IndexedDB
-//! ([`saved`](super::saved)) a part at a time, parses them ([`PartReader`]) and sends the
+//! ([`saved`]) a part at a time, parses them ([`PartReader`]) and sends the
 //! documents to the page in [`DocumentBatch`](super::DocumentBatch)es as an import's are
-//! ([`Sender`]: never more than [`BATCHES_AHEAD`](super::BATCHES_AHEAD) ahead of the page's
+//! (`Sender`: never more than [`BATCHES_AHEAD`](super::BATCHES_AHEAD) ahead of the page's
 //! placing). The worker only reads: a cancel, a failure or a panic leaves the records as
 //! they were.
 

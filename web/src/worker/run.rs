@@ -103,7 +103,11 @@ impl Worker for StudioWorker {
             }
             Request::ImportPlaced { run, batches } => self.placed.set((run, batches)),
             Request::SaveWarmUp => {}
-            request @ (Request::SaveBatch { .. } | Request::SaveEnd { .. }) => self
+            request @ (Request::SaveBatch { .. }
+            | Request::SaveEnd { .. }
+            | Request::SaveDrop { .. }
+            | Request::SaveKeep { .. }
+            | Request::SaveRelease { .. }) => self
                 .saves
                 .get_or_insert_with(|| super::save::Saves::start(scope))
                 .push(id, request),

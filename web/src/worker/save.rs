@@ -6,8 +6,13 @@
 //! [`Request::SaveEnd`] one transaction checks that the parts kept are still stored,
 //! stores the settings with the layout of the parts kept and written, in order, and
 //! removes every part that layout does not name, so that the saved studio changes all at
-//! once or not at all. Parts of a save that never ended (the page left, or started a newer
-//! save) are removed by the next save's end.
+//! once or not at all. Several saves may be open at once (a save an edit stopped, and a
+//! newer one), and the worker of an import or a generation may store the parts of a
+//! generation of its own meanwhile ([`Request::SaveKeep`]): a save's end keeps the parts
+//! of the other saves still open and of the kept generations. Parts of a save the page
+//! dropped ([`Request::SaveDrop`]), or of a kept generation released
+//! ([`Request::SaveRelease`]) that no layout names, are removed then; those of a save that
+//! never ended (the page left) by the next save's end.
 //!
 //! The requests are handled one after the other, in the order they came ([`Saves`]).
 
@@ -15,51 +20,111 @@ use super::batch::DocumentBatch;
 use super::protocol::{Reply, Request, SavePart};
 use super::run::StudioWorker;
 use super::saved::{self, commit, from_bytes, part_key_range, reason, to_bytes};
+use super::saved::{generation_key_range, generation_prefix};
 use super::saved::{DOCUMENTS_KEY, SETTINGS_KEY, STORE};
-use crate::state::{even_parts, read_layout, read_saved, settings_json};
+use super::writer::PartWriter;
+use crate::state::{read_layout, read_saved, settings_json};
 use crate::state::{Layout, PartRef};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
 use gloo::worker::{HandlerId, WorkerScope};
 use rexie::{Rexie, TransactionMode};
+use std::cell::RefCell;
 use std::collections::HashSet;
+use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
 /// Where the worker queues the save's requests: a task handles them in order.
 pub(super) struct Saves {
     queue: UnboundedSender<(HandlerId, Request)>,
+    /// The generations whose parts another worker writes ([`Request::SaveKeep`]).
+    kept: Kept,
 }
+
+/// The generations whose parts another worker writes (a job's): noted as the request
+/// arrives, not in the queue's turn, so that a save's end queued before it does not
+/// remove the first parts the job writes meanwhile.
+type Kept = Rc<RefCell<Vec<u64>>>;
 
 impl Saves {
     /// Starts the task that handles the save's requests.
     pub(super) fn start(scope: &WorkerScope<StudioWorker>) -> Saves {
         let (queue, requests) = unbounded();
-        wasm_bindgen_futures::spawn_local(handle(scope.clone(), requests));
-        Saves { queue }
+        let kept = Kept::default();
+        wasm_bindgen_futures::spawn_local(handle(scope.clone(), requests, Rc::clone(&kept)));
+        Saves { queue, kept }
     }
 
-    /// Queues `request` from `id`.
+    /// Queues `request` from `id` ([`Request::SaveKeep`] is noted at once).
     pub(super) fn push(&self, id: HandlerId, request: Request) {
+        if let Request::SaveKeep { generation } = request {
+            self.kept.borrow_mut().push(generation);
+            return;
+        }
         let _ = self.queue.unbounded_send((id, request));
+    }
+}
+
+/// The most save runs the worker keeps open: past it, the oldest is dropped (its page
+/// should have ended or dropped it; a page does not run more than two at once).
+const MAX_OPEN: usize = 8;
+
+/// What the save's worker keeps apart from any save's end: the runs open, oldest first,
+/// and the generations whose parts another worker writes (a job's, [`Request::SaveKeep`]).
+struct Open {
+    runs: Vec<SaveRun>,
+    kept: Kept,
+}
+
+impl Open {
+    /// The run `run` (of the save `generation`), opened if new.
+    async fn get(&mut self, run: u64, generation: u64) -> &mut SaveRun {
+        let at = match self.runs.iter().position(|s| s.run == run) {
+            Some(at) => at,
+            None => {
+                if self.runs.len() >= MAX_OPEN {
+                    self.runs.remove(0).drop_parts().await;
+                }
+                self.runs.push(SaveRun::new(run, generation));
+                self.runs.len() - 1
+            }
+        };
+        &mut self.runs[at]
+    }
+
+    /// The run `run`, no longer open.
+    fn take(&mut self, run: u64) -> Option<SaveRun> {
+        let at = self.runs.iter().position(|s| s.run == run)?;
+        Some(self.runs.remove(at))
+    }
+
+    /// The generations whose parts no save's end removes: the open runs' and the kept.
+    fn generations(&self) -> Vec<u64> {
+        let runs = self.runs.iter().map(|s| s.writer.generation());
+        runs.chain(self.kept.borrow().iter().copied()).collect()
     }
 }
 
 async fn handle(
     scope: WorkerScope<StudioWorker>,
     mut requests: UnboundedReceiver<(HandlerId, Request)>,
+    kept: Kept,
 ) {
-    let mut current: Option<SaveRun> = None;
+    let mut open = Open {
+        runs: Vec::new(),
+        kept,
+    };
     while let Some((id, request)) = requests.next().await {
         match request {
-            Request::SaveBatch { run, batch } => {
-                let save = match current.take() {
-                    Some(save) if save.run == run => current.insert(save),
-                    _ => current.insert(SaveRun::new(run)),
-                };
-                if batch.number != save.written.len() as u64 && save.failed.is_none() {
+            Request::SaveBatch {
+                run,
+                generation,
+                batch,
+            } => {
+                let save = open.get(run, generation).await;
+                if batch.number != save.written.len() as u64 {
                     // A worker started again during the save: the first batches are lost.
-                    let why = "the studio's worker was restarted during the save";
-                    save.failed.get_or_insert_with(|| why.to_string());
+                    save.lost = true;
                 }
                 let batches = batch.number + 1;
                 save.write(batch).await;
@@ -67,16 +132,26 @@ async fn handle(
             }
             Request::SaveEnd {
                 run,
+                generation,
                 settings,
                 parts,
                 documents,
             } => {
-                let save = match current.take() {
-                    Some(save) if save.run == run => save,
-                    // A save that writes no documents sends no batch.
-                    _ => SaveRun::new(run),
-                };
-                scope.respond(id, save.finish(&settings, &parts, documents).await);
+                // A save that writes no documents sends no batch.
+                let save = open
+                    .take(run)
+                    .unwrap_or_else(|| SaveRun::new(run, generation));
+                let reply = save.finish(&settings, &parts, documents, &open).await;
+                scope.respond(id, reply);
+            }
+            Request::SaveDrop { run } => {
+                if let Some(save) = open.take(run) {
+                    save.drop_parts().await;
+                }
+            }
+            Request::SaveRelease { generation } => {
+                open.kept.borrow_mut().retain(|g| *g != generation);
+                let _ = release(generation).await;
             }
             _ => {}
         }
@@ -86,14 +161,13 @@ async fn handle(
 /// A save being written: the parts stored so far, under its generation's keys.
 struct SaveRun {
     run: u64,
-    db: Option<Rexie>,
-    generation: u64,
+    writer: PartWriter,
     /// The parts written of each batch, by the batch's number.
     written: Vec<Vec<PartRef>>,
-    /// The index of the next part written.
-    next_index: u32,
     /// Why it cannot be stored (then nothing more is written).
     failed: Option<String>,
+    /// Whether batches of it are missing (the worker was started again during it).
+    lost: bool,
 }
 
 /// How a save's end went.
@@ -104,31 +178,14 @@ enum Swapped {
     Outdated,
 }
 
-thread_local! {
-    /// The last generation a save of this worker used.
-    static LAST: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// A generation for a new save: the time in milliseconds (later than the one in force,
-/// written by an earlier visit), and always more than the last one of this worker.
-fn next_generation() -> u64 {
-    let now = js_sys::Date::now().max(0.0) as u64;
-    LAST.with(|last| {
-        let generation = now.max(last.get() + 1);
-        last.set(generation);
-        generation
-    })
-}
-
 impl SaveRun {
-    fn new(run: u64) -> SaveRun {
+    fn new(run: u64, generation: u64) -> SaveRun {
         SaveRun {
             run,
-            db: None,
-            generation: next_generation(),
+            writer: PartWriter::new(generation),
             written: Vec::new(),
-            next_index: 0,
             failed: None,
+            lost: false,
         }
     }
 
@@ -139,66 +196,36 @@ impl SaveRun {
 
     /// Writes `batch`'s documents out in parts and stores them, in one transaction.
     async fn write(&mut self, batch: DocumentBatch) {
-        if self.failed.is_some() {
+        if self.failed.is_some() || self.lost {
             return;
         }
         let documents = match batch.into_documents() {
             Ok(documents) => documents,
             Err(e) => return self.failed = Some(e.to_string()),
         };
-        let mut records: Vec<(String, String)> = Vec::new();
-        let mut parts = Vec::new();
-        for range in even_parts(&documents) {
-            let (part, text) = PartRef::write(self.generation, self.next_index, &documents[range]);
-            self.next_index += 1;
-            records.push((part.key(), text));
-            parts.push(part);
+        match self.writer.write(&documents).await {
+            Ok(parts) => self.written.push(parts),
+            Err(e) => self.failed = Some(e),
         }
-        drop(documents);
-        self.written.push(parts);
-        if let Err(e) = self.put(&records).await {
-            self.failed = Some(e);
-        }
-    }
-
-    /// The database, opened at the first record stored.
-    async fn db(&mut self) -> Result<&Rexie, String> {
-        if self.db.is_none() {
-            self.db = Some(saved::open().await?);
-        }
-        self.db
-            .as_ref()
-            .ok_or_else(|| "the browser could not open the database".to_string())
-    }
-
-    /// Stores `records` (key, text) in one transaction.
-    async fn put(&mut self, records: &[(String, String)]) -> Result<(), String> {
-        let db = self.db().await?;
-        let tx = db
-            .transaction(&[STORE], TransactionMode::ReadWrite)
-            .map_err(reason)?;
-        let store = tx.store(STORE).map_err(reason)?;
-        for (key, text) in records {
-            let key = JsValue::from_str(key);
-            store
-                .put(&to_bytes(text), Some(&key))
-                .await
-                .map_err(reason)?;
-        }
-        commit(tx).await
     }
 
     /// Stores `settings` with the layout of `order` (which must hold `documents`) and
-    /// removes every other part, in one transaction.
-    async fn finish(mut self, settings: &str, order: &[SavePart], documents: u64) -> Reply {
+    /// removes every other part but those of the other runs `open` and the generations it
+    /// keeps, in one transaction.
+    async fn finish(
+        mut self,
+        settings: &str,
+        order: &[SavePart],
+        documents: u64,
+        open: &Open,
+    ) -> Reply {
         let run = self.run;
         let result = match self.failed.take() {
             Some(why) => Err(why),
-            None => self.swap(settings, order, documents).await,
+            None if self.lost => Ok(Swapped::Outdated),
+            None => self.swap(settings, order, documents, open).await,
         };
-        if let Some(db) = self.db.take() {
-            db.close();
-        }
+        self.writer.close();
         match result {
             Ok(Swapped::Stored(bytes, parts)) => Reply::Saved { run, bytes, parts },
             Ok(Swapped::Outdated) => Reply::SaveOutdated { run },
@@ -210,20 +237,18 @@ impl SaveRun {
         }
     }
 
-    /// The parts of `order`: the ones kept, and the ones written of each batch.
-    fn parts_of(&self, order: &[SavePart]) -> Result<Vec<PartRef>, String> {
+    /// The parts of `order`: the ones kept or written by a job, and the ones written of
+    /// each batch. `None`: a batch never reached this worker (it was started again during
+    /// the save).
+    fn parts_of(&self, order: &[SavePart]) -> Option<Vec<PartRef>> {
         let mut parts = Vec::with_capacity(order.len());
         for step in order {
             match step {
-                SavePart::Kept(part) => parts.push(*part),
-                SavePart::Batch(n) => parts.extend(
-                    self.written
-                        .get(*n as usize)
-                        .ok_or_else(|| format!("the save's batch {n} never reached its worker"))?,
-                ),
+                SavePart::Kept(part) | SavePart::Written(part) => parts.push(*part),
+                SavePart::Batch(n) => parts.extend(self.written.get(*n as usize)?),
             }
         }
-        Ok(parts)
+        Some(parts)
     }
 
     async fn swap(
@@ -231,8 +256,11 @@ impl SaveRun {
         settings: &str,
         order: &[SavePart],
         documents: u64,
+        open: &Open,
     ) -> Result<Swapped, String> {
-        let parts = self.parts_of(order)?;
+        let Some(parts) = self.parts_of(order) else {
+            return Ok(Swapped::Outdated);
+        };
         let held: u64 = parts.iter().map(|p| u64::from(p.documents)).sum();
         if held != documents {
             return Err(format!(
@@ -240,39 +268,33 @@ impl SaveRun {
                  of the studio: the save in force is kept)"
             ));
         }
-        let kept: Vec<&PartRef> = order
-            .iter()
-            .filter_map(|s| match s {
-                SavePart::Kept(part) => Some(part),
-                SavePart::Batch(_) => None,
-            })
-            .collect();
         let keys: HashSet<String> = parts.iter().map(PartRef::key).collect();
-        let layout = Layout::of_parts(self.generation, parts);
+        let layout = Layout::of_parts(self.writer.generation(), parts);
         let settings = settings_json(&read_saved(settings)?, &layout);
-        let db = self.db().await?;
+        let db = self.writer.db().await?;
         let tx = db
             .transaction(&[STORE], TransactionMode::ReadWrite)
             .map_err(reason)?;
         let store = tx.store(STORE).map_err(reason)?;
         let settings_key = JsValue::from_str(SETTINGS_KEY);
-        if !kept.is_empty() {
-            let stored = match store.get(settings_key.clone()).await.map_err(reason)? {
-                Some(value) => read_layout(&from_bytes(value)?).parts.unwrap_or_default(),
-                None => Vec::new(),
-            };
-            if kept.iter().any(|part| !stored.contains(part)) {
-                // Nothing written: the transaction ends without a change.
-                commit(tx).await?;
-                return Ok(Swapped::Outdated);
-            }
-        }
         let stored_keys = store
             .get_all_keys(Some(part_key_range()?), None)
             .await
             .map_err(reason)?;
+        if !still_stored(&store, &settings_key, order, &stored_keys).await? {
+            // Nothing written: the transaction ends without a change.
+            commit(tx).await?;
+            return Ok(Swapped::Outdated);
+        }
+        // Read once the keys are: a job kept meanwhile has its parts kept too.
+        let open: Vec<String> = (open.generations().into_iter())
+            .map(generation_prefix)
+            .collect();
         for key in stored_keys {
-            if !key.as_string().is_some_and(|k| keys.contains(&k)) {
+            let kept = key.as_string().is_some_and(|k| {
+                keys.contains(&k) || open.iter().any(|prefix| k.starts_with(prefix))
+            });
+            if !kept {
                 store.delete(key).await.map_err(reason)?;
             }
         }
@@ -286,4 +308,87 @@ impl SaveRun {
         let bytes = parts.iter().map(|p| p.bytes).sum::<u64>() + settings.len() as u64;
         Ok(Swapped::Stored(bytes, parts))
     }
+
+    /// Removes the parts this save wrote (it will not end), in one transaction; a part
+    /// that cannot be removed now is removed by the next save's end.
+    async fn drop_parts(mut self) {
+        if self.writer.wrote() {
+            let generation = self.writer.generation();
+            if let Ok(db) = self.writer.db().await {
+                let _ = delete_generation(db, generation, &HashSet::new()).await;
+            }
+        }
+    }
+}
+
+/// Whether the parts `order` keeps are still stored: each stored part kept is in the
+/// layout of the settings record in force (else another tab saved, or the storage was
+/// cleared), and each part a job wrote has its record among `stored_keys`.
+async fn still_stored(
+    store: &rexie::Store,
+    settings_key: &JsValue,
+    order: &[SavePart],
+    stored_keys: &[JsValue],
+) -> Result<bool, String> {
+    let kept: Vec<&PartRef> = order
+        .iter()
+        .filter_map(|s| match s {
+            SavePart::Kept(part) => Some(part),
+            _ => None,
+        })
+        .collect();
+    if !kept.is_empty() {
+        let stored = match store.get(settings_key.clone()).await.map_err(reason)? {
+            Some(value) => read_layout(&from_bytes(value)?).parts.unwrap_or_default(),
+            None => Vec::new(),
+        };
+        if kept.iter().any(|part| !stored.contains(part)) {
+            return Ok(false);
+        }
+    }
+    let present: HashSet<String> = stored_keys.iter().filter_map(JsValue::as_string).collect();
+    Ok(order.iter().all(|s| match s {
+        SavePart::Written(part) => present.contains(&part.key()),
+        _ => true,
+    }))
+}
+
+/// A job's parts of `generation` are no longer kept apart: those the layout in force does
+/// not name (the job was cancelled, or its workspace was saved otherwise) are removed.
+async fn release(generation: u64) -> Result<(), String> {
+    let mut writer = PartWriter::new(generation);
+    let db = writer.db().await?;
+    let named: HashSet<String> = match saved::get(db, SETTINGS_KEY).await? {
+        Some(settings) => read_layout(&settings)
+            .parts
+            .unwrap_or_default()
+            .iter()
+            .map(PartRef::key)
+            .collect(),
+        None => HashSet::new(),
+    };
+    delete_generation(db, generation, &named).await
+}
+
+/// Removes every part the save `generation` wrote but those `named`.
+async fn delete_generation(
+    db: &Rexie,
+    generation: u64,
+    named: &HashSet<String>,
+) -> Result<(), String> {
+    let tx = db
+        .transaction(&[STORE], TransactionMode::ReadWrite)
+        .map_err(reason)?;
+    let store = tx.store(STORE).map_err(reason)?;
+    let range = generation_key_range(generation)?;
+    let keys = store
+        .get_all_keys(Some(range), None)
+        .await
+        .map_err(reason)?;
+    for key in keys {
+        if !key.as_string().is_some_and(|k| named.contains(&k)) {
+            store.delete(key).await.map_err(reason)?;
+        }
+    }
+    commit(tx).await
 }

@@ -71,6 +71,28 @@ pub fn part_key_range() -> Result<KeyRange, String> {
     key_range(PART_PREFIX, &end)
 }
 
+/// The start of the keys of the parts the save `generation` writes.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_studio::worker::saved::{generation_prefix, layout_part_key};
+///
+/// assert!(layout_part_key(Some(17), 3).starts_with(&generation_prefix(17)));
+/// assert!(!layout_part_key(Some(170), 3).starts_with(&generation_prefix(17)));
+/// ```
+pub fn generation_prefix(generation: u64) -> String {
+    format!("{PART_PREFIX}{generation}.")
+}
+
+/// The range of the keys of the parts the save `generation` writes
+/// ([`generation_prefix`], up to `documents.<generation>/`).
+pub fn generation_key_range(generation: u64) -> Result<KeyRange, String> {
+    let prefix = generation_prefix(generation);
+    let end = format!("{}/", prefix.trim_end_matches('.'));
+    key_range(&prefix, &end)
+}
+
 /// What the browser said of a failed IndexedDB call.
 pub fn reason(e: rexie::Error) -> String {
     match e {

@@ -1,14 +1,20 @@
 //! The page's side of a save in the worker: [`Saving`] sends the documents in batches
 //! ([`Request::SaveBatch`]), never more than [`SAVE_AHEAD`] ahead of what the worker
 //! stored, then the settings ([`Request::SaveEnd`]), and hands over how it ended. The
-//! save's worker ([`Channel::Save`]) stays between saves.
+//! save's worker ([`Channel::Save`]) stays between saves. Several saves may be open at
+//! once (a save an edit stopped, which the next goes on from, and the save a job handed
+//! over): the worker's replies reach each save's own queue by its run. The page gives
+//! every save generation ([`next_generation`]), its own saves' and the jobs' that store
+//! their documents ([`keep`], [`release`]).
 
 use super::batch::DocumentBatch;
 use super::client;
 use super::protocol::{Channel, Reply, Request, SavePart};
 use crate::state::PartRef;
-use futures::channel::mpsc::UnboundedReceiver;
+use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::fmt;
 use yew::Callback;
 
@@ -52,11 +58,76 @@ impl fmt::Display for SaveError {
 
 impl std::error::Error for SaveError {}
 
+thread_local! {
+    /// The queue of each save in progress, by run.
+    static QUEUES: RefCell<HashMap<u64, UnboundedSender<Reply>>> = RefCell::new(HashMap::new());
+    /// The last save generation given ([`next_generation`]).
+    static LAST_GENERATION: Cell<u64> = const { Cell::new(0) };
+}
+
+/// A generation for the parts of a new save, or of a job that stores its documents as it
+/// makes them: the time in milliseconds (later than the ones an earlier visit wrote), and
+/// always more than the last one given. The page gives them all, so that parts written by
+/// different workers never share a key.
+pub fn next_generation() -> u64 {
+    let now = js_sys::Date::now().max(0.0) as u64;
+    LAST_GENERATION.with(|last| {
+        let generation = now.max(last.get() + 1);
+        last.set(generation);
+        generation
+    })
+}
+
+/// Where the save's worker's replies go: each to the queue of its save's run; a crash to
+/// every save's.
+fn route(reply: Reply) {
+    let run = match &reply {
+        Reply::SaveWritten { run, .. }
+        | Reply::Saved { run, .. }
+        | Reply::SaveOutdated { run }
+        | Reply::SaveFailed { run, .. } => Some(*run),
+        _ => None,
+    };
+    QUEUES.with(|queues| {
+        let queues = queues.borrow();
+        match run {
+            Some(run) => {
+                if let Some(queue) = queues.get(&run) {
+                    let _ = queue.unbounded_send(reply);
+                }
+            }
+            None => {
+                for queue in queues.values() {
+                    let _ = queue.unbounded_send(reply.clone());
+                }
+            }
+        }
+    });
+}
+
+/// Sends `request` to the save's worker (started if none runs).
+fn send(request: Request) {
+    client::send(request, Callback::from(route));
+}
+
+/// Asks the save's worker to keep the parts of `generation` (written by another worker:
+/// an import's, a generation's) apart from any save's end until [`release`].
+pub fn keep(generation: u64) {
+    send(Request::SaveKeep { generation });
+}
+
+/// Ends [`keep`]: the save's worker removes the parts of `generation` the saved studio
+/// does not name (if no save's worker runs, it kept nothing: the next save's end removes
+/// them).
+pub fn release(generation: u64) {
+    client::tell(Request::SaveRelease { generation });
+}
+
 /// Starts the save's worker if none runs (the first save then does not wait for it to
 /// load).
 pub fn warm_up() {
     if client::instance(Channel::Save).is_none() {
-        client::send(Request::SaveWarmUp, Callback::noop());
+        send(Request::SaveWarmUp);
     }
 }
 
@@ -75,13 +146,16 @@ pub enum Ended {
     Outdated,
 }
 
-/// A save in the worker.
+/// A save in the worker. Dropped before it ended, it tells the worker to remove what it
+/// wrote ([`Request::SaveDrop`]).
 pub struct Saving {
     run: u64,
+    generation: u64,
     replies: UnboundedReceiver<Reply>,
-    on_reply: Callback<Reply>,
     sent: u64,
     written: u64,
+    /// Whether its end was sent.
+    ended: bool,
 }
 
 impl Default for Saving {
@@ -95,13 +169,15 @@ impl Saving {
     /// wrote).
     pub fn new() -> Saving {
         let run = client::next_run();
-        let (on_reply, replies) = client::queue();
+        let (queue, replies) = futures::channel::mpsc::unbounded();
+        QUEUES.with(|q| q.borrow_mut().insert(run, queue));
         Saving {
             run,
+            generation: next_generation(),
             replies,
-            on_reply,
             sent: 0,
             written: 0,
+            ended: false,
         }
     }
 
@@ -143,13 +219,23 @@ impl Saving {
     /// Reads the replies that came, and waits until the worker stored all but
     /// [`SAVE_AHEAD`] of the batches sent.
     pub async fn room(&mut self) -> Result<(), SaveError> {
-        while let Ok(reply) = self.replies.try_recv() {
-            self.take(reply)?;
-        }
-        while self.sent >= self.written + SAVE_AHEAD {
+        while !self.has_room()? {
             self.next().await?;
         }
         Ok(())
+    }
+
+    /// Reads the replies that came: whether the worker stored all but [`SAVE_AHEAD`] of
+    /// the batches sent (without waiting).
+    ///
+    /// # Errors
+    ///
+    /// The browser refused to store a batch, or the worker stopped.
+    pub fn has_room(&mut self) -> Result<bool, SaveError> {
+        while let Ok(reply) = self.replies.try_recv() {
+            self.take(reply)?;
+        }
+        Ok(self.sent < self.written + SAVE_AHEAD)
     }
 
     /// The number the next batch must carry.
@@ -159,8 +245,12 @@ impl Saving {
 
     /// Sends `batch` (numbered [`next_batch`](Self::next_batch)).
     pub fn send(&mut self, batch: DocumentBatch) {
-        let run = self.run;
-        client::send(Request::SaveBatch { run, batch }, self.on_reply.clone());
+        let (run, generation) = (self.run, self.generation);
+        send(Request::SaveBatch {
+            run,
+            generation,
+            batch,
+        });
         self.sent += 1;
     }
 
@@ -181,15 +271,27 @@ impl Saving {
         let run = self.run;
         let request = Request::SaveEnd {
             run,
+            generation: self.generation,
             settings,
             parts,
             documents,
         };
-        client::send(request, self.on_reply.clone());
+        send(request);
+        self.ended = true;
         loop {
             if let Some(ended) = self.next().await? {
                 return Ok(ended);
             }
+        }
+    }
+}
+
+impl Drop for Saving {
+    fn drop(&mut self) {
+        QUEUES.with(|q| q.borrow_mut().remove(&self.run));
+        if !self.ended && self.sent > 0 {
+            // A worker started again holds nothing of it: the next save's end removes it.
+            client::tell(Request::SaveDrop { run: self.run });
         }
     }
 }
