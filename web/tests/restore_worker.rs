@@ -2,7 +2,10 @@
 //! saved studio restores equal (documents, configuration, view), old formats still read, a
 //! cancelled restore and a worker that panics while restoring leave a usable studio (with
 //! a message) and the saved records untouched, damaged records are set aside; a save
-//! stores all or nothing, and one whose placement is replaced stops without holding it.
+//! stores all or nothing, and one whose placement is replaced stops without holding it; a
+//! save after an edit writes only what it touched, and one an edit stopped goes on (or is
+//! saved again if its worker stopped meanwhile); a job's worker stores its documents and
+//! the save of its workspace names them.
 //!
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]
@@ -582,4 +585,47 @@ async fn a_jobs_worker_stores_its_documents_and_its_workspaces_save_names_them()
     })
     .await;
     assert_eq!(saving::load().await.unwrap().unwrap(), stored);
+}
+
+/// A save an edit stopped, whose worker then stops (a panic, out of memory), is saved again
+/// from what IndexedDB holds at the edit's save, not failed with a message: the studio
+/// reads back as edited.
+#[wasm_bindgen_test]
+async fn a_stopped_save_whose_worker_stops_meanwhile_is_saved_again() {
+    use common::jobs::eventually;
+    use ravenshard_studio::components::saving::Saver;
+    use ravenshard_studio::state::Live;
+    let (settings, _, _, _) = saved_fresh().await;
+    let first = many(MANY);
+    let topology = ravenshard::Topology::with_shards(3).unwrap();
+    let mut live = Live::new(Placement::new(&first, &topology, &Default::default()));
+    let saver = Rc::new(Saver::new(None));
+    let (ended, done) = saves_ended();
+    let before = keys().await.len();
+    saver.save(settings.clone(), &live, done.clone());
+    eventually("the first parts stored", || async {
+        (keys().await.len() >= before + 2).then_some(())
+    })
+    .await;
+    // An edit stops the save (nothing asks for the edit's save yet), then the save's worker
+    // panics while the save waits.
+    live.update(|p| p.splice(0..1, &[Document::new("customers/9-A")]))
+        .unwrap();
+    gloo::timers::future::TimeoutFuture::new(300).await;
+    assert!(ended.borrow().is_empty(), "{:?}", ended.borrow());
+    assert!(client::tell(Request::PanicSave));
+    gloo::timers::future::TimeoutFuture::new(300).await;
+    saver.save(settings.clone(), &live, done);
+    eventually("the edit's save", || async {
+        (!ended.borrow().is_empty()).then_some(())
+    })
+    .await;
+    assert_eq!(ended.borrow().len(), 1, "{:?}", ended.borrow());
+    assert!(ended.borrow()[0].is_ok(), "{:?}", ended.borrow());
+    let mut expected = first;
+    expected[0] = Document::new("customers/9-A");
+    let stored = saving::load().await.unwrap().unwrap();
+    assert_eq!(stored.read().unwrap().documents, expected);
+    let parts = read_layout(&stored.settings).parts.unwrap();
+    assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
 }
