@@ -109,26 +109,42 @@ fn a_mark_reads_only_its_own_documents() {
 }
 
 #[test]
-fn past_the_most_splices_a_mark_reads_as_unknown() {
+fn past_the_most_splices_only_the_older_marks_read_as_unknown() {
     let topology = Topology::with_shards(3).unwrap();
     let options = PlacementOptions::default();
     let mut placement = Placement::new(&[Document::new("orders/1-A")], &topology, &options);
-    let mark = placement.documents_mark();
+    let first = placement.documents_mark();
     let typed = [Document::new("orders/2-A")];
+    // A mark before each splice (a save's): no splice is merged into the one before.
+    let mut marks = Vec::new();
     for _ in 0..MAX_SPLICES {
-        // A mark at each (a save's): no splice is merged into the one before.
-        placement.documents_mark();
+        marks.push(placement.documents_mark());
         placement.splice(0..1, &typed).unwrap();
     }
     assert_eq!(
-        placement.splices_since(&mark).map(<[_]>::len),
+        placement.splices_since(&first).map(<[_]>::len),
         Some(MAX_SPLICES)
     );
-    placement.documents_mark();
+    let last = placement.documents_mark();
     placement.splice(0..1, &typed).unwrap();
-    assert_eq!(placement.splices_since(&mark), None);
-    let fresh = placement.documents_mark();
-    assert_eq!(placement.splices_since(&fresh), Some(&[][..]));
+    // The older half is forgotten: a mark taken before the splices remembered is unknown,
+    // one taken since reads (the last save's, above all).
+    let half = MAX_SPLICES / 2;
+    assert_eq!(placement.splices_since(&first), None);
+    assert_eq!(placement.splices_since(&marks[half - 1]), None);
+    assert_eq!(
+        placement.splices_since(&marks[half]).map(<[_]>::len),
+        Some(half + 1)
+    );
+    assert_eq!(placement.splices_since(&last).map(<[_]>::len), Some(1));
+    // And so on, forever: the last save's mark always reads.
+    let mut saved = placement.documents_mark();
+    for _ in 0..3 * MAX_SPLICES {
+        placement.splice(0..1, &typed).unwrap();
+        assert_eq!(placement.splices_since(&saved).map(<[_]>::len), Some(1));
+        saved = placement.documents_mark();
+    }
+    assert_eq!(placement.splices_since(&saved), Some(&[][..]));
 }
 
 #[test]

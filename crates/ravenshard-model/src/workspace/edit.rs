@@ -192,8 +192,9 @@ impl Placement {
     /// documents since `mark`, in order (empty: the documents are the ones of `mark`); with
     /// [`kept_runs`] they say which documents are still as they were, and where. `None`
     /// when `mark` is not a moment of these documents: taken from another placement (one
-    /// built again, [`Placement::new`] or a builder's), from a clone edited apart, or more
-    /// than [`MAX_SPLICES`](super::MAX_SPLICES) splices ago.
+    /// built again, [`Placement::new`] or a builder's), from a clone edited apart, or
+    /// before the splices it still remembers (it forgets the older half past
+    /// [`MAX_SPLICES`](super::MAX_SPLICES)).
     ///
     /// # Examples
     ///

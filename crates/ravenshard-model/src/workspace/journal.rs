@@ -5,9 +5,10 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// The most splices a placement remembers: past them it forgets them all, and a mark
-/// taken before reads as unknown ([`Placement::splices_since`](super::Placement::splices_since)
-/// then says `None`). A splice inside what the last one inserted, with no mark taken
+/// The most splices a placement remembers: past them it forgets the older half, and a mark
+/// taken before the splices it still remembers reads as unknown
+/// ([`Placement::splices_since`](super::Placement::splices_since) then says `None`); a mark
+/// taken since (a studio's last save's) still reads. A splice inside what the last one inserted, with no mark taken
 /// since, is merged into it (the characters typed into one line make one splice), so a
 /// studio, which takes a mark at each save, uses about one a save.
 pub const MAX_SPLICES: usize = 8_192;
@@ -47,6 +48,11 @@ fn serial() -> u64 {
 pub(super) struct Journal {
     /// The serial of the documents the placement was built with.
     origin: u64,
+    /// How many of the oldest splices were forgotten ([`MAX_SPLICES`]).
+    forgotten: usize,
+    /// The serial of the last splice forgotten (`origin` if none): the tip of a mark taken
+    /// right after it.
+    forgotten_tip: u64,
     splices: Vec<Splice>,
     /// The serial of each splice.
     serials: Vec<u64>,
@@ -56,8 +62,11 @@ pub(super) struct Journal {
 
 impl Default for Journal {
     fn default() -> Journal {
+        let origin = serial();
         Journal {
-            origin: serial(),
+            origin,
+            forgotten: 0,
+            forgotten_tip: origin,
             splices: Vec::new(),
             serials: Vec::new(),
             marked: AtomicBool::new(false),
@@ -69,6 +78,8 @@ impl Clone for Journal {
     fn clone(&self) -> Journal {
         Journal {
             origin: self.origin,
+            forgotten: self.forgotten,
+            forgotten_tip: self.forgotten_tip,
             splices: self.splices.clone(),
             serials: self.serials.clone(),
             marked: AtomicBool::new(self.marked.load(Ordering::Relaxed)),
@@ -79,7 +90,7 @@ impl Clone for Journal {
 impl Journal {
     /// Notes `splice`: merged into the last splice when it falls inside what that one
     /// inserted and no mark was taken since (a new serial then tells the merged splice
-    /// from the one before); past [`MAX_SPLICES`], forgets all and starts again.
+    /// from the one before); past [`MAX_SPLICES`], forgets the older half.
     pub(super) fn record(&mut self, splice: Splice) {
         let marked = std::mem::replace(self.marked.get_mut(), false);
         if let (false, Some(last), Some(tip)) =
@@ -93,7 +104,11 @@ impl Journal {
             }
         }
         if self.splices.len() >= MAX_SPLICES {
-            *self = Journal::default();
+            let half = MAX_SPLICES / 2;
+            self.forgotten_tip = self.serials[half - 1];
+            self.forgotten += half;
+            self.splices.drain(..half);
+            self.serials.drain(..half);
         }
         self.splices.push(splice);
         self.serials.push(serial());
@@ -104,22 +119,24 @@ impl Journal {
         self.marked.store(true, Ordering::Relaxed);
         DocumentsMark {
             origin: self.origin,
-            len: self.splices.len(),
-            tip: self.serials.last().copied().unwrap_or(self.origin),
+            len: self.forgotten + self.splices.len(),
+            tip: self.serials.last().copied().unwrap_or(self.forgotten_tip),
         }
     }
 
     /// The splices since `mark`, in order; `None` when `mark` is not a moment of these
     /// documents (another placement's, a diverged clone's, or forgotten).
     pub(super) fn since(&self, mark: &DocumentsMark) -> Option<&[Splice]> {
-        if mark.origin != self.origin || mark.len > self.splices.len() {
+        // The splices since `mark` among those remembered.
+        let at = mark.len.checked_sub(self.forgotten)?;
+        if mark.origin != self.origin || at > self.splices.len() {
             return None;
         }
-        let tip = match mark.len {
-            0 => self.origin,
+        let tip = match at {
+            0 => self.forgotten_tip,
             n => self.serials[n - 1],
         };
-        (tip == mark.tip).then(|| &self.splices[mark.len..])
+        (tip == mark.tip).then(|| &self.splices[at..])
     }
 }
 
