@@ -4,8 +4,8 @@
 //! a message) and the saved records untouched, damaged records are set aside; a save
 //! stores all or nothing, and one whose placement is replaced stops without holding it; a
 //! save after an edit writes only what it touched, and one an edit stopped goes on (or is
-//! saved again if its worker stopped meanwhile); a job's worker stores its documents and
-//! the save of its workspace names them.
+//! saved again if its worker stopped meanwhile); an import's worker stores its documents
+//! and the save of its workspace names them.
 //!
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]
@@ -506,12 +506,12 @@ async fn a_save_stopped_by_an_edit_goes_on_from_where_it_stopped() {
     assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
 }
 
-/// A job's worker (a generation's) stores its documents as parts while the page places
-/// them; the studio in force saving an edit meanwhile keeps those parts; the first save of
-/// the job's workspace names them and writes no document again. A cancelled job's parts
+/// An import's worker stores its documents as parts while the page places them; the
+/// studio in force saving an edit meanwhile keeps those parts; the first save of the
+/// import's workspace names them and writes no document again. A cancelled import's parts
 /// are removed.
 #[wasm_bindgen_test]
-async fn a_jobs_worker_stores_its_documents_and_its_workspaces_save_names_them() {
+async fn an_imports_worker_stores_its_documents_and_its_workspaces_save_names_them() {
     use common::jobs::{eventually, job, placer};
     use ravenshard_studio::components::bulk;
     use ravenshard_studio::components::saving::Saver;
@@ -519,19 +519,24 @@ async fn a_jobs_worker_stores_its_documents_and_its_workspaces_save_names_them()
     use ravenshard_studio::worker::BATCH_DOCUMENTS;
     let (settings, _, held, base) = saved_fresh().await;
     let stored_before = 1 + base.parts().unwrap().len();
-    let generator = Generator {
-        documents: MANY,
-        anchored_share: 0.4,
-        seed: 3,
+    let ids: String = (0..MANY).map(|i| format!("orders/{i}-A\n")).collect();
+    let file = || {
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(ids.as_bytes()));
+        web_sys::Blob::new_with_u8_array_sequence(&parts).unwrap()
     };
     let configuration = r#"{"Shards": {"0": {}, "1": {}, "2": {}}}"#;
-    let (made, seen) = job("Generating", &CancelToken::default());
-    wasm_bindgen_futures::spawn_local(bulk::generate(generator, placer(configuration), made));
-    eventually("the job's first parts stored", || async {
+    let import = |token: &CancelToken| {
+        let (made, seen) = job("Reading ids.txt", token);
+        let run = bulk::import(file(), "ids.txt".into(), placer(configuration), made);
+        wasm_bindgen_futures::spawn_local(run);
+        seen
+    };
+    let seen = import(&CancelToken::default());
+    eventually("the import's first parts stored", || async {
         (keys().await.len() > stored_before).then_some(())
     })
     .await;
-    // The studio in force saves an edit: its end keeps the job's parts.
+    // The studio in force saves an edit: its end keeps the import's parts.
     let mut edited = (*held).clone();
     edited
         .splice(0..1, &[Document::new("customers/9-A")])
@@ -541,25 +546,27 @@ async fn a_jobs_worker_stores_its_documents_and_its_workspaces_save_names_them()
         .await
         .unwrap()
         .unwrap();
-    until("the generation", || seen.borrow().loaded.is_some()).await;
+    until("the import", || seen.borrow().loaded.is_some()).await;
     let loaded = seen.borrow().loaded.clone().unwrap();
     let live = Live::new(Rc::unwrap_or_clone(loaded).placement);
     let saver = Rc::new(Saver::new(None));
     let (ended, done) = saves_ended();
     saver.save(settings.clone(), &live, done);
-    eventually("the job's workspace saved", || async {
+    eventually("the import's workspace saved", || async {
         (!ended.borrow().is_empty()).then_some(())
     })
     .await;
     assert!(ended.borrow()[0].is_ok(), "{:?}", ended.borrow());
     let stored = saving::load().await.unwrap().unwrap();
-    assert_eq!(
-        stored.read().unwrap().documents,
-        generator.generate().unwrap()
-    );
+    let documents = stored.read().unwrap().documents;
+    assert_eq!(documents.len(), MANY);
+    assert!(documents
+        .iter()
+        .enumerate()
+        .all(|(i, d)| d.id == format!("orders/{i}-A")));
     let parts = read_layout(&stored.settings).parts.unwrap();
     assert!(parts.iter().all(|p| p.generation == parts[0].generation));
-    // The parts are the job's batches as its worker stored them: one ends at the first
+    // The parts are the import's batches as its worker stored them: one ends at the first
     // batch's last document.
     let mut end = 0;
     let ends: Vec<usize> = parts
@@ -571,16 +578,15 @@ async fn a_jobs_worker_stores_its_documents_and_its_workspaces_save_names_them()
         .collect();
     assert!(ends.contains(&BATCH_DOCUMENTS), "{ends:?}");
     assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
-    // A cancelled job's parts are removed.
+    // A cancelled import's parts are removed.
     let token = CancelToken::default();
-    let (made, _) = job("Generating", &token);
-    wasm_bindgen_futures::spawn_local(bulk::generate(generator, placer(configuration), made));
-    eventually("the cancelled job's first parts stored", || async {
+    import(&token);
+    eventually("the cancelled import's first parts stored", || async {
         (keys().await.len() > 1 + parts.len()).then_some(())
     })
     .await;
     token.cancel();
-    eventually("the cancelled job's parts removed", || async {
+    eventually("the cancelled import's parts removed", || async {
         (keys().await.len() == 1 + parts.len()).then_some(())
     })
     .await;

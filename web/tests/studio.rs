@@ -258,6 +258,30 @@ async fn imports_csv_and_ndjson() {
     assert_eq!(studio.text(".count-documents strong"), "3");
 }
 
+/// A large import's worker stores the documents as it reads them: the save after the
+/// import keeps its batches (32,768 documents each), rather than copying the documents
+/// again in batches of its own (about 16,000), and the studio restores them.
+#[wasm_bindgen_test]
+async fn a_large_import_is_saved_as_its_worker_stored_it() {
+    let studio = Studio::fresh().await;
+    let ids: String = (0..40_000).map(|i| format!("orders/{i}-A\n")).collect();
+    import_bytes(&studio, "ids.txt", ids.as_bytes()).await;
+    let saved = saved_with(40_000).await;
+    assert_eq!(saved.documents[39_999].id, "orders/39999-A");
+    let mut end = 0;
+    let ends: Vec<u32> = (saved_parts().await.iter())
+        .map(|p| {
+            end += p.documents;
+            end
+        })
+        .collect();
+    let batch = ravenshard_studio::worker::BATCH_DOCUMENTS as u32;
+    assert!(ends.contains(&batch), "{ends:?}");
+    drop(studio);
+    let studio = Studio::open().await;
+    assert_eq!(studio.text(".count-documents strong"), "40,000");
+}
+
 #[wasm_bindgen_test]
 async fn a_share_link_opens_its_workspace() {
     forget().await;
@@ -1043,8 +1067,8 @@ async fn a_large_generation_shows_progress_and_can_be_cancelled() {
     assert!(studio.text(".notices").contains("Cancelled"));
 }
 
-/// A chunked generation is shown when complete, saved (its batches as they came), and
-/// restored a chunk at a time on the next start.
+/// A chunked generation is shown when complete, saved, and restored a chunk at a time on
+/// the next start.
 #[wasm_bindgen_test]
 async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
     let studio = Studio::fresh().await;
@@ -1057,18 +1081,6 @@ async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
     studio.click("#tab-shards").await;
     let shards: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
     saved_with(60_000).await;
-    // The worker's batches (32,768 documents) were saved as they came, not copied again
-    // from the placement in batches of its own (15,000 each): a part ends at the first
-    // batch's last document.
-    let mut end = 0;
-    let ends: Vec<u32> = (saved_parts().await.iter())
-        .map(|p| {
-            end += p.documents;
-            end
-        })
-        .collect();
-    let batch = ravenshard_studio::worker::BATCH_DOCUMENTS as u32;
-    assert!(ends.contains(&batch), "{ends:?}");
     drop(studio);
     let studio = Studio::mount(()).await;
     shown(&studio, "60,000", 120).await;

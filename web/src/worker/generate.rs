@@ -29,7 +29,7 @@ pub(super) async fn generate(
             return Reply::Failed { run, message };
         }
     };
-    let mut sender = Sender::new(scope, id, run, placed).storing(request.save_as);
+    let mut sender = Sender::new(scope, id, run, placed);
     let mut chunk: Vec<Document> = Vec::with_capacity(BATCH_DOCUMENTS);
     // A generation's "bytes" are the documents made: the page's fraction is of the count.
     let mut read = Read::default();

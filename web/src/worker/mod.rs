@@ -23,7 +23,7 @@
 //! * [`saving`]: the page's side of a save ([`Saving`]): sends the placement's documents
 //!   in batches, a few ahead of the worker's storing.
 //! * `writer`: writes documents out in parts and stores them under a save generation's
-//!   keys: the save's worker for the page's batches, an import's or a generation's worker
+//!   keys: the save's worker for the page's batches, an import's worker
 //!   for the documents it makes.
 //! * [`saved`]: the saved studio's records in IndexedDB, read and written the same way by
 //!   the page and the worker.

@@ -28,7 +28,7 @@ pub enum SavePart {
     /// A part stored by an earlier save, still the documents it holds (the layout in
     /// force names it).
     Kept(PartRef),
-    /// A part the worker of an import or a generation wrote of the documents it made
+    /// A part the worker of an import wrote of the documents it read
     /// ([`Reply::BatchStored`]; no layout names it yet).
     Written(PartRef),
     /// The parts written of the save's batch with this number.
@@ -87,9 +87,6 @@ pub struct GenerateRequest {
     pub run: u64,
     /// The generator's settings.
     pub generator: ravenshard_model::sample::Generator,
-    /// The save generation to store the documents' parts under as they are sent
-    /// ([`Reply::BatchStored`]); none: not stored.
-    pub save_as: Option<u64>,
 }
 
 /// What each used bucket of the configuration in force holds, as flat arrays (one entry a
@@ -294,7 +291,7 @@ pub enum Request {
         /// The save.
         run: u64,
     },
-    /// Another worker (an import's, a generation's) stores parts of the save `generation`:
+    /// Another worker (an import's) stores parts of the save `generation`:
     /// no save's end removes them until [`Request::SaveRelease`]; no reply.
     SaveKeep {
         /// The generation.
@@ -536,7 +533,6 @@ mod tests {
                     anchored_share: 0.35,
                     seed: u64::MAX,
                 },
-                save_as: None,
             }),
             Request::Restore(RestoreRequest {
                 run: 2,

@@ -56,18 +56,13 @@ impl Reading {
     }
 
     /// Starts making `generator`'s documents in a new worker, which sends them in batches
-    /// as an import's (and stores them as `save_as`'s parts, as [`Reading::start`]). An
-    /// import or a generation running before is stopped.
-    pub fn generate(generator: Generator, save_as: Option<u64>) -> Reading {
+    /// as an import's. An import or a generation running before is stopped.
+    pub fn generate(generator: Generator) -> Reading {
         client::stop(Channel::Import);
-        let request = |run| {
-            Request::Generate(GenerateRequest {
-                run,
-                generator,
-                save_as,
-            })
-        };
-        Reading::begin(request, None)
+        Reading::begin(
+            |run| Request::Generate(GenerateRequest { run, generator }),
+            None,
+        )
     }
 
     /// Starts reading the saved studio's documents (the records `keys`, in order, or

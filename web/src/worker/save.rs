@@ -7,7 +7,7 @@
 //! stores the settings with the layout of the parts kept and written, in order, and
 //! removes every part that layout does not name, so that the saved studio changes all at
 //! once or not at all. Several saves may be open at once (a save an edit stopped, and a
-//! newer one), and the worker of an import or a generation may store the parts of a
+//! newer one), and the worker of an import may store the parts of a
 //! generation of its own meanwhile ([`Request::SaveKeep`]): a save's end keeps the parts
 //! of the other saves still open and of the kept generations. Parts of a save the page
 //! dropped ([`Request::SaveDrop`]), or of a kept generation released

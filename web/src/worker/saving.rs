@@ -111,7 +111,7 @@ fn send(request: Request) {
 }
 
 /// Asks the save's worker to keep the parts of `generation` (written by another worker:
-/// an import's, a generation's) apart from any save's end until [`release`].
+/// an import's) apart from any save's end until [`release`].
 pub fn keep(generation: u64) {
     send(Request::SaveKeep { generation });
 }

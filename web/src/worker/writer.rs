@@ -1,6 +1,6 @@
 //! Writes documents out in parts and stores them in IndexedDB under the keys of a save
 //! generation ([`PartWriter`]): the save's worker for the page's batches, and the worker of
-//! an import or a generation for the documents it makes, as it sends them to the page.
+//! an import for the documents it reads, as it sends them to the page.
 
 use super::saved::{self, commit, reason, to_bytes, STORE};
 use crate::state::{even_parts, PartRef};
