@@ -265,8 +265,8 @@ const FREE_STEP: usize = 20_000;
 pub(super) struct Made {
     pub(super) builder: PlacementBuilder,
     placer: Placer,
-    /// The save of what is made: the job's worker stores each batch as it sends it (none
-    /// for a restore: IndexedDB holds it).
+    /// The save of what is made: an import's worker stores each batch as it sends it
+    /// (none for a generation, and for a restore: IndexedDB holds it).
     save: Option<JobSave>,
 }
 
@@ -280,7 +280,7 @@ impl Made {
         }
     }
 
-    /// [`Made::new`], its documents stored by the job's worker as it makes them
+    /// [`Made::new`], its documents stored by the import's worker as it reads them
     /// ([`JobSave`]).
     fn saved(placer: Placer) -> Made {
         let mut made = Made::new(placer);

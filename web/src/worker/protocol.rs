@@ -269,7 +269,8 @@ pub enum Request {
     /// The save `run` sent all its batches: the worker stores the settings (the JSON of
     /// [`Saved`](crate::state::Saved) without documents) with the layout of `parts`, and
     /// removes every part the layout does not name, in one transaction
-    /// ([`Reply::Saved`]), except the parts of the runs still open; if a part kept is no
+    /// ([`Reply::Saved`]), except the parts of the runs still open and of the generations
+    /// kept ([`Request::SaveKeep`]); if a part kept, or written by an import, is no
     /// longer stored, or a batch of the run is missing (the worker was started again
     /// meanwhile), nothing changes ([`Reply::SaveOutdated`]).
     SaveEnd {

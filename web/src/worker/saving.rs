@@ -165,8 +165,8 @@ impl Default for Saving {
 }
 
 impl Saving {
-    /// A new save (a newer run than any before: the worker drops what an unfinished one
-    /// wrote).
+    /// A new save: a run and a save generation of its own (its parts are kept apart from
+    /// other saves' ends until it ends or is dropped).
     pub fn new() -> Saving {
         let run = client::next_run();
         let (queue, replies) = futures::channel::mpsc::unbounded();
@@ -226,12 +226,9 @@ impl Saving {
     }
 
     /// Reads the replies that came: whether the worker stored all but [`SAVE_AHEAD`] of
-    /// the batches sent (without waiting).
-    ///
-    /// # Errors
-    ///
-    /// The browser refused to store a batch, or the worker stopped.
-    pub fn has_room(&mut self) -> Result<bool, SaveError> {
+    /// the batches sent (without waiting); an error when the browser refused to store a
+    /// batch, or the worker stopped.
+    fn has_room(&mut self) -> Result<bool, SaveError> {
         while let Ok(reply) = self.replies.try_recv() {
             self.take(reply)?;
         }
