@@ -69,7 +69,8 @@ CHROMIUM, default /usr/bin/chromium) and reports, as a table and as JSON on the 
 * trace (with --trace, for --bulk --ids and --table): a Chrome trace (ChromeDriver's
   performance log) of the 10 M-ID import, or of the generation, save and reloads, and for
   each main-thread task over 50 ms what ran in it and its thread time; with --bulk, also
-  the time each thread (the page's, the job's worker) ran tasks during the generation. A task much longer
+  the time each thread (the page's, the workers') ran tasks during the generation and
+  during its save. A task much longer
   than its thread time waited for a core (the machine's other work), not for the page's
   code: on a shared 2-core machine most long tasks of the chunked jobs are of that kind;
 * advise (only with --advise, which measures nothing else): a gzip RavenDB export of N
@@ -632,9 +633,15 @@ def mark(ms, target):
     return f"{ms:7.1f} ms" + ("  over" if ms > target else "")
 
 
-def measure_reload(driver, url, docs, result):
-    """The save of the generated documents, then a reload until they are shown again."""
+def measure_reload(driver, url, docs, result, trace=False):
+    """The save of the generated documents, then a reload until they are shown again;
+    with `trace`, the threads' busy time during the generation and during the save (one
+    trace of both: the save starts 500 ms after the generation)."""
     saved = result["save"] = driver.run(SAVED, result["generate"]["start"], limit_ms(docs))
+    if trace:
+        events = trace_events(driver)
+        print_thread_busy(events, "the generation")
+        print_thread_busy(events, "the save", "ravenshard-save", "ravenshard-save")
     if "error" in saved:
         raise SystemExit(f"studio bench: the save failed: {saved['error']}")
     print(f"save {docs} documents to IndexedDB: {saved['save']:.0f} ms "
@@ -1614,15 +1621,17 @@ def trace_events(driver):
     return events
 
 
-def print_thread_busy(events, what, top=4):
-    """The time each thread ran tasks during a job (from its first `ravenshard-job-place`
-    measure to the end of its `ravenshard-job-handover`): the page's main thread, the job's
-    worker, the browser's; how much of the job each kept busy."""
+def print_thread_busy(events, what, first="ravenshard-job-place",
+                      last="ravenshard-job-handover", top=4):
+    """The time each thread ran tasks from the start of the first `first` measure to the
+    end of the last `last` measure (by default a job's: its first batch placed to its
+    hand-over): the page's main thread, the workers, the browser's; how much of that time
+    each kept busy."""
     marks = [e for e in events if e.get("cat") == "blink.user_timing"]
-    starts = [e["ts"] for e in marks if e.get("name") == "ravenshard-job-place" and e.get("ph") == "b"]
-    ends = [e["ts"] for e in marks if e.get("name") == "ravenshard-job-handover" and e.get("ph") == "e"]
+    starts = [e["ts"] for e in marks if e.get("name") == first and e.get("ph") == "b"]
+    ends = [e["ts"] for e in marks if e.get("name") == last and e.get("ph") == "e"]
     if not starts or not ends:
-        print(f"  trace: no job measures of {what}")
+        print(f"  trace: no measures of {what}")
         return
     start, end = min(starts), max(ends)
     names = {(e["pid"], e["tid"]): e.get("args", {}).get("name") for e in events
@@ -1635,8 +1644,7 @@ def print_thread_busy(events, what, top=4):
             busy[key] = busy.get(key, 0) + e.get("dur", 0)
     ranked = sorted(busy.items(), key=lambda kv: -kv[1])[:top]
     threads = ", ".join(f"{names.get(k, '?')} {v / 1000:.0f} ms" for k, v in ranked)
-    print(f"  trace of {what}: {(end - start) / 1000:.0f} ms from the first batch placed to "
-          f"the hand-over; threads busy: {threads}")
+    print(f"  trace of {what}: {(end - start) / 1000:.0f} ms; threads busy: {threads}")
 
 
 def print_long_tasks(events, over_ms=50, inner_ms=3):
@@ -1718,9 +1726,7 @@ def measure_bulk(driver, url, docs, ids, result, trace=False):
     r = result["generate"] = driver.run(BULK_GENERATE, docs)
     bulk_line(f"generate {docs} documents", r)
     print_stages(r)
-    if trace:
-        print_thread_busy(trace_events(driver), "the generation")
-    measure_reload(driver, url, docs, result)
+    measure_reload(driver, url, docs, result, trace)
     imp = result["import"] = driver.run(IMPORT, docs)
     if "error" in imp:
         raise SystemExit(f"studio bench: import failed: {imp['error']}")

@@ -325,6 +325,18 @@ async fn saved_fresh() -> (Saved, Vec<Document>, Rc<Placement>, saving::StoredDo
     (settings, first, held, base)
 }
 
+/// Saves `live`'s documents with a new `Saver` and waits until that save ended, well.
+async fn saved_once(settings: &Saved, live: &ravenshard_studio::state::Live<Placement>) {
+    let saver = Rc::new(ravenshard_studio::components::saving::Saver::new(None));
+    let (ended, done) = saves_ended();
+    saver.save(settings.clone(), live, done);
+    common::jobs::eventually("the save", || async {
+        (!ended.borrow().is_empty()).then_some(())
+    })
+    .await;
+    assert!(ended.borrow()[0].is_ok(), "{:?}", ended.borrow());
+}
+
 /// How each save of a `Saver` ended (the error as text), and the callback that hears it.
 type SavesEnded = Rc<RefCell<Vec<Result<usize, String>>>>;
 
@@ -514,7 +526,6 @@ async fn a_save_stopped_by_an_edit_goes_on_from_where_it_stopped() {
 async fn an_imports_worker_stores_its_documents_and_its_workspaces_save_names_them() {
     use common::jobs::{eventually, job, placer};
     use ravenshard_studio::components::bulk;
-    use ravenshard_studio::components::saving::Saver;
     use ravenshard_studio::state::Live;
     use ravenshard_studio::worker::BATCH_DOCUMENTS;
     let (settings, _, held, base) = saved_fresh().await;
@@ -549,14 +560,7 @@ async fn an_imports_worker_stores_its_documents_and_its_workspaces_save_names_th
     until("the import", || seen.borrow().loaded.is_some()).await;
     let loaded = seen.borrow().loaded.clone().unwrap();
     let live = Live::new(Rc::unwrap_or_clone(loaded).placement);
-    let saver = Rc::new(Saver::new(None));
-    let (ended, done) = saves_ended();
-    saver.save(settings.clone(), &live, done);
-    eventually("the import's workspace saved", || async {
-        (!ended.borrow().is_empty()).then_some(())
-    })
-    .await;
-    assert!(ended.borrow()[0].is_ok(), "{:?}", ended.borrow());
+    saved_once(&settings, &live).await;
     let stored = saving::load().await.unwrap().unwrap();
     let documents = stored.read().unwrap().documents;
     assert_eq!(documents.len(), MANY);
@@ -591,6 +595,45 @@ async fn an_imports_worker_stores_its_documents_and_its_workspaces_save_names_th
     })
     .await;
     assert_eq!(saving::load().await.unwrap().unwrap(), stored);
+}
+
+/// A generation's workspace is saved without the page copying its documents: the save's
+/// worker makes them again from the generator. Edited before that save, only the batch
+/// the edit touched is copied; the studio reads back as edited.
+#[wasm_bindgen_test]
+async fn a_generations_save_has_the_worker_make_the_documents_again() {
+    use common::jobs::{job, placer};
+    use ravenshard_studio::components::bulk;
+    use ravenshard_studio::components::saving::copied_documents;
+    use ravenshard_studio::state::{Live, PART_DOCUMENTS};
+    let (settings, _, _, _) = saved_fresh().await;
+    let generator = Generator {
+        documents: MANY,
+        anchored_share: 0.4,
+        seed: 5,
+    };
+    let configuration = r#"{"Shards": {"0": {}, "1": {}, "2": {}}}"#;
+    let (made, seen) = job("Generating", &CancelToken::default());
+    wasm_bindgen_futures::spawn_local(bulk::generate(generator, placer(configuration), made));
+    until("the generation", || seen.borrow().loaded.is_some()).await;
+    let loaded = seen.borrow().loaded.clone().unwrap();
+    let mut live = Live::new(Rc::unwrap_or_clone(loaded).placement);
+    let edited = Document::new("customers/9-A");
+    live.update(|p| p.splice(50_000..50_001, std::slice::from_ref(&edited)))
+        .unwrap();
+    let before = copied_documents();
+    saved_once(&settings, &live).await;
+    let copied = copied_documents() - before;
+    assert!(
+        copied > 0 && copied <= PART_DOCUMENTS as u64,
+        "only the edited batch copied: {copied}"
+    );
+    let mut expected = generator.generate().unwrap();
+    expected[50_000] = edited;
+    let stored = saving::load().await.unwrap().unwrap();
+    assert_eq!(stored.read().unwrap().documents, expected);
+    let parts = read_layout(&stored.settings).parts.unwrap();
+    assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
 }
 
 /// A save an edit stopped, whose worker then stops (a panic, out of memory), is saved again

@@ -6,7 +6,8 @@
 //! of the save that wrote them. A save ([`store`]) sends the placement's documents to the
 //! studio's worker a part at a time, which writes them out, stores them and swaps them in
 //! with the settings in one transaction; the documents of an import were stored by the
-//! import's worker as it read them ([`JobSave`]), and the save names them. On load the page reads the settings; the
+//! import's worker as it read them, and those of a large generation are made again by the
+//! save's worker ([`JobSave`]): the page copies none of them. On load the page reads the settings; the
 //! documents are read by the studio's worker ([`restore`]). Studios saved before kept the
 //! documents in one record, [`DOCUMENTS_KEY`], still read. A studio saved before in
 //! `localStorage` (under [`STORAGE_KEY`]) is read when IndexedDB has none, and removed from
@@ -29,6 +30,7 @@ pub use crate::worker::saved::{
 };
 use crate::worker::saving::{keep, next_generation, release, Ended, SaveError, Saving};
 use crate::worker::{DocumentBatch, SavePart};
+use ravenshard_model::sample::Generator;
 use ravenshard_model::share::decode_fragment;
 use ravenshard_model::workspace::{kept_runs, DocumentsMark, Placement};
 use std::cell::{Cell, RefCell};
@@ -146,7 +148,7 @@ impl StoredDocuments {
                 .into_iter()
                 .map(|s| Segment {
                     old: s.old,
-                    part: SavePart::Kept(s.part),
+                    part: Held::Part(SavePart::Kept(s.part)),
                 })
                 .collect()
         } else {
@@ -156,17 +158,48 @@ impl StoredDocuments {
             mark: self.mark,
             len: self.len,
             segments,
+            made: None,
         }
     }
 }
 
 /// What a save starts from: the `len` documents of a moment (`mark`), whose `segments`
-/// are stored already (parts of the saved studio) or sent (batches of the save itself).
+/// are stored already (parts of the saved studio, or an import's), sent (batches of the
+/// save itself), or the documents `made` made (a generation's).
 #[derive(Debug, Clone)]
 struct Base {
     mark: DocumentsMark,
     len: usize,
-    segments: Vec<Segment<SavePart>>,
+    segments: Vec<Segment<Held>>,
+    /// The generator that made the documents of the [`Held::Made`] segments.
+    made: Option<Generator>,
+}
+
+/// What holds a segment of the documents a save starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Held {
+    /// A stored part, or a batch the save sent.
+    Part(SavePart),
+    /// The documents `from..to` of the generator that made the workspace: the save's
+    /// worker makes them again rather than the page copying them.
+    Made {
+        /// The first document's index among the generator's.
+        from: usize,
+        /// The index after the last.
+        to: usize,
+    },
+}
+
+thread_local! {
+    /// The documents the page copied to the save's worker, since it started.
+    static COPIED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many documents the page copied to the save's worker since it started (a save
+/// after an edit copies the parts it touched; a save of an import's or a generation's
+/// documents copies none): for the tests and the bench.
+pub fn copied_documents() -> u64 {
+    COPIED.with(Cell::get)
 }
 
 /// A save stopped by an edit while it sent its batches: its run in the worker, and what
@@ -189,22 +222,33 @@ thread_local! {
     static JOB_SAVE: RefCell<Option<Paused>> = const { RefCell::new(None) };
 }
 
-/// The save of the documents an import reads: the import's worker stores each batch it
-/// sends as parts of a save generation of its own while the page places the batch
-/// ([`Reply::BatchStored`](crate::worker::Reply::BatchStored)). Handed over with the new
-/// workspace, it is where that workspace's first save goes on from: that save names the
-/// import's parts (and writes only what the worker did not store, and what edits since
-/// touched), instead of copying every document through the page (after importing
-/// 10,000,000 IDs, 3.3 s of the page's slices). The save's worker keeps the import's parts
-/// apart from any save's end until the import's save ended, or the import stopped (then
-/// they are removed). A generation does not use it: IndexedDB's work beside the placing
-/// made a generation of 1,000,000 documents 0.2 s slower, past its 1.5 s.
+/// The save of the documents a job makes, so that the first save of its workspace copies
+/// none through the page (after importing 10,000,000 IDs that copying took 3.3 s of the
+/// page's slices; after generating 1,000,000 documents, 0.33 s).
+///
+/// - An import's ([`JobSave::new`]): the import's worker stores each batch it sends as
+///   parts of a save generation of its own while the page places the batch
+///   ([`Reply::BatchStored`](crate::worker::Reply::BatchStored)). The save's worker keeps
+///   those parts apart from any save's end until the import's save ended, or the import
+///   stopped (then they are removed).
+/// - A generation's ([`JobSave::generated`]): storing beside the placing made a generation
+///   of 1,000,000 documents 0.2 s slower, past its 1.5 s, so nothing is stored during the
+///   job; the save's worker makes the documents again from the generator (which is
+///   deterministic) as it writes them.
+///
+/// Handed over with the new workspace, it is where that workspace's first save goes on
+/// from: that save names the import's parts or has the generator's documents made, and
+/// copies from the placement only what edits since touched (or what the import's worker
+/// did not store).
 pub struct JobSave {
-    kept: KeptGeneration,
+    /// The save generation an import's worker stores the parts under.
+    kept: Option<KeptGeneration>,
     /// Where each batch received starts and how many documents it holds, by number.
     batches: Vec<Range<usize>>,
     /// The parts the job's worker stored: the job's documents each holds.
-    segments: Vec<Segment<SavePart>>,
+    segments: Vec<Segment<Held>>,
+    /// A generation's generator: the save's worker makes its documents again.
+    made: Option<Generator>,
 }
 
 /// A generation the save's worker keeps apart ([`keep`]) until dropped.
@@ -223,20 +267,34 @@ impl Default for JobSave {
 }
 
 impl JobSave {
-    /// A save of a job's documents, under a new generation the save's worker keeps apart.
+    /// A save of an import's documents, under a new generation the save's worker keeps
+    /// apart.
     pub fn new() -> JobSave {
         let generation = next_generation();
         keep(generation);
         JobSave {
-            kept: KeptGeneration(generation),
+            kept: Some(KeptGeneration(generation)),
             batches: Vec::new(),
             segments: Vec::new(),
+            made: None,
         }
     }
 
-    /// The save generation the job's worker stores the parts under.
-    pub fn generation(&self) -> u64 {
-        self.kept.0
+    /// A save of `generator`'s documents: the save's worker makes them again as it writes
+    /// them (the generator is deterministic), so the page copies none.
+    pub fn generated(generator: Generator) -> JobSave {
+        JobSave {
+            kept: None,
+            batches: Vec::new(),
+            segments: Vec::new(),
+            made: Some(generator),
+        }
+    }
+
+    /// The save generation an import's worker stores the parts under (none for a
+    /// generation's).
+    pub fn generation(&self) -> Option<u64> {
+        self.kept.as_ref().map(|k| k.0)
     }
 
     /// The job's batch `number` (numbered from 0, in order) holds its documents `at`.
@@ -260,7 +318,7 @@ impl JobSave {
         for part in parts {
             let old = at..at + part.documents as usize;
             at = old.end;
-            let part = SavePart::Written(*part);
+            let part = Held::Part(SavePart::Written(*part));
             self.segments.push(Segment { old, part });
         }
     }
@@ -268,7 +326,19 @@ impl JobSave {
     /// Hands the save over with `placement`, the documents the job made, in the order of
     /// its batches: the next save of a workspace whose documents descend from these goes
     /// on from it (a save of another workspace leaves it waiting).
-    pub fn hand_over(self, placement: &Placement) {
+    pub fn hand_over(mut self, placement: &Placement) {
+        if self.made.is_some() {
+            self.segments = even_batches(0..placement.len())
+                .into_iter()
+                .map(|old| {
+                    let part = Held::Made {
+                        from: old.start,
+                        to: old.end,
+                    };
+                    Segment { old, part }
+                })
+                .collect();
+        }
         if self.segments.is_empty() {
             return;
         }
@@ -276,11 +346,12 @@ impl JobSave {
             mark: placement.documents_mark(),
             len: placement.len(),
             segments: self.segments,
+            made: self.made,
         };
         let paused = Paused {
             saving: Saving::new(),
             base: Some(base),
-            job: Some(self.kept),
+            job: self.kept,
         };
         JOB_SAVE.with(|s| *s.borrow_mut() = Some(paused));
     }
@@ -301,7 +372,7 @@ fn take_job_save(placement: &Weak<Placement>) -> Option<Paused> {
 /// What a save of `placement` keeps of `base` and writes anew: after splices since
 /// `base`, only what they touched and what `base` lacks ([`plan_parts`]); with no base,
 /// or one these documents do not descend from, everything.
-fn plan(placement: &Placement, base: Option<&Base>) -> Vec<PartPlan<SavePart>> {
+fn plan(placement: &Placement, base: Option<&Base>) -> Vec<PartPlan<Held>> {
     let known = base.and_then(|b| {
         let runs = kept_runs(b.len, placement.splices_since(&b.mark)?);
         Some(plan_parts(&b.segments, &runs, placement.len()))
@@ -391,7 +462,7 @@ async fn stored_parts() -> Option<Vec<PartRef>> {
 }
 
 /// The segment a kept step stands for (none for a step that writes).
-fn kept(step: &PartPlan<SavePart>) -> Option<Segment<SavePart>> {
+fn kept(step: &PartPlan<Held>) -> Option<Segment<Held>> {
     match step {
         PartPlan::Keep { at, part } => Some(Segment {
             old: at.clone(),
@@ -399,6 +470,24 @@ fn kept(step: &PartPlan<SavePart>) -> Option<Segment<SavePart>> {
         }),
         PartPlan::Write(_) => None,
     }
+}
+
+/// What a kept step stands for in the save's order: a stored part as it is, or the
+/// generator's documents, which the save's worker makes again as a batch of the run;
+/// `None` for made documents without their generator (not a case: saved again whole).
+async fn keep_part(
+    saving: &mut Saving,
+    held: Held,
+    made: Option<Generator>,
+) -> Result<Option<SavePart>, SaveError> {
+    Ok(match (held, made) {
+        (Held::Part(part), _) => Some(part),
+        (Held::Made { from, to }, Some(generator)) => {
+            saving.room().await?;
+            Some(saving.send_made(&generator, from..to))
+        }
+        (Held::Made { .. }, None) => None,
+    })
 }
 
 /// One run of [`store_from`] in `saving` from `base`: `None` when a part it kept was no
@@ -426,18 +515,25 @@ async fn store_plan(
     let (steps, mark, len) = (plan(&p, base.as_ref()), p.documents_mark(), p.len());
     drop(p);
     // What is stored or sent, as this mark has it: where a stop goes on from.
+    let made = base.and_then(|b| b.made);
     let mut done = Base {
         mark,
         len,
         segments: Vec::with_capacity(steps.len()),
+        made,
     };
     let mut parts = Vec::with_capacity(steps.len());
     let mut slice = now();
     for (i, step) in steps.iter().enumerate() {
         let range = match step {
-            PartPlan::Keep { part, .. } => {
-                parts.push(*part);
-                done.segments.extend(kept(step));
+            PartPlan::Keep { at, part } => {
+                let kept = keep_part(&mut saving, *part, made).await;
+                let Some(part) = kept.map_err(failed)? else {
+                    return Ok(None);
+                };
+                parts.push(part);
+                let (old, part) = (at.clone(), Held::Part(part));
+                done.segments.push(Segment { old, part });
                 continue;
             }
             PartPlan::Write(range) => range.clone(),
@@ -453,8 +549,10 @@ async fn store_plan(
             let part = SavePart::Batch(saving.next_batch());
             let documents = DocumentBatch::of_placement(saving.next_batch(), &p, batch.clone());
             drop(p);
+            COPIED.with(|c| c.set(c.get() + documents.len() as u64));
             saving.send(documents);
             parts.push(part);
+            let part = Held::Part(part);
             done.segments.push(Segment { old: batch, part });
             if now() - slice >= SLICE_MS {
                 yield_now().await;
@@ -673,8 +771,8 @@ struct Request {
 /// but the settings record when the documents are the same (only the tab, a view or the
 /// configuration changed: `store_settings`); the parts an edit touched when documents
 /// were edited (`plan`); the parts a job's worker stored when the documents were made by
-/// an import ([`JobSave`]: nothing copied); everything otherwise (a generation, a
-/// paste). At 1,000,000 documents a save of every document keeps the
+/// an import or a large generation ([`JobSave`]: nothing copied); everything otherwise
+/// (a small generation, a paste). At 1,000,000 documents a save of every document keeps the
 /// page busy for about 0.4 s of slices over 1.1 s; after a one-ID edit it copies one part
 /// in about 2 ms. A save an edit stops is not started again: the edit's save goes on in
 /// the same run (`Paused`).

@@ -286,6 +286,24 @@ pub enum Request {
         /// force stays).
         documents: u64,
     },
+    /// The save `run`'s batch `number` is the documents `from..to` of `generator`'s (a
+    /// workspace a generation made, not edited there since): the worker makes them itself
+    /// and writes them out as a batch the page sent ([`Reply::SaveWritten`]), so that the
+    /// page copies none of them.
+    SaveGenerated {
+        /// The save.
+        run: u64,
+        /// The save's generation.
+        generation: u64,
+        /// The batch's number among the run's.
+        number: u64,
+        /// The generator that made the workspace's documents.
+        generator: ravenshard_model::sample::Generator,
+        /// The first document's index among the generator's.
+        from: u64,
+        /// The index after the last.
+        to: u64,
+    },
     /// The save `run` will not end (the page stopped it): the worker removes the parts it
     /// wrote; no reply.
     SaveDrop {
@@ -327,6 +345,7 @@ impl Request {
             | Request::ImportPlaced { .. }
             | Request::PanicImport => Channel::Import,
             Request::SaveBatch { .. }
+            | Request::SaveGenerated { .. }
             | Request::SaveEnd { .. }
             | Request::SaveDrop { .. }
             | Request::SaveKeep { .. }
@@ -616,6 +635,18 @@ mod tests {
                     SavePart::Batch(0),
                 ],
                 documents: 16_385,
+            },
+            Request::SaveGenerated {
+                run: 4,
+                generation: 1_764_000_000_001,
+                number: 3,
+                generator: ravenshard_model::sample::Generator {
+                    documents: 10_000_000,
+                    anchored_share: 0.35,
+                    seed: 7,
+                },
+                from: 49_152,
+                to: 65_536,
             },
             Request::SaveDrop { run: 4 },
             Request::SaveKeep { generation: 9 },

@@ -104,6 +104,7 @@ impl Worker for StudioWorker {
             Request::ImportPlaced { run, batches } => self.placed.set((run, batches)),
             Request::SaveWarmUp => {}
             request @ (Request::SaveBatch { .. }
+            | Request::SaveGenerated { .. }
             | Request::SaveEnd { .. }
             | Request::SaveDrop { .. }
             | Request::SaveKeep { .. }

@@ -13,9 +13,11 @@ use super::protocol::{Channel, Reply, Request, SavePart};
 use crate::state::PartRef;
 use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
+use ravenshard_model::sample::Generator;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
+use std::ops::Range;
 use yew::Callback;
 
 /// How many batches the page sends ahead of the worker's storing: enough that the worker
@@ -249,6 +251,23 @@ impl Saving {
             batch,
         });
         self.sent += 1;
+    }
+
+    /// Asks the worker to make `generator`'s documents `range` and write them out as the
+    /// next batch (the workspace's documents there are the generator's: none is copied);
+    /// the batch's part.
+    pub fn send_made(&mut self, generator: &Generator, range: Range<usize>) -> SavePart {
+        let number = self.sent;
+        send(Request::SaveGenerated {
+            run: self.run,
+            generation: self.generation,
+            number,
+            generator: *generator,
+            from: range.start as u64,
+            to: range.end as u64,
+        });
+        self.sent += 1;
+        SavePart::Batch(number)
     }
 
     /// Sends the settings record (without the layout, which the worker adds) and the
