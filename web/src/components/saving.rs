@@ -7,12 +7,12 @@
 //! studio's worker a part at a time, which writes them out, stores them and swaps them in
 //! with the settings in one transaction; the documents of an import were stored by the
 //! import's worker as it read them, and those of a large generation are made again by the
-//! save's worker ([`JobSave`]): the page copies none of them. On load the page reads the settings; the
-//! documents are read by the studio's worker ([`restore`]). Studios saved before kept the
-//! documents in one record, [`DOCUMENTS_KEY`], still read. A studio saved before in
-//! `localStorage` (under [`STORAGE_KEY`]) is read when IndexedDB has none, and removed from
-//! `localStorage` once IndexedDB holds it. Records that cannot be read are set aside under
-//! [`SET_ASIDE_PREFIX`] keys ([`saved::set_aside`]), never overwritten.
+//! save's worker ([`JobSave`]): the page copies none of them. On load the page reads the
+//! settings; the documents are read by the studio's worker ([`restore`]). Studios saved
+//! before kept the documents in one record, [`DOCUMENTS_KEY`], still read. A studio saved
+//! before in `localStorage` (under [`STORAGE_KEY`]) is read when IndexedDB has none, and
+//! removed from `localStorage` once IndexedDB holds it. Records that cannot be read are set
+//! aside under [`SET_ASIDE_PREFIX`] keys ([`saved::set_aside`]), never overwritten.
 
 use super::bulk::{yield_now, SLICE_MS};
 use super::import::CancelToken;

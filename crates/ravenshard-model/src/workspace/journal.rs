@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// The most splices a placement remembers: past them it forgets the older half, and a mark
 /// taken before the splices it still remembers reads as unknown
 /// ([`Placement::splices_since`](super::Placement::splices_since) then says `None`); a mark
-/// taken since (a studio's last save's) still reads. A splice inside what the last one inserted, with no mark taken
-/// since, is merged into it (the characters typed into one line make one splice), so a
-/// studio, which takes a mark at each save, uses about one a save.
+/// taken since (a studio's last save's) still reads. A splice inside what the last one
+/// inserted, with no mark taken since, is merged into it (the characters typed into one
+/// line make one splice), so a studio, which takes a mark at each save, uses about one a
+/// save.
 pub const MAX_SPLICES: usize = 8_192;
 
 /// One splice of a placement's documents: documents `at..at + removed` were replaced by
