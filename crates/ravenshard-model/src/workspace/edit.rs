@@ -190,7 +190,7 @@ impl Placement {
 
     /// The splices ([`splice`](Self::splice), [`apply`](Self::apply)) made to the
     /// documents since `mark`, in order (empty: the documents are the ones of `mark`); with
-    /// [`kept_runs`] they say which documents are still as they were, and where. `None`
+    /// [`kept_runs`](super::kept_runs) they say which documents are still as they were, and where. `None`
     /// when `mark` is not a moment of these documents: taken from another placement (one
     /// built again, [`Placement::new`] or a builder's), from a clone edited apart, or
     /// before the splices it still remembers (it forgets the older half past
