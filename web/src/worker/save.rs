@@ -17,7 +17,6 @@
 //!
 //! The requests are handled one after the other, in the order they came ([`Saves`]).
 
-use super::batch::DocumentBatch;
 use super::protocol::{Reply, Request, SavePart};
 use super::run::StudioWorker;
 use super::saved::{self, commit, from_bytes, part_key_range, reason, to_bytes};
@@ -126,12 +125,12 @@ async fn handle(
                 batch,
             } => {
                 let save = open.get(run, generation).await;
-                if batch.number != save.written.len() as u64 {
-                    // A worker started again during the save: the first batches are lost.
-                    save.lost = true;
+                let number = batch.number;
+                if save.writes(number) {
+                    let documents = batch.into_documents().map_err(|e| e.to_string());
+                    save.write(documents).await;
                 }
-                let batches = batch.number + 1;
-                save.write(batch).await;
+                let batches = number + 1;
                 scope.respond(id, Reply::SaveWritten { run, batches });
             }
             Request::SaveGenerated {
@@ -143,11 +142,10 @@ async fn handle(
                 to,
             } => {
                 let save = open.get(run, generation).await;
-                if number != save.written.len() as u64 {
-                    save.lost = true;
+                if save.writes(number) {
+                    let documents = save.make(&generator, from as usize..to as usize);
+                    save.write(documents).await;
                 }
-                save.write_made(&generator, from as usize..to as usize)
-                    .await;
                 let batches = number + 1;
                 scope.respond(id, Reply::SaveWritten { run, batches });
             }
@@ -218,33 +216,36 @@ impl SaveRun {
         self.written.iter().flatten().map(|p| p.bytes).sum()
     }
 
-    /// Writes `batch`'s documents out in parts and stores them, in one transaction.
-    async fn write(&mut self, batch: DocumentBatch) {
-        if self.failed.is_some() || self.lost {
-            return;
+    /// Whether the batch `number` is to be written: the run neither failed nor lost a
+    /// batch (a number other than the next one: a worker started again during the save lost
+    /// the first ones).
+    fn writes(&mut self, number: u64) -> bool {
+        if number != self.written.len() as u64 {
+            self.lost = true;
         }
-        let documents = match batch.into_documents() {
-            Ok(documents) => documents,
-            Err(e) => return self.failed = Some(e.to_string()),
-        };
-        match self.writer.write(&documents).await {
-            Ok(parts) => self.written.push(parts),
-            Err(e) => self.failed = Some(e),
-        }
+        self.failed.is_none() && !self.lost
     }
 
-    /// Makes `generator`'s documents `range` and writes them out as a batch.
-    async fn write_made(&mut self, generator: &Generator, range: Range<usize>) {
-        if self.failed.is_some() || self.lost {
-            return;
-        }
+    /// `generator`'s documents `range`, going on from the last range made of it.
+    fn make(
+        &mut self,
+        generator: &Generator,
+        range: Range<usize>,
+    ) -> Result<Vec<Document>, String> {
         let made = self.made.take().filter(|m| m.generator == *generator);
-        let (documents, made) = match Made::documents(made, generator, range) {
-            Ok(made) => made,
-            Err(e) => return self.failed = Some(e),
-        };
+        let (documents, made) = Made::documents(made, generator, range)?;
         self.made = Some(made);
-        match self.writer.write(&documents).await {
+        Ok(documents)
+    }
+
+    /// Writes a batch's `documents` out in parts and stores them, in one transaction (or
+    /// notes why it cannot).
+    async fn write(&mut self, documents: Result<Vec<Document>, String>) {
+        let written = match documents {
+            Ok(documents) => self.writer.write(&documents).await,
+            Err(e) => Err(e),
+        };
+        match written {
             Ok(parts) => self.written.push(parts),
             Err(e) => self.failed = Some(e),
         }
@@ -442,8 +443,14 @@ async fn still_stored(
 /// A job's parts of `generation` are no longer kept apart: those the layout in force does
 /// not name (the job was cancelled, or its workspace was saved otherwise) are removed.
 async fn release(generation: u64) -> Result<(), String> {
-    let mut writer = PartWriter::new(generation);
-    let db = writer.db().await?;
+    let db = saved::open().await?;
+    let released = delete_unnamed(&db, generation).await;
+    db.close();
+    released
+}
+
+/// [`release`] in `db`.
+async fn delete_unnamed(db: &Rexie, generation: u64) -> Result<(), String> {
     let named: HashSet<String> = match saved::get(db, SETTINGS_KEY).await? {
         Some(settings) => read_layout(&settings)
             .parts
