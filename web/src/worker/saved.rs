@@ -160,19 +160,34 @@ pub async fn read_settings() -> Result<Option<String>, String> {
 }
 
 /// Every record of the saved studio, if [`DATABASE`] holds one (all in memory: for small
-/// studios and for tests).
+/// studios and for tests), read in one transaction: a save swapping its parts in
+/// meanwhile (this tab's, or another's) is seen whole or not at all, never as settings
+/// that name a part it already removed.
 pub async fn read_stored() -> Result<Option<Stored>, String> {
     let db = open().await?;
     let result = async {
-        let Some(settings) = get(&db, SETTINGS_KEY).await? else {
+        let tx = db
+            .transaction(&[STORE], TransactionMode::ReadOnly)
+            .map_err(reason)?;
+        let store = tx.store(STORE).map_err(reason)?;
+        let read = |key: &str| {
+            let value = store.get(key.into());
+            async move {
+                match value.await.map_err(reason)? {
+                    Some(value) => from_bytes(value).map(Some),
+                    None => Ok(None),
+                }
+            }
+        };
+        let Some(settings) = read(SETTINGS_KEY).await? else {
             return Ok(None);
         };
         let parts = match read_layout(&settings).part_keys() {
-            None => get(&db, DOCUMENTS_KEY).await?.into_iter().collect(),
+            None => read(DOCUMENTS_KEY).await?.into_iter().collect(),
             Some(keys) => {
                 let mut parts = Vec::with_capacity(keys.len());
                 for (index, key) in keys.iter().enumerate() {
-                    let part = get(&db, key)
+                    let part = read(key)
                         .await?
                         .ok_or_else(|| format!("the saved documents' part {index} is missing"))?;
                     parts.push(part);
