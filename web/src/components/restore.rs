@@ -33,6 +33,9 @@ pub enum Restored {
     Stopped(String),
     /// Why the records cannot be used (nothing was changed): set them aside.
     Failed(String),
+    /// The saved studio changed while it was read (another save replaced parts the
+    /// settings read named): nothing is wrong with it; read the settings again.
+    Outdated,
 }
 
 /// Restores the studio whose settings record is `settings`: its documents at once when
@@ -59,7 +62,8 @@ async fn at_once() -> Restored {
             Ok(state) => Restored::State(state),
             Err(why) => Restored::Failed(why),
         },
-        Ok(None) => Restored::Stopped("the saved studio was removed while it was read".into()),
+        // Removed since the page read the settings: read them again.
+        Ok(None) => Restored::Outdated,
         Err(e) => Restored::Stopped(format!("the browser could not read the saved studio ({e})")),
     }
 }
@@ -128,6 +132,7 @@ async fn in_worker(
     let total = layout.document_count.max(1) as f64;
     match receive(&mut job, &mut reading, &mut out, total, false).await {
         Received::All { .. } => {}
+        Received::Outdated => return Restored::Outdated,
         Received::Stopped => {
             return match stopped.borrow_mut().take() {
                 Some(why) => Restored::Stopped(why),

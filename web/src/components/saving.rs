@@ -654,7 +654,7 @@ pub async fn open_state(on_progress: Callback<Work>, cancel: CancelToken) -> (St
         Ok(Some(settings)) if cancel.generation() != generation => {
             Some(without_documents(&settings, None, &mut notices))
         }
-        Ok(Some(settings)) => from_settings(&settings, &mut notices, &on_progress, &cancel).await,
+        Ok(Some(settings)) => from_settings(settings, &mut notices, &on_progress, &cancel).await,
         Ok(None) => None,
         Err(reason) => {
             let e = StorageError::Unreadable { reason };
@@ -704,19 +704,54 @@ fn without_documents(settings: &str, why: Option<&str>, notices: &mut Vec<Notice
         .unwrap_or_else(|_| State::with_documents(Vec::new()))
 }
 
+/// How many times the studio reads the saved settings again when another save replaced
+/// the documents while they were read ([`Restored::Outdated`]), before it opens without
+/// them.
+pub const RESTORE_TRIES: usize = 3;
+
 /// The state of the saved studio whose settings record is `settings` ([`restore`]);
-/// records that cannot be used are set aside.
+/// records that cannot be used are set aside. When another save (in another tab) replaced
+/// the documents while they were read, the settings are read again and the studio they
+/// name is restored, up to [`RESTORE_TRIES`] times.
 async fn from_settings(
-    settings: &str,
+    mut settings: String,
     notices: &mut Vec<Notice>,
     on_progress: &Callback<Work>,
     cancel: &CancelToken,
 ) -> Option<State> {
-    let why = match restore::restore(settings, on_progress, cancel).await {
-        Restored::State(state) => return Some(state),
-        Restored::Cancelled => return Some(without_documents(settings, None, notices)),
-        Restored::Stopped(why) => return Some(without_documents(settings, Some(&why), notices)),
-        Restored::Failed(why) => why,
+    let mut tries = 1;
+    let why = loop {
+        match restore::restore(&settings, on_progress, cancel).await {
+            Restored::State(state) => return Some(state),
+            Restored::Cancelled => return Some(without_documents(&settings, None, notices)),
+            Restored::Stopped(why) => {
+                return Some(without_documents(&settings, Some(&why), notices))
+            }
+            Restored::Failed(why) => break why,
+            Restored::Outdated if tries < RESTORE_TRIES => {}
+            Restored::Outdated => {
+                let why = format!(
+                    "the saved studio was replaced {RESTORE_TRIES} times while it was read \
+                     (another tab is saving it)"
+                );
+                return Some(without_documents(&settings, Some(&why), notices));
+            }
+        }
+        tries += 1;
+        settings = match saved::read_settings().await {
+            Ok(Some(newer)) => newer,
+            Ok(None) => return None,
+            Err(reason) => {
+                let why = format!("the browser could not read the saved studio ({reason})");
+                return Some(without_documents(&settings, Some(&why), notices));
+            }
+        };
+        notices.push(Notice::new(
+            Level::Info,
+            "The saved studio was saved again (in another tab) while this one read it: this \
+             tab restored the newer one."
+                .to_string(),
+        ));
     };
     let aside = match saved::set_aside().await {
         Ok(()) => format!(

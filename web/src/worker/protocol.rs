@@ -471,6 +471,13 @@ pub enum Reply {
         /// How many documents the batches held.
         documents: u64,
     },
+    /// The restore `run` stopped: a part its layout names was removed because the saved
+    /// studio changed since the page read its settings (another tab saved). Nothing was
+    /// wrong with the records: read the settings again and restore those.
+    RestoreOutdated {
+        /// The run.
+        run: u64,
+    },
     /// The save's worker stored the first `batches` batches of the save `run`.
     SaveWritten {
         /// The save.
@@ -595,6 +602,7 @@ mod tests {
                 run: 2,
                 documents: 1_000_000,
             },
+            Reply::RestoreOutdated { run: 2 },
         ];
         for reply in replies {
             assert_eq!(round_trip(&reply), reply);

@@ -9,10 +9,11 @@ use super::batch::Read;
 use super::import::Sender;
 use super::protocol::{Reply, RestoreRequest};
 use super::run::StudioWorker;
-use super::saved::{self, DOCUMENTS_KEY};
-use crate::state::{read_documents, PART_DOCUMENTS};
+use super::saved::{self, DOCUMENTS_KEY, SETTINGS_KEY};
+use crate::state::{read_documents, read_layout, PART_DOCUMENTS};
 use gloo::worker::{HandlerId, WorkerScope};
 use ravenshard_model::workspace::Document;
+use rexie::Rexie;
 use std::cell::Cell;
 
 /// The documents of a restore's batch: a part of the saved documents
@@ -78,8 +79,17 @@ impl PartReader {
     }
 }
 
-/// Reads the saved documents and sends them; [`Reply::Restored`] when all were sent, or
-/// why a record cannot be read ([`Reply::Failed`]).
+/// Why a restore's parts were not all sent.
+enum Unsent {
+    /// The saved studio changed while it was read ([`Reply::RestoreOutdated`]).
+    Outdated,
+    /// A record cannot be read: why.
+    Failed(String),
+}
+
+/// Reads the saved documents and sends them; [`Reply::Restored`] when all were sent,
+/// [`Reply::RestoreOutdated`] when another save replaced them meanwhile, or why a record
+/// cannot be read ([`Reply::Failed`]).
 pub(super) async fn restore(
     scope: &WorkerScope<StudioWorker>,
     id: HandlerId,
@@ -93,45 +103,69 @@ pub(super) async fn restore(
             run,
             documents: sender.documents(),
         },
-        Err(message) => Reply::Failed { run, message },
+        Err(Unsent::Outdated) => Reply::RestoreOutdated { run },
+        Err(Unsent::Failed(message)) => Reply::Failed { run, message },
     }
 }
 
-async fn send_parts(request: &RestoreRequest, sender: &mut Sender<'_>) -> Result<(), String> {
+async fn send_parts(request: &RestoreRequest, sender: &mut Sender<'_>) -> Result<(), Unsent> {
+    let db = saved::open().await.map_err(Unsent::Failed)?;
+    let sent = send_parts_of(&db, request, sender).await;
+    db.close();
+    sent
+}
+
+/// Reads each part the request names from `db` (a transaction each: the page places the
+/// documents between them) and sends its documents.
+async fn send_parts_of(
+    db: &Rexie,
+    request: &RestoreRequest,
+    sender: &mut Sender<'_>,
+) -> Result<(), Unsent> {
     let keys: Vec<String> = match &request.keys {
         Some(keys) => keys.clone(),
         None => vec![DOCUMENTS_KEY.to_string()],
     };
-    let db = saved::open().await?;
     let mut reader = PartReader::default();
     for key in &keys {
-        let part = saved::get(&db, key).await;
-        let part = match part {
+        let part = match saved::get(db, key).await {
             Ok(Some(part)) => part,
             Ok(None) if request.keys.is_none() => break,
-            Ok(None) => {
-                db.close();
-                return Err(format!("the saved documents' record \"{key}\" is missing"));
-            }
+            Ok(None) => return Err(missing(db, key).await),
             Err(e) => {
-                db.close();
-                return Err(format!("the browser could not read the saved studio ({e})"));
+                let why = format!("the browser could not read the saved studio ({e})");
+                return Err(Unsent::Failed(why));
             }
         };
-        if let Err(e) = reader.push(key, &part) {
-            db.close();
-            return Err(e);
-        }
+        reader.push(key, &part).map_err(Unsent::Failed)?;
         drop(part);
         while let Some((documents, read)) = reader.take(false) {
             sender.send(&documents, read).await;
         }
     }
-    db.close();
     if let Some((documents, read)) = reader.take(true) {
         sender.send(&documents, read).await;
     }
     Ok(())
+}
+
+/// Why the part `key` is not in `db`: the settings stored now no longer name it (another
+/// save, in this tab or another, replaced the parts since the page read the settings), or
+/// they still do and the saved studio is damaged.
+async fn missing(db: &Rexie, key: &str) -> Unsent {
+    match saved::get(db, SETTINGS_KEY).await {
+        Ok(Some(settings)) if named(&settings, key) => {
+            Unsent::Failed(format!("the saved documents' record \"{key}\" is missing"))
+        }
+        Ok(_) => Unsent::Outdated,
+        Err(e) => Unsent::Failed(format!("the browser could not read the saved studio ({e})")),
+    }
+}
+
+/// Whether the settings record `settings` names the part `key` in its layout.
+fn named(settings: &str, key: &str) -> bool {
+    let keys = read_layout(settings).part_keys().unwrap_or_default();
+    keys.iter().any(|k| k == key)
 }
 
 #[cfg(test)]
