@@ -6,7 +6,7 @@
 
 use ravenshard_studio::components::count;
 use ravenshard_studio::components::saving;
-use ravenshard_studio::state::{Saved, SET_ASIDE_KEY, STORAGE_KEY};
+use ravenshard_studio::state::{Saved, SavedInTab, SAVES_CHANNEL, SET_ASIDE_KEY, STORAGE_KEY};
 use ravenshard_studio::App;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -338,6 +338,94 @@ async fn the_studio_survives_a_reload() {
     let studio = Studio::open().await;
     assert_eq!(studio.count(".dt-row"), 1);
     assert_eq!(studio.cell(0, "fragment"), "Shop$2");
+}
+
+/// Another tab of the studio, as the page sees it: a `BroadcastChannel` of the studio's
+/// name, and the messages it heard.
+struct OtherTab {
+    channel: web_sys::BroadcastChannel,
+    heard: std::rc::Rc<std::cell::RefCell<Vec<SavedInTab>>>,
+    _listener: gloo::events::EventListener,
+}
+
+impl OtherTab {
+    fn open() -> OtherTab {
+        let channel = web_sys::BroadcastChannel::new(SAVES_CHANNEL).unwrap();
+        let heard = std::rc::Rc::<std::cell::RefCell<Vec<SavedInTab>>>::default();
+        let listener = {
+            let heard = std::rc::Rc::clone(&heard);
+            gloo::events::EventListener::new(&channel, "message", move |event| {
+                let data = event.unchecked_ref::<web_sys::MessageEvent>().data();
+                heard
+                    .borrow_mut()
+                    .push(SavedInTab::read(&data.as_string().unwrap()).unwrap());
+            })
+        };
+        OtherTab {
+            channel,
+            heard,
+            _listener: listener,
+        }
+    }
+
+    fn saves(&self, database: &str, documents: u64) {
+        let said = SavedInTab {
+            database: database.into(),
+            documents,
+        };
+        self.channel.post_message(&said.message().into()).unwrap();
+    }
+}
+
+/// Two tabs share one saved studio: each save is told to the other tabs, and a tab told
+/// that another saved in place of it says so, once until it saves again.
+#[wasm_bindgen_test]
+async fn a_tab_is_told_when_another_saved_in_place_of_it() {
+    let studio = Studio::fresh().await;
+    let other = OtherTab::open();
+    studio.type_into("#database", "Shop").await;
+    studio.type_into("#ids", "customers/1-A").await;
+    saved_with(1).await;
+    let said = SavedInTab {
+        database: "Shop".into(),
+        documents: 1,
+    };
+    eventually("the save told", || async {
+        other.heard.borrow().contains(&said).then_some(())
+    })
+    .await;
+    let told = |studio: &Studio| {
+        (0..studio.count(".notice"))
+            .filter(|i| {
+                studio
+                    .text(&format!(".notice:nth-child({})", i + 1))
+                    .contains("Another tab saved its studio")
+            })
+            .count()
+    };
+    assert_eq!(told(&studio), 0, "its own save is not told to itself");
+    other.saves("Orders", 12);
+    other.saves("Orders", 13);
+    studio.until("the notice", |s| told(s) == 1).await;
+    let notice = studio.text(".notice.warning");
+    assert!(
+        notice.contains("database \"Orders\", 12 documents") && notice.contains("Export CSV"),
+        "{notice}"
+    );
+    // Told once: the other tab's second save said nothing more.
+    gloo::timers::future::TimeoutFuture::new(100).await;
+    assert_eq!(told(&studio), 1);
+    // This tab saves again: the other tab is told, and its next save is told here again.
+    studio
+        .type_into("#ids", "customers/1-A\ncustomers/2-A")
+        .await;
+    saved_with(2).await;
+    eventually("the second save told", || async {
+        (other.heard.borrow().last().map(|s| s.documents) == Some(2)).then_some(())
+    })
+    .await;
+    other.saves("Orders", 14);
+    studio.until("the second notice", |s| told(s) == 2).await;
 }
 
 #[wasm_bindgen_test]

@@ -2,13 +2,14 @@
 //! saves it, and lays out the panels, the tab bar and the view shown.
 
 use super::import::CancelToken;
+use super::other_tabs::OtherTabs;
 use super::saving::{self, Saver, StorageError};
 use super::tabs::{tab_view, TabBar};
 use super::{browser, export_job, ranking_job};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
     Action, AdvisorAction, ConfigAction, DesignAction, Level, Live, Loaded, Notice, NoticeAction,
-    ReshardAction, State, ViewAction, Work, WorkspaceAction,
+    ReshardAction, SavedInTab, State, ViewAction, Work, WorkspaceAction,
 };
 use gloo::timers::callback::Timeout;
 use ravenshard_model::workspace::{BalanceVerdict, Placement};
@@ -134,7 +135,7 @@ fn studio(props: &StudioProps) -> Html {
     let token = use_mut_ref(CancelToken::default);
     let token = (*token.borrow()).clone();
 
-    let unsaved = use_saving(&state, props.saved);
+    let unsaved = use_saving(&state, props.saved, &dispatch.notice);
     use_ranked_groups(state.live_placement());
 
     let share_refused = use_state(|| None::<String>);
@@ -258,9 +259,11 @@ fn studio(props: &StudioProps) -> Html {
 /// Saves the studio [`SAVE_DELAY_MS`] after the last change of the workspace, the
 /// configuration or the tab (at once when the page is hidden or left, so that a reload
 /// right after an edit keeps it), and gives the message to show when the browser refused.
-/// A state `restored` from IndexedDB is saved only once changed.
+/// A state `restored` from IndexedDB is saved only once changed. Each save is told to the
+/// studio's other tabs, and a save of another tab is told to the user (`on_notice`,
+/// [`OtherTabs`]): the last tab to save is the one a reload opens.
 #[hook]
-fn use_saving(state: &State, restored: bool) -> Option<String> {
+fn use_saving(state: &State, restored: bool, on_notice: &Callback<NoticeAction>) -> Option<String> {
     let unsaved = use_state(|| None::<String>);
     let latest = use_mut_ref(|| None::<State>);
     let pending = use_mut_ref(|| None::<Timeout>);
@@ -270,19 +273,32 @@ fn use_saving(state: &State, restored: bool) -> Option<String> {
         let setter = unsaved.setter();
         // A restored studio's documents are the ones IndexedDB holds.
         let stored = restored.then(|| state.live_placement().clone());
+        let on_notice = on_notice.clone();
         use_memo((), move |_| {
             let saver = Rc::new(Saver::new(stored));
-            let done = Callback::from(move |done: Result<usize, StorageError>| {
-                setter.set(done.err().map(|e| {
-                    format!(
-                        "The studio is not saved for the next visit: {e}. Export the \
-                         documents to keep them."
-                    )
-                }))
-            });
+            let tabs = Rc::new(OtherTabs::open(on_notice));
+            let done = move |said: SavedInTab| {
+                let (setter, tabs) = (setter.clone(), Rc::clone(&tabs));
+                Callback::from(move |done: Result<usize, StorageError>| {
+                    if done.is_ok() {
+                        tabs.saved(&said);
+                    }
+                    setter.set(done.err().map(|e| {
+                        format!(
+                            "The studio is not saved for the next visit: {e}. Export the \
+                             documents to keep them."
+                        )
+                    }))
+                })
+            };
             move || {
                 if let Some(state) = latest.borrow_mut().take() {
-                    saver.save(state.settings(), state.live_placement(), done.clone());
+                    let placement = state.placement();
+                    let said = SavedInTab {
+                        database: placement.topology().database().to_string(),
+                        documents: placement.len() as u64,
+                    };
+                    saver.save(state.settings(), state.live_placement(), done(said));
                 }
             }
         })

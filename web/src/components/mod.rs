@@ -19,6 +19,7 @@ mod locality;
 mod map;
 mod matrix;
 mod notices;
+pub mod other_tabs;
 mod queries;
 mod ranges;
 pub mod ranking_job;

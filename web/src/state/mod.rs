@@ -29,6 +29,7 @@ pub mod limits;
 pub mod live;
 pub mod loaded;
 pub mod notices;
+pub mod other_tabs;
 pub mod parts;
 pub mod persist;
 pub mod reshard;
@@ -59,6 +60,7 @@ pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYT
 pub use live::Live;
 pub use loaded::{import_summary, nothing_imported, take_retired, Loaded, Placer, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
+pub use other_tabs::{SaveOwner, SavedInTab, SAVES_CHANNEL};
 pub use parts::{
     even_batches, plan_parts, segments_of, PartPlan, PartRef, Segment, MIN_PART_DOCUMENTS,
 };
