@@ -16,7 +16,7 @@
 use super::config::{read_configuration, ConfigProblem};
 use super::inputs::Field;
 use super::live::Live;
-use crate::worker::{BalanceRequest, Balanced, Balancer, LoadData, Reply};
+use crate::worker::{BalanceRequest, Balanced, LoadData, Reply};
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
     add_shard, calls, check_prefix_changes, drain_shard, migration_step, migration_steps,
@@ -105,8 +105,11 @@ pub enum ReshardAction {
     /// Move every bucket of a shard of the target elsewhere, evenly.
     DrainShard(u32),
     /// Balance the target with the view's options, on this thread: the worker's code
-    /// ([`Balancer`]) run here, its replies taken as the worker's are (what the native tests
-    /// do; the page balances in the worker: [`ReshardAction::BalanceSent`]).
+    /// ([`Balancer`](crate::worker::Balancer)) run here, its replies taken as the worker's
+    /// are. The native tests' stand-in for the worker, so only in their build: the page
+    /// balances in the worker ([`ReshardAction::BalanceSent`]), and the balancer's code
+    /// stays out of the page's wasm.
+    #[cfg(test)]
     Balance,
     /// The page sent [`ReshardState::balance_request`] to the worker: the run is under way.
     BalanceSent {
@@ -610,6 +613,7 @@ impl ReshardState {
                 let load = self.load();
                 self.outcome(drain_shard(&target, shard, &load, self.by))
             }
+            #[cfg(test)]
             ReshardAction::Balance => self.balance_here(),
             ReshardAction::BalanceSent { run, worker } => {
                 self.runs.last = self.runs.last.max(run);
@@ -746,13 +750,14 @@ impl ReshardState {
     }
 
     /// [`ReshardAction::Balance`]: the worker's answer, worked out on this thread.
+    #[cfg(test)]
     fn balance_here(&mut self) -> bool {
         let Some(request) = self.balance_request(None) else {
             return false;
         };
         self.runs.last = request.run;
         self.runs.balancing = Some(request.run);
-        let mut balancer = Balancer::default();
+        let mut balancer = crate::worker::Balancer::default();
         let balanced = balancer.balance(&request);
         let compared = balancer.compare(&request);
         let stale = self.reply(balanced);
@@ -838,16 +843,17 @@ impl ReshardState {
 impl ReshardAction {
     /// Whether the action changes the target (or what it is shaped from).
     fn changes_target(&self) -> bool {
-        matches!(
-            self,
+        match self {
             ReshardAction::SetTarget(_)
-                | ReshardAction::ResetTarget
-                | ReshardAction::AddShard
-                | ReshardAction::RemoveShard(_)
-                | ReshardAction::DrainShard(_)
-                | ReshardAction::Balance
-                | ReshardAction::Inputs(_)
-        )
+            | ReshardAction::ResetTarget
+            | ReshardAction::AddShard
+            | ReshardAction::RemoveShard(_)
+            | ReshardAction::DrainShard(_)
+            | ReshardAction::Inputs(_) => true,
+            #[cfg(test)]
+            ReshardAction::Balance => true,
+            _ => false,
+        }
     }
 }
 
