@@ -293,6 +293,29 @@ async fn a_restore_whose_parts_another_save_replaced_restores_the_newer_studio()
     );
 }
 
+/// A part the settings name that is not stored, with no save in between, is damage: the
+/// records are set aside, as a part that cannot be read is.
+#[wasm_bindgen_test]
+async fn a_missing_part_the_settings_still_name_is_set_aside() {
+    let stored = Stored::new(&read_saved(SETTINGS).unwrap(), &documents());
+    let mut records = vec![(saved::SETTINGS_KEY.to_string(), stored.settings.clone())];
+    for (i, part) in stored.parts.iter().enumerate().filter(|(i, _)| *i != 2) {
+        records.push((saved::part_key(i), part.clone()));
+    }
+    put(&records).await;
+    let (state, saved, _) = open(CancelToken::default()).await;
+    assert!(!saved);
+    let text = notices(&state);
+    assert!(
+        text.contains("the saved documents' record \"documents.2\" is missing")
+            && text.contains("It was set aside"),
+        "{text}"
+    );
+    let aside = format!("{}{}", saved::SET_ASIDE_PREFIX, saved::SETTINGS_KEY);
+    assert!(keys().await.contains(&aside));
+    client::terminate();
+}
+
 #[wasm_bindgen_test]
 async fn a_damaged_part_read_by_the_worker_is_set_aside() {
     let stored = Stored::new(&read_saved(SETTINGS).unwrap(), &documents());

@@ -358,8 +358,8 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
     let mut reading = Reading::generate(generator);
     match receive(&mut job, &mut reading, &mut out, total as f64, false).await {
         Received::All { .. } => {}
-        // Outdated: a restore's only.
-        Received::Stopped | Received::Outdated => return,
+        // Missing: a restore's only.
+        Received::Stopped | Received::Missing(_) => return,
         Received::Failed { message, crashed } => {
             let message = if crashed {
                 format!(
@@ -408,8 +408,8 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
             warning,
             bodies_dropped,
         } => (skipped, warning, bodies_dropped),
-        // Outdated: a restore's only.
-        Received::Stopped | Received::Outdated => return,
+        // Missing: a restore's only.
+        Received::Stopped | Received::Missing(_) => return,
         Received::Failed {
             message,
             crashed: false,
@@ -448,9 +448,8 @@ pub(super) enum Received {
     Stopped,
     /// The run failed (its message), or the worker stopped (`crashed`: what it said).
     Failed { message: String, crashed: bool },
-    /// A restore's records were replaced while they were read
-    /// ([`Reply::RestoreOutdated`]): nothing was wrong with them.
-    Outdated,
+    /// A restore found the part of this record missing ([`Reply::PartMissing`]).
+    Missing(String),
 }
 
 /// Places the documents of `reading`'s batches by `out`'s builder as they arrive (and
@@ -542,7 +541,7 @@ pub(super) async fn receive(
                     crashed: true,
                 }
             }
-            Reply::RestoreOutdated { .. } => return Received::Outdated,
+            Reply::PartMissing { key, .. } => return Received::Missing(key),
             _ => {}
         }
     }

@@ -110,6 +110,23 @@ fn restore_job(
     (job, stopped, loaded)
 }
 
+/// Why the part of the record `key` is not stored: another save replaced it since the
+/// page read the settings ([`Restored::Outdated`]: the settings stored now no longer name
+/// it; the worker reads a part per transaction), or the saved studio is damaged.
+async fn missing(key: &str) -> Restored {
+    match saved::read_settings().await {
+        Ok(Some(now))
+            if read_layout(&now)
+                .part_keys()
+                .is_some_and(|keys| keys.iter().any(|k| k == key)) =>
+        {
+            Restored::Failed(format!("the saved documents' record \"{key}\" is missing"))
+        }
+        Ok(_) => Restored::Outdated,
+        Err(e) => Restored::Stopped(format!("the browser could not read the saved studio ({e})")),
+    }
+}
+
 /// Has the worker read the saved documents (`layout`) and places them as they come.
 async fn in_worker(
     settings: &str,
@@ -132,7 +149,7 @@ async fn in_worker(
     let total = layout.document_count.max(1) as f64;
     match receive(&mut job, &mut reading, &mut out, total, false).await {
         Received::All { .. } => {}
-        Received::Outdated => return Restored::Outdated,
+        Received::Missing(key) => return missing(&key).await,
         Received::Stopped => {
             return match stopped.borrow_mut().take() {
                 Some(why) => Restored::Stopped(why),

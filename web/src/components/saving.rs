@@ -746,12 +746,14 @@ async fn from_settings(
                 return Some(without_documents(&settings, Some(&why), notices));
             }
         };
-        notices.push(Notice::new(
-            Level::Info,
-            "The saved studio was saved again (in another tab) while this one read it: this \
-             tab restored the newer one."
-                .to_string(),
-        ));
+        if tries == 2 {
+            notices.push(Notice::new(
+                Level::Info,
+                "The saved studio was saved again (in another tab) while this one read it: \
+                 this tab restored the newer one."
+                    .to_string(),
+            ));
+        }
     };
     let aside = match saved::set_aside().await {
         Ok(()) => format!(

@@ -471,12 +471,14 @@ pub enum Reply {
         /// How many documents the batches held.
         documents: u64,
     },
-    /// The restore `run` stopped: a part its layout names was removed because the saved
-    /// studio changed since the page read its settings (another tab saved). Nothing was
-    /// wrong with the records: read the settings again and restore those.
-    RestoreOutdated {
+    /// The restore `run` stopped: the part `key` it was asked to read is not stored. The
+    /// page tells why: another save replaced it since the page read the settings (they no
+    /// longer name it), or the saved studio is damaged.
+    PartMissing {
         /// The run.
         run: u64,
+        /// The part's record.
+        key: String,
     },
     /// The save's worker stored the first `batches` batches of the save `run`.
     SaveWritten {
@@ -602,7 +604,10 @@ mod tests {
                 run: 2,
                 documents: 1_000_000,
             },
-            Reply::RestoreOutdated { run: 2 },
+            Reply::PartMissing {
+                run: 2,
+                key: "documents.17.3".into(),
+            },
         ];
         for reply in replies {
             assert_eq!(round_trip(&reply), reply);

@@ -98,7 +98,7 @@ impl Reading {
                 | Reply::Imported { run, .. }
                 | Reply::Generated { run, .. }
                 | Reply::Restored { run, .. }
-                | Reply::RestoreOutdated { run }
+                | Reply::PartMissing { run, .. }
                 | Reply::Failed { run, .. } => *run,
                 _ => self.run,
             };

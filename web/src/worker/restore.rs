@@ -9,8 +9,8 @@ use super::batch::Read;
 use super::import::Sender;
 use super::protocol::{Reply, RestoreRequest};
 use super::run::StudioWorker;
-use super::saved::{self, DOCUMENTS_KEY, SETTINGS_KEY};
-use crate::state::{read_documents, read_layout, PART_DOCUMENTS};
+use super::saved::{self, DOCUMENTS_KEY};
+use crate::state::{read_documents, PART_DOCUMENTS};
 use gloo::worker::{HandlerId, WorkerScope};
 use ravenshard_model::workspace::Document;
 use rexie::Rexie;
@@ -81,14 +81,14 @@ impl PartReader {
 
 /// Why a restore's parts were not all sent.
 enum Unsent {
-    /// The saved studio changed while it was read ([`Reply::RestoreOutdated`]).
-    Outdated,
+    /// The part of this record is not stored ([`Reply::PartMissing`]).
+    Missing(String),
     /// A record cannot be read: why.
     Failed(String),
 }
 
 /// Reads the saved documents and sends them; [`Reply::Restored`] when all were sent,
-/// [`Reply::RestoreOutdated`] when another save replaced them meanwhile, or why a record
+/// [`Reply::PartMissing`] when a part is not stored (the page tells why), or why a record
 /// cannot be read ([`Reply::Failed`]).
 pub(super) async fn restore(
     scope: &WorkerScope<StudioWorker>,
@@ -103,7 +103,7 @@ pub(super) async fn restore(
             run,
             documents: sender.documents(),
         },
-        Err(Unsent::Outdated) => Reply::RestoreOutdated { run },
+        Err(Unsent::Missing(key)) => Reply::PartMissing { run, key },
         Err(Unsent::Failed(message)) => Reply::Failed { run, message },
     }
 }
@@ -131,7 +131,7 @@ async fn send_parts_of(
         let part = match saved::get(db, key).await {
             Ok(Some(part)) => part,
             Ok(None) if request.keys.is_none() => break,
-            Ok(None) => return Err(missing(db, key).await),
+            Ok(None) => return Err(Unsent::Missing(key.clone())),
             Err(e) => {
                 let why = format!("the browser could not read the saved studio ({e})");
                 return Err(Unsent::Failed(why));
@@ -147,25 +147,6 @@ async fn send_parts_of(
         sender.send(&documents, read).await;
     }
     Ok(())
-}
-
-/// Why the part `key` is not in `db`: the settings stored now no longer name it (another
-/// save, in this tab or another, replaced the parts since the page read the settings), or
-/// they still do and the saved studio is damaged.
-async fn missing(db: &Rexie, key: &str) -> Unsent {
-    match saved::get(db, SETTINGS_KEY).await {
-        Ok(Some(settings)) if named(&settings, key) => {
-            Unsent::Failed(format!("the saved documents' record \"{key}\" is missing"))
-        }
-        Ok(_) => Unsent::Outdated,
-        Err(e) => Unsent::Failed(format!("the browser could not read the saved studio ({e})")),
-    }
-}
-
-/// Whether the settings record `settings` names the part `key` in its layout.
-fn named(settings: &str, key: &str) -> bool {
-    let keys = read_layout(settings).part_keys().unwrap_or_default();
-    keys.iter().any(|k| k == key)
 }
 
 #[cfg(test)]
