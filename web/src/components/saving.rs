@@ -712,8 +712,8 @@ pub const RESTORE_TRIES: usize = 3;
 /// The state of the saved studio whose settings record is `settings` ([`restore`]);
 /// records that cannot be used are set aside. When another save (in another tab) replaced
 /// the documents while they were read, the settings are read again and the studio they
-/// name is restored, up to [`RESTORE_TRIES`] times.
-async fn from_settings(
+/// name is restored, up to [`RESTORE_TRIES`] times. What happened is told in `notices`.
+pub async fn from_settings(
     mut settings: String,
     notices: &mut Vec<Notice>,
     on_progress: &Callback<Work>,
