@@ -93,6 +93,49 @@ async fn import(name: &str, bytes: &[u8], placer: Placer) -> Result<Rc<Loaded>, 
         .ok_or_else(|| s.failed().unwrap_or_default())
 }
 
+/// The worker tells a file's format from its name, else from its first bytes, a gzip
+/// file's by inflating them, as `Format::detect` does natively: a CSV without an
+/// extension keeps no fields (a CSV has no bodies), gzipped NDJSON and a JSON array
+/// without one are read as such, and an empty file says what it was read as.
+#[wasm_bindgen_test]
+async fn the_worker_tells_the_format_from_the_name_or_the_first_bytes() {
+    let design = placer(CONFIGURATION);
+    let csv: String = std::iter::once("Id,Size\n".to_string())
+        .chain((0..2_000).map(|i| format!("orders/{i}-A,{i}\n")))
+        .collect();
+    assert_eq!(Format::detect(Some("orders"), csv.as_bytes()), Format::Csv);
+    let loaded = import("orders", csv.as_bytes(), design.clone())
+        .await
+        .unwrap();
+    assert_eq!(loaded.placement.len(), 2_000);
+    assert_eq!(loaded.kept, None, "a CSV keeps no fields");
+    let ndjson: String = (0..2_000)
+        .map(|i| {
+            format!("{{\"@metadata\": {{\"@id\": \"orders/{i}-A\"}}, \"Customer\": \"c/{i}\"}}\n")
+        })
+        .collect();
+    let zipped = gzip(ndjson.as_bytes());
+    assert_eq!(
+        Format::detect(Some("orders.gz"), &zipped),
+        Format::RavenDump
+    );
+    assert_eq!(Format::detect(Some("orders"), &zipped), Format::Ndjson);
+    let expected = on_the_page(&zipped, Format::Ndjson, FieldPaths::new(["Customer"])).unwrap();
+    let loaded = import("orders", &zipped, design.clone()).await.unwrap();
+    assert_eq!(
+        loaded
+            .placement
+            .documents(0..usize::MAX)
+            .collect::<Vec<_>>(),
+        expected
+    );
+    assert!(loaded.kept.is_some(), "NDJSON keeps the design's fields");
+    assert_eq!(
+        import("empty", b"[]", design).await.unwrap_err(),
+        "no document IDs were found in it (read as JSON)"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_gzip_export_and_a_text_file_read_in_the_worker_as_on_the_page() {
     let text = export(3000);

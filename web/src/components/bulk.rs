@@ -390,24 +390,24 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     if let Err(message) = check_import_size(total as u64, head.starts_with(&[0x1f, 0x8b])) {
         return job.fail(&name, message);
     }
-    let format = Format::detect(Some(&name), &head);
     let kept = (placer.options.design.as_ref())
         .map(FieldPaths::of_design)
         .unwrap_or_default();
     // Freed in parts if the import stops (`Made`).
     let mut out = Made::saved(placer);
     let save_as = out.save.as_ref().and_then(JobSave::generation);
-    let mut reading = match Reading::start(&blob, &name, format, &kept, save_as) {
+    let mut reading = match Reading::start(&blob, &name, &kept, save_as) {
         Ok(reading) => reading,
         Err(e) => return job.fail(&name, e),
     };
     let received = receive(&mut job, &mut reading, &mut out, total, true).await;
-    let (skipped, warning, dropped) = match received {
+    let (format, skipped, warning, dropped) = match received {
         Received::All {
+            format,
             skipped,
             warning,
             bodies_dropped,
-        } => (skipped, warning, bodies_dropped),
+        } => (format, skipped, warning, bodies_dropped),
         // Missing: a restore's only.
         Received::Stopped | Received::Missing(_) => return,
         Received::Failed {
@@ -427,19 +427,23 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     };
     drop(reading);
     if out.builder.is_empty() {
-        let why = nothing_imported(&format.to_string(), skipped as usize, warning);
+        let read_as = format.map_or_else(|| "an unknown format".into(), |f| f.to_string());
+        let why = nothing_imported(&read_as, skipped as usize, warning);
         return job.fail(&name, why);
     }
     let summary = import_summary(&name, out.builder.len(), skipped as usize, warning);
-    let kept = KeptFields::of_import(name, format, kept).map(|k| k.with_dropped(dropped));
+    let kept = format.and_then(|format| KeptFields::of_import(name, format, kept));
+    let kept = kept.map(|k| k.with_dropped(dropped));
     job.finish(out, Some(summary), kept).await;
 }
 
 /// How the worker's run of an import or a generation ended ([`receive`]).
 pub(super) enum Received {
-    /// Every batch was placed; how many entries the import skipped, why the first was, and
-    /// the documents whose body it could not keep.
+    /// Every batch was placed; the format the worker read an import's file as, how many
+    /// entries the import skipped, why the first was, and the documents whose body it could
+    /// not keep.
     All {
+        format: Option<Format>,
         skipped: u64,
         warning: Option<String>,
         bodies_dropped: BodiesDropped,
@@ -510,12 +514,14 @@ pub(super) async fn receive(
                 }
             }
             Reply::Imported {
+                format,
                 skipped,
                 warning,
                 bodies_dropped,
                 ..
             } => {
                 return Received::All {
+                    format: format.parse().ok(),
                     skipped,
                     warning,
                     bodies_dropped,
@@ -524,6 +530,7 @@ pub(super) async fn receive(
             Reply::Generated { .. } | Reply::Restored { .. } => {
                 let (warning, bodies_dropped) = (None, BodiesDropped::default());
                 return Received::All {
+                    format: None,
                     skipped: 0,
                     warning,
                     bodies_dropped,

@@ -28,8 +28,9 @@ impl CancelToken {
     }
 }
 
-/// How many bytes are read to guess the format.
-pub(crate) const SNIFF_BYTES: f64 = 4096.0;
+/// How many of a file's first bytes are read to tell whether it holds bucket statistics
+/// (the worker tells a document list's format from as many).
+pub(crate) const SNIFF_BYTES: f64 = ravenshard_model::import::DETECT_BYTES as f64;
 
 /// What a JavaScript exception says: an `Error`'s message, a thrown string, or its type.
 fn js_message(e: &wasm_bindgen::JsValue) -> String {

@@ -9,7 +9,7 @@ use super::protocol::{ImportRequest, Reply, Stage, BATCHES_AHEAD};
 use super::run::{Chunks, Reporter, StudioWorker};
 use super::writer::PartWriter;
 use gloo::worker::{HandlerId, WorkerScope};
-use ravenshard_model::import::{FieldPaths, Format, Importer};
+use ravenshard_model::import::{FieldPaths, Format, Importer, DETECT_BYTES};
 use ravenshard_model::workspace::Document;
 use std::cell::Cell;
 
@@ -123,16 +123,15 @@ async fn read(
     request: &ImportRequest,
     placed: &Cell<(u64, u64)>,
 ) -> Result<Reply, String> {
-    let format: Format = request
-        .format
-        .parse()
-        .map_err(|e| format!("the worker cannot read this format: {e}"))?;
+    let chunks = Chunks::open(&request.url).await?;
+    let (head, ended) = first_bytes(&chunks).await?;
+    let format = Format::detect(Some(&request.name), &head);
     let in_file = |e: &dyn std::fmt::Display| format!("{e} (read as {format})");
     let fields = FieldPaths::new(&request.fields);
     let mut importer = Importer::new(format, Some(request.size)).keeping_fields(fields);
     let mut reporter = Reporter::new(scope, id, request.run, Stage::Reading);
     let mut sender = Sender::new(scope, id, request.run, placed).storing(request.save_as);
-    let chunks = Chunks::open(&request.url).await?;
+    let mut first = Some(head);
     let mut pending: Vec<Document> = Vec::new();
     let mut read = Read::default();
     let take = |importer: &mut Importer, pending: &mut Vec<Document>, read: &mut Read| {
@@ -142,7 +141,15 @@ async fn read(
         read.id_bytes += taken.iter().map(|d| d.id.len() as u64).sum::<u64>();
         pending.append(&mut taken);
     };
-    while let Some(chunk) = chunks.next().await? {
+    loop {
+        let chunk = match first.take() {
+            Some(head) => head,
+            None if ended => break,
+            None => match chunks.next().await? {
+                Some(chunk) => chunk,
+                None => break,
+            },
+        };
         // A stream's chunk can be the whole file: push it in the importer's slices.
         let mut rest = chunk.as_slice();
         while !rest.is_empty() {
@@ -165,9 +172,23 @@ async fn read(
     sender.send(&pending, read).await;
     Ok(Reply::Imported {
         run: request.run,
+        format: format.key().to_string(),
         documents: sender.documents,
         skipped: imported.skipped as u64,
         warning: imported.warnings.first().map(ToString::to_string),
         bodies_dropped: imported.bodies_dropped,
     })
+}
+
+/// The file's first [`DETECT_BYTES`] (all of it when shorter), what its format is told
+/// from, and whether that is the whole file.
+async fn first_bytes(chunks: &Chunks) -> Result<(Vec<u8>, bool), String> {
+    let mut head = Vec::new();
+    while head.len() < DETECT_BYTES {
+        match chunks.next().await? {
+            Some(chunk) => head.extend_from_slice(&chunk),
+            None => return Ok((head, true)),
+        }
+    }
+    Ok((head, false))
 }

@@ -67,8 +67,6 @@ pub struct ImportRequest {
     pub name: String,
     /// The file's size in bytes.
     pub size: u64,
-    /// The format the page recognised ([`Format::key`](ravenshard_model::import::Format::key)).
-    pub format: String,
     /// The field paths to keep of each document instead of its body (the design's); none:
     /// no bodies.
     pub fields: Vec<String>,
@@ -448,6 +446,9 @@ pub enum Reply {
     Imported {
         /// The run.
         run: u64,
+        /// The format the worker read the file as, from its name and first bytes
+        /// ([`Format::key`](ravenshard_model::import::Format::key)).
+        format: String,
         /// How many documents the batches held.
         documents: u64,
         /// How many entries were skipped.
@@ -551,7 +552,6 @@ mod tests {
                 url: "blob:x".into(),
                 name: "a.json.gz".into(),
                 size: 12,
-                format: "ravendump".into(),
                 fields: vec!["Customer".into(), "Address.Zip".into()],
                 save_as: Some(1_764_000_000_000),
             }),
@@ -587,6 +587,7 @@ mod tests {
             },
             Reply::Imported {
                 run: 2,
+                format: "ravendbdump".into(),
                 documents: 1,
                 skipped: 3,
                 warning: Some("why".into()),

@@ -8,7 +8,7 @@ use super::client;
 use super::protocol::{Channel, GenerateRequest, ImportRequest, Reply, Request, RestoreRequest};
 use futures::channel::mpsc::UnboundedReceiver;
 use futures::StreamExt;
-use ravenshard_model::import::{FieldPaths, Format};
+use ravenshard_model::import::FieldPaths;
 use ravenshard_model::sample::Generator;
 use web_sys::Blob;
 
@@ -22,10 +22,10 @@ pub struct Reading {
 }
 
 impl Reading {
-    /// Starts reading `blob` named `name` (`size` bytes, in `format`) in a new worker,
-    /// keeping `fields` of each document (none: no bodies), and storing their parts under
-    /// the save generation `save_as` as it sends them ([`Reply::BatchStored`]). An import
-    /// or a generation running before is stopped.
+    /// Starts reading `blob` named `name` in a new worker, which tells its
+    /// format from its name and first bytes, keeping `fields` of each document (none: no
+    /// bodies), and storing their parts under the save generation `save_as` as it sends them
+    /// ([`Reply::BatchStored`]). An import or a generation running before is stopped.
     ///
     /// # Errors
     ///
@@ -33,7 +33,6 @@ impl Reading {
     pub fn start(
         blob: &Blob,
         name: &str,
-        format: Format,
         fields: &FieldPaths,
         save_as: Option<u64>,
     ) -> Result<Reading, String> {
@@ -47,7 +46,6 @@ impl Reading {
                 url: url.clone(),
                 name: name.to_string(),
                 size: blob.size() as u64,
-                format: format.key().to_string(),
                 fields: fields.paths().map(str::to_string).collect(),
                 save_as,
             })

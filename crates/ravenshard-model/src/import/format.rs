@@ -29,6 +29,11 @@ pub enum Format {
 pub const ACCEPT: &str =
     ".txt,.tsv,.csv,.json,.ndjson,.jsonl,.ravendbdump,.ravendb-full-backup,.gz";
 
+/// How many of a file's first bytes [`Format::detect`] reads to tell its format (fewer:
+/// the whole file): the line of a CSV header or a JSON export's first key, and of a gzip
+/// file enough to inflate its own first bytes.
+pub const DETECT_BYTES: usize = 4 << 10;
+
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// How much of a gzip file's start to inflate to tell its format.
 const INFLATED_HEAD: usize = 4 << 10;

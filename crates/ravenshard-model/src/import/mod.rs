@@ -70,7 +70,7 @@ mod trail;
 
 pub use error::{ImportError, ImportWarning, Location};
 pub use fields::FieldPaths;
-pub use format::{Format, UnknownFormat, ACCEPT};
+pub use format::{Format, UnknownFormat, ACCEPT, DETECT_BYTES};
 pub use statistics::is_bucket_statistics;
 
 use crate::workspace::Document;
