@@ -779,3 +779,77 @@ async fn a_stopped_save_whose_worker_stops_meanwhile_is_saved_again() {
     let parts = read_layout(&stored.settings).parts.unwrap();
     assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
 }
+
+/// What another tab's save does to this tab's save in progress when it ends: it removes
+/// every part that the layout in force does not name (the parts of a save in progress
+/// are named by none until its end).
+async fn another_tabs_end_removes_unnamed_parts() -> usize {
+    let named: Vec<String> = saving::load()
+        .await
+        .unwrap()
+        .map(|stored| {
+            read_layout(&stored.settings)
+                .part_keys()
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
+    let unnamed: Vec<String> = (keys().await.into_iter())
+        .filter(|key| key.starts_with(saved::PART_PREFIX) && !named.contains(key))
+        .collect();
+    let db = saved::open().await.unwrap();
+    let tx = db
+        .transaction(&[saved::STORE], rexie::TransactionMode::ReadWrite)
+        .unwrap();
+    let store = tx.store(saved::STORE).unwrap();
+    for key in &unnamed {
+        store.delete(JsValue::from(key.as_str())).await.unwrap();
+    }
+    saved::commit(tx).await.unwrap();
+    db.close();
+    unnamed.len()
+}
+
+/// A save whose parts another tab's save removed before its end (that end found them
+/// named by no layout) does not name them: its end finds them missing, and the studio is
+/// saved again whole, so the saved studio always reads back (before, the end named the
+/// removed parts, and the next reload found the saved studio damaged).
+#[wasm_bindgen_test]
+async fn a_save_whose_parts_another_tab_removed_meanwhile_is_saved_again() {
+    use common::jobs::eventually;
+    use ravenshard_studio::components::saving::Saver;
+    use ravenshard_studio::state::Live;
+    let (settings, _, _, _) = saved_fresh().await;
+    let first = many(MANY);
+    let topology = ravenshard::Topology::with_shards(3).unwrap();
+    let mut live = Live::new(Placement::new(&first, &topology, &Default::default()));
+    let saver = Rc::new(Saver::new(None));
+    let (ended, done) = saves_ended();
+    let before = keys().await.len();
+    saver.save(settings.clone(), &live, done.clone());
+    eventually("the first parts stored", || async {
+        (keys().await.len() >= before + 2).then_some(())
+    })
+    .await;
+    // An edit stops the save; meanwhile another tab's save ends.
+    live.update(|p| p.splice(0..1, &[Document::new("customers/9-A")]))
+        .unwrap();
+    gloo::timers::future::TimeoutFuture::new(300).await;
+    assert!(ended.borrow().is_empty(), "{:?}", ended.borrow());
+    assert!(another_tabs_end_removes_unnamed_parts().await >= 2);
+    saver.save(settings.clone(), &live, done);
+    eventually("the edit's save", || async {
+        (!ended.borrow().is_empty()).then_some(())
+    })
+    .await;
+    assert_eq!(ended.borrow().len(), 1, "{:?}", ended.borrow());
+    assert!(ended.borrow()[0].is_ok(), "{:?}", ended.borrow());
+    let mut expected = first;
+    expected[0] = Document::new("customers/9-A");
+    let stored = saving::load()
+        .await
+        .unwrap()
+        .expect("the saved studio reads back");
+    assert_eq!(stored.read().unwrap().documents, expected);
+    let parts = read_layout(&stored.settings).parts.unwrap();
+    assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
+}

@@ -323,7 +323,14 @@ impl SaveRun {
             .get_all_keys(Some(part_key_range()?), None)
             .await
             .map_err(reason)?;
-        if !still_stored(&store, &settings_key, order, &stored_keys).await? {
+        let in_force = match store.get(settings_key.clone()).await.map_err(reason)? {
+            Some(value) => read_layout(&from_bytes(value)?).parts.unwrap_or_default(),
+            None => Vec::new(),
+        };
+        // Every part the layout names must be stored: another tab's save, ending while this
+        // one wrote, removed the parts no layout named yet, this save's among them.
+        let present: HashSet<String> = stored_keys.iter().filter_map(JsValue::as_string).collect();
+        if !still_stored(order, &in_force) || !keys.iter().all(|k| present.contains(k)) {
             // Nothing written: the transaction ends without a change.
             commit(tx).await?;
             return Ok(Swapped::Outdated);
@@ -408,36 +415,13 @@ impl Made {
     }
 }
 
-/// Whether the parts `order` keeps are still stored: each stored part kept is in the
-/// layout of the settings record in force (else another tab saved, or the storage was
-/// cleared), and each part a job wrote has its record among `stored_keys`.
-async fn still_stored(
-    store: &rexie::Store,
-    settings_key: &JsValue,
-    order: &[SavePart],
-    stored_keys: &[JsValue],
-) -> Result<bool, String> {
-    let kept: Vec<&PartRef> = order
-        .iter()
-        .filter_map(|s| match s {
-            SavePart::Kept(part) => Some(part),
-            _ => None,
-        })
-        .collect();
-    if !kept.is_empty() {
-        let stored = match store.get(settings_key.clone()).await.map_err(reason)? {
-            Some(value) => read_layout(&from_bytes(value)?).parts.unwrap_or_default(),
-            None => Vec::new(),
-        };
-        if kept.iter().any(|part| !stored.contains(part)) {
-            return Ok(false);
-        }
-    }
-    let present: HashSet<String> = stored_keys.iter().filter_map(JsValue::as_string).collect();
-    Ok(order.iter().all(|s| match s {
-        SavePart::Written(part) => present.contains(&part.key()),
+/// Whether the stored parts `order` keeps are all in the layout in force, `in_force`
+/// (else another tab saved, or the storage was cleared, since the save planned).
+fn still_stored(order: &[SavePart], in_force: &[PartRef]) -> bool {
+    order.iter().all(|step| match step {
+        SavePart::Kept(part) => in_force.contains(part),
         _ => true,
-    }))
+    })
 }
 
 /// A job's parts of `generation` are no longer kept apart: those the layout in force does
