@@ -737,47 +737,76 @@ async fn a_generations_save_has_the_worker_make_the_documents_again() {
     assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
 }
 
+/// A save of `MANY` documents over a fresh saved studio, stopped by an edit of the first
+/// document once its first parts are stored (nothing asks for the edit's save yet).
+struct StoppedSave {
+    settings: Saved,
+    live: ravenshard_studio::state::Live<Placement>,
+    saver: Rc<ravenshard_studio::components::saving::Saver>,
+    ended: SavesEnded,
+    done: yew::Callback<Result<usize, saving::StorageError>>,
+}
+
+impl StoppedSave {
+    async fn new() -> StoppedSave {
+        let (settings, _, _, _) = saved_fresh().await;
+        let topology = ravenshard::Topology::with_shards(3).unwrap();
+        let placement = Placement::new(&many(MANY), &topology, &Default::default());
+        let mut live = ravenshard_studio::state::Live::new(placement);
+        let saver = Rc::new(ravenshard_studio::components::saving::Saver::new(None));
+        let (ended, done) = saves_ended();
+        let before = keys().await.len();
+        saver.save(settings.clone(), &live, done.clone());
+        common::jobs::eventually("the first parts stored", || async {
+            (keys().await.len() >= before + 2).then_some(())
+        })
+        .await;
+        live.update(|p| p.splice(0..1, &[Document::new("customers/9-A")]))
+            .unwrap();
+        gloo::timers::future::TimeoutFuture::new(300).await;
+        assert!(ended.borrow().is_empty(), "{:?}", ended.borrow());
+        StoppedSave {
+            settings,
+            live,
+            saver,
+            ended,
+            done,
+        }
+    }
+
+    /// Asks for the edit's save and checks that one save ended, well: the studio reads
+    /// back as edited and no part is left unnamed.
+    async fn saved_as_edited(self) {
+        (self.saver).save(self.settings.clone(), &self.live, self.done);
+        let ended = self.ended;
+        common::jobs::eventually("the edit's save", || async {
+            (!ended.borrow().is_empty()).then_some(())
+        })
+        .await;
+        assert_eq!(ended.borrow().len(), 1, "{:?}", ended.borrow());
+        assert!(ended.borrow()[0].is_ok(), "{:?}", ended.borrow());
+        let mut expected = many(MANY);
+        expected[0] = Document::new("customers/9-A");
+        let stored = saving::load()
+            .await
+            .unwrap()
+            .expect("the saved studio reads back");
+        assert_eq!(stored.read().unwrap().documents, expected);
+        let parts = read_layout(&stored.settings).parts.unwrap();
+        assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
+    }
+}
+
 /// A save an edit stopped, whose worker then stops (a panic, out of memory), is saved again
 /// from what IndexedDB holds at the edit's save, not failed with a message: the studio
 /// reads back as edited.
 #[wasm_bindgen_test]
 async fn a_stopped_save_whose_worker_stops_meanwhile_is_saved_again() {
-    use common::jobs::eventually;
-    use ravenshard_studio::components::saving::Saver;
-    use ravenshard_studio::state::Live;
-    let (settings, _, _, _) = saved_fresh().await;
-    let first = many(MANY);
-    let topology = ravenshard::Topology::with_shards(3).unwrap();
-    let mut live = Live::new(Placement::new(&first, &topology, &Default::default()));
-    let saver = Rc::new(Saver::new(None));
-    let (ended, done) = saves_ended();
-    let before = keys().await.len();
-    saver.save(settings.clone(), &live, done.clone());
-    eventually("the first parts stored", || async {
-        (keys().await.len() >= before + 2).then_some(())
-    })
-    .await;
-    // An edit stops the save (nothing asks for the edit's save yet), then the save's worker
-    // panics while the save waits.
-    live.update(|p| p.splice(0..1, &[Document::new("customers/9-A")]))
-        .unwrap();
-    gloo::timers::future::TimeoutFuture::new(300).await;
-    assert!(ended.borrow().is_empty(), "{:?}", ended.borrow());
+    let stopped = StoppedSave::new().await;
+    // The save's worker panics while the save waits.
     assert!(client::tell(Request::PanicSave));
     gloo::timers::future::TimeoutFuture::new(300).await;
-    saver.save(settings.clone(), &live, done);
-    eventually("the edit's save", || async {
-        (!ended.borrow().is_empty()).then_some(())
-    })
-    .await;
-    assert_eq!(ended.borrow().len(), 1, "{:?}", ended.borrow());
-    assert!(ended.borrow()[0].is_ok(), "{:?}", ended.borrow());
-    let mut expected = first;
-    expected[0] = Document::new("customers/9-A");
-    let stored = saving::load().await.unwrap().unwrap();
-    assert_eq!(stored.read().unwrap().documents, expected);
-    let parts = read_layout(&stored.settings).parts.unwrap();
-    assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
+    stopped.saved_as_edited().await;
 }
 
 /// What another tab's save does to this tab's save in progress when it ends: it removes
@@ -815,41 +844,7 @@ async fn another_tabs_end_removes_unnamed_parts() -> usize {
 /// removed parts, and the next reload found the saved studio damaged).
 #[wasm_bindgen_test]
 async fn a_save_whose_parts_another_tab_removed_meanwhile_is_saved_again() {
-    use common::jobs::eventually;
-    use ravenshard_studio::components::saving::Saver;
-    use ravenshard_studio::state::Live;
-    let (settings, _, _, _) = saved_fresh().await;
-    let first = many(MANY);
-    let topology = ravenshard::Topology::with_shards(3).unwrap();
-    let mut live = Live::new(Placement::new(&first, &topology, &Default::default()));
-    let saver = Rc::new(Saver::new(None));
-    let (ended, done) = saves_ended();
-    let before = keys().await.len();
-    saver.save(settings.clone(), &live, done.clone());
-    eventually("the first parts stored", || async {
-        (keys().await.len() >= before + 2).then_some(())
-    })
-    .await;
-    // An edit stops the save; meanwhile another tab's save ends.
-    live.update(|p| p.splice(0..1, &[Document::new("customers/9-A")]))
-        .unwrap();
-    gloo::timers::future::TimeoutFuture::new(300).await;
-    assert!(ended.borrow().is_empty(), "{:?}", ended.borrow());
+    let stopped = StoppedSave::new().await;
     assert!(another_tabs_end_removes_unnamed_parts().await >= 2);
-    saver.save(settings.clone(), &live, done);
-    eventually("the edit's save", || async {
-        (!ended.borrow().is_empty()).then_some(())
-    })
-    .await;
-    assert_eq!(ended.borrow().len(), 1, "{:?}", ended.borrow());
-    assert!(ended.borrow()[0].is_ok(), "{:?}", ended.borrow());
-    let mut expected = first;
-    expected[0] = Document::new("customers/9-A");
-    let stored = saving::load()
-        .await
-        .unwrap()
-        .expect("the saved studio reads back");
-    assert_eq!(stored.read().unwrap().documents, expected);
-    let parts = read_layout(&stored.settings).parts.unwrap();
-    assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
+    stopped.saved_as_edited().await;
 }
