@@ -5,7 +5,8 @@
 //! stores all or nothing, and one whose placement is replaced stops without holding it; a
 //! save after an edit writes only what it touched, and one an edit stopped goes on (or is
 //! saved again if its worker stopped meanwhile); an import's worker stores its documents
-//! and the save of its workspace names them.
+//! and the save of its workspace names them; another tab's save meanwhile makes a restore
+//! read the newer studio and a save start again whole, never a damaged saved studio.
 //!
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]
