@@ -358,8 +358,8 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
     let mut reading = Reading::generate(generator);
     match receive(&mut job, &mut reading, &mut out, total as f64, false).await {
         Received::All { .. } => {}
-        // Missing: a restore's only.
-        Received::Stopped | Received::Missing(_) => return,
+        Received::Stopped => return,
+        Received::Missing(key) => return job.stop(not_a_restore(&key)),
         Received::Failed { message, crashed } => {
             let message = if crashed {
                 format!(
@@ -408,8 +408,8 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
             warning,
             bodies_dropped,
         } => (format, skipped, warning, bodies_dropped),
-        // Missing: a restore's only.
-        Received::Stopped | Received::Missing(_) => return,
+        Received::Stopped => return,
+        Received::Missing(key) => return job.fail(&name, not_a_restore(&key)),
         Received::Failed {
             message,
             crashed: false,
@@ -435,6 +435,15 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
     let kept = format.and_then(|format| KeptFields::of_import(name, format, kept));
     let kept = kept.map(|k| k.with_dropped(dropped));
     job.finish(out, Some(summary), kept).await;
+}
+
+/// What to say when the worker answers an import or a generation as a restore (a part
+/// missing): a fault of the studio, said rather than left as a job that never ends.
+fn not_a_restore(key: &str) -> String {
+    format!(
+        "the studio's worker answered as if restoring (record \"{key}\" missing), a fault \
+         of the studio; the workspace is unchanged"
+    )
 }
 
 /// How the worker's run of an import or a generation ended ([`receive`]).
