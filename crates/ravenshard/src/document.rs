@@ -152,22 +152,21 @@ impl Document {
     /// assert!(Document::new("  ").line_problem().is_some());
     /// ```
     pub fn line_problem(&self) -> Option<String> {
-        let breaks = break_at;
         if self.id.trim().is_empty() {
             return Some("the ID is empty or blank".into());
         }
-        if let Some(at) = breaks(&self.id) {
+        if let Some(at) = break_at(&self.id) {
             return Some(format!("the ID has a tab or line break at byte {at}"));
         }
         if let Some(body) = &self.body {
-            if body.trim().is_empty() || body.trim() != body || breaks(body).is_some() {
+            if body.trim().is_empty() || body.trim() != body || break_at(body).is_some() {
                 return Some(
                     "the body is blank, has spaces around it, or has a tab or line break".into(),
                 );
             }
         }
         let collection = self.collection.as_deref()?;
-        if let Some(at) = breaks(collection) {
+        if let Some(at) = break_at(collection) {
             return Some(format!(
                 "the collection has a tab or line break at byte {at}"
             ));
