@@ -240,15 +240,20 @@ thread_local! {
 /// from: that save names the import's parts or has the generator's documents made, and
 /// copies from the placement only what edits since touched (or what the import's worker
 /// did not store).
-pub struct JobSave {
-    /// The save generation an import's worker stores the parts under.
-    kept: Option<KeptGeneration>,
-    /// Where each batch received starts and how many documents it holds, by number.
-    batches: Vec<Range<usize>>,
-    /// The parts the job's worker stored: the job's documents each holds.
-    segments: Vec<Segment<Held>>,
+pub struct JobSave(JobKind);
+
+/// What a [`JobSave`] holds, by the kind of job.
+enum JobKind {
+    /// An import's: the save generation its worker stores the parts under, where each
+    /// batch received starts and how many documents it holds (by number), and the parts
+    /// the worker stored, with the job's documents each holds.
+    Stored {
+        kept: KeptGeneration,
+        batches: Vec<Range<usize>>,
+        segments: Vec<Segment<Held>>,
+    },
     /// A generation's generator: the save's worker makes its documents again.
-    made: Option<Generator>,
+    Made(Generator),
 }
 
 /// A generation the save's worker keeps apart ([`keep`]) until dropped.
@@ -272,42 +277,48 @@ impl JobSave {
     pub fn new() -> JobSave {
         let generation = next_generation();
         keep(generation);
-        JobSave {
-            kept: Some(KeptGeneration(generation)),
+        JobSave(JobKind::Stored {
+            kept: KeptGeneration(generation),
             batches: Vec::new(),
             segments: Vec::new(),
-            made: None,
-        }
+        })
     }
 
     /// A save of `generator`'s documents: the save's worker makes them again as it writes
     /// them (the generator is deterministic), so the page copies none.
     pub fn generated(generator: Generator) -> JobSave {
-        JobSave {
-            kept: None,
-            batches: Vec::new(),
-            segments: Vec::new(),
-            made: Some(generator),
-        }
+        JobSave(JobKind::Made(generator))
     }
 
     /// The save generation an import's worker stores the parts under (none for a
     /// generation's).
     pub fn generation(&self) -> Option<u64> {
-        self.kept.as_ref().map(|k| k.0)
+        match &self.0 {
+            JobKind::Stored { kept, .. } => Some(kept.0),
+            JobKind::Made(_) => None,
+        }
     }
 
-    /// The job's batch `number` (numbered from 0, in order) holds its documents `at`.
+    /// The job's batch `number` (numbered from 0, in order) holds its documents `at` (what
+    /// an import's parts are placed by; a generation's save needs none of it).
     pub fn received(&mut self, number: u64, at: Range<usize>) {
-        if number as usize == self.batches.len() {
-            self.batches.push(at);
+        if let JobKind::Stored { batches, .. } = &mut self.0 {
+            if number as usize == batches.len() {
+                batches.push(at);
+            }
         }
     }
 
     /// The job's worker stored the batch `number` as `parts`, in order (ignored if they do
     /// not hold that batch's documents: the save writes them).
     pub fn stored(&mut self, number: u64, parts: &[PartRef]) {
-        let Some(batch) = self.batches.get(number as usize) else {
+        let JobKind::Stored {
+            batches, segments, ..
+        } = &mut self.0
+        else {
+            return;
+        };
+        let Some(batch) = batches.get(number as usize) else {
             return;
         };
         let held: usize = parts.iter().map(|p| p.documents as usize).sum();
@@ -319,39 +330,39 @@ impl JobSave {
             let old = at..at + part.documents as usize;
             at = old.end;
             let part = Held::Part(SavePart::Written(*part));
-            self.segments.push(Segment { old, part });
+            segments.push(Segment { old, part });
         }
     }
 
     /// Hands the save over with `placement`, the documents the job made, in the order of
     /// its batches: the next save of a workspace whose documents descend from these goes
     /// on from it (a save of another workspace leaves it waiting).
-    pub fn hand_over(mut self, placement: &Placement) {
-        if self.made.is_some() {
-            self.segments = even_batches(0..placement.len())
-                .into_iter()
-                .map(|old| {
-                    let part = Held::Made {
-                        from: old.start,
-                        to: old.end,
-                    };
+    pub fn hand_over(self, placement: &Placement) {
+        let (segments, made, job) = match self.0 {
+            JobKind::Stored { kept, segments, .. } => (segments, None, Some(kept)),
+            JobKind::Made(generator) => {
+                let made = |old: Range<usize>| {
+                    let (from, to) = (old.start, old.end);
+                    let part = Held::Made { from, to };
                     Segment { old, part }
-                })
-                .collect();
-        }
-        if self.segments.is_empty() {
+                };
+                let segments = even_batches(0..placement.len()).into_iter().map(made);
+                (segments.collect(), Some(generator), None)
+            }
+        };
+        if segments.is_empty() {
             return;
         }
         let base = Base {
             mark: placement.documents_mark(),
             len: placement.len(),
-            segments: self.segments,
-            made: self.made,
+            segments,
+            made,
         };
         let paused = Paused {
             saving: Saving::new(),
             base: Some(base),
-            job: self.kept,
+            job,
         };
         JOB_SAVE.with(|s| *s.borrow_mut() = Some(paused));
     }
