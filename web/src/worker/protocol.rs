@@ -268,9 +268,10 @@ pub enum Request {
     /// [`Saved`](crate::state::Saved) without documents) with the layout of `parts`, and
     /// removes every part the layout does not name, in one transaction
     /// ([`Reply::Saved`]), except the parts of the runs still open and of the generations
-    /// kept ([`Request::SaveKeep`]); if a part kept, or written by an import, is no
-    /// longer stored, or a batch of the run is missing (the worker was started again
-    /// meanwhile), nothing changes ([`Reply::SaveOutdated`]).
+    /// kept ([`Request::SaveKeep`]); if a part kept is no longer in the layout in force,
+    /// a part the new layout would name is no longer stored, or a batch of the run is
+    /// missing (the worker was started again meanwhile), nothing changes
+    /// ([`Reply::SaveOutdated`]).
     SaveEnd {
         /// The save.
         run: u64,

@@ -17,9 +17,10 @@
 //!
 //! The requests are handled one after the other, in the order they came ([`Saves`]).
 
+use super::batch::DocumentBatch;
 use super::protocol::{Reply, Request, SavePart};
 use super::run::StudioWorker;
-use super::saved::{self, commit, from_bytes, part_key_range, reason, to_bytes};
+use super::saved::{self, commit, part_key_range, reason, to_bytes};
 use super::saved::{generation_key_range, generation_prefix};
 use super::saved::{DOCUMENTS_KEY, SETTINGS_KEY, STORE};
 use super::writer::PartWriter;
@@ -95,6 +96,16 @@ impl Open {
         &mut self.runs[at]
     }
 
+    /// Writes the batch `number` of the run `run` (of the save `generation`), its
+    /// documents from `source`: what to answer the page.
+    async fn write(&mut self, run: u64, generation: u64, number: u64, source: Source) -> Reply {
+        self.get(run, generation).await.write(number, source).await;
+        Reply::SaveWritten {
+            run,
+            batches: number + 1,
+        }
+    }
+
     /// The run `run`, no longer open.
     fn take(&mut self, run: u64) -> Option<SaveRun> {
         let at = self.runs.iter().position(|s| s.run == run)?;
@@ -124,14 +135,9 @@ async fn handle(
                 generation,
                 batch,
             } => {
-                let save = open.get(run, generation).await;
                 let number = batch.number;
-                if save.writes(number) {
-                    let documents = batch.into_documents().map_err(|e| e.to_string());
-                    save.write(documents).await;
-                }
-                let batches = number + 1;
-                scope.respond(id, Reply::SaveWritten { run, batches });
+                let source = Source::Sent(batch);
+                scope.respond(id, open.write(run, generation, number, source).await);
             }
             Request::SaveGenerated {
                 run,
@@ -141,13 +147,8 @@ async fn handle(
                 from,
                 to,
             } => {
-                let save = open.get(run, generation).await;
-                if save.writes(number) {
-                    let documents = save.make(&generator, from as usize..to as usize);
-                    save.write(documents).await;
-                }
-                let batches = number + 1;
-                scope.respond(id, Reply::SaveWritten { run, batches });
+                let source = Source::Made(generator, from as usize..to as usize);
+                scope.respond(id, open.write(run, generation, number, source).await);
             }
             Request::SaveEnd {
                 run,
@@ -191,6 +192,13 @@ struct SaveRun {
     made: Option<Made>,
 }
 
+/// Where a batch's documents come from: the page sent them ([`Request::SaveBatch`]), or
+/// the worker makes them again of the generator's ([`Request::SaveGenerated`]).
+enum Source {
+    Sent(DocumentBatch),
+    Made(Generator, Range<usize>),
+}
+
 /// How a save's end went.
 enum Swapped {
     /// Stored: the bytes of the saved studio, and its parts.
@@ -226,22 +234,27 @@ impl SaveRun {
         self.failed.is_none() && !self.lost
     }
 
-    /// `generator`'s documents `range`, going on from the last range made of it.
-    fn make(
-        &mut self,
-        generator: &Generator,
-        range: Range<usize>,
-    ) -> Result<Vec<Document>, String> {
-        let made = self.made.take().filter(|m| m.generator == *generator);
-        let (documents, made) = Made::documents(made, generator, range)?;
-        self.made = Some(made);
-        Ok(documents)
+    /// The documents of a batch from `source`.
+    fn documents(&mut self, source: Source) -> Result<Vec<Document>, String> {
+        match source {
+            Source::Sent(batch) => batch.into_documents().map_err(|e| e.to_string()),
+            Source::Made(generator, range) => {
+                let made = self.made.take().filter(|m| m.generator == generator);
+                let (documents, made) = Made::documents(made, &generator, range)?;
+                self.made = Some(made);
+                Ok(documents)
+            }
+        }
     }
 
-    /// Writes a batch's `documents` out in parts and stores them, in one transaction (or
-    /// notes why it cannot).
-    async fn write(&mut self, documents: Result<Vec<Document>, String>) {
-        let written = match documents {
+    /// Writes the batch `number`, its documents from `source`, out in parts and stores
+    /// them, in one transaction (or notes why it cannot); nothing when the run does not
+    /// write it ([`SaveRun::writes`]).
+    async fn write(&mut self, number: u64, source: Source) {
+        if !self.writes(number) {
+            return;
+        }
+        let written = match self.documents(source) {
             Ok(documents) => self.writer.write(&documents).await,
             Err(e) => Err(e),
         };
@@ -323,10 +336,7 @@ impl SaveRun {
             .get_all_keys(Some(part_key_range()?), None)
             .await
             .map_err(reason)?;
-        let in_force = match store.get(settings_key.clone()).await.map_err(reason)? {
-            Some(value) => read_layout(&from_bytes(value)?).parts.unwrap_or_default(),
-            None => Vec::new(),
-        };
+        let in_force = parts_in_force(&store).await?;
         // Every part the layout names must be stored: another tab's save, ending while this
         // one wrote, removed the parts no layout named yet, this save's among them.
         let present: HashSet<String> = stored_keys.iter().filter_map(JsValue::as_string).collect();
@@ -364,7 +374,7 @@ impl SaveRun {
         if self.writer.wrote() {
             let generation = self.writer.generation();
             if let Ok(db) = self.writer.db().await {
-                let _ = delete_generation(db, generation, &HashSet::new()).await;
+                let _ = delete_generation(db, generation, false).await;
             }
         }
     }
@@ -428,35 +438,33 @@ fn still_stored(order: &[SavePart], in_force: &[PartRef]) -> bool {
 /// not name (the job was cancelled, or its workspace was saved otherwise) are removed.
 async fn release(generation: u64) -> Result<(), String> {
     let db = saved::open().await?;
-    let released = delete_unnamed(&db, generation).await;
+    let released = delete_generation(&db, generation, true).await;
     db.close();
     released
 }
 
-/// [`release`] in `db`.
-async fn delete_unnamed(db: &Rexie, generation: u64) -> Result<(), String> {
-    let named: HashSet<String> = match saved::get(db, SETTINGS_KEY).await? {
-        Some(settings) => read_layout(&settings)
-            .parts
-            .unwrap_or_default()
-            .iter()
-            .map(PartRef::key)
-            .collect(),
-        None => HashSet::new(),
-    };
-    delete_generation(db, generation, &named).await
+/// The parts the layout of the settings in force names (none without settings), read in
+/// `store`'s transaction.
+async fn parts_in_force(store: &rexie::Store) -> Result<Vec<PartRef>, String> {
+    let settings = saved::read(store, SETTINGS_KEY).await?;
+    Ok(settings
+        .and_then(|s| read_layout(&s).parts)
+        .unwrap_or_default())
 }
 
-/// Removes every part the save `generation` wrote but those `named`.
-async fn delete_generation(
-    db: &Rexie,
-    generation: u64,
-    named: &HashSet<String>,
-) -> Result<(), String> {
+/// Removes every part the save `generation` wrote, but (`keep_named`) those the layout in
+/// force names, in one transaction.
+async fn delete_generation(db: &Rexie, generation: u64, keep_named: bool) -> Result<(), String> {
     let tx = db
         .transaction(&[STORE], TransactionMode::ReadWrite)
         .map_err(reason)?;
     let store = tx.store(STORE).map_err(reason)?;
+    let named: HashSet<String> = if keep_named {
+        let parts = parts_in_force(&store).await?;
+        parts.iter().map(PartRef::key).collect()
+    } else {
+        HashSet::new()
+    };
     let range = generation_key_range(generation)?;
     let keys = store
         .get_all_keys(Some(range), None)

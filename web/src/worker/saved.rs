@@ -67,8 +67,14 @@ fn key_range(from: &str, to: &str) -> Result<KeyRange, String> {
 /// The range of every part key (`documents.` up to, not including, `documents/`): what
 /// a save's end looks through for the parts its layout does not name.
 pub fn part_key_range() -> Result<KeyRange, String> {
-    let end = format!("{}/", PART_PREFIX.trim_end_matches('.'));
-    key_range(PART_PREFIX, &end)
+    prefix_range(PART_PREFIX)
+}
+
+/// The keys that start with `prefix`, which ends with the `.` of a part key: from it up to,
+/// not including, the same without the `.` and with `/` (the character after `.`).
+fn prefix_range(prefix: &str) -> Result<KeyRange, String> {
+    let end = format!("{}/", prefix.trim_end_matches('.'));
+    key_range(prefix, &end)
 }
 
 /// The start of the keys of the parts the save `generation` writes.
@@ -88,9 +94,7 @@ pub fn generation_prefix(generation: u64) -> String {
 /// The range of the keys of the parts the save `generation` writes
 /// ([`generation_prefix`], up to `documents.<generation>/`).
 pub fn generation_key_range(generation: u64) -> Result<KeyRange, String> {
-    let prefix = generation_prefix(generation);
-    let end = format!("{}/", prefix.trim_end_matches('.'));
-    key_range(&prefix, &end)
+    prefix_range(&generation_prefix(generation))
 }
 
 /// What the browser said of a failed IndexedDB call.
@@ -145,6 +149,12 @@ pub async fn get(db: &Rexie, key: &str) -> Result<Option<String>, String> {
         .transaction(&[STORE], TransactionMode::ReadOnly)
         .map_err(reason)?;
     let store = tx.store(STORE).map_err(reason)?;
+    read(&store, key).await
+}
+
+/// The text of the record `key` in `store` (`None`: there is none), read in the caller's
+/// transaction.
+pub async fn read(store: &rexie::Store, key: &str) -> Result<Option<String>, String> {
     match store.get(key.into()).await.map_err(reason)? {
         Some(value) => from_bytes(value).map(Some),
         None => Ok(None),
@@ -170,24 +180,15 @@ pub async fn read_stored() -> Result<Option<Stored>, String> {
             .transaction(&[STORE], TransactionMode::ReadOnly)
             .map_err(reason)?;
         let store = tx.store(STORE).map_err(reason)?;
-        let read = |key: &str| {
-            let value = store.get(key.into());
-            async move {
-                match value.await.map_err(reason)? {
-                    Some(value) => from_bytes(value).map(Some),
-                    None => Ok(None),
-                }
-            }
-        };
-        let Some(settings) = read(SETTINGS_KEY).await? else {
+        let Some(settings) = read(&store, SETTINGS_KEY).await? else {
             return Ok(None);
         };
         let parts = match read_layout(&settings).part_keys() {
-            None => read(DOCUMENTS_KEY).await?.into_iter().collect(),
+            None => read(&store, DOCUMENTS_KEY).await?.into_iter().collect(),
             Some(keys) => {
                 let mut parts = Vec::with_capacity(keys.len());
                 for (index, key) in keys.iter().enumerate() {
-                    let part = read(key)
+                    let part = read(&store, key)
                         .await?
                         .ok_or_else(|| format!("the saved documents' part {index} is missing"))?;
                     parts.push(part);

@@ -221,20 +221,13 @@ impl Saving {
     /// Reads the replies that came, and waits until the worker stored all but
     /// [`SAVE_AHEAD`] of the batches sent.
     pub async fn room(&mut self) -> Result<(), SaveError> {
-        while !self.has_room()? {
-            self.next().await?;
-        }
-        Ok(())
-    }
-
-    /// Reads the replies that came: whether the worker stored all but [`SAVE_AHEAD`] of
-    /// the batches sent (without waiting); an error when the browser refused to store a
-    /// batch, or the worker stopped.
-    fn has_room(&mut self) -> Result<bool, SaveError> {
         while let Ok(reply) = self.replies.try_recv() {
             self.take(reply)?;
         }
-        Ok(self.sent < self.written + SAVE_AHEAD)
+        while self.sent >= self.written + SAVE_AHEAD {
+            self.next().await?;
+        }
+        Ok(())
     }
 
     /// The number the next batch must carry.
