@@ -14,11 +14,11 @@
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_studio::components::import::CancelToken;
-use ravenshard_studio::components::restore::CHUNKED_RESTORE_DOCUMENTS;
+use ravenshard_studio::components::restore::{self, Restored, CHUNKED_RESTORE_DOCUMENTS};
 use ravenshard_studio::components::saving;
 use ravenshard_studio::state::{read_layout, read_saved, Level, Saved, State, Stored, Work};
 use ravenshard_studio::worker::saved::{self, to_bytes};
-use ravenshard_studio::worker::{client, Channel, Reading, Reply, Request};
+use ravenshard_studio::worker::{client, Channel, Read, Reading, Reply, Request};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -286,7 +286,7 @@ async fn a_part_another_save_removed_while_the_worker_read_is_reported_missing()
     let stored = Stored::new(&read_saved(SETTINGS).unwrap(), &many(MANY));
     put_stored(&stored).await;
     let keys = read_layout(&stored.settings).part_keys().unwrap();
-    let mut reading = Reading::restore(Some(keys.clone()));
+    let mut reading = Reading::restore(Some(keys.clone()), Read::default());
     let mut batches = 0;
     while batches == 0 {
         if let Some(Reply::Batch { .. }) = reading.next().await {
@@ -334,6 +334,106 @@ async fn a_restore_whose_parts_another_save_replaced_restores_the_newer_studio()
     assert!(
         !aside.iter().any(|k| k.starts_with(saved::SET_ASIDE_PREFIX)),
         "nothing set aside: {aside:?}"
+    );
+}
+
+/// Another tab saves the studio of `saved_fresh` again with its last document edited (its
+/// save keeps every part but the last): the documents it saved.
+async fn another_tab_edits_the_last(
+    settings: &Saved,
+    first: &[Document],
+    held: &Placement,
+    base: saving::StoredDocuments,
+) -> Vec<Document> {
+    let mut edited = held.clone();
+    let at = first.len() - 1;
+    let changed = Document::new("customers/9-A");
+    edited
+        .splice(at..at + 1, std::slice::from_ref(&changed))
+        .unwrap();
+    let edited = Rc::new(edited);
+    saving::store(settings, &Rc::downgrade(&edited), Some(base))
+        .await
+        .unwrap()
+        .unwrap();
+    let mut documents = first.to_vec();
+    documents[at] = changed;
+    documents
+}
+
+/// A restore whose settings another tab's save of an edit outdated reads on in the newer
+/// studio from the part the edit replaced (the parts before it are the same records),
+/// instead of starting again ([`Restored::Outdated`]): the studio restored is the newer
+/// one, with the note, nothing set aside, and the progress never goes back.
+#[wasm_bindgen_test]
+async fn a_restore_outdated_by_an_edit_reads_on_from_the_part_it_replaced() {
+    let (settings, first, held, base) = saved_fresh().await;
+    let old = saving::load().await.unwrap().unwrap().settings;
+    let old_parts = read_layout(&old).parts.unwrap();
+    let expected = another_tab_edits_the_last(&settings, &first, &held, base).await;
+    let now = read_layout(&saving::load().await.unwrap().unwrap().settings);
+    let kept = now.parts.as_ref().unwrap();
+    assert_eq!(kept[..kept.len() - 1], old_parts[..old_parts.len() - 1]);
+    let seen: Progress = Rc::default();
+    let on_progress = {
+        let seen = Rc::clone(&seen);
+        yew::Callback::from(move |w| seen.borrow_mut().push(w))
+    };
+    let cancel = CancelToken::default();
+    let Restored::Newer(state) = restore::restore(&old, &on_progress, &cancel).await else {
+        panic!("the restore did not read on in the newer studio");
+    };
+    assert_eq!(restored_documents(&state), expected);
+    let done: Vec<usize> = seen.borrow().iter().map(|w| w.done).collect();
+    assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
+    // The studio opens on it with a note.
+    let mut notices = Vec::new();
+    let state = saving::from_settings(old, &mut notices, &on_progress, &cancel)
+        .await
+        .unwrap();
+    assert_eq!(restored_documents(&state), expected);
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(notices[0].text.contains("this tab restored the newer one"));
+    assert!(!keys()
+        .await
+        .iter()
+        .any(|k| k.starts_with(saved::SET_ASIDE_PREFIX)));
+}
+
+/// A run of the restore's worker given the parts after those read, and what they held,
+/// sends the rest of the documents with counts that go on from there.
+#[wasm_bindgen_test]
+async fn a_restore_run_that_reads_on_counts_on() {
+    let (_, first, _, _) = saved_fresh().await;
+    let layout = read_layout(&saving::load().await.unwrap().unwrap().settings);
+    let (parts, keys) = (layout.parts.clone().unwrap(), layout.part_keys().unwrap());
+    let at = parts.len() - 1;
+    let documents: u64 = parts[..at].iter().map(|p| u64::from(p.documents)).sum();
+    let id_bytes = parts[..at].iter().map(|p| p.id_bytes).sum();
+    let before = Read {
+        bytes: documents,
+        documents,
+        id_bytes,
+    };
+    let mut reading = Reading::restore(Some(keys[at..].to_vec()), before);
+    let (mut rest, mut last) = (Vec::new(), Read::default());
+    loop {
+        match reading.next().await.unwrap() {
+            Reply::Batch { batch, .. } => {
+                last = batch.read;
+                rest.extend(batch.into_documents().unwrap());
+                reading.placed(u64::MAX);
+            }
+            Reply::Progress { .. } => {}
+            Reply::Restored { .. } => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(rest, first[documents as usize..]);
+    let all_bytes: u64 = first.iter().map(|d| d.id.len() as u64).sum();
+    assert_eq!(
+        (last.documents, last.id_bytes),
+        (first.len() as u64, all_bytes)
     );
 }
 

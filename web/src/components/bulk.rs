@@ -290,6 +290,18 @@ impl Made {
         made
     }
 
+    /// Goes on placing by `placer` instead, when it places documents as the one before
+    /// (the same topology and options, as settings read again may give); `false` (nothing
+    /// changed) when it does not.
+    pub(super) fn follow(&mut self, placer: Placer) -> bool {
+        let same =
+            *placer.topology == *self.placer.topology && *placer.options == *self.placer.options;
+        if same {
+            self.placer = placer;
+        }
+        same
+    }
+
     /// The builder, to hand over (no longer freed by `Made`).
     fn take(mut self) -> PlacementBuilder {
         std::mem::replace(&mut self.builder, self.placer.builder())

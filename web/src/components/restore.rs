@@ -7,9 +7,10 @@
 
 use super::bulk::{receive, yield_now, Job, Made, Received};
 use super::import::CancelToken;
+use super::saving::RESTORE_TRIES;
 use crate::state::{read_layout, read_saved, Action, Layout, Loaded, Saved, State, Tab};
 use crate::state::{ViewAction, Work, WorkspaceAction};
-use crate::worker::{saved, Reading};
+use crate::worker::{saved, Read, Reading};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::Callback;
@@ -36,6 +37,9 @@ pub enum Restored {
     /// The saved studio changed while it was read (another save replaced parts the
     /// settings read named): nothing is wrong with it; read the settings again.
     Outdated,
+    /// The studio another save (in another tab) stored while this one was read: the
+    /// restore read on in it from the first part it names differently.
+    Newer(State),
 }
 
 /// Restores the studio whose settings record is `settings`: its documents at once when
@@ -110,27 +114,81 @@ fn restore_job(
     (job, stopped, loaded)
 }
 
-/// Why the part of the record `key` is not stored: another save replaced it since the
-/// page read the settings ([`Restored::Outdated`]: the settings stored now no longer name
-/// it; the worker reads a part per transaction), or the saved studio is damaged.
-async fn missing(key: &str) -> Restored {
+/// What a restore that found a part not stored does next.
+enum Next {
+    /// Reads on in the newer settings (another save replaced the part): their record, and
+    /// the index of the first part of their layout to read (the parts before it are the
+    /// ones read).
+    ReadOn(String, usize),
+    /// Ends with this.
+    End(Restored),
+}
+
+/// Why the part of the record `key` of `layout` is not stored: another save replaced it
+/// since the page read the settings (the settings stored now no longer name it; the
+/// worker reads a part per transaction), so the restore reads on in the newer studio
+/// from that part when it names the same parts before it, else starts again
+/// ([`Restored::Outdated`]); or the saved studio is damaged.
+async fn missing(key: &str, layout: &Layout) -> Next {
     match saved::read_settings().await {
-        Ok(Some(now))
-            if read_layout(&now)
+        Ok(Some(now)) => {
+            let newer = read_layout(&now);
+            if newer
                 .part_keys()
-                .is_some_and(|keys| keys.iter().any(|k| k == key)) =>
-        {
-            Restored::Failed(format!("the saved documents' record \"{key}\" is missing"))
+                .is_some_and(|keys| keys.iter().any(|k| k == key))
+            {
+                let why = format!("the saved documents' record \"{key}\" is missing");
+                return Next::End(Restored::Failed(why));
+            }
+            match layout.read_on(&newer, key) {
+                Some(at) => Next::ReadOn(now, at),
+                None => Next::End(Restored::Outdated),
+            }
         }
-        Ok(_) => Restored::Outdated,
-        Err(e) => Restored::Stopped(format!("the browser could not read the saved studio ({e})")),
+        Ok(None) => Next::End(Restored::Outdated),
+        Err(e) => Next::End(Restored::Stopped(format!(
+            "the browser could not read the saved studio ({e})"
+        ))),
     }
 }
 
-/// Has the worker read the saved documents (`layout`) and places them as they come.
+/// What a run of the restore's worker that did not read every part ends the restore with.
+fn ended(received: Received, stopped: &Slot<String>) -> Restored {
+    match received {
+        Received::Failed {
+            message,
+            crashed: true,
+        } => Restored::Stopped(format!(
+            "the studio's worker stopped while reading it ({message})"
+        )),
+        Received::Failed { message, .. } => Restored::Failed(message),
+        _ => match stopped.borrow_mut().take() {
+            Some(why) => Restored::Stopped(why),
+            None => Restored::Cancelled,
+        },
+    }
+}
+
+/// What the parts of `layout` before `at` hold, as the worker counts what it read.
+fn read_before(layout: &Layout, at: usize) -> Read {
+    let parts = layout.parts.as_deref().unwrap_or_default();
+    let before = parts.get(..at).unwrap_or_default();
+    let documents: u64 = before.iter().map(|p| u64::from(p.documents)).sum();
+    Read {
+        bytes: documents,
+        documents,
+        id_bytes: before.iter().map(|p| p.id_bytes).sum(),
+    }
+}
+
+/// Has the worker read the saved documents (`layout`) and places them as they come. When
+/// another save (in another tab) replaced a part meanwhile, reads on in the newer studio
+/// from that part if the two name the same parts before it and place documents alike
+/// ([`Restored::Newer`]), up to [`RESTORE_TRIES`] times; else the restore starts again
+/// ([`Restored::Outdated`]).
 async fn in_worker(
     settings: &str,
-    layout: Layout,
+    mut layout: Layout,
     on_progress: &Callback<Work>,
     cancel: &CancelToken,
 ) -> Restored {
@@ -145,31 +203,34 @@ async fn in_worker(
         out.builder.reserve(layout.document_count, layout.id_bytes);
         out.builder.reserve_bodies(layout.bodies, layout.body_bytes);
     }
-    let mut reading = Reading::restore(layout.part_keys());
-    let total = layout.document_count.max(1) as f64;
-    match receive(&mut job, &mut reading, &mut out, total, false).await {
-        Received::All { .. } => {}
-        Received::Missing(key) => return missing(&key).await,
-        Received::Stopped => {
-            return match stopped.borrow_mut().take() {
-                Some(why) => Restored::Stopped(why),
-                None => Restored::Cancelled,
-            }
+    let (mut keys, mut read, mut runs) = (layout.part_keys(), Read::default(), 1);
+    loop {
+        let mut reading = Reading::restore(keys, read);
+        let total = layout.document_count.max(1) as f64;
+        let key = match receive(&mut job, &mut reading, &mut out, total, false).await {
+            Received::All { .. } => break,
+            Received::Missing(key) => key,
+            other => return ended(other, &stopped),
+        };
+        drop(reading);
+        let (now, at) = match missing(&key, &layout).await {
+            Next::ReadOn(now, at) if runs < RESTORE_TRIES => (now, at),
+            Next::ReadOn(..) => return Restored::Outdated,
+            Next::End(restored) => return restored,
+        };
+        let newer = read_layout(&now);
+        read = read_before(&newer, at);
+        let Ok(newer_state) = read_saved(&now).and_then(with_tab) else {
+            return Restored::Outdated;
+        };
+        if out.builder.len() as u64 != read.documents || !out.follow(newer_state.placer()) {
+            return Restored::Outdated;
         }
-        Received::Failed {
-            message,
-            crashed: false,
-        } => return Restored::Failed(message),
-        Received::Failed {
-            message,
-            crashed: true,
-        } => {
-            return Restored::Stopped(format!(
-                "the studio's worker stopped while reading it ({message})"
-            ))
-        }
+        keys = newer
+            .part_keys()
+            .map(|keys| keys.into_iter().skip(at).collect());
+        (state, layout, runs) = (newer_state, newer, runs + 1);
     }
-    drop(reading);
     job.finish(out, None, state.kept().cloned()).await;
     let Some(made) = loaded.borrow_mut().take() else {
         return Restored::Cancelled;
@@ -177,5 +238,9 @@ async fn in_worker(
     state.apply(Action::Loaded(made));
     // The first render of the studio starts a task of its own.
     yield_now().await;
-    Restored::State(state)
+    if runs > 1 {
+        Restored::Newer(state)
+    } else {
+        Restored::State(state)
+    }
 }

@@ -722,8 +722,10 @@ pub const RESTORE_TRIES: usize = 3;
 
 /// The state of the saved studio whose settings record is `settings` ([`restore`]);
 /// records that cannot be used are set aside. When another save (in another tab) replaced
-/// the documents while they were read, the settings are read again and the studio they
-/// name is restored, up to [`RESTORE_TRIES`] times. What happened is told in `notices`.
+/// the documents while they were read, the restore reads on in the newer studio from the
+/// first part it replaced, or, when the two differ more, the settings are read again and
+/// the studio they name is restored from its start, up to [`RESTORE_TRIES`] times. What
+/// happened is told in `notices`.
 pub async fn from_settings(
     mut settings: String,
     notices: &mut Vec<Notice>,
@@ -734,6 +736,10 @@ pub async fn from_settings(
     let why = loop {
         match restore::restore(&settings, on_progress, cancel).await {
             Restored::State(state) => return Some(state),
+            Restored::Newer(state) => {
+                notices.push(restored_newer());
+                return Some(state);
+            }
             Restored::Cancelled => return Some(without_documents(&settings, None, notices)),
             Restored::Stopped(why) => {
                 return Some(without_documents(&settings, Some(&why), notices))
@@ -758,12 +764,7 @@ pub async fn from_settings(
             }
         };
         if tries == 2 {
-            notices.push(Notice::new(
-                Level::Info,
-                "The saved studio was saved again (in another tab) while this one read it: \
-                 this tab restored the newer one."
-                    .to_string(),
-            ));
+            notices.push(restored_newer());
         }
     };
     let aside = match saved::set_aside().await {
@@ -781,6 +782,17 @@ pub async fn from_settings(
         ),
     ));
     None
+}
+
+/// What the studio says when it restored a studio another tab saved while this one read
+/// the saved studio.
+fn restored_newer() -> Notice {
+    Notice::new(
+        Level::Info,
+        "The saved studio was saved again (in another tab) while this one read it: this tab \
+         restored the newer one."
+            .to_string(),
+    )
 }
 
 /// The state an older studio saved in `localStorage`, moved to IndexedDB at the next save;

@@ -138,6 +138,38 @@ impl Layout {
         }
     }
 
+    /// Where a restore of this layout that found the part `missing` not stored can read on
+    /// in `newer`, the layout another save stored meanwhile: the index of that part, when
+    /// `newer` names the same parts before it (a save keeps the parts an edit did not
+    /// touch, and a part's key is never written twice) and not `missing` itself (then
+    /// the part is lost, not replaced). `None`: read `newer` from its start.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_studio::state::{Layout, PartRef};
+    ///
+    /// let part = |generation, index| PartRef { generation, index, documents: 10, ..PartRef::default() };
+    /// let old = Layout::of_parts(5, vec![part(5, 0), part(5, 1), part(5, 2)]);
+    /// // Another save rewrote the last part only.
+    /// let newer = Layout::of_parts(6, vec![part(5, 0), part(5, 1), part(6, 0)]);
+    /// assert_eq!(old.read_on(&newer, "documents.5.2"), Some(2));
+    /// // It rewrote them all, or still names the part: nothing to go on from.
+    /// let whole = Layout::of_parts(6, vec![part(6, 0), part(6, 1)]);
+    /// assert_eq!(old.read_on(&whole, "documents.5.0"), Some(0));
+    /// assert_eq!(old.read_on(&old, "documents.5.2"), None);
+    /// // Studios saved before parts had keys of their own say nothing to go on from.
+    /// assert_eq!(Layout::default().read_on(&newer, "documents"), None);
+    /// ```
+    pub fn read_on(&self, newer: &Layout, missing: &str) -> Option<usize> {
+        let (old, new) = (self.parts.as_ref()?, newer.parts.as_ref()?);
+        if new.iter().any(|p| p.key() == missing) {
+            return None;
+        }
+        let at = old.iter().position(|p| p.key() == missing)?;
+        (new.get(..at)? == old.get(..at)?).then_some(at)
+    }
+
     /// The keys of the documents' records, in order; `None`: the one record
     /// [`DOCUMENTS_KEY`](crate::worker::saved::DOCUMENTS_KEY) of studios saved before parts.
     pub fn part_keys(&self) -> Option<Vec<String>> {

@@ -2,7 +2,7 @@
 //! Every request and reply of a run carries its run number, so that the page can drop a
 //! late reply of a run it cancelled. Each view has its own worker ([`Channel`]).
 
-use super::batch::DocumentBatch;
+use super::batch::{DocumentBatch, Read};
 use crate::state::PartRef;
 use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
 use ravenshard_model::import::BodiesDropped;
@@ -18,6 +18,11 @@ pub struct RestoreRequest {
     /// ([`Layout::part_keys`](crate::state::Layout::part_keys); `None`: one record, as studios saved before kept the
     /// documents).
     pub keys: Option<Vec<String>>,
+    /// What earlier runs of the same restore read (zero for a first run): a restore that
+    /// another save outdated reads on from the first part the newer settings name
+    /// differently, and its batches count on from there.
+    #[serde(default)]
+    pub read: Read,
 }
 
 /// One step of a save's documents, in order ([`Request::SaveEnd`]): a stored part kept,
@@ -567,8 +572,17 @@ mod tests {
             Request::Restore(RestoreRequest {
                 run: 2,
                 keys: Some(vec!["documents.1764000000000.0".into()]),
+                read: Read {
+                    bytes: 32_768,
+                    documents: 32_768,
+                    id_bytes: 600_000,
+                },
             }),
-            Request::Restore(RestoreRequest { run: 3, keys: None }),
+            Request::Restore(RestoreRequest {
+                run: 3,
+                keys: None,
+                read: Read::default(),
+            }),
             Request::ImportPlaced { run: 2, batches: 7 },
             Request::PanicImport,
         ];

@@ -4,6 +4,7 @@
 //! its replies over in order, tells it how many batches the page placed, and terminates it
 //! when dropped (the run is done, failed or cancelled), which frees the worker's memory.
 
+use super::batch::Read;
 use super::client;
 use super::protocol::{Channel, GenerateRequest, ImportRequest, Reply, Request, RestoreRequest};
 use futures::channel::mpsc::UnboundedReceiver;
@@ -65,11 +66,12 @@ impl Reading {
 
     /// Starts reading the saved studio's documents (the records `keys`, in order, or
     /// `None`: one record as studios saved before kept them) in a new worker, which sends
-    /// them in batches as an import's. An import or a generation running before is
+    /// them in batches as an import's, counting on from `read` (what earlier runs of the
+    /// restore read; zero for the first). An import or a generation running before is
     /// stopped.
-    pub fn restore(keys: Option<Vec<String>>) -> Reading {
+    pub fn restore(keys: Option<Vec<String>>, read: Read) -> Reading {
         client::stop(Channel::Import);
-        let request = |run| Request::Restore(RestoreRequest { run, keys });
+        let request = |run| Request::Restore(RestoreRequest { run, keys, read });
         Reading::begin(request, None)
     }
 

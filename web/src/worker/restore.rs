@@ -46,6 +46,14 @@ pub struct PartReader {
 }
 
 impl PartReader {
+    /// A reader whose counts go on from `read` (what earlier runs of the restore read).
+    pub fn after(read: Read) -> PartReader {
+        PartReader {
+            pending: Vec::new(),
+            read,
+        }
+    }
+
     /// Reads the part stored under `key` (as [`write_documents`] wrote it: lines or JSON).
     ///
     /// # Errors
@@ -116,7 +124,8 @@ async fn send_parts(request: &RestoreRequest, sender: &mut Sender<'_>) -> Result
 }
 
 /// Reads each part the request names from `db` (a transaction each: the page places the
-/// documents between them) and sends its documents.
+/// documents between them) and sends its documents; at a part not stored, sends those of
+/// the parts before it first.
 async fn send_parts_of(
     db: &Rexie,
     request: &RestoreRequest,
@@ -126,12 +135,19 @@ async fn send_parts_of(
         Some(keys) => keys.clone(),
         None => vec![DOCUMENTS_KEY.to_string()],
     };
-    let mut reader = PartReader::default();
+    let mut reader = PartReader::after(request.read);
     for key in &keys {
         let part = match saved::get(db, key).await {
             Ok(Some(part)) => part,
             Ok(None) if request.keys.is_none() => break,
-            Ok(None) => return Err(Unsent::Missing(key.clone())),
+            Ok(None) => {
+                // The page gets every document of the parts before it, so that a restore
+                // another save outdated can read on from this part.
+                if let Some((documents, read)) = reader.take(true) {
+                    sender.send(&documents, read).await;
+                }
+                return Err(Unsent::Missing(key.clone()));
+            }
             Err(e) => {
                 let why = format!("the browser could not read the saved studio ({e})");
                 return Err(Unsent::Failed(why));
