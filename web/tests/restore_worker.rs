@@ -18,6 +18,7 @@ use ravenshard_studio::components::restore::{self, Restored, CHUNKED_RESTORE_DOC
 use ravenshard_studio::components::saving;
 use ravenshard_studio::state::{read_layout, read_saved, Level, Saved, State, Stored, Work};
 use ravenshard_studio::worker::saved::{self, to_bytes};
+use ravenshard_studio::worker::saving as saving_worker;
 use ravenshard_studio::worker::{client, Channel, Read, Reading, Reply, Request};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -57,6 +58,11 @@ fn many(count: usize) -> Vec<Document> {
 /// Replaces IndexedDB's records by `records` (key, text).
 async fn put(records: &[(String, String)]) {
     saving::forget().await.unwrap();
+    add(records).await;
+}
+
+/// Adds `records` (key, text) to IndexedDB's.
+async fn add(records: &[(String, String)]) {
     let db = saved::open().await.unwrap();
     let tx = db
         .transaction(&[saved::STORE], rexie::TransactionMode::ReadWrite)
@@ -337,9 +343,9 @@ async fn a_restore_whose_parts_another_save_replaced_restores_the_newer_studio()
     );
 }
 
-/// Another tab saves the studio of `saved_fresh` again with its last document edited (its
-/// save keeps every part but the last): the documents it saved.
-async fn another_tab_edits_the_last(
+/// Saves the studio of `saved_fresh` again with its last document edited, as this tab or
+/// another would (the save keeps every part but the last): the documents it saved.
+async fn saved_again_with_the_last_edited(
     settings: &Saved,
     first: &[Document],
     held: &Placement,
@@ -370,7 +376,7 @@ async fn a_restore_outdated_by_an_edit_reads_on_from_the_part_it_replaced() {
     let (settings, first, held, base) = saved_fresh().await;
     let old = saving::load().await.unwrap().unwrap().settings;
     let old_parts = read_layout(&old).parts.unwrap();
-    let expected = another_tab_edits_the_last(&settings, &first, &held, base).await;
+    let expected = saved_again_with_the_last_edited(&settings, &first, &held, base).await;
     let now = read_layout(&saving::load().await.unwrap().unwrap().settings);
     let kept = now.parts.as_ref().unwrap();
     assert_eq!(kept[..kept.len() - 1], old_parts[..old_parts.len() - 1]);
@@ -398,6 +404,34 @@ async fn a_restore_outdated_by_an_edit_reads_on_from_the_part_it_replaced() {
         .await
         .iter()
         .any(|k| k.starts_with(saved::SET_ASIDE_PREFIX)));
+}
+
+/// A save's end keeps the parts no layout names of a generation this page did not give
+/// and younger than `OTHER_TABS_PARTS_KEPT_MS` (maybe another tab's save in progress:
+/// before, this end removed them and that save started again whole), and removes older
+/// ones and this page's own.
+#[wasm_bindgen_test]
+async fn a_saves_end_keeps_another_tabs_young_parts_and_removes_the_rest() {
+    let (settings, first, held, base) = saved_fresh().await;
+    let own = saving_worker::own_generations();
+    let now = js_sys::Date::now() as u64;
+    let mut young = now - 60_000;
+    while own.contains(&young) {
+        young -= 1;
+    }
+    let young = saved::layout_part_key(Some(young), 0);
+    let old = now - saved::OTHER_TABS_PARTS_KEPT_MS - 60_000;
+    let old = saved::layout_part_key(Some(old), 0);
+    add(&[(young.clone(), "x".into()), (old.clone(), "x".into())]).await;
+    // This page saves an edit: the part it replaced is its own, no longer named.
+    saved_again_with_the_last_edited(&settings, &first, &held, base).await;
+    let stored = saving::load().await.unwrap().unwrap();
+    let named = read_layout(&stored.settings).part_keys().unwrap();
+    let unnamed: Vec<String> = (keys().await.into_iter())
+        .filter(|k| k.starts_with(saved::PART_PREFIX) && !named.contains(k))
+        .collect();
+    assert_eq!(unnamed, [young]);
+    assert_eq!(stored.read().unwrap().documents.len(), first.len());
 }
 
 /// A run of the restore's worker given the parts after those read, and what they held,
@@ -910,9 +944,10 @@ async fn a_stopped_save_whose_worker_stops_meanwhile_is_saved_again() {
     stopped.saved_as_edited().await;
 }
 
-/// What another tab's save does to this tab's save in progress when it ends: it removes
-/// every part that the layout in force does not name (the parts of a save in progress
-/// are named by none until its end).
+/// What another tab's save does to this tab's save in progress when it ends more than
+/// `OTHER_TABS_PARTS_KEPT_MS` after that save began (a save paused that long by edits):
+/// it removes every part that the layout in force does not name (the parts of a save in
+/// progress are named by none until its end).
 async fn another_tabs_end_removes_unnamed_parts() -> usize {
     let named: Vec<String> = saving::load()
         .await
@@ -940,7 +975,7 @@ async fn another_tabs_end_removes_unnamed_parts() -> usize {
 }
 
 /// A save whose parts another tab's save removed before its end (that end found them
-/// named by no layout) does not name them: its end finds them missing, and the studio is
+/// named by no layout, and old) does not name them: its end finds them missing, and the studio is
 /// saved again whole, so the saved studio always reads back (before, the end named the
 /// removed parts, and the next reload found the saved studio damaged).
 #[wasm_bindgen_test]

@@ -21,7 +21,6 @@ pub struct RestoreRequest {
     /// What earlier runs of the same restore read (zero for a first run): a restore that
     /// another save outdated reads on from the first part the newer settings name
     /// differently, and its batches count on from there.
-    #[serde(default)]
     pub read: Read,
 }
 
@@ -289,6 +288,12 @@ pub enum Request {
         /// How many documents they hold in all (else the save fails, and the one in
         /// force stays).
         documents: u64,
+        /// The generations the page gave in the last
+        /// [`OTHER_TABS_PARTS_KEPT_MS`](super::saved::OTHER_TABS_PARTS_KEPT_MS)
+        /// ([`own_generations`](super::saving::own_generations)): the end removes their
+        /// parts no layout names, but keeps younger ones of other generations (maybe
+        /// another tab's save in progress).
+        own: Vec<u64>,
     },
     /// The save `run`'s batch `number` is the documents `from..to` of `generator`'s (a
     /// workspace a generation made, not edited there since): the worker makes them itself
@@ -658,6 +663,7 @@ mod tests {
                 run: 4,
                 generation: 1_764_000_000_001,
                 settings: "{\"version\":1}".into(),
+                own: vec![1_764_000_000_000, 1_764_000_000_001],
                 parts: vec![
                     SavePart::Kept(part()),
                     SavePart::Written(part()),

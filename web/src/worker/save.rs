@@ -13,7 +13,11 @@
 //! of the other saves still open and of the kept generations. Parts of a save the page
 //! dropped ([`Request::SaveDrop`]), or of a kept generation released
 //! ([`Request::SaveRelease`]) that no layout names, are removed then; those of a save that
-//! never ended (the page left) by the next save's end.
+//! never ended (the page left) by the next save's end. Another tab's saves write beside
+//! this one's: a save's end keeps the parts of generations the page did not give until
+//! they are [`OTHER_TABS_PARTS_KEPT_MS`](super::saved::OTHER_TABS_PARTS_KEPT_MS) old
+//! ([`kept_for_another_tab`]), so that two tabs saving at once do not start each other's
+//! saves again.
 //!
 //! The requests are handled one after the other, in the order they came ([`Saves`]).
 
@@ -21,7 +25,7 @@ use super::batch::DocumentBatch;
 use super::protocol::{Reply, Request, SavePart};
 use super::run::StudioWorker;
 use super::saved::{self, commit, part_key_range, reason, to_bytes};
-use super::saved::{generation_key_range, generation_prefix};
+use super::saved::{generation_key_range, generation_prefix, kept_for_another_tab};
 use super::saved::{DOCUMENTS_KEY, SETTINGS_KEY, STORE};
 use super::writer::PartWriter;
 use crate::state::{read_layout, read_saved, settings_json};
@@ -156,12 +160,19 @@ async fn handle(
                 settings,
                 parts,
                 documents,
+                own,
             } => {
                 // A save that writes no documents sends no batch.
                 let save = open
                     .take(run)
                     .unwrap_or_else(|| SaveRun::new(run, generation));
-                let reply = save.finish(&settings, &parts, documents, &open).await;
+                let end = End {
+                    settings: &settings,
+                    order: &parts,
+                    documents,
+                    own: &own,
+                };
+                let reply = save.finish(&end, &open).await;
                 scope.respond(id, reply);
             }
             Request::SaveDrop { run } => {
@@ -176,6 +187,18 @@ async fn handle(
             _ => {}
         }
     }
+}
+
+/// What a save's end ([`Request::SaveEnd`]) asks.
+struct End<'a> {
+    /// The settings record, without the layout.
+    settings: &'a str,
+    /// The documents' parts, in order.
+    order: &'a [SavePart],
+    /// How many documents they hold in all.
+    documents: u64,
+    /// The generations the page gave lately (`kept_for_another_tab`).
+    own: &'a [u64],
 }
 
 /// A save being written: the parts stored so far, under its generation's keys.
@@ -264,21 +287,15 @@ impl SaveRun {
         }
     }
 
-    /// Stores `settings` with the layout of `order` (which must hold `documents`) and
-    /// removes every other part but those of the other runs `open` and the generations it
-    /// keeps, in one transaction.
-    async fn finish(
-        mut self,
-        settings: &str,
-        order: &[SavePart],
-        documents: u64,
-        open: &Open,
-    ) -> Reply {
+    /// Stores the end's settings with the layout of its order and removes every other
+    /// part but those of the other runs `open`, the generations it keeps and the young
+    /// ones of other tabs, in one transaction.
+    async fn finish(mut self, end: &End<'_>, open: &Open) -> Reply {
         let run = self.run;
         let result = match self.failed.take() {
             Some(why) => Err(why),
             None if self.lost => Ok(Swapped::Outdated),
-            None => self.swap(settings, order, documents, open).await,
+            None => self.swap(end, open).await,
         };
         self.writer.close();
         match result {
@@ -306,13 +323,8 @@ impl SaveRun {
         Some(parts)
     }
 
-    async fn swap(
-        &mut self,
-        settings: &str,
-        order: &[SavePart],
-        documents: u64,
-        open: &Open,
-    ) -> Result<Swapped, String> {
+    async fn swap(&mut self, end: &End<'_>, open: &Open) -> Result<Swapped, String> {
+        let (order, documents) = (end.order, end.documents);
         let Some(parts) = self.parts_of(order) else {
             return Ok(Swapped::Outdated);
         };
@@ -325,7 +337,7 @@ impl SaveRun {
         }
         let keys: HashSet<String> = parts.iter().map(PartRef::key).collect();
         let layout = Layout::of_parts(self.writer.generation(), parts);
-        let settings = settings_json(&read_saved(settings)?, &layout);
+        let settings = settings_json(&read_saved(end.settings)?, &layout);
         let db = self.writer.db().await?;
         let tx = db
             .transaction(&[STORE], TransactionMode::ReadWrite)
@@ -349,9 +361,12 @@ impl SaveRun {
         let open: Vec<String> = (open.generations().into_iter())
             .map(generation_prefix)
             .collect();
+        let now = js_sys::Date::now().max(0.0) as u64;
         for key in stored_keys {
             let kept = key.as_string().is_some_and(|k| {
-                keys.contains(&k) || open.iter().any(|prefix| k.starts_with(prefix))
+                keys.contains(&k)
+                    || open.iter().any(|prefix| k.starts_with(prefix))
+                    || kept_for_another_tab(&k, end.own, now)
             });
             if !kept {
                 store.delete(key).await.map_err(reason)?;

@@ -10,11 +10,12 @@
 use super::batch::DocumentBatch;
 use super::client;
 use super::protocol::{Channel, Reply, Request, SavePart};
+use super::saved::OTHER_TABS_PARTS_KEPT_MS;
 use crate::state::PartRef;
 use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
 use ravenshard_model::sample::Generator;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
@@ -63,8 +64,8 @@ impl std::error::Error for SaveError {}
 thread_local! {
     /// The queue of each save in progress, by run.
     static QUEUES: RefCell<HashMap<u64, UnboundedSender<Reply>>> = RefCell::new(HashMap::new());
-    /// The last save generation given ([`next_generation`]).
-    static LAST_GENERATION: Cell<u64> = const { Cell::new(0) };
+    /// The save generations given ([`next_generation`]), oldest first.
+    static GIVEN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A generation for the parts of a new save, or of a job that stores its documents as it
@@ -73,11 +74,22 @@ thread_local! {
 /// different workers never share a key.
 pub fn next_generation() -> u64 {
     let now = js_sys::Date::now().max(0.0) as u64;
-    LAST_GENERATION.with(|last| {
-        let generation = now.max(last.get() + 1);
-        last.set(generation);
+    GIVEN.with(|given| {
+        let mut given = given.borrow_mut();
+        let generation = given.last().map_or(now, |last| now.max(last + 1));
+        // The older ones are removed by age alone (`kept_for_another_tab`).
+        let old = given.partition_point(|g| now.saturating_sub(*g) >= OTHER_TABS_PARTS_KEPT_MS);
+        given.drain(..old);
+        given.push(generation);
         generation
     })
+}
+
+/// The generations this page gave in the last [`OTHER_TABS_PARTS_KEPT_MS`]: a save's end
+/// removes their parts no layout names, and keeps the young parts of other generations
+/// (maybe another tab's save in progress).
+pub fn own_generations() -> Vec<u64> {
+    GIVEN.with(|given| given.borrow().clone())
 }
 
 /// Where the save's worker's replies go: each to the queue of its save's run; a crash to
@@ -284,6 +296,7 @@ impl Saving {
             settings,
             parts,
             documents,
+            own: own_generations(),
         };
         send(request);
         self.ended = true;
