@@ -449,6 +449,36 @@ async fn leaving_the_page_saves_at_once() {
     panic!("leaving the page did not save the change at once");
 }
 
+/// Changes that never pause (one every 200 ms, each putting the 500 ms save off again)
+/// are saved all the same, `SAVE_MAX_DELAY_MS` after the first of them; before, nothing
+/// was saved until the typing paused, and a tab closed meanwhile lost it all.
+#[wasm_bindgen_test]
+async fn changes_that_never_pause_are_saved_by_the_deadline() {
+    let studio = Studio::fresh().await;
+    // The save's worker loaded (as in `leaving_the_page_saves_at_once`).
+    studio.type_into("#ids", "a").await;
+    saved_with(1).await;
+    let now = || web_sys::window().unwrap().performance().unwrap().now();
+    let (started, mut text) = (now(), String::from("a"));
+    for i in 0..40 {
+        text.push_str(&format!("\nb{i}"));
+        studio.type_into("#ids", &text).await;
+        gloo::timers::future::TimeoutFuture::new(200).await;
+        let stored = saving::load().await.unwrap().unwrap();
+        let saved = stored.read().unwrap().documents.len();
+        if saved > 1 {
+            let after = now() - started;
+            let max = f64::from(ravenshard_studio::state::SAVE_MAX_DELAY_MS);
+            assert!(
+                after >= max - 300.0 && after < max + 2_000.0,
+                "saved after {after} ms"
+            );
+            return;
+        }
+    }
+    panic!("changes every 200 ms were never saved while they went on");
+}
+
 /// A true page reload would end wasm-bindgen-test's run, so the reload here is the page's
 /// next start: the App is unmounted and mounted again against the same IndexedDB database.
 #[wasm_bindgen_test]

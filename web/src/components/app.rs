@@ -9,7 +9,7 @@ use super::{browser, export_job, ranking_job};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
     Action, AdvisorAction, ConfigAction, DesignAction, Level, Live, Loaded, Notice, NoticeAction,
-    ReshardAction, SavedInTab, State, ViewAction, Work, WorkspaceAction,
+    ReshardAction, SaveTimer, SavedInTab, State, ViewAction, Work, WorkspaceAction,
 };
 use gloo::timers::callback::Timeout;
 use ravenshard_model::workspace::{BalanceVerdict, Placement};
@@ -17,9 +17,6 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::hook;
 use yew::prelude::*;
-
-/// How long the studio waits after the last change before saving.
-pub const SAVE_DELAY_MS: u32 = 500;
 
 /// Where each sub-state's actions go: made once, so that a view's properties stay equal
 /// from one render to the next.
@@ -256,9 +253,12 @@ fn studio(props: &StudioProps) -> Html {
     }
 }
 
-/// Saves the studio [`SAVE_DELAY_MS`] after the last change of the workspace, the
-/// configuration or the tab (at once when the page is hidden or left, so that a reload
-/// right after an edit keeps it), and gives the message to show when the browser refused.
+/// Saves the studio [`SAVE_DELAY_MS`](crate::state::SAVE_DELAY_MS) after the last change of the workspace, the
+/// configuration or the tab, and no later than
+/// [`SAVE_MAX_DELAY_MS`](crate::state::SAVE_MAX_DELAY_MS) after the first
+/// change not yet saved ([`SaveTimer`]: typing that never pauses is saved too), and at
+/// once when the page is hidden or left, so that a reload right after an edit keeps it;
+/// gives the message to show when the browser refused.
 /// A state `restored` from IndexedDB is saved only once changed. Each save is told to the
 /// studio's other tabs, and a save of another tab is told to the user (`on_notice`,
 /// [`OtherTabs`]): the last tab to save is the one a reload opens.
@@ -267,9 +267,10 @@ fn use_saving(state: &State, restored: bool, on_notice: &Callback<NoticeAction>)
     let unsaved = use_state(|| None::<String>);
     let latest = use_mut_ref(|| None::<State>);
     let pending = use_mut_ref(|| None::<Timeout>);
+    let timer = use_mut_ref(SaveTimer::default);
     let unchanged = use_mut_ref(|| restored);
     let flush = {
-        let latest = latest.clone();
+        let (latest, timer) = (latest.clone(), timer.clone());
         let setter = unsaved.setter();
         // A restored studio's documents are the ones IndexedDB holds.
         let stored = restored.then(|| state.live_placement().clone());
@@ -292,6 +293,7 @@ fn use_saving(state: &State, restored: bool, on_notice: &Callback<NoticeAction>)
                 })
             };
             move || {
+                timer.borrow_mut().saving();
                 if let Some(state) = latest.borrow_mut().take() {
                     let placement = state.placement();
                     let said = SavedInTab {
@@ -319,7 +321,8 @@ fn use_saving(state: &State, restored: bool, on_notice: &Callback<NoticeAction>)
             return;
         }
         *latest.borrow_mut() = Some(snapshot);
-        *pending.borrow_mut() = Some(Timeout::new(SAVE_DELAY_MS, move || flush()));
+        let wait = timer.borrow_mut().changed(super::bulk::now());
+        *pending.borrow_mut() = Some(Timeout::new(wait, move || flush()));
     });
     (*unsaved).clone()
 }

@@ -33,6 +33,7 @@ pub mod other_tabs;
 pub mod parts;
 pub mod persist;
 pub mod reshard;
+pub mod save_timer;
 mod statistics;
 pub mod tab;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -70,6 +71,7 @@ pub use persist::{
     LINES_HEADER, PART_BYTES, PART_DOCUMENTS, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY,
 };
 pub use reshard::{Inputs, ReshardAction, ReshardState, ReshardView, StepMove};
+pub use save_timer::{SaveTimer, SAVE_DELAY_MS, SAVE_MAX_DELAY_MS};
 pub use tab::Tab;
 pub use views::{Metric, ViewAction, ViewsState};
 pub use workspace::{
