@@ -493,7 +493,8 @@ pub(super) async fn receive(
     estimate: bool,
 ) -> Received {
     let builder = &mut out.builder;
-    // One batch's documents at a time: the placement is their one store.
+    // One batch's documents at a time (their strings reused from batch to batch): the
+    // placement is their one store.
     let mut documents: Vec<Document> = Vec::new();
     let fraction = |done: u64| Some((done as f64 / total.max(1.0)).min(1.0));
     loop {
@@ -516,8 +517,7 @@ pub(super) async fn receive(
                     let at = builder.len();
                     save.received(number, at..at + batch.len());
                 }
-                documents.clear();
-                if let Err(e) = timed("decode", || batch.append_to(&mut documents)) {
+                if let Err(e) = timed("decode", || batch.fill(&mut documents)) {
                     let message = e.to_string();
                     return Received::Failed {
                         message,

@@ -192,22 +192,36 @@ impl DocumentBatch {
         self.ends.is_empty()
     }
 
-    /// Appends the documents to `documents` (where the page keeps them: no copy of the
-    /// list on the way).
+    /// Puts the batch's documents in `documents` in place of the ones it held, reusing
+    /// their IDs' and collections' strings: the page turns batch after batch into
+    /// documents without an allocation (and a free) for each ID and each collection.
     ///
     /// # Errors
     ///
-    /// [`DamagedBatch`] when the arrays do not agree; `documents` is then as it was.
-    pub fn append_to(self, documents: &mut Vec<Document>) -> Result<(), DamagedBatch> {
-        let before = documents.len();
-        let result = self.push_each(documents, before);
-        if result.is_err() {
-            documents.truncate(before);
+    /// [`DamagedBatch`] when the arrays do not agree; `documents` is then empty.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::Document;
+    /// use ravenshard_studio::worker::DocumentBatch;
+    ///
+    /// let mut order = Document::new("orders/1-A");
+    /// order.collection = Some("Orders".into());
+    /// let mut documents = vec![Document::new("x"); 3];
+    /// DocumentBatch::of(0, &[order.clone()], Default::default()).fill(&mut documents)?;
+    /// assert_eq!(documents, [order]);
+    /// # Ok::<(), ravenshard_studio::worker::DamagedBatch>(())
+    /// ```
+    pub fn fill(self, documents: &mut Vec<Document>) -> Result<(), DamagedBatch> {
+        let filled = self.fill_in(documents);
+        if filled.is_err() {
+            documents.clear();
         }
-        result
+        filled
     }
 
-    fn push_each(self, documents: &mut Vec<Document>, before: usize) -> Result<(), DamagedBatch> {
+    fn fill_in(self, documents: &mut Vec<Document>) -> Result<(), DamagedBatch> {
         let damaged = |problem: &str| DamagedBatch {
             number: self.number,
             problem: problem.to_string(),
@@ -216,32 +230,34 @@ impl DocumentBatch {
         if self.sizes.len() != n || self.collection_of.len() != n {
             return Err(damaged("its arrays differ in length"));
         }
-        documents.reserve(n);
+        documents.truncate(n);
+        documents.resize_with(n, || Document::new(String::new()));
         let mut start = 0usize;
-        for i in 0..n {
+        for (i, document) in documents.iter_mut().enumerate() {
             let end = self.ends[i] as usize;
-            let id = self
-                .ids
-                .get(start..end)
+            let id = (self.ids.get(start..end))
                 .ok_or_else(|| damaged("an ID's offsets are out of place"))?;
             start = end;
-            let mut document = Document::new(id);
+            document.id.clear();
+            document.id.push_str(id);
             document.size = self.sizes[i];
-            document.collection = match self.collection_of[i] {
-                0 => None,
-                c => Some(
-                    self.collections
-                        .get(c as usize - 1)
-                        .ok_or_else(|| damaged("a collection number is unknown"))?
-                        .clone(),
-                ),
+            document.body = None;
+            let Some(c) = self.collection_of[i].checked_sub(1) else {
+                document.collection = None;
+                continue;
             };
-            documents.push(document);
+            let name = (self.collections.get(c as usize))
+                .ok_or_else(|| damaged("a collection number is unknown"))?;
+            match &mut document.collection {
+                Some(kept) => {
+                    kept.clear();
+                    kept.push_str(name);
+                }
+                none => *none = Some(name.clone()),
+            }
         }
         for (i, body) in self.bodies {
-            let document = documents
-                .get_mut(before + i as usize)
-                .filter(|_| (i as usize) < n)
+            let document = (documents.get_mut(i as usize))
                 .ok_or_else(|| damaged("a body's position is out of range"))?;
             document.body = Some(body);
         }
@@ -255,7 +271,7 @@ impl DocumentBatch {
     /// [`DamagedBatch`] when the arrays do not agree.
     pub fn into_documents(self) -> Result<Vec<Document>, DamagedBatch> {
         let mut documents = Vec::new();
-        self.append_to(&mut documents)?;
+        self.fill(&mut documents)?;
         Ok(documents)
     }
 }
@@ -323,12 +339,17 @@ mod tests {
         let mut bad = good.clone();
         bad.sizes.clear();
         assert!(bad.clone().into_documents().is_err());
-        // Appending a damaged batch leaves the list as it was.
-        let mut list = good.clone().into_documents().unwrap();
+        // Filling a list that held other documents gives the batch's alone (their strings
+        // reused); a damaged batch leaves it empty.
+        let mut list = vec![Document::new("x"); documents.len() + 5];
+        list[0].collection = Some("A collection longer than any of the batch".into());
+        list[1].body = Some("{}".into());
+        good.clone().fill(&mut list).unwrap();
+        assert_eq!(list, documents);
         let mut bad = good;
         bad.bodies[0].0 = 1;
-        assert!(bad.append_to(&mut list).is_err());
-        assert_eq!(list, documents);
+        assert!(bad.fill(&mut list).is_err());
+        assert!(list.is_empty());
     }
 
     #[test]

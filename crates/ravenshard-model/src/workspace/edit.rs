@@ -353,9 +353,25 @@ impl Placement {
         group_of: &mut [u32],
         added: &mut Added,
     ) {
+        let mut lower = std::mem::take(&mut added.lower);
+        lower.clear();
+        push_lower_id(&mut lower, &document.id, self.topology.server_version());
+        self.add_lowered(i, document, &lower, locator, group_of, added);
+        added.lower = lower;
+    }
+
+    /// [`add_document`](Self::add_document) once the ID is lowered (`lower`).
+    fn add_lowered(
+        &mut self,
+        i: u32,
+        document: &Document,
+        lower: &str,
+        locator: &Locator<'_>,
+        group_of: &mut [u32],
+        added: &mut Added,
+    ) {
         let version = self.topology.server_version();
-        let lower = lowered(&document.id, version);
-        let Some(found) = self.locate(i, document, &lower, locator, added) else {
+        let Some(found) = self.locate(i, document, lower, locator, added) else {
             return;
         };
         if let Some(b) = Arc::make_mut(&mut self.store).buckets.get_mut(i as usize) {
@@ -395,7 +411,7 @@ impl Placement {
             member
         } else {
             Member {
-                text: &lower,
+                text: lower,
                 ..member
             }
         };
@@ -515,4 +531,7 @@ struct Added {
     bulk: bool,
     invalid: Vec<InvalidDocument>,
     generated: Vec<(u32, String)>,
+    /// The lowered ID of the document being added: one buffer for all of them, not an
+    /// allocation each.
+    lower: String,
 }
