@@ -253,12 +253,12 @@ fn studio(props: &StudioProps) -> Html {
     }
 }
 
-/// Saves the studio [`SAVE_DELAY_MS`](crate::state::SAVE_DELAY_MS) after the last change of the workspace, the
-/// configuration or the tab, and no later than
-/// [`SAVE_MAX_DELAY_MS`](crate::state::SAVE_MAX_DELAY_MS) after the first
-/// change not yet saved ([`SaveTimer`]: typing that never pauses is saved too), and at
-/// once when the page is hidden or left, so that a reload right after an edit keeps it;
-/// gives the message to show when the browser refused.
+/// Saves the studio [`SAVE_DELAY_MS`](crate::state::SAVE_DELAY_MS) after the last
+/// change of the workspace, the configuration or the tab, and no later than
+/// [`SAVE_MAX_DELAY_MS`](crate::state::SAVE_MAX_DELAY_MS) after the first change not yet
+/// saved ([`SaveTimer`]: typing that never pauses is saved too), and at once when the page
+/// is hidden or left, so that a reload right after an edit keeps it; gives the message to
+/// show when the browser refused.
 /// A state `restored` from IndexedDB is saved only once changed. Each save is told to the
 /// studio's other tabs, and a save of another tab is told to the user (`on_notice`,
 /// [`OtherTabs`]): the last tab to save is the one a reload opens.

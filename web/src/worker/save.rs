@@ -12,12 +12,12 @@
 //! generation of its own meanwhile ([`Request::SaveKeep`]): a save's end keeps the parts
 //! of the other saves still open and of the kept generations. Parts of a save the page
 //! dropped ([`Request::SaveDrop`]), or of a kept generation released
-//! ([`Request::SaveRelease`]) that no layout names, are removed then; those of a save that
-//! never ended (the page left) by the next save's end. Another tab's saves write beside
-//! this one's: a save's end keeps the parts of generations the page did not give until
-//! they are [`OTHER_TABS_PARTS_KEPT_MS`](super::saved::OTHER_TABS_PARTS_KEPT_MS) old
-//! ([`kept_for_another_tab`]), so that two tabs saving at once do not start each other's
-//! saves again.
+//! ([`Request::SaveRelease`]) that no layout names, are removed then. Another tab's saves
+//! write beside this one's: a save's end keeps the parts of generations the page did not
+//! give until they are [`OTHER_TABS_PARTS_KEPT_MS`](super::saved::OTHER_TABS_PARTS_KEPT_MS)
+//! old ([`kept_for_another_tab`]), so that two tabs saving at once do not start each
+//! other's saves again; the parts of a save that never ended (a tab closed, a page left)
+//! go at the first save's end after that.
 //!
 //! The requests are handled one after the other, in the order they came ([`Saves`]).
 
