@@ -6,7 +6,9 @@
 //! save after an edit writes only what it touched, and one an edit stopped goes on (or is
 //! saved again if its worker stopped meanwhile); an import's worker stores its documents
 //! and the save of its workspace names them; another tab's save meanwhile makes a restore
-//! read the newer studio and a save start again whole, never a damaged saved studio.
+//! read the newer studio (on from the parts both name) and a save whose parts went start
+//! again whole, never a damaged saved studio; a save's end keeps another tab's young
+//! parts.
 //!
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]

@@ -141,8 +141,10 @@ impl Layout {
     /// Where a restore of this layout that found the part `missing` not stored can read on
     /// in `newer`, the layout another save stored meanwhile: the index of that part, when
     /// `newer` names the same parts before it (a save keeps the parts an edit did not
-    /// touch, and a part's key is never written twice) and not `missing` itself (then
-    /// the part is lost, not replaced). `None`: read `newer` from its start.
+    /// touch, and a part's key is never written twice; 0 when it names none of them: read
+    /// `newer` whole). `None` when it cannot: `newer` still names `missing` (the part is
+    /// lost, not replaced), or either layout is of a studio saved before parts had keys of
+    /// their own.
     ///
     /// # Examples
     ///
@@ -154,11 +156,11 @@ impl Layout {
     /// // Another save rewrote the last part only.
     /// let newer = Layout::of_parts(6, vec![part(5, 0), part(5, 1), part(6, 0)]);
     /// assert_eq!(old.read_on(&newer, "documents.5.2"), Some(2));
-    /// // It rewrote them all, or still names the part: nothing to go on from.
+    /// // It rewrote them all: read it whole.
     /// let whole = Layout::of_parts(6, vec![part(6, 0), part(6, 1)]);
     /// assert_eq!(old.read_on(&whole, "documents.5.0"), Some(0));
+    /// // It still names the part, or is of a studio saved before: no reading on.
     /// assert_eq!(old.read_on(&old, "documents.5.2"), None);
-    /// // Studios saved before parts had keys of their own say nothing to go on from.
     /// assert_eq!(Layout::default().read_on(&newer, "documents"), None);
     /// ```
     pub fn read_on(&self, newer: &Layout, missing: &str) -> Option<usize> {
