@@ -116,10 +116,10 @@ fn restore_job(
 
 /// What a restore that found a part not stored does next.
 enum Next {
-    /// Reads on in the newer settings (another save replaced the part): their record, and
-    /// the index of the first part of their layout to read (the parts before it are the
+    /// Reads on in the newer settings (another save replaced the part): their record, its
+    /// layout, and the index of the first part of it to read (the parts before it are the
     /// ones read).
-    ReadOn(String, usize),
+    ReadOn(String, Layout, usize),
     /// Ends with this.
     End(Restored),
 }
@@ -141,7 +141,7 @@ async fn missing(key: &str, layout: &Layout) -> Next {
                 return Next::End(Restored::Failed(why));
             }
             match layout.read_on(&newer, key) {
-                Some(at) => Next::ReadOn(now, at),
+                Some(at) => Next::ReadOn(now, newer, at),
                 None => Next::End(Restored::Outdated),
             }
         }
@@ -213,12 +213,11 @@ async fn in_worker(
             other => return ended(other, &stopped),
         };
         drop(reading);
-        let (now, at) = match missing(&key, &layout).await {
-            Next::ReadOn(now, at) if runs < RESTORE_TRIES => (now, at),
+        let (now, newer, at) = match missing(&key, &layout).await {
+            Next::ReadOn(now, newer, at) if runs < RESTORE_TRIES => (now, newer, at),
             Next::ReadOn(..) => return Restored::Outdated,
             Next::End(restored) => return restored,
         };
-        let newer = read_layout(&now);
         read = read_before(&newer, at);
         let Ok(newer_state) = read_saved(&now).and_then(with_tab) else {
             return Restored::Outdated;
