@@ -12,7 +12,7 @@ use crate::state::{
     ReshardAction, SaveTimer, SavedInTab, State, ViewAction, Work, WorkspaceAction,
 };
 use gloo::timers::callback::Timeout;
-use ravenshard_model::workspace::{BalanceVerdict, Placement};
+use ravenshard_model::workspace::{BalanceVerdict, Placement, Summary};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::hook;
@@ -155,7 +155,7 @@ fn studio(props: &StudioProps) -> Html {
         let state = state.clone();
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| {
-            let name = format!("{}-{suffix}", state.placement().topology().database());
+            let name = format!("{}-{suffix}", state.summary().database);
             if let Err(e) = browser::download(&name, mime, &text(&state)) {
                 dispatch.error.emit(e);
             }
@@ -173,10 +173,10 @@ fn studio(props: &StudioProps) -> Html {
                 stopped.set(true);
                 return;
             }
-            if state.placement().len() < export_job::CSV_SLICED_FROM {
+            if state.summary().documents < export_job::CSV_SLICED_FROM {
                 return at_once.emit(click);
             }
-            let name = format!("{}-documents.csv", state.placement().topology().database());
+            let name = format!("{}-documents.csv", state.summary().database);
             let on_progress = {
                 let (progress, job) = (progress.clone(), job.clone());
                 Callback::from(move |share: Option<f64>| {
@@ -242,7 +242,7 @@ fn studio(props: &StudioProps) -> Html {
                         on_loaded={dispatch.loaded.clone()} />
                 </aside>
                 <section class="views" aria-label="Views">
-                    { totals(&state.placement()) }
+                    { totals(state.summary()) }
                     <TabBar {tab} on_action={dispatch.view.clone()} />
                     <div class={classes!("view", format!("view-{}", tab.key()))} role="tabpanel">
                         { tab_view(tab, &state, &dispatch) }
@@ -295,10 +295,10 @@ fn use_saving(state: &State, restored: bool, on_notice: &Callback<NoticeAction>)
             move || {
                 timer.borrow_mut().saving();
                 if let Some(state) = latest.borrow_mut().take() {
-                    let placement = state.placement();
+                    let summary = state.summary();
                     let said = SavedInTab {
-                        database: placement.topology().database().to_string(),
-                        documents: placement.len() as u64,
+                        database: summary.database.clone(),
+                        documents: summary.documents as u64,
                     };
                     saver.save(state.settings(), state.live_placement(), done(said));
                 }
@@ -339,10 +339,10 @@ fn use_ranked_groups(placement: &Live<Placement>) {
 
 /// The totals over the views: documents, placed, invalid, shards, anchored groups, bytes
 /// and the balance verdict.
-fn totals(placement: &Placement) -> Html {
-    let totals = placement.totals();
-    let balance = placement.document_balance();
-    let shards = placement.shards().len();
+fn totals(summary: &Summary) -> Html {
+    let totals = &summary.totals;
+    let balance = summary.document_balance;
+    let shards = summary.shards.len();
     let verdict = match balance.verdict {
         Some(BalanceVerdict::Balanced) => ("balanced", "Balanced"),
         Some(BalanceVerdict::Uneven) => ("uneven", "Uneven"),
@@ -357,7 +357,7 @@ fn totals(placement: &Placement) -> Html {
                 <strong>{ count(totals.invalid) }</strong>{ " invalid" }
             </span>
             <span class="count-shards"><strong>{ shards }</strong>{ format!(" shard{}", plural(shards as u64)) }</span>
-            <span class="count-groups"><strong>{ count(placement.group_count() as u64) }</strong>{ " anchored groups" }</span>
+            <span class="count-groups"><strong>{ count(summary.groups as u64) }</strong>{ " anchored groups" }</span>
             if totals.bytes > 0 {
                 <span class="count-bytes"><strong>{ super::bytes(totals.bytes) }</strong></span>
             }

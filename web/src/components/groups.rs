@@ -3,7 +3,8 @@
 use super::{bytes, count, shard_style};
 use crate::state::Live;
 use crate::state::ViewAction;
-use ravenshard_model::workspace::Placement;
+use ravenshard_model::workspace::{Placement, Summary};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// How many groups are listed at first, and how many more each "Show more" adds.
@@ -14,6 +15,8 @@ pub const GROUPS_LISTED: usize = 100;
 pub struct GroupsViewProps {
     /// The placed documents.
     pub placement: Live<Placement>,
+    /// What the placement holds: the groups' counts.
+    pub summary: Rc<Summary>,
     /// The selected group.
     pub selected: Option<u32>,
     /// Where selections go.
@@ -26,7 +29,8 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
     let p = props.placement.get();
     // Only the groups listed are read: the order is kept by the placement, so an edit
     // does not make the summary of every group again.
-    let total = p.group_count();
+    let summary = &props.summary;
+    let total = summary.groups;
     let listed = use_state(|| GROUPS_LISTED);
     let on_more = {
         let listed = listed.clone();
@@ -38,12 +42,12 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
             { " is stored with " }<code>{ "customers/1-A" }</code>{ ": the part after the last $ is its anchor." }</p>
         };
     }
-    let obese = p.obese_group_count();
+    let obese = summary.obese_groups;
     html! {
         <div class="groups-view">
             <p class="caption">
                 { format!("{} anchored group{}, largest first. A group larger than {} documents is obese: it cannot be split across shards.",
-                    count(total as u64), super::plural(total as u64), count(p.obese_threshold())) }
+                    count(total as u64), super::plural(total as u64), count(summary.obese_threshold)) }
                 if obese > 0 { <strong class="bad">{ format!(" {obese} obese.") }</strong> }
             </p>
             <div class="table-scroll">

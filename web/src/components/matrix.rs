@@ -2,8 +2,8 @@
 //! "Distributing 100 users among 4 nodes and 3 shards").
 
 use super::{count, plural, shard_style};
-use crate::state::Live;
-use ravenshard_model::workspace::Placement;
+use ravenshard_model::workspace::Summary;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The most shard columns drawn.
@@ -12,17 +12,17 @@ pub const COLUMNS_DRAWN: usize = 48;
 /// Properties of [`MatrixView`].
 #[derive(Properties, PartialEq)]
 pub struct MatrixViewProps {
-    /// The placed documents.
-    pub placement: Live<Placement>,
+    /// What the placement holds, per shard and node.
+    pub summary: Rc<Summary>,
 }
 
 /// A table: one row per node, one column per shard, a total per node.
 #[function_component(MatrixView)]
 pub fn matrix_view(props: &MatrixViewProps) -> Html {
-    let p = props.placement.get();
-    let m = p.matrix();
+    let summary = &props.summary;
+    let m = &summary.matrix;
     let columns = m.shards.len().min(COLUMNS_DRAWN);
-    let placed = p.totals().placed;
+    let placed = summary.totals.placed;
     html! {
         <div class="matrix-view">
             <p class="caption">
@@ -42,8 +42,8 @@ pub fn matrix_view(props: &MatrixViewProps) -> Html {
                     <thead>
                         <tr>
                             <th scope="col">{ "Node" }</th>
-                            { for m.shards.iter().take(columns).map(|&s| html! {
-                                <th scope="col" style={shard_style(s)}><span class="shard-badge">{ p.topology().fragment(s) }</span></th>
+                            { for summary.shards.iter().take(columns).map(|s| html! {
+                                <th scope="col" style={shard_style(s.shard)}><span class="shard-badge">{ s.fragment.clone() }</span></th>
                             }) }
                             <th scope="col" class="total">{ "Total" }</th>
                         </tr>

@@ -2,9 +2,9 @@
 //! card per shard (fragment).
 
 use super::{bytes, count, percent, plural, shard_style};
-use crate::state::Live;
 use crate::state::{Metric, ViewAction};
-use ravenshard_model::workspace::{BalanceVerdict, Placement, ShardSummary};
+use ravenshard_model::workspace::{BalanceVerdict, ShardSummary, Summary};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The most shards drawn (bars and cards); with more, the fullest are drawn.
@@ -13,8 +13,8 @@ pub const SHARDS_DRAWN: usize = 64;
 /// Properties of [`ShardsView`].
 #[derive(Properties, PartialEq)]
 pub struct ShardsViewProps {
-    /// The placed documents.
-    pub placement: Live<Placement>,
+    /// What the placement holds, per shard.
+    pub summary: Rc<Summary>,
     /// What the bars measure.
     pub metric: Metric,
     /// Where the metric toggle goes.
@@ -37,13 +37,13 @@ fn verdict_text(
 /// Bars and cards per shard.
 #[function_component(ShardsView)]
 pub fn shards_view(props: &ShardsViewProps) -> Html {
-    let p = props.placement.get();
+    let p = &props.summary;
     let metric = props.metric;
     let load = |s: &ShardSummary| match metric {
         Metric::Documents => s.documents,
         Metric::Bytes => s.bytes,
     };
-    let mut drawn: Vec<&ShardSummary> = p.shards().iter().collect();
+    let mut drawn: Vec<&ShardSummary> = p.shards.iter().collect();
     if drawn.len() > SHARDS_DRAWN {
         drawn.sort_by_key(|s| std::cmp::Reverse(load(s)));
         drawn.truncate(SHARDS_DRAWN);
@@ -51,8 +51,8 @@ pub fn shards_view(props: &ShardsViewProps) -> Html {
     }
     let max = drawn.iter().map(|s| load(s)).max().unwrap_or(0).max(1);
     let (balance, what) = match metric {
-        Metric::Documents => (p.document_balance(), "documents"),
-        Metric::Bytes => (p.byte_balance(), "bytes"),
+        Metric::Documents => (p.document_balance, "documents"),
+        Metric::Bytes => (p.byte_balance, "bytes"),
     };
     let (class, text) = verdict_text(balance.verdict, balance.skew, what);
     let toggle = |m: Metric, label: &str| {
@@ -62,7 +62,7 @@ pub fn shards_view(props: &ShardsViewProps) -> Html {
                 onclick={props.on_action.reform(move |_: MouseEvent| ViewAction::SetMetric(m))}>{ label.to_string() }</button>
         }
     };
-    let without = p.totals().without_size;
+    let without = p.totals.without_size;
     html! {
         <div class="shards-view">
             <div class="view-head">
@@ -75,8 +75,8 @@ pub fn shards_view(props: &ShardsViewProps) -> Html {
             if metric == Metric::Bytes && without > 0 {
                 <p class="hint">{ format!("{} document{} without a known size count as 0 bytes.", count(without), plural(without)) }</p>
             }
-            if p.shards().len() > SHARDS_DRAWN {
-                <p class="hint">{ format!("{} shards: the {SHARDS_DRAWN} fullest are drawn.", p.shards().len()) }</p>
+            if p.shards.len() > SHARDS_DRAWN {
+                <p class="hint">{ format!("{} shards: the {SHARDS_DRAWN} fullest are drawn.", p.shards.len()) }</p>
             }
             <ol class="bars" aria-label={format!("{what} per shard")}>
                 { for drawn.iter().map(|s| {

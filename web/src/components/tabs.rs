@@ -7,6 +7,7 @@ use super::{
     MatrixView, QueriesView, RangesView, ReshardView, ShardsView,
 };
 use crate::state::{State, Tab, ViewAction};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// Properties of [`TabBar`].
@@ -55,13 +56,14 @@ pub fn tab_view(tab: Tab, state: &State, on: &Dispatch) -> Html {
 
 fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
     let placement = state.live_placement().clone();
+    let summary = Rc::clone(state.summary());
     let views = state.views();
     let topology = || ByPtr(state.config().topology().clone());
     match tab {
         Tab::Shards => html! {
-            <ShardsView {placement} metric={views.metric()} on_action={on.view.clone()} />
+            <ShardsView {summary} metric={views.metric()} on_action={on.view.clone()} />
         },
-        Tab::Nodes => html! { <MatrixView {placement} /> },
+        Tab::Nodes => html! { <MatrixView {summary} /> },
         Tab::Map => html! {
             <MapView {placement} topology={topology()} selected_bucket={views.selected_bucket()}
                 selected_group={views.selected_group()} on_action={on.view.clone()} />
@@ -71,7 +73,7 @@ fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
                 on_action={on.config.clone()} />
         },
         Tab::Groups => html! {
-            <GroupsView {placement} selected={views.selected_group()} on_action={on.view.clone()} />
+            <GroupsView {placement} {summary} selected={views.selected_group()} on_action={on.view.clone()} />
         },
         Tab::Documents => html! {
             <DocumentsView {placement} rows={ByPtr(views.rows())}

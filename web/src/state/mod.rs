@@ -86,7 +86,7 @@ use ravenshard_design::content::ContentDesign;
 use ravenshard_model::advise::Rewrite;
 use ravenshard_model::sample::chapter_examples;
 use ravenshard_model::share::SharedState;
-use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
+use ravenshard_model::workspace::{Document, Placement, PlacementOptions, Summary};
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -401,6 +401,12 @@ impl State {
     /// needed: an edit while it is kept copies the placement).
     pub fn placement(&self) -> Rc<Placement> {
         self.workspace.placement()
+    }
+
+    /// What every view shows of the placement in force: totals, shards, nodes × shards,
+    /// blocks, the groups' counts ([`Summary`]).
+    pub fn summary(&self) -> &Rc<Summary> {
+        self.workspace.summary()
     }
 
     /// The handle on the placement in force (the workspace's: the one store of the

@@ -11,7 +11,7 @@ use ravenshard::Topology;
 use ravenshard_design::reshard::BucketStatistics;
 use ravenshard_model::advise::{rewrite_ids, Rewrite};
 use ravenshard_model::sample::{chapter_examples, Generator};
-use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
+use ravenshard_model::workspace::{Document, Placement, PlacementOptions, Summary};
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -179,6 +179,9 @@ pub struct WorkspaceState {
     /// The documents placed by the configuration in force: the one store of them, changed
     /// in place by an edit of the ID editor or a change of configuration (see [`Live`]).
     placement: Live<Placement>,
+    /// What every view shows of the placement ([`Summary`]), made again after each change
+    /// of it (O(shards)), and the handle it was made from.
+    summary: (Live<Placement>, Rc<Summary>),
     /// Bucket statistics in place of documents (then the placement is made from them).
     statistics: Option<Rc<BucketStatistics>>,
     parse_notes: Vec<String>,
@@ -205,9 +208,12 @@ impl WorkspaceState {
 
     /// A workspace of the documents `placement` holds, the editor on their first page.
     pub fn new(placement: Placement) -> WorkspaceState {
+        let summary = Rc::new(placement.summary());
+        let placement = Live::new(placement);
         WorkspaceState {
-            page: Page::at(&placement, 0),
-            placement: Live::new(placement),
+            page: Page::at(&placement.get(), 0),
+            summary: (placement.clone(), summary),
+            placement,
             statistics: None,
             parse_notes: Vec::new(),
             generated: Field::new(DEFAULT_GENERATED, 10_000),
@@ -231,9 +237,15 @@ impl WorkspaceState {
         self.placement.get()
     }
 
+    /// What every view shows of the placement now: totals, shards, nodes × shards,
+    /// blocks, the groups' counts.
+    pub fn summary(&self) -> &Rc<Summary> {
+        &self.summary.1
+    }
+
     /// How many documents the workspace holds.
     pub fn len(&self) -> usize {
-        self.placement.get().len()
+        self.summary.1.documents
     }
 
     /// Whether the workspace holds no document.
@@ -495,6 +507,10 @@ impl Reducible for WorkspaceState {
     fn reduce(self: Rc<Self>, action: WorkspaceAction) -> Rc<Self> {
         let mut next = Rc::unwrap_or_clone(self);
         next.apply(action);
+        if next.summary.0 != next.placement {
+            let summary = Rc::new(next.placement.get().summary());
+            next.summary = (next.placement.clone(), summary);
+        }
         Rc::new(next)
     }
 }

@@ -1,11 +1,11 @@
 //! Nodes × shards: a node that holds a shard holds every document of it.
 
 use super::ShardSummary;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 /// What one node holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeRow {
     /// The node tag.
     pub node: String,
@@ -39,7 +39,7 @@ pub struct NodeRow {
 /// assert_eq!(m.rows[0].documents, [1, 0]);
 /// assert_eq!(m.rows[1].total_documents, 2);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeMatrix {
     /// The columns: shard numbers, ascending.
     pub shards: Vec<u32>,

@@ -8,6 +8,7 @@
 //! | view | API |
 //! |---|---|
 //! | bucket map | [`Placement::histogram`], [`Placement::documents_in`], [`Placement::documents_in_bucket`], [`Placement::blocks`] |
+//! | every view's figures at once | [`Placement::summary`] ([`Summary`]: totals, shards, nodes × shards, blocks, groups' counts; plain data) |
 //! | shards | [`Placement::shards`], [`Placement::document_balance`], [`Placement::byte_balance`] |
 //! | nodes × shards | [`Placement::matrix`] |
 //! | anchored groups | [`Placement::groups`], [`Placement::obese_buckets`] |
@@ -71,6 +72,7 @@ mod sorting;
 mod source;
 mod statistics;
 mod store;
+mod summary;
 mod used_buckets;
 
 pub use builder::{Freeing, PlacementBuilder};
@@ -85,11 +87,12 @@ pub use retopology::TopologyChangeError;
 pub use rows::{Row, RowQuery, RowView, SortKey};
 pub use rows_job::{PlacementChanged, RowsJob};
 pub use shards::{Balance, BalanceVerdict, Block, ShardSummary};
+pub use summary::Summary;
 
 use ravenshard::{explain, hashed_chars, push_lower_id, Explanation, IdError};
 use ravenshard::{BucketRange, Topology, NUMBER_OF_BUCKETS};
 use ravenshard_design::reshard::BucketLoad;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -197,7 +200,7 @@ pub struct Place {
 }
 
 /// Counts over all documents.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Totals {
     /// Documents given (placed + invalid).
     pub documents: u64,

@@ -4,10 +4,10 @@ use super::histogram::Load;
 use super::loads::Loads;
 use ravenshard::report::skew;
 use ravenshard::{BucketRange, Topology, NUMBER_OF_BUCKETS};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One shard (fragment database) and what it holds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShardSummary {
     /// The shard number.
     pub shard: u32,
@@ -33,7 +33,7 @@ pub struct ShardSummary {
 
 /// How even a load is across shards. The thresholds are this tool's rule of thumb, not
 /// RavenDB's: the server neither computes nor acts on skew.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BalanceVerdict {
     /// Skew at most [`BalanceVerdict::BALANCED_MAX`] (the largest shard at most 10% above
     /// the mean).
@@ -74,7 +74,7 @@ impl BalanceVerdict {
 }
 
 /// Skew of a per-shard load and its verdict; both `None` when there is no load.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Balance {
     /// Largest shard over mean shard ([`skew`]); every shard of the topology counts,
     /// including one that owns no buckets.
@@ -106,7 +106,7 @@ impl Balance {
 }
 
 /// A 2^20-bucket block of the bucket map: the default block or a prefix's.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Block {
     /// Its first bucket.
     pub start: u32,

@@ -11,7 +11,7 @@ use crate::config::{
 use crate::ServerVersion;
 use crate::{bucket_for_with, bucket_of_lower, check_id, lower_id_with, ConfigError, IdError};
 use crate::{ConfigWarning, NUMBER_OF_BUCKETS};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use shard_table::ShardTable;
 use std::collections::BTreeMap;
@@ -36,7 +36,7 @@ fn range_of(ranges: &[BucketRange], bucket: u32) -> Option<&BucketRange> {
 pub const DEFAULT_DATABASE: &str = "db";
 
 /// Buckets `start..end` belong to `shard`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BucketRange {
     /// First bucket of the range.
     pub start: u32,

@@ -1,0 +1,76 @@
+//! What the studio shows of a placement at once, whatever its number of documents: the
+//! totals, the shards, the nodes × shards table, the blocks and the anchored groups'
+//! counts, O(shards) to make. A view that renders from a [`Summary`] holds no reference to
+//! the documents, so the placement can live elsewhere (a worker) and send the summary of
+//! each version it makes.
+
+use super::{Balance, Block, NodeMatrix, Placement, ShardSummary, Totals};
+use serde::{Deserialize, Serialize};
+
+/// The figures of a placement that every view shows, copied out of it
+/// ([`Placement::summary`]): plain data, serialisable.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_model::workspace::{Document, Placement};
+/// use ravenshard::Topology;
+///
+/// let t = Topology::with_shards(3).unwrap();
+/// let docs = ["orders/1$users/4", "users/4", ""].map(Document::new);
+/// let p = Placement::new(&docs, &t, &Default::default());
+/// let summary = p.summary();
+/// assert_eq!(summary.documents, 3);
+/// assert_eq!(summary.totals.invalid, 1);
+/// assert_eq!(summary.shards.len(), 3);
+/// assert_eq!(summary.groups, 1);
+/// assert_eq!(summary.database, "db");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// How many documents the placement holds, placed or not ([`Placement::len`]).
+    pub documents: usize,
+    /// Counts over all documents.
+    pub totals: Totals,
+    /// One summary per shard, in ascending shard order.
+    pub shards: Vec<ShardSummary>,
+    /// How even the documents per shard are.
+    pub document_balance: Balance,
+    /// How even the known bytes per shard are.
+    pub byte_balance: Balance,
+    /// Nodes × shards.
+    pub matrix: NodeMatrix,
+    /// The 2^20-bucket blocks, in bucket order.
+    pub blocks: Vec<Block>,
+    /// One past the last bucket of the topology.
+    pub bucket_space: u64,
+    /// How many anchored groups there are.
+    pub groups: usize,
+    /// How many of them are obese.
+    pub obese_groups: usize,
+    /// The obese threshold in force.
+    pub obese_threshold: u64,
+    /// The topology's database name.
+    pub database: String,
+}
+
+impl Placement {
+    /// What every view shows of the placement ([`Summary`]): O(shards × ranges + nodes ×
+    /// shards + blocks + log groups), whatever the number of documents.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            documents: self.len(),
+            totals: *self.totals(),
+            shards: self.shards().to_vec(),
+            document_balance: self.document_balance(),
+            byte_balance: self.byte_balance(),
+            matrix: self.matrix().clone(),
+            blocks: self.blocks().to_vec(),
+            bucket_space: self.bucket_space(),
+            groups: self.group_count(),
+            obese_groups: self.obese_group_count(),
+            obese_threshold: self.obese_threshold(),
+            database: self.topology().database().to_string(),
+        }
+    }
+}
