@@ -324,7 +324,7 @@ pub struct Progress {
 }
 
 /// A document's ID and the ID a candidate gives it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Rewrite {
     /// The ID as stored.
     pub from: String,

@@ -48,7 +48,7 @@ impl AnchoredGroup {
 /// members rather than their list, which [`Placement::group_summary`](super::Placement::group_summary)
 /// reads without copying (the largest of 10,000,000 generated documents' groups has a
 /// quarter of a million members).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct GroupSummary {
     /// The anchor, lower-cased.
     pub anchor: String,

@@ -10,7 +10,7 @@ use serde::Serialize;
 pub const MAX_BINS: usize = 1 << 16;
 
 /// A run of buckets `[start, end)` of the bucket map.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Bin {
     /// First bucket of the bin.
     pub start: u32,

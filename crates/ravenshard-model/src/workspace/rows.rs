@@ -41,7 +41,7 @@ impl SortKey {
 }
 
 /// A view of the documents: which ones and in what order.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RowQuery {
     /// Keep IDs that contain this text, ignoring case (empty: all).

@@ -1,0 +1,380 @@
+//! The workspace as a service: one holder of the documents' [`Placement`] (in the studio,
+//! its worker), changed by [`Change`]s and read by [`Question`]s, whose [`Answer`]s hold
+//! what a screen shows, never every document. Everything that crosses is plain data
+//! (serde), so the page that renders and the thread that holds a million documents can be
+//! two.
+//!
+//! A [`Host`] numbers its versions: each change that did something is one more, and
+//! [`Changed`] says how the documents moved ([`What`]), so that a view knows whether what
+//! it was told before still holds. A change that cannot be made ([`ChangeError`]) leaves
+//! the workspace as it was.
+//!
+//! # Examples
+//!
+//! ```
+//! use ravenshard_model::host::{Answer, Change, Host, Question, What};
+//! use ravenshard_model::workspace::Document;
+//!
+//! let mut host = Host::default();
+//! let documents = ["orders/1-A", "orders/2-A$customers/1-A", "customers/1-A"].map(Document::new);
+//! let changed = host.apply(Change::Replace { documents: documents.to_vec() })?;
+//! assert_eq!((changed.version, changed.what), (1, What::Placed));
+//! assert_eq!(changed.summary.totals.placed, 3);
+//!
+//! let four = ravenshard::Topology::with_shards(4).unwrap().to_json();
+//! let changed = host.apply(Change::Configure { configuration: four })?;
+//! assert_eq!(changed.summary.shards.len(), 4);
+//!
+//! let question = Question::BucketDocuments { bucket: 982173, most: 10 };
+//! let Answer::BucketDocuments { total, documents } = host.answer(&question) else { panic!() };
+//! assert_eq!((total, documents[0].id.as_str()), (2, "orders/2-A$customers/1-A"));
+//! # Ok::<(), ravenshard_model::host::ChangeError>(())
+//! ```
+
+mod change;
+mod question;
+mod wire;
+
+pub use change::{Change, ChangeError, Changed, What};
+pub use question::{Answer, ListedDocument, Question, RowData, MAX_LISTED};
+
+use crate::advise::rewrite_ids;
+use crate::workspace::{Placement, PlacementOptions, RowQuery, RowView};
+use ravenshard::Topology;
+use ravenshard_design::content::ContentDesign;
+use ravenshard_design::reshard::BucketStatistics;
+
+/// The documents' placement and its version, changed and read as plain data.
+#[derive(Debug, Clone)]
+pub struct Host {
+    placement: Placement,
+    /// Bucket statistics placed instead of documents (kept apart: a configuration that
+    /// cannot place them leaves the placement empty, the next one tries again).
+    statistics: Option<BucketStatistics>,
+    version: u64,
+    /// The documents view's rows made last, at a version: scrolling reads them again.
+    rows: Option<(u64, RowQuery, RowView)>,
+}
+
+impl Default for Host {
+    /// No documents, placed by RavenDB's default configuration (3 shards).
+    fn default() -> Host {
+        let topology = Topology::with_shards(3).expect("3 shards is a valid count");
+        Host::new(Placement::new(&[], &topology, &PlacementOptions::default()))
+    }
+}
+
+impl Host {
+    /// A host of `placement`'s documents, at version 0.
+    pub fn new(placement: Placement) -> Host {
+        Host {
+            placement,
+            statistics: None,
+            version: 0,
+            rows: None,
+        }
+    }
+
+    /// The placement now.
+    pub fn placement(&self) -> &Placement {
+        &self.placement
+    }
+
+    /// The version now: one more per change that did something.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// What a change at this version told, without a change: the version and summary now.
+    pub fn changed(&self, what: What) -> Changed {
+        Changed {
+            version: self.version,
+            what,
+            summary: self.placement.summary(),
+            rewritten: 0,
+            warning: None,
+        }
+    }
+
+    /// Replaces the placement by one a job built (an import, a generation, a restore):
+    /// placed by the configuration in force if it was built by another.
+    pub fn adopt(&mut self, placement: Placement) -> Changed {
+        let (topology, options) = (
+            self.placement.topology().clone(),
+            self.placement.options().clone(),
+        );
+        self.placement = placement;
+        self.statistics = None;
+        let mut changed = self.bump(What::Placed);
+        if let Ok(refollowed) = self.follow(&topology, &options) {
+            if refollowed != What::Nothing {
+                changed = self.bump(What::Placed);
+            }
+        }
+        changed
+    }
+
+    /// Makes `change`; the workspace is as it was when it fails.
+    ///
+    /// # Errors
+    ///
+    /// See [`ChangeError`].
+    pub fn apply(&mut self, change: Change) -> Result<Changed, ChangeError> {
+        let mut rewritten = 0;
+        let mut warning = None;
+        let what = match change {
+            Change::Replace { documents } => {
+                let (topology, options) = (self.placement.topology(), self.placement.options());
+                self.placement = Placement::new(&documents, topology, options);
+                self.statistics = None;
+                What::Placed
+            }
+            Change::Splice { at, remove, insert } => self.splice(at, remove, &insert)?,
+            Change::Configure { configuration } => {
+                let topology = Topology::from_json(&configuration)
+                    .map_err(|e| ChangeError::Configuration(e.to_string()))?;
+                let options = options_of(&topology);
+                let (what, note) = self.configure(&topology, &options)?;
+                warning = note;
+                what
+            }
+            Change::Rewrite { rewrites } => {
+                let placement = self
+                    .placement
+                    .rewritten(|chunk| rewritten += rewrite_ids(chunk, &rewrites) as u64)
+                    .map_err(|e| ChangeError::Edit(e.to_string()))?;
+                if rewritten == 0 {
+                    What::Nothing
+                } else {
+                    self.placement = placement;
+                    What::Placed
+                }
+            }
+            Change::Statistics { names, texts } => {
+                let files = names.iter().zip(&texts);
+                let files = files.map(|(n, t)| (n.as_str(), t.as_str()));
+                let statistics = BucketStatistics::read(files)
+                    .map_err(|e| ChangeError::Statistics(e.to_string()))?;
+                self.statistics = Some(statistics);
+                let (topology, options) = (
+                    self.placement.topology().clone(),
+                    self.placement.options().clone(),
+                );
+                warning = self.place_statistics(&topology, &options);
+                What::Placed
+            }
+        };
+        let mut changed = self.bump(what);
+        changed.rewritten = rewritten;
+        changed.warning = warning;
+        Ok(changed)
+    }
+
+    /// One more version when `what` changed something; the summary now.
+    fn bump(&mut self, what: What) -> Changed {
+        if what != What::Nothing {
+            self.version += 1;
+            self.rows = None;
+        }
+        self.changed(what)
+    }
+
+    fn splice(
+        &mut self,
+        at: u64,
+        remove: u64,
+        insert: &[crate::workspace::Document],
+    ) -> Result<What, ChangeError> {
+        let too_far = || {
+            ChangeError::Edit(format!(
+                "documents {at} to {} are not in the workspace of {} documents",
+                at.saturating_add(remove),
+                self.placement.len()
+            ))
+        };
+        let start = usize::try_from(at).map_err(|_| too_far())?;
+        let end = usize::try_from(at.saturating_add(remove)).map_err(|_| too_far())?;
+        if end > self.placement.len() {
+            return Err(too_far());
+        }
+        if self.statistics.take().is_some() {
+            // Typed documents replace bucket statistics: placed anew.
+            let (topology, options) = (self.placement.topology(), self.placement.options());
+            self.placement = Placement::new(insert, topology, options);
+            return Ok(What::Placed);
+        }
+        if remove == 0 && insert.is_empty() {
+            return Ok(What::Nothing);
+        }
+        self.placement
+            .splice(start..end, insert)
+            .map_err(|e| ChangeError::Edit(e.to_string()))?;
+        Ok(What::Edited {
+            at,
+            removed: remove,
+            inserted: insert.len() as u64,
+        })
+    }
+
+    /// Places the documents (or the statistics) by `topology` with `options`; a warning
+    /// when statistics cannot be placed by it.
+    fn configure(
+        &mut self,
+        topology: &Topology,
+        options: &PlacementOptions,
+    ) -> Result<(What, Option<String>), ChangeError> {
+        if self.statistics.is_some() {
+            let same = self.placement.topology() == topology && self.placement.options() == options;
+            if same {
+                return Ok((What::Nothing, None));
+            }
+            return Ok((What::Placed, self.place_statistics(topology, options)));
+        }
+        Ok((self.follow(topology, options)?, None))
+    }
+
+    /// The documents follow `topology` and `options`: members alone set in place, a
+    /// topology in place when it can be (no ID hashed again), else placed again.
+    fn follow(
+        &mut self,
+        topology: &Topology,
+        options: &PlacementOptions,
+    ) -> Result<What, ChangeError> {
+        let p = &self.placement;
+        let same_options = p.options() == options;
+        if same_options && p.topology() == topology {
+            return Ok(What::Nothing);
+        }
+        if same_options && only_members_differ(p.topology(), topology) {
+            for shard in topology.shards() {
+                self.placement
+                    .set_members(shard.number, shard.members.clone());
+            }
+            return Ok(What::Members);
+        }
+        if same_options && self.placement.set_topology(topology).is_ok() {
+            return Ok(What::Placed);
+        }
+        self.placement = self
+            .placement
+            .placed_again(topology, options)
+            .map_err(|e| ChangeError::Edit(e.to_string()))?;
+        Ok(What::Placed)
+    }
+
+    /// The statistics held, placed by `topology`: an empty placement and why when it
+    /// cannot place them.
+    fn place_statistics(
+        &mut self,
+        topology: &Topology,
+        options: &PlacementOptions,
+    ) -> Option<String> {
+        let statistics = self.statistics.as_ref()?;
+        match Placement::from_statistics(statistics, topology, options) {
+            Ok(p) => {
+                self.placement = p;
+                None
+            }
+            Err(e) => {
+                self.placement = Placement::new(&[], topology, options);
+                Some(format!(
+                    "The configuration in force cannot place the bucket statistics, so the \
+                     views are empty: {e}"
+                ))
+            }
+        }
+    }
+
+    /// Answers `question` from the placement now.
+    pub fn answer(&mut self, question: &Question) -> Answer {
+        let p = &self.placement;
+        let clamp = |n: u64| usize::try_from(n.min(MAX_LISTED)).unwrap_or(0);
+        match question {
+            Question::Documents { start, end } => {
+                let start = usize::try_from(*start).unwrap_or(usize::MAX);
+                let end = start.saturating_add(clamp(end.saturating_sub(start as u64)));
+                Answer::Documents(p.documents(start.min(p.len())..end.min(p.len())).collect())
+            }
+            Question::Histogram {
+                configuration,
+                start,
+                end,
+                bins,
+            } => {
+                let bins = usize::try_from(*bins).unwrap_or(usize::MAX);
+                match configuration {
+                    None => Answer::Histogram(p.histogram(*start, *end, bins)),
+                    Some(json) => match Topology::from_json(json) {
+                        Ok(t) => Answer::Histogram(p.histogram_by(&t, *start, *end, bins)),
+                        Err(e) => Answer::Refused(e.to_string()),
+                    },
+                }
+            }
+            Question::FirstUsedBucket { start, end } => {
+                Answer::FirstUsedBucket(p.first_used_bucket(*start..*end))
+            }
+            Question::BucketDocuments { bucket, most } => {
+                let indices = p.documents_in_bucket(*bucket);
+                let documents = indices.iter().take(clamp(*most));
+                let documents = documents.filter_map(|&index| {
+                    let id = p.id(index as usize)?.to_string();
+                    Some(ListedDocument { index, id })
+                });
+                Answer::BucketDocuments {
+                    total: indices.len() as u64,
+                    documents: documents.collect(),
+                }
+            }
+            Question::Groups { from, count } => {
+                let ranks = *from..from.saturating_add(*count);
+                Answer::Groups(ranks.map_while(|rank| p.group_summary(rank)).collect())
+            }
+            Question::Rows { query, from, count } => self.rows(query, *from, *count),
+            Question::Ids { indices } => {
+                let id = |i: &u64| p.id(usize::try_from(*i).ok()?).map(str::to_string);
+                Answer::Ids(indices.iter().map(id).collect())
+            }
+        }
+    }
+
+    /// Rows `from..from + count` of `query`, from the rows made last when they are of the
+    /// same query at this version.
+    fn rows(&mut self, query: &RowQuery, from: u64, count: u64) -> Answer {
+        let fresh = matches!(&self.rows, Some((v, q, _)) if *v == self.version && q == query);
+        if !fresh {
+            let view = self.placement.rows(query);
+            self.rows = Some((self.version, query.clone(), view));
+        }
+        let Some((_, _, view)) = &self.rows else {
+            return Answer::Refused("the rows could not be made".into());
+        };
+        let from = usize::try_from(from).unwrap_or(usize::MAX);
+        let end = from.saturating_add(usize::try_from(count.min(MAX_LISTED)).unwrap_or(0));
+        let rows = view.slice(from, end).into_iter();
+        let rows = rows.filter_map(|i| self.placement.row(i as usize).map(RowData::from));
+        Answer::Rows {
+            total: view.len() as u64,
+            rows: rows.collect(),
+        }
+    }
+}
+
+/// The placement options a configuration implies: the draft chapter's design when it has
+/// a `ByContent` section.
+pub fn options_of(topology: &Topology) -> PlacementOptions {
+    PlacementOptions {
+        design: ContentDesign::from_topology(topology).ok().flatten(),
+        ..PlacementOptions::default()
+    }
+}
+
+/// Whether `new` is `old` with other member nodes only (no document moves).
+fn only_members_differ(old: &Topology, new: &Topology) -> bool {
+    let mut same = new.clone();
+    for shard in old.shards() {
+        if !same.set_members(shard.number, shard.members.clone()) {
+            return false;
+        }
+    }
+    same == *old
+}

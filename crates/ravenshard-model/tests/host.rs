@@ -1,0 +1,319 @@
+//! A [`Host`] fed any sequence of changes holds what a placement made from scratch holds,
+//! says how the documents moved, and its messages cross the studio worker's codec.
+
+use proptest::prelude::*;
+use ravenshard::Topology;
+use ravenshard_model::advise::Rewrite;
+use ravenshard_model::host::{options_of, Answer, Change, ChangeError, Host, Question, What};
+use ravenshard_model::workspace::{Document, Placement, RowQuery, SortKey};
+
+/// The configurations a change may apply: other shard counts, other members only,
+/// prefixes, and the draft chapter's design.
+const CONFIGURATIONS: [&str; 5] = [
+    r#"{"Shards": {"0": {}, "1": {}, "2": {}}}"#,
+    r#"{"Shards": {"0": {"Members": ["A"]}, "1": {"Members": ["B"]}, "2": {"Members": ["A", "B"]}}}"#,
+    r#"{"Shards": {"0": {}, "1": {}, "2": {}, "3": {}, "4": {}}}"#,
+    r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [1]}]}"#,
+    r#"{"Shards": {"0": {}, "1": {}, "2": {}}, "ByContent": {"Orders": {"Fields": ["Customer"]}}}"#,
+];
+
+/// A document: plain, anchored, prefixed, sized, in a collection, with a body the design
+/// reads, or invalid.
+fn document() -> impl Strategy<Value = Document> {
+    let id = prop_oneof![
+        "(orders|users)/[1-6]",
+        "orders/[1-6]\\$users/[1-3]",
+        "eu/[1-4]",
+        "EU/[1-4]\\$users/[1-3]",
+        Just(String::new()),
+    ];
+    (id, proptest::option::of(1u64..5000), any::<bool>()).prop_map(|(id, size, order)| {
+        let mut document = Document::new(id);
+        document.size = size;
+        if order {
+            document.collection = Some("Orders".into());
+            document.body = Some(r#"{"Customer": "users/2"}"#.into());
+        }
+        document
+    })
+}
+
+/// A change, with indices drawn as fractions of the workspace's length.
+#[derive(Debug, Clone)]
+enum Step {
+    Replace(Vec<Document>),
+    Splice(f64, usize, Vec<Document>),
+    Configure(usize),
+    Rewrite(Vec<(String, String)>),
+    OutOfRange,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    let documents = || proptest::collection::vec(document(), 0..8);
+    prop_oneof![
+        documents().prop_map(Step::Replace),
+        (
+            0.0..1.0f64,
+            0usize..4,
+            proptest::collection::vec(document(), 0..4)
+        )
+            .prop_map(|(at, remove, insert)| Step::Splice(at, remove, insert)),
+        (0..CONFIGURATIONS.len()).prop_map(Step::Configure),
+        proptest::collection::vec(
+            ("(orders|users)/[1-6]", "(orders|users)/[1-6]\\$users/[1-3]"),
+            1..3
+        )
+        .prop_map(Step::Rewrite),
+    ]
+    .boxed()
+    .prop_union(Just(Step::OutOfRange).boxed())
+}
+
+/// Encodes and decodes as `gloo-worker`'s codec does.
+fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(value: &T) -> T {
+    bincode::deserialize(&bincode::serialize(value).expect("encodes")).expect("decodes")
+}
+
+/// What the host answers equals what a placement made from scratch answers.
+fn assert_answers_as(host: &mut Host, fresh: &Placement) {
+    let questions = [
+        Question::Documents {
+            start: 0,
+            end: u64::MAX,
+        },
+        Question::Histogram {
+            configuration: None,
+            start: 0,
+            end: 1 << 21,
+            bins: 64,
+        },
+        Question::FirstUsedBucket {
+            start: 0,
+            end: 1 << 21,
+        },
+        Question::Groups {
+            from: 0,
+            count: 100,
+        },
+        Question::Ids {
+            indices: vec![0, 2, 1 << 40],
+        },
+    ];
+    for question in questions {
+        let answer = host.answer(&round_trip(&question));
+        assert_eq!(round_trip(&answer), answer);
+        let expected = match question {
+            Question::Documents { .. } => {
+                Answer::Documents(fresh.documents(0..fresh.len()).collect())
+            }
+            Question::Histogram { .. } => Answer::Histogram(fresh.histogram(0, 1 << 21, 64)),
+            Question::FirstUsedBucket { .. } => {
+                Answer::FirstUsedBucket(fresh.first_used_bucket(0..1 << 21))
+            }
+            Question::Groups { .. } => Answer::Groups(
+                (0..)
+                    .map_while(|g| fresh.group_summary(g))
+                    .take(100)
+                    .collect(),
+            ),
+            Question::Ids { .. } => Answer::Ids(
+                [0, 2]
+                    .iter()
+                    .map(|&i| fresh.id(i).map(str::to_string))
+                    .chain([None])
+                    .collect(),
+            ),
+            _ => unreachable!(),
+        };
+        assert_eq!(answer, expected);
+    }
+    for query in [
+        RowQuery::default(),
+        RowQuery {
+            sort: SortKey::Id,
+            descending: true,
+            ..Default::default()
+        },
+        RowQuery {
+            text: "USERS".into(),
+            shard: Some(1),
+            ..Default::default()
+        },
+    ] {
+        let view = fresh.rows(&query);
+        let Answer::Rows { total, rows } = host.answer(&Question::Rows {
+            query,
+            from: 1,
+            count: 3,
+        }) else {
+            panic!("rows expected");
+        };
+        assert_eq!(total, view.len() as u64);
+        let indices: Vec<u32> = rows.iter().map(|r| r.index).collect();
+        assert_eq!(indices, view.slice(1, 4));
+        for row in rows {
+            assert_eq!(
+                Some(row.clone()),
+                fresh.row(row.index as usize).map(Into::into)
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn a_host_holds_what_a_placement_made_from_scratch_holds(steps in proptest::collection::vec(step(), 1..10)) {
+        let mut host = Host::default();
+        let mut documents: Vec<Document> = Vec::new();
+        let mut configuration = Topology::with_shards(3).unwrap().to_json();
+        for step in steps {
+            let before = host.version();
+            let places: Vec<_> = (0..documents.len()).map(|i| host.placement().place(i)).collect();
+            let out_of_range = matches!(step, Step::OutOfRange);
+            let change = match step {
+                Step::Replace(new) => {
+                    documents = new.clone();
+                    Change::Replace { documents: new }
+                }
+                Step::Splice(at, remove, insert) => {
+                    let at = ((documents.len() as f64) * at) as usize;
+                    let remove = remove.min(documents.len() - at);
+                    documents.splice(at..at + remove, insert.iter().cloned());
+                    Change::Splice { at: at as u64, remove: remove as u64, insert }
+                }
+                Step::Configure(c) => {
+                    configuration = CONFIGURATIONS[c].to_string();
+                    Change::Configure { configuration: configuration.clone() }
+                }
+                Step::Rewrite(pairs) => {
+                    let rewrites: Vec<Rewrite> = pairs.into_iter().map(|(from, to)| Rewrite { from, to }).collect();
+                    ravenshard_model::advise::rewrite_ids(&mut documents, &rewrites);
+                    Change::Rewrite { rewrites }
+                }
+                Step::OutOfRange => Change::Splice { at: documents.len() as u64, remove: 1, insert: Vec::new() },
+            };
+            let result = host.apply(round_trip(&change));
+            if out_of_range {
+                prop_assert!(matches!(result, Err(ChangeError::Edit(_))), "{result:?}");
+                prop_assert_eq!(host.version(), before);
+                continue;
+            }
+            let changed = round_trip(&result.expect("applied"));
+            let moved = changed.what != What::Nothing;
+            prop_assert_eq!(changed.version, before + u64::from(moved));
+            if changed.what == What::Members {
+                let after: Vec<_> = (0..documents.len()).map(|i| host.placement().place(i)).collect();
+                prop_assert_eq!(after, places);
+            }
+            let topology = Topology::from_json(&configuration).unwrap();
+            let fresh = Placement::new(&documents, &topology, &options_of(&topology));
+            prop_assert_eq!(&changed.summary, &fresh.summary());
+            prop_assert_eq!(host.placement().topology(), &topology);
+            assert_answers_as(&mut host, &fresh);
+        }
+    }
+}
+
+/// An edit says which documents it replaced; the same configuration again changes nothing;
+/// other members only are told apart from a new placement.
+#[test]
+fn a_change_says_how_the_documents_moved() {
+    let mut host = Host::default();
+    let documents = ["a/1", "b/2", "c/3"].map(Document::new).to_vec();
+    host.apply(Change::Replace { documents }).unwrap();
+    let edit = Change::Splice {
+        at: 1,
+        remove: 1,
+        insert: vec![Document::new("x"), Document::new("y")],
+    };
+    let changed = host.apply(edit).unwrap();
+    assert_eq!(
+        changed.what,
+        What::Edited {
+            at: 1,
+            removed: 1,
+            inserted: 2
+        }
+    );
+    assert_eq!(changed.summary.documents, 4);
+    let same = Topology::with_shards(3).unwrap().to_json();
+    assert_eq!(
+        host.apply(Change::Configure {
+            configuration: same
+        })
+        .unwrap()
+        .what,
+        What::Nothing
+    );
+    let members = Change::Configure {
+        configuration: CONFIGURATIONS[1].into(),
+    };
+    let changed = host.apply(members).unwrap();
+    assert_eq!(changed.what, What::Members);
+    assert_eq!(changed.summary.matrix.rows.len(), 2);
+    let five = Change::Configure {
+        configuration: CONFIGURATIONS[2].into(),
+    };
+    assert_eq!(host.apply(five).unwrap().what, What::Placed);
+    assert_eq!(host.version(), 4);
+}
+
+/// A configuration that is not valid, or statistics that cannot be read, change nothing
+/// and say what to fix.
+#[test]
+fn a_refused_change_leaves_the_workspace_as_it_was() {
+    let mut host = Host::default();
+    host.apply(Change::Replace {
+        documents: vec![Document::new("a/1")],
+    })
+    .unwrap();
+    let bad = host.apply(Change::Configure {
+        configuration: r#"{"Shards": 3}"#.into(),
+    });
+    let Err(e @ ChangeError::Configuration(_)) = bad else {
+        panic!("{bad:?}")
+    };
+    assert!(e.to_string().ends_with("Fix it in Configuration"), "{e}");
+    let bad = host.apply(Change::Statistics {
+        names: vec!["b.json".into()],
+        texts: vec!["{".into()],
+    });
+    assert!(matches!(bad, Err(ChangeError::Statistics(_))), "{bad:?}");
+    assert_eq!((host.version(), host.placement().len()), (1, 1));
+}
+
+/// Bucket statistics replace the documents; a typed document replaces the statistics.
+#[test]
+fn statistics_replace_the_documents_until_a_document_is_typed() {
+    let mut host = Host::default();
+    let text = r#"{"Bucket": 7, "Size": 900, "NumberOfDocuments": 9}"#;
+    let read = Change::Statistics {
+        names: vec!["b.json".into()],
+        texts: vec![text.into()],
+    };
+    let changed = host.apply(read).unwrap();
+    assert_eq!(
+        (changed.summary.documents, changed.summary.totals.placed),
+        (0, 9)
+    );
+    let four = Topology::with_shards(4).unwrap().to_json();
+    let changed = host
+        .apply(Change::Configure {
+            configuration: four,
+        })
+        .unwrap();
+    assert_eq!(changed.summary.shards.len(), 4);
+    assert_eq!(changed.summary.totals.placed, 9);
+    let typed = Change::Splice {
+        at: 0,
+        remove: 0,
+        insert: vec![Document::new("a/1")],
+    };
+    let changed = host.apply(typed).unwrap();
+    assert_eq!(
+        (changed.what, changed.summary.totals.placed),
+        (What::Placed, 1)
+    );
+}
