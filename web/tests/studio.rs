@@ -564,7 +564,13 @@ async fn a_studio_saved_in_local_storage_is_read_once_and_moved() {
     let studio = Studio::open().await;
     assert_eq!(studio.text(".count-documents strong"), "2");
     assert_eq!(saved_with(2).await.database, "Shop");
-    assert!(storage().get_item(STORAGE_KEY).unwrap().is_none());
+    // The page removes the old copy once the save's worker says it stored the new one,
+    // a moment after IndexedDB holds it.
+    studio
+        .until("the old copy's removal", |_| {
+            storage().get_item(STORAGE_KEY).unwrap().is_none()
+        })
+        .await;
     drop(studio);
     let studio = Studio::open().await;
     assert_eq!(studio.text(".count-documents strong"), "2");
