@@ -42,7 +42,7 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
             { " is stored with " }<code>{ "customers/1-A" }</code>{ ": the part after the last $ is its anchor." }</p>
         };
     }
-    let obese = summary.obese_groups;
+    let obese = p.obese_group_count();
     html! {
         <div class="groups-view">
             <p class="caption">

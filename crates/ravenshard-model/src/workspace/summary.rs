@@ -46,8 +46,6 @@ pub struct Summary {
     pub bucket_space: u64,
     /// How many anchored groups there are.
     pub groups: usize,
-    /// How many of them are obese.
-    pub obese_groups: usize,
     /// The obese threshold in force.
     pub obese_threshold: u64,
     /// The topology's database name.
@@ -56,7 +54,23 @@ pub struct Summary {
 
 impl Placement {
     /// What every view shows of the placement ([`Summary`]): O(shards × ranges + nodes ×
-    /// shards + blocks + log groups), whatever the number of documents.
+    /// shards + blocks), whatever the number of documents. It reads nothing that needs the
+    /// anchored groups in order (their ranks, the obese ones among them): a new
+    /// workspace's summary sorts none of them (about 125 ms for the 400,000 groups of ten
+    /// million generated documents).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_model::workspace::{Document, Placement};
+    /// use ravenshard::Topology;
+    ///
+    /// let t = Topology::with_shards(3).unwrap();
+    /// let docs = ["a/1$users/4", "a/2$users/5"].map(Document::new);
+    /// let p = Placement::new(&docs, &t, &Default::default());
+    /// assert_eq!(p.summary().groups, 2);
+    /// assert!(!p.groups_ranked());
+    /// ```
     pub fn summary(&self) -> Summary {
         Summary {
             documents: self.len(),
@@ -68,7 +82,6 @@ impl Placement {
             blocks: self.blocks().to_vec(),
             bucket_space: self.bucket_space(),
             groups: self.group_count(),
-            obese_groups: self.obese_group_count(),
             obese_threshold: self.obese_threshold(),
             database: self.topology().database().to_string(),
         }
