@@ -15,7 +15,7 @@ pub const GROUPS_LISTED: usize = 100;
 pub struct GroupsViewProps {
     /// The placed documents.
     pub placement: Live<Placement>,
-    /// What the placement holds: the groups' counts.
+    /// What the placement holds: the groups' count and the obese threshold.
     pub summary: Rc<Summary>,
     /// The selected group.
     pub selected: Option<u32>,

@@ -404,7 +404,7 @@ impl State {
     }
 
     /// What every view shows of the placement in force: totals, shards, nodes × shards,
-    /// blocks, the groups' counts ([`Summary`]).
+    /// blocks, the groups' count ([`Summary`]).
     pub fn summary(&self) -> &Rc<Summary> {
         self.workspace.summary()
     }

@@ -238,7 +238,7 @@ impl WorkspaceState {
     }
 
     /// What every view shows of the placement now: totals, shards, nodes × shards,
-    /// blocks, the groups' counts.
+    /// blocks, the groups' count.
     pub fn summary(&self) -> &Rc<Summary> {
         &self.summary.1
     }

@@ -8,7 +8,7 @@
 //! | view | API |
 //! |---|---|
 //! | bucket map | [`Placement::histogram`], [`Placement::documents_in`], [`Placement::documents_in_bucket`], [`Placement::blocks`] |
-//! | every view's figures at once | [`Placement::summary`] ([`Summary`]: totals, shards, nodes × shards, blocks, groups' counts; plain data) |
+//! | every view's figures at once | [`Placement::summary`] ([`Summary`]: totals, shards, nodes × shards, blocks, the groups' count; plain data) |
 //! | shards | [`Placement::shards`], [`Placement::document_balance`], [`Placement::byte_balance`] |
 //! | nodes × shards | [`Placement::matrix`] |
 //! | anchored groups | [`Placement::groups`], [`Placement::obese_buckets`] |

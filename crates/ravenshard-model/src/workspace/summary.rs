@@ -1,6 +1,6 @@
 //! What the studio shows of a placement at once, whatever its number of documents: the
 //! totals, the shards, the nodes × shards table, the blocks and the anchored groups'
-//! counts, O(shards) to make. A view that renders from a [`Summary`] holds no reference to
+//! count, O(shards) to make. A view that renders from a [`Summary`] holds no reference to
 //! the documents, so the placement can live elsewhere (a worker) and send the summary of
 //! each version it makes.
 
