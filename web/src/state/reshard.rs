@@ -703,10 +703,9 @@ impl ReshardState {
         let placement = placement.get();
         let checked = read_configuration(json).and_then(|mut t| {
             t.set_database(current.database());
-            let ids: Vec<String> = (0..placement.len())
-                .filter_map(|i| placement.lower_id(i))
-                .collect();
-            check_prefix_changes(current, &t, ids.iter().map(String::as_str))
+            // Lowered one at a time, and only when the target adds or removes a prefix.
+            let ids = (0..placement.len()).filter_map(|i| placement.lower_id(i));
+            check_prefix_changes(current, &t, ids)
                 .map(|()| t)
                 .map_err(ConfigProblem::new)
         });
