@@ -96,24 +96,6 @@ impl Host {
         }
     }
 
-    /// Replaces the placement by one a job built (an import, a generation, a restore):
-    /// placed by the configuration in force if it was built by another.
-    pub fn adopt(&mut self, placement: Placement) -> Changed {
-        let (topology, options) = (
-            self.placement.topology().clone(),
-            self.placement.options().clone(),
-        );
-        self.placement = placement;
-        self.statistics = None;
-        let mut changed = self.bump(What::Placed);
-        if let Ok(refollowed) = self.follow(&topology, &options) {
-            if refollowed != What::Nothing {
-                changed = self.bump(What::Placed);
-            }
-        }
-        changed
-    }
-
     /// Makes `change`; the workspace is as it was when it fails.
     ///
     /// # Errors
@@ -233,8 +215,9 @@ impl Host {
         Ok((self.follow(topology, options)?, None))
     }
 
-    /// The documents follow `topology` and `options`: members alone set in place, a
-    /// topology in place when it can be (no ID hashed again), else placed again.
+    /// The documents follow `topology` and `options`: members alone set in place, else
+    /// [`Placement::reconfigure`] (in place when it can be, no ID hashed again; else
+    /// placed again).
     fn follow(
         &mut self,
         topology: &Topology,
@@ -252,12 +235,8 @@ impl Host {
             }
             return Ok(What::Members);
         }
-        if same_options && self.placement.set_topology(topology).is_ok() {
-            return Ok(What::Placed);
-        }
-        self.placement = self
-            .placement
-            .placed_again(topology, options)
+        self.placement
+            .reconfigure(topology, options)
             .map_err(|e| ChangeError::Edit(e.to_string()))?;
         Ok(What::Placed)
     }
