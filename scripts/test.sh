@@ -12,6 +12,14 @@ scripts/setup.sh --browser
 export PATH="$PWD/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+# Headless Chromium leaves a profile of up to 170 MB in $TMPDIR whenever a test runner ends it
+# without closing its session; hundreds of runs filled a disk. Every temporary file of this
+# run goes in one folder, removed when the run ends.
+run_tmp="$(mktemp -d "${TMPDIR:-/tmp}/ravenshard-test.XXXXXX")"
+trap 'rm -rf "$run_tmp"' EXIT
+export TMPDIR="$run_tmp"
+# CI builds once from a fresh clone: incremental caches (about 2.3 GB) would only cost disk.
+if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
 
 passed=0
 failed_steps=()
