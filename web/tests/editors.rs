@@ -10,7 +10,8 @@ use ravenshard_design::content::{ContentDesign, ContentRule, Field};
 use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_studio::editors::{
     BucketMap, BucketMapProps, ConfigJson, ConfigJsonProps, ContentRulesEditor,
-    ContentRulesEditorProps, PrefixEditor, PrefixEditorProps, RangeEditor, RangeEditorProps,
+    ContentRulesEditorProps, MapDocuments, PrefixEditor, PrefixEditorProps, RangeEditor,
+    RangeEditorProps,
 };
 use ravenshard_studio::state::Live;
 use std::cell::RefCell;
@@ -158,7 +159,7 @@ async fn bucket_map_draws_zooms_hovers_and_selects() {
     let (on_select_bucket, selected) = recorder::<u32>();
     let map = Mounted::<BucketMap>::mount(BucketMapProps {
         topology,
-        placement,
+        documents: MapDocuments::Page(placement),
         highlight: Some(Rc::new(vec![982173])),
         lit_shards: None,
         on_select_bucket,
@@ -237,7 +238,7 @@ async fn bucket_map_shows_each_prefix_block() {
     ));
     let map = Mounted::<BucketMap>::mount(BucketMapProps {
         topology,
-        placement,
+        documents: MapDocuments::Page(placement),
         highlight: None,
         lit_shards: None,
         on_select_bucket: Callback::noop(),
@@ -264,7 +265,7 @@ async fn bucket_map_pans_by_dragging_without_selecting() {
     let (on_select_bucket, selected) = recorder::<u32>();
     let map = Mounted::<BucketMap>::mount(BucketMapProps {
         topology,
-        placement,
+        documents: MapDocuments::Page(placement),
         highlight: None,
         lit_shards: None,
         on_select_bucket,
@@ -290,7 +291,7 @@ async fn bucket_map_zooms_down_to_a_single_bucket() {
     let placement = Live::new(Placement::new(&[], &topology, &Default::default()));
     let map = Mounted::<BucketMap>::mount(BucketMapProps {
         topology,
-        placement,
+        documents: MapDocuments::Page(placement),
         highlight: None,
         lit_shards: None,
         on_select_bucket: Callback::noop(),
@@ -910,7 +911,7 @@ async fn the_map_colours_only_the_lit_shards() {
     let placement = Live::new(Placement::new(&[], &topology, &Default::default()));
     let map = Mounted::<BucketMap>::mount(BucketMapProps {
         topology,
-        placement,
+        documents: MapDocuments::Page(placement),
         highlight: None,
         lit_shards: Some(Rc::new(vec![2])),
         on_select_bucket: Callback::noop(),

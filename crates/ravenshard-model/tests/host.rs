@@ -185,7 +185,7 @@ proptest! {
                 }
                 Step::Configure(c) => {
                     configuration = CONFIGURATIONS[c].to_string();
-                    Change::Configure { configuration: configuration.clone() }
+                    Change::Configure { configuration: configuration.clone(), database: "db".into() }
                 }
                 Step::Rewrite(pairs) => {
                     let rewrites: Vec<Rewrite> = pairs.into_iter().map(|(from, to)| Rewrite { from, to }).collect();
@@ -241,7 +241,8 @@ fn a_change_says_how_the_documents_moved() {
     let same = Topology::with_shards(3).unwrap().to_json();
     assert_eq!(
         host.apply(Change::Configure {
-            configuration: same
+            configuration: same,
+            database: "db".into(),
         })
         .unwrap()
         .what,
@@ -249,12 +250,14 @@ fn a_change_says_how_the_documents_moved() {
     );
     let members = Change::Configure {
         configuration: CONFIGURATIONS[1].into(),
+        database: "db".into(),
     };
     let changed = host.apply(members).unwrap();
     assert_eq!(changed.what, What::Members);
     assert_eq!(changed.summary.matrix.rows.len(), 2);
     let five = Change::Configure {
         configuration: CONFIGURATIONS[2].into(),
+        database: "db".into(),
     };
     assert_eq!(host.apply(five).unwrap().what, What::Placed);
     assert_eq!(host.version(), 4);
@@ -271,6 +274,7 @@ fn a_refused_change_leaves_the_workspace_as_it_was() {
     .unwrap();
     let bad = host.apply(Change::Configure {
         configuration: r#"{"Shards": 3}"#.into(),
+        database: "db".into(),
     });
     let Err(e @ ChangeError::Configuration(_)) = bad else {
         panic!("{bad:?}")
@@ -302,6 +306,7 @@ fn statistics_replace_the_documents_until_a_document_is_typed() {
     let changed = host
         .apply(Change::Configure {
             configuration: four,
+            database: "db".into(),
         })
         .unwrap();
     assert_eq!(changed.summary.shards.len(), 4);

@@ -11,6 +11,7 @@ use crate::state::{
     Action, AdvisorAction, ConfigAction, DesignAction, Level, Live, Loaded, Notice, NoticeAction,
     ReshardAction, SaveTimer, SavedInTab, State, ViewAction, Work, WorkspaceAction,
 };
+use crate::worker::host;
 use gloo::timers::callback::Timeout;
 use ravenshard_model::workspace::{BalanceVerdict, Placement, Summary};
 use std::cell::{Cell, RefCell};
@@ -132,6 +133,7 @@ fn studio(props: &StudioProps) -> Html {
     let token = use_mut_ref(CancelToken::default);
     let token = (*token.borrow()).clone();
 
+    use_host(&state, &dispatch);
     let unsaved = use_saving(&state, props.saved, &dispatch.notice);
     use_ranked_groups(state.live_placement());
 
@@ -325,6 +327,20 @@ fn use_saving(state: &State, restored: bool, on_notice: &Callback<NoticeAction>)
         *pending.borrow_mut() = Some(Timeout::new(wait, move || flush()));
     });
     (*unsaved).clone()
+}
+
+/// The workspace's host: its news become actions, and the changes the state queued are
+/// sent after each render that queued some.
+#[hook]
+fn use_host(state: &State, dispatch: &Dispatch) {
+    let on_news = dispatch.state.reform(Action::Host);
+    use_effect_with((), move |_| host::listen(on_news));
+    let outbox = state.workspace().outbox().clone();
+    use_effect_with(outbox.last(), move |_| {
+        for (seq, change) in outbox.take() {
+            host::change(seq, change);
+        }
+    });
 }
 
 /// Ranks a large workspace's anchored groups in slices once it is made or changed

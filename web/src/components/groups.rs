@@ -1,9 +1,10 @@
 //! Anchored groups: documents that travel together because they share an anchor.
 
+use super::answer::use_answer;
 use super::{bytes, count, shard_style};
-use crate::state::Live;
 use crate::state::ViewAction;
-use ravenshard_model::workspace::{Placement, Summary};
+use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::workspace::{GroupSummary, Summary};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -13,10 +14,11 @@ pub const GROUPS_LISTED: usize = 100;
 /// Properties of [`GroupsView`].
 #[derive(Properties, PartialEq)]
 pub struct GroupsViewProps {
-    /// The placed documents.
-    pub placement: Live<Placement>,
     /// What the placement holds: the groups' count and the obese threshold.
     pub summary: Rc<Summary>,
+    /// The workspace's version at its host (the groups listed are asked again when it
+    /// changes).
+    pub version: u64,
     /// The selected group.
     pub selected: Option<u32>,
     /// Where selections go.
@@ -26,12 +28,21 @@ pub struct GroupsViewProps {
 /// The groups, largest first; obese ones flagged with the advice.
 #[function_component(GroupsView)]
 pub fn groups_view(props: &GroupsViewProps) -> Html {
-    let p = props.placement.get();
-    // Only the groups listed are read: the order is kept by the placement, so an edit
-    // does not make the summary of every group again.
+    // Only the groups listed are asked for: the host keeps their order, so an edit does
+    // not make the summary of every group again.
     let summary = &props.summary;
     let total = summary.groups;
     let listed = use_state(|| GROUPS_LISTED);
+    let count_asked = u32::try_from(total.min(*listed)).unwrap_or(u32::MAX);
+    let question = (total > 0).then_some(Question::Groups {
+        from: 0,
+        count: count_asked,
+    });
+    let answer = use_answer(question, props.version);
+    let groups: &[GroupSummary] = match answer.as_ref().map(|(_, a)| &*a.answer) {
+        Some(Answer::Groups(groups)) => groups,
+        _ => &[],
+    };
     let on_more = {
         let listed = listed.clone();
         Callback::from(move |_: MouseEvent| listed.set(*listed + GROUPS_LISTED))
@@ -63,7 +74,7 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
                     <th scope="col"></th>
                 </tr></thead>
                 <tbody>
-                    { for (0..total.min(*listed) as u32).filter_map(|i| Some((i, p.group_summary(i)?))).map(|(i, g)| {
+                    { for (0u32..).zip(groups).map(|(i, g)| {
                         let selected = props.selected == Some(i);
                         let on_select = props.on_action.reform(move |_: MouseEvent| {
                             ViewAction::SelectGroup(if selected { None } else { Some(i) })

@@ -1,24 +1,25 @@
 //! The Bucket map view: the editors' canvas map, with the selected bucket's documents.
 
+use super::answer::use_answer;
 use super::ByPtr;
-use crate::editors::BucketMap;
-use crate::state::Live;
+use crate::editors::{BucketMap, MapDocuments};
 use crate::state::ViewAction;
 use ravenshard::Topology;
-use ravenshard_model::workspace::Placement;
+use ravenshard_model::host::{Answer, ListedDocument, Question};
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// How many documents of a selected bucket are listed.
-const LISTED: usize = 200;
+const LISTED: u64 = 200;
 
 /// Properties of [`MapView`].
 #[derive(Properties, PartialEq)]
 pub struct MapViewProps {
-    /// The placed documents.
-    pub placement: Live<Placement>,
     /// The topology they are placed by.
     pub topology: ByPtr<Topology>,
+    /// The workspace's version at its host (the selected bucket's documents and group are
+    /// asked again when it changes).
+    pub version: u64,
     /// The bucket whose documents are listed.
     pub selected_bucket: Option<u32>,
     /// The anchored group whose bucket is marked.
@@ -30,15 +31,24 @@ pub struct MapViewProps {
 /// The bucket map, and under it the documents of the bucket the user clicked.
 #[function_component(MapView)]
 pub fn map_view(props: &MapViewProps) -> Html {
-    let placement = props.placement.get();
     let mut marked: Vec<u32> = Vec::new();
     // One group, read from the groups' kept order (not the summary of every group, made
     // again after each change: about 200 ms natively at 10,000,000 documents).
-    if let Some(group) = props
+    let group = props
         .selected_group
-        .and_then(|g| placement.group_summary(g))
-    {
-        marked.push(group.bucket);
+        .map(|from| Question::Groups { from, count: 1 });
+    let group = use_answer(group, props.version);
+    let bucket = props
+        .selected_bucket
+        .map(|bucket| Question::BucketDocuments {
+            bucket,
+            most: LISTED,
+        });
+    let listed = use_answer(bucket, props.version);
+    if let Some((_, answered)) = group.filter(|_| props.selected_group.is_some()) {
+        if let Answer::Groups(groups) = &*answered.answer {
+            marked.extend(groups.first().map(|g| g.bucket));
+        }
     }
     if let Some(bucket) = props.selected_bucket {
         marked.push(bucket);
@@ -48,12 +58,21 @@ pub fn map_view(props: &MapViewProps) -> Html {
         .on_action
         .reform(|b: u32| ViewAction::SelectBucket(Some(b)));
     let listing = props.selected_bucket.map(|bucket| {
-        let documents = placement.documents_in_bucket(bucket);
+        let (total, documents): (u64, &[ListedDocument]) = match listed.as_ref() {
+            Some((Question::BucketDocuments { bucket: b, .. }, answered)) if *b == bucket => {
+                match &*answered.answer {
+                    Answer::BucketDocuments { total, documents } => (*total, documents),
+                    _ => (0, &[]),
+                }
+            }
+            _ => (0, &[]),
+        };
         let shard = props.topology.0.shard_for_bucket(bucket);
-        let items = documents.iter().take(LISTED).map(|&i| {
+        let items = documents.iter().map(|d| {
+            let i = d.index;
             let on_click = props.on_action.reform(move |_: MouseEvent| ViewAction::ExplainDocument(i));
             html! {
-                <li><button type="button" class="link" onclick={on_click}>{ placement.id(i as usize).unwrap_or_default().to_string() }</button></li>
+                <li><button type="button" class="link" onclick={on_click}>{ d.id.clone() }</button></li>
             }
         });
         html! {
@@ -61,14 +80,14 @@ pub fn map_view(props: &MapViewProps) -> Html {
                 <h3>
                     { format!("Bucket {bucket}") }
                     { shard.map(|s| format!(" · shard {s} ({})", props.topology.0.fragment(s))).unwrap_or_default() }
-                    { format!(" · {} document{}", documents.len(), if documents.len() == 1 { "" } else { "s" }) }
+                    { format!(" · {total} document{}", if total == 1 { "" } else { "s" }) }
                 </h3>
                 if documents.is_empty() {
                     <p class="hint">{ "No document of the workspace is in this bucket." }</p>
                 } else {
                     <ul class="bucket-list">{ for items }</ul>
                 }
-                if documents.len() > LISTED {
+                if total > LISTED {
                     <p class="hint">{ format!("The first {LISTED} are listed.") }</p>
                 }
             </section>
@@ -83,7 +102,7 @@ pub fn map_view(props: &MapViewProps) -> Html {
             </p>
             <BucketMap
                 topology={Rc::clone(&props.topology.0)}
-                placement={props.placement.clone()}
+                documents={MapDocuments::Host { version: props.version, configuration: None }}
                 {highlight}
                 {on_select_bucket}
             />

@@ -5,6 +5,7 @@
 
 mod advice;
 mod advisor;
+pub mod answer;
 mod app;
 pub mod browser;
 pub mod bulk;

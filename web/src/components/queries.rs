@@ -2,12 +2,10 @@
 //! why (the core's `route`).
 
 use super::{count, shard_style, ByPtr};
-use crate::editors::BucketMap;
-use crate::state::Live;
+use crate::editors::{BucketMap, MapDocuments};
 use crate::state::{DesignAction, DesignState};
 use ravenshard::Topology;
 use ravenshard_design::route::Route;
-use ravenshard_model::workspace::Placement;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -25,8 +23,8 @@ pub const EXAMPLE_QUERIES: [&str; 5] = [
 pub struct QueriesViewProps {
     /// The router's query and route, over the configuration in force and its design.
     pub design: ByPtr<DesignState>,
-    /// The placed documents (drawn on the bucket map).
-    pub placement: Live<Placement>,
+    /// The workspace's version at its host (its documents are drawn on the bucket map).
+    pub version: u64,
     /// Where the query goes.
     pub on_action: Callback<DesignAction>,
 }
@@ -63,7 +61,7 @@ pub fn queries_view(props: &QueriesViewProps) -> Html {
                 { match &*route.0 {
                     Err(message) => html! { <p class="rql-error" role="alert">{ message.clone() }</p> },
                     Ok(_) => html! { <RouteResult route={route.clone()} topology={ByPtr(design.topology().clone())}
-                        placement={props.placement.clone()} marked={ByPtr(design.marked())} /> },
+                        version={props.version} marked={ByPtr(design.marked())} /> },
                 } }
             }
         </div>
@@ -74,7 +72,7 @@ pub fn queries_view(props: &QueriesViewProps) -> Html {
 struct RouteResultProps {
     route: ByPtr<Result<Route, String>>,
     topology: ByPtr<Topology>,
-    placement: Live<Placement>,
+    version: u64,
     marked: ByPtr<Vec<u32>>,
 }
 
@@ -99,7 +97,7 @@ fn route_result(props: &RouteResultProps) -> Html {
                 }) }
             </p>
             <div class="route-map" aria-label="The bucket map: the shards that get the query in colour, the buckets it can match marked">
-                <BucketMap topology={Rc::clone(&topology.0)} placement={props.placement.clone()}
+                <BucketMap topology={Rc::clone(&topology.0)} documents={MapDocuments::Host { version: props.version, configuration: None }}
                     highlight={Some(Rc::clone(&props.marked.0))} lit_shards={Some(lit)}
                     on_select_bucket={Callback::noop()} />
             </div>

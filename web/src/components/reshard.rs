@@ -2,7 +2,7 @@
 //! cost, balance, and step through RavenDB's migration.
 
 use super::{browser, bytes, count, on_value, percent, plural, shard_style, ByPtr};
-use crate::editors::{BucketMap, ConfigJson, PrefixEditor, RangeEditor};
+use crate::editors::{BucketMap, ConfigJson, MapDocuments, PrefixEditor, RangeEditor};
 use crate::state::{Field, Live, ReshardAction, ReshardState, StepMove, ViewAction};
 use crate::worker::{client, Channel, Reply, Request};
 use gloo::timers::callback::Timeout;
@@ -335,7 +335,7 @@ fn side(
     html! {
         <div class={classes!("side", title.to_ascii_lowercase())}>
             <h3>{ title }</h3>
-            <BucketMap {topology} {placement} on_select_bucket={on_select_bucket.clone()} />
+            <BucketMap {topology} documents={MapDocuments::Page(placement)} on_select_bucket={on_select_bucket.clone()} />
         </div>
     }
 }

@@ -65,7 +65,7 @@ fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
         },
         Tab::Nodes => html! { <MatrixView {summary} /> },
         Tab::Map => html! {
-            <MapView {placement} topology={topology()} selected_bucket={views.selected_bucket()}
+            <MapView topology={topology()} version={state.host().version} selected_bucket={views.selected_bucket()}
                 selected_group={views.selected_group()} on_action={on.view.clone()} />
         },
         Tab::Ranges => html! {
@@ -73,7 +73,7 @@ fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
                 on_action={on.config.clone()} />
         },
         Tab::Groups => html! {
-            <GroupsView {placement} {summary} selected={views.selected_group()} on_action={on.view.clone()} />
+            <GroupsView {summary} version={state.host().version} selected={views.selected_group()} on_action={on.view.clone()} />
         },
         Tab::Documents => html! {
             <DocumentsView {placement} rows={ByPtr(views.rows())}
@@ -82,7 +82,7 @@ fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
         },
         Tab::Queries => html! {
             <>
-            <QueriesView design={ByPtr(state.design().clone())} {placement} on_action={on.design.clone()} />
+            <QueriesView design={ByPtr(state.design().clone())} version={state.host().version} on_action={on.design.clone()} />
             <LocalityView design={ByPtr(state.design().clone())} on_action={on.design.clone()}
                 on_use_shown={on.transaction_of_shown.clone()} />
             </>

@@ -3,11 +3,14 @@
 
 use super::geometry::{bin_at, bin_bounds, bin_count, group_digits, wheel_factor, View};
 use super::{blocks, pointer_x, shard_colour, UNOWNED_COLOUR};
+use crate::components::answer::use_answer;
 use crate::components::with_value;
 use crate::components::ByPtr;
 use crate::state::Live;
+use crate::worker::host;
 use gloo::events::{EventListener, EventListenerOptions};
 use ravenshard::Topology;
+use ravenshard_model::host::{Answer, Question};
 use ravenshard_model::workspace::{Bin, Placement};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -32,16 +35,32 @@ const FALLBACK_WIDTH: f64 = 600.0;
 /// Pointer travel (CSS pixels) that turns a press into a drag rather than a click.
 const DRAG_THRESHOLD: f64 = 3.0;
 
+/// Where the bucket map's documents come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MapDocuments {
+    /// The workspace's host, at its `version`: the bins of the view are asked for
+    /// ([`Question::Histogram`]), under the workspace's own configuration (`None`) or
+    /// another one that keeps every document in its bucket (its JSON).
+    Host {
+        /// The host's version the page knows (the bins are asked again when it changes).
+        version: u64,
+        /// Another configuration's JSON.
+        configuration: Option<AttrValue>,
+    },
+    /// A placement in the page (the Resharding view's placement after a change of
+    /// prefixes), counted per bin with
+    /// [`Placement::histogram_by`](ravenshard_model::workspace::Placement::histogram_by)
+    /// under the map's topology.
+    Page(Live<Placement>),
+}
+
 /// Properties of [`BucketMap`].
 #[derive(Properties, Clone)]
 pub struct BucketMapProps {
     /// The topology: its blocks (default and one per prefix) and its bucket ranges.
     pub topology: Rc<Topology>,
-    /// The placed documents, counted per bin with
-    /// [`Placement::histogram_by`](ravenshard_model::workspace::Placement::histogram_by)
-    /// under `topology` (which may be another than the placement's when it keeps every
-    /// document in its bucket: the Resharding view's map after).
-    pub placement: Live<Placement>,
+    /// The documents drawn.
+    pub documents: MapDocuments,
     /// Buckets to mark (for example the bucket of a selected anchored group).
     #[prop_or_default]
     pub highlight: Option<Rc<Vec<u32>>>,
@@ -62,7 +81,7 @@ impl PartialEq for BucketMapProps {
             _ => false,
         };
         (Rc::ptr_eq(&self.topology, &other.topology) || self.topology == other.topology)
-            && self.placement == other.placement
+            && self.documents == other.documents
             && same_highlight
             && self.lit_shards == other.lit_shards
             && self.on_select_bucket == other.on_select_bucket
@@ -147,7 +166,8 @@ fn css_width(canvas: &NodeRef) -> f64 {
 #[derive(Clone, PartialEq)]
 struct Scene {
     topology: ByPtr<Topology>,
-    placement: Live<Placement>,
+    /// The bins of the view (from the host, the last it answered, until the next).
+    bins: Option<ByPtr<Vec<Bin>>>,
     highlight: Option<ByPtr<Vec<u32>>>,
     lit_shards: Option<ByPtr<Vec<u32>>>,
     view: View,
@@ -200,14 +220,9 @@ fn draw(canvas: &NodeRef, scene: &Scene) {
         }
     }
 
-    // The documents.
-    let bins = bin_count(width, view.len());
-    let start = u32::try_from(view.start).unwrap_or(u32::MAX);
-    let end = u32::try_from(view.end).unwrap_or(u32::MAX);
-    let histogram = scene
-        .placement
-        .get()
-        .histogram_by(&scene.topology.0, start, end, bins);
+    // The documents (bins of another view, while its answer comes, are drawn where their
+    // buckets are).
+    let histogram: &[Bin] = scene.bins.as_ref().map_or(&[], |b| b.0.as_slice());
     let most = histogram.iter().map(|b| b.documents).max().unwrap_or(0);
     ctx.set_fill_style_str("#c5cbd6");
     ctx.fill_rect(0.0, MARKS_BOTTOM, width, 1.0);
@@ -342,11 +357,57 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
         });
     }
 
+    // The bins of the view: asked of the host, or counted in the page.
+    let bins = bin_count(*width, current.len());
+    let (start, end) = (
+        u32::try_from(current.start).unwrap_or(u32::MAX),
+        u32::try_from(current.end).unwrap_or(u32::MAX),
+    );
+    let (question, version) = match &props.documents {
+        MapDocuments::Host {
+            version,
+            configuration,
+        } => {
+            let configuration = configuration.as_ref().map(ToString::to_string);
+            let bins = u32::try_from(bins).unwrap_or(u32::MAX);
+            let question = Question::Histogram {
+                configuration,
+                start,
+                end,
+                bins,
+            };
+            (Some(question), *version)
+        }
+        MapDocuments::Page(placement) => (None, placement.version()),
+    };
+    let answered = use_answer(question, version);
+    let counted = {
+        let documents = props.documents.clone();
+        let topology = ByPtr(props.topology.clone());
+        let answer = answered.as_ref().map(|(_, a)| ByPtr(Rc::clone(&a.answer)));
+        use_memo(
+            (documents, topology, answer, start, end, bins),
+            |(documents, topology, answer, start, end, bins)| match (documents, answer) {
+                (MapDocuments::Page(p), _) => Some(ByPtr(Rc::new(p.get().histogram_by(
+                    &topology.0,
+                    *start,
+                    *end,
+                    *bins,
+                )))),
+                (MapDocuments::Host { .. }, Some(answer)) => match &*answer.0 {
+                    Answer::Histogram(bins) => Some(ByPtr(Rc::new(bins.clone()))),
+                    _ => None,
+                },
+                (MapDocuments::Host { .. }, None) => None,
+            },
+        )
+    };
+
     // Redraw whenever anything drawn changes.
     {
         let scene = Scene {
             topology: ByPtr(props.topology.clone()),
-            placement: props.placement.clone(),
+            bins: (*counted).clone(),
             highlight: props.highlight.clone().map(ByPtr),
             lit_shards: props.lit_shards.clone().map(ByPtr),
             view: current,
@@ -357,14 +418,12 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
         use_effect_with(scene, move |scene| draw(&canvas, scene));
     }
 
-    let bins = bin_count(*width, current.len());
     let bin_under = {
-        let (placement, topology) = (props.placement.clone(), props.topology.clone());
+        let counted = (*counted).clone();
         move |x: f64, w: f64| -> Option<Bin> {
-            let (lo, hi) = bin_bounds(&current, bins, bin_at(x, w, bins));
-            let (lo, hi) = (u32::try_from(lo).ok()?, u32::try_from(hi).ok()?);
-            let bins = placement.get().histogram_by(&topology, lo, hi, 1);
-            bins.first().copied()
+            let (lo, _) = bin_bounds(&current, bins, bin_at(x, w, bins));
+            let counted = counted.as_ref()?;
+            counted.0.iter().find(|b| u64::from(b.start) == lo).copied()
         }
     };
 
@@ -410,7 +469,7 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
     };
     let onclick = {
         let canvas = canvas.clone();
-        let placement = props.placement.clone();
+        let documents = props.documents.clone();
         let on_select = props.on_select_bucket.clone();
         Callback::from(move |e: MouseEvent| {
             let dragged = std::mem::take(&mut *drag.borrow_mut()).dragged;
@@ -424,10 +483,30 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
             let (Ok(lo), Ok(hi)) = (u32::try_from(lo), u32::try_from(hi)) else {
                 return;
             };
-            let with_documents = placement.get().first_used_bucket(lo..hi);
             let under = u32::try_from(current.bucket_at(x, w)).ok();
-            if let Some(bucket) = with_documents.or(under) {
-                on_select.emit(bucket);
+            match &documents {
+                MapDocuments::Page(placement) => {
+                    let with_documents = placement.get().first_used_bucket(lo..hi);
+                    if let Some(bucket) = with_documents.or(under) {
+                        on_select.emit(bucket);
+                    }
+                }
+                MapDocuments::Host { .. } => {
+                    let on_select = on_select.clone();
+                    let question = Question::FirstUsedBucket { start: lo, end: hi };
+                    host::ask(
+                        question,
+                        Callback::from(move |a: host::Answered| {
+                            let first = match &*a.answer {
+                                Answer::FirstUsedBucket(first) => *first,
+                                _ => None,
+                            };
+                            if let Some(bucket) = first.or(under) {
+                                on_select.emit(bucket);
+                            }
+                        }),
+                    );
+                }
             }
         })
     };

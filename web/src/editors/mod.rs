@@ -32,7 +32,7 @@ mod range_editor;
 pub mod ranges;
 pub mod rules;
 
-pub use bucket_map::{BucketMap, BucketMapProps};
+pub use bucket_map::{BucketMap, BucketMapProps, MapDocuments};
 pub use config_json::{ConfigJson, ConfigJsonProps};
 pub use content_rules::{ContentRulesEditor, ContentRulesEditorProps};
 pub use prefix_editor::{PrefixEditor, PrefixEditorProps};

@@ -30,6 +30,7 @@ pub mod live;
 pub mod loaded;
 pub mod notices;
 pub mod other_tabs;
+pub mod outbox;
 pub mod parts;
 pub mod persist;
 pub mod reshard;
@@ -62,6 +63,7 @@ pub use live::Live;
 pub use loaded::{import_summary, nothing_imported, take_retired, Loaded, Placer, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use other_tabs::{SaveOwner, SavedInTab, SAVES_CHANNEL};
+pub use outbox::Outbox;
 pub use parts::{
     even_batches, plan_parts, segments_of, PartPlan, PartRef, Segment, MIN_PART_DOCUMENTS,
 };
@@ -80,6 +82,7 @@ pub use workspace::{
 };
 
 use crate::editors::geometry::group_digits;
+use crate::worker::host::HostNews;
 use crate::worker::Reply;
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
@@ -123,7 +126,28 @@ pub enum Action {
     /// A workspace made a chunk at a time (a large generation or import) replaces the
     /// documents, with its placement ([`Loaded`]).
     Loaded(Rc<Loaded>),
+    /// The workspace's host made a change, refused one, or stopped.
+    Host(HostNews),
 }
+
+/// What the page knows of the workspace's host: the version and summary of its last
+/// change, and that change's number.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HostSeen {
+    /// The host's version after its last change (0: none made yet).
+    pub version: u64,
+    /// The number of that change (the page's).
+    pub seq: u64,
+    /// The host's summary after it.
+    pub summary: Option<Rc<Summary>>,
+    /// How many times the host's worker stopped.
+    pub crashes: u32,
+}
+
+/// How many times the page gives a new host's worker the documents again after a crash;
+/// after that it tells the user to reload (a worker that cannot load, or runs out of memory
+/// on these documents, would stop again and again).
+pub const HOST_RESTARTS: u32 = 3;
 
 /// What the studio says of a workspace too big for a share link (`why`: its size).
 pub fn too_big_for_a_link(why: &str) -> String {
@@ -216,6 +240,8 @@ pub struct State {
     /// workspace's.
     /// (Boxed: it is seldom there, and `State` is moved whole.)
     kept: Option<Box<KeptFields>>,
+    /// What the workspace's host said last.
+    host: HostSeen,
 }
 
 impl Default for State {
@@ -256,6 +282,7 @@ impl State {
             notices: Rc::default(),
             advisor: Rc::default(),
             kept: None,
+            host: HostSeen::default(),
         }
     }
 
@@ -460,6 +487,7 @@ impl State {
             }
             Action::UseReshardTarget => self.use_reshard_target(),
             Action::Loaded(loaded) => self.adopt(loaded),
+            Action::Host(news) => self.host_news(news),
             Action::Advisor(a) => self.advisor_action(a),
             Action::ApplyConfiguration { label, json } => {
                 self.config = Rc::clone(&self.config).reduce(ConfigAction::SetJson(json));
@@ -509,6 +537,59 @@ impl State {
                     );
                 }
                 self.advisor = Rc::clone(&self.advisor).reduce(action);
+            }
+        }
+    }
+
+    /// What the workspace's host said last.
+    pub fn host(&self) -> &HostSeen {
+        &self.host
+    }
+
+    /// The host made a change (its summary, once it made every change sent, must be the
+    /// page's), refused one, or stopped (it is sent the documents again).
+    fn host_news(&mut self, news: HostNews) {
+        match news {
+            HostNews::Changed { seq, changed } => {
+                let summary = Rc::new(changed.summary.clone());
+                let caught_up = seq == self.workspace.outbox().last();
+                if caught_up && *summary != **self.summary() {
+                    self.notify(
+                        Level::Error,
+                        "The studio's worker holds other figures than the page after the last change: reload the page."
+                            .into(),
+                    );
+                }
+                self.host = HostSeen {
+                    version: changed.version,
+                    seq,
+                    summary: Some(summary),
+                    crashes: self.host.crashes,
+                };
+            }
+            HostNews::Refused { error, .. } => {
+                self.notify(Level::Error, format!("The studio's worker: {error}."));
+            }
+            HostNews::Crashed { message } => {
+                let crashes = self.host.crashes + 1;
+                self.host = HostSeen {
+                    crashes,
+                    ..HostSeen::default()
+                };
+                if crashes > HOST_RESTARTS {
+                    self.notify(
+                        Level::Error,
+                        format!("The studio's worker stopped again ({message}): reload the page; the saved studio is kept."),
+                    );
+                    return;
+                }
+                self.notify(
+                    Level::Error,
+                    format!(
+                        "The studio's worker stopped ({message}); it is given the documents again."
+                    ),
+                );
+                self.workspace.resend();
             }
         }
     }

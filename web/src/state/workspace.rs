@@ -7,9 +7,11 @@ use super::inputs::{preview, Field};
 use super::limits::check_generation_fits;
 use super::live::Live;
 use super::notices::{Level, Notice};
+use super::outbox::Outbox;
 use ravenshard::Topology;
 use ravenshard_design::reshard::BucketStatistics;
 use ravenshard_model::advise::{rewrite_ids, Rewrite};
+use ravenshard_model::host::Change;
 use ravenshard_model::sample::{chapter_examples, Generator};
 use ravenshard_model::workspace::{Document, Placement, PlacementOptions, Summary};
 use std::rc::Rc;
@@ -135,6 +137,14 @@ impl WorkspaceAction {
     }
 }
 
+/// The change that places the host's documents by `topology`.
+fn configure(topology: &Topology) -> Change {
+    Change::Configure {
+        configuration: topology.to_json(),
+        database: topology.database().to_string(),
+    }
+}
+
 /// Reads the generator's count field: 1 to [`MAX_GENERATED`].
 fn parse_count(text: &str) -> Result<usize, String> {
     let text = text.trim();
@@ -194,6 +204,8 @@ pub struct WorkspaceState {
     notice: Option<Notice>,
     /// The ID editor's last edit.
     last_edit: Option<LastEdit>,
+    /// The changes on their way to the workspace's host.
+    outbox: Outbox,
 }
 
 impl WorkspaceState {
@@ -209,8 +221,13 @@ impl WorkspaceState {
     /// A workspace of the documents `placement` holds, the editor on their first page.
     pub fn new(placement: Placement) -> WorkspaceState {
         let summary = Rc::new(placement.summary());
+        let outbox = Outbox::default();
+        let documents = placement.documents(0..placement.len()).collect();
+        outbox.push(Change::Replace { documents });
+        outbox.push(configure(placement.topology()));
         let placement = Live::new(placement);
         WorkspaceState {
+            outbox,
             page: Page::at(&placement.get(), 0),
             summary: (placement.clone(), summary),
             placement,
@@ -257,6 +274,20 @@ impl WorkspaceState {
     /// their placement change.
     pub fn live_placement(&self) -> &Live<Placement> {
         &self.placement
+    }
+
+    /// Queues every document and the configuration again, for a host that holds none
+    /// (a new worker after a crash).
+    pub fn resend(&self) {
+        let placement = self.placement.get();
+        let documents = placement.documents(0..placement.len()).collect();
+        self.outbox.push(Change::Replace { documents });
+        self.outbox.push(configure(placement.topology()));
+    }
+
+    /// The changes of the workspace on their way to its host.
+    pub fn outbox(&self) -> &Outbox {
+        &self.outbox
     }
 
     /// The ID editor's last edit, when it is the last change of the placement (the
@@ -350,14 +381,22 @@ impl WorkspaceState {
             WorkspaceAction::Loaded(placement) => {
                 self.work = None;
                 self.import_error = None;
+                let documents = {
+                    let p = placement.get();
+                    p.documents(0..p.len()).collect()
+                };
+                self.outbox.push(Change::Replace { documents });
                 self.adopt(placement);
             }
             WorkspaceAction::Configure { topology, options } => self.configure(&topology, &options),
-            WorkspaceAction::SetMembers(topology) => self.placement.update(|placement| {
-                for shard in topology.shards() {
-                    placement.set_members(shard.number, shard.members.clone());
-                }
-            }),
+            WorkspaceAction::SetMembers(topology) => {
+                self.outbox.push(configure(&topology));
+                self.placement.update(|placement| {
+                    for shard in topology.shards() {
+                        placement.set_members(shard.number, shard.members.clone());
+                    }
+                })
+            }
             WorkspaceAction::ImportCancelled => {
                 if let Some(status) = self.import.take() {
                     self.notice = Some(Notice::new(
@@ -383,12 +422,18 @@ impl WorkspaceState {
         self.parse_notes = edit.notes;
         if let Some(splice) = edit.splice {
             let range = splice.at..splice.at + splice.remove;
+            let change = Change::Splice {
+                at: splice.at as u64,
+                remove: splice.remove as u64,
+                insert: splice.insert.clone(),
+            };
             if self.statistics.take().is_some() {
                 // Typed documents replace bucket statistics: placed anew.
                 let placement = self.placement.get();
                 let (topology, options) = (placement.topology(), placement.options());
                 let typed = Placement::new(&splice.insert, topology, options);
                 self.placement = Live::new(typed);
+                self.outbox.push(change);
             } else if let Err(e) = self
                 .placement
                 .update(|p| p.splice(range.clone(), &splice.insert))
@@ -400,6 +445,7 @@ impl WorkspaceState {
                 self.page = Page::at(&self.placement.get(), self.page.start());
                 return;
             } else {
+                self.outbox.push(change);
                 self.last_edit = Some(LastEdit {
                     version: self.placement.version(),
                     at: range.start,
@@ -469,6 +515,8 @@ impl WorkspaceState {
             ),
         };
         if rewritten > 0 {
+            let rewrites = rewrites.to_vec();
+            self.outbox.push(Change::Rewrite { rewrites });
             self.adopt(Live::new(placement));
         }
         if missing > 0 {
@@ -488,6 +536,7 @@ impl WorkspaceState {
             let before = self.placement.get();
             Placement::new(&documents, before.topology(), before.options())
         };
+        self.outbox.push(Change::Replace { documents });
         self.adopt(Live::new(placement));
     }
 

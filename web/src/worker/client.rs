@@ -133,6 +133,7 @@ pub fn terminate() {
         Channel::Reshard,
         Channel::Import,
         Channel::Save,
+        Channel::Workspace,
     ] {
         stop(channel);
     }
@@ -140,6 +141,9 @@ pub fn terminate() {
 
 /// Terminates `channel`'s worker, if one runs; the next [`send`] for it starts a new one.
 pub fn stop(channel: Channel) {
+    if channel == Channel::Workspace {
+        super::host::stopped();
+    }
     let running = RUNNING.with(|r| r.borrow_mut().remove(&channel));
     if let Some(Running {
         native: Some(native),

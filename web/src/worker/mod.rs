@@ -30,6 +30,9 @@
 //! * [`balance`]: the balance's side of the worker ([`Balancer`]), plain Rust.
 //! * [`reading`]: the page's side of an import or a generation ([`Reading`]): its replies
 //!   in order, the batches placed, the worker terminated when it ends.
+//! * [`host`]: the page's side of the workspace's host, the worker that holds the
+//!   documents ([`ravenshard_model::host::Host`]): changes in order, questions answered
+//!   through callbacks, its news.
 //! * [`client`]: the page's side: one worker a view ([`Channel`]), started on its first
 //!   request, terminated on cancel or after a crash and started again on the next request.
 
@@ -37,6 +40,7 @@ pub mod balance;
 pub mod batch;
 pub mod client;
 mod generate;
+pub mod host;
 mod import;
 pub mod protocol;
 pub mod reading;
@@ -50,8 +54,8 @@ mod writer;
 pub use balance::Balancer;
 pub use batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};
 pub use protocol::{
-    AdviseRequest, BalanceRequest, Balanced, Channel, GenerateRequest, ImportRequest, LoadData,
-    Reply, Request, RestoreRequest, SavePart, Stage, BATCHES_AHEAD,
+    AdviseRequest, BalanceRequest, Balanced, Channel, GenerateRequest, HostRequest, ImportRequest,
+    LoadData, Reply, Request, RestoreRequest, SavePart, Stage, BATCHES_AHEAD,
 };
 pub use reading::Reading;
 pub use run::StudioWorker;

@@ -5,6 +5,7 @@
 use super::batch::{DocumentBatch, Read};
 use crate::state::PartRef;
 use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
+use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question};
 use ravenshard_model::import::BodiesDropped;
 use serde::{Deserialize, Serialize};
 
@@ -210,6 +211,31 @@ pub enum Channel {
     Import,
     /// The save of the studio (one at a time; the worker stays between saves).
     Save,
+    /// The workspace's host: the worker that holds the documents' placement
+    /// ([`ravenshard_model::host::Host`]) for the page's whole life.
+    Workspace,
+}
+
+/// What the page tells the workspace's host ([`Channel::Workspace`]). The host handles
+/// them in order: an answer is of the workspace after every change sent before it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum HostRequest {
+    /// Make a change ([`Reply::Changed`], or [`Reply::ChangeRefused`]).
+    Change {
+        /// The change's number (the page's, one more each).
+        seq: u64,
+        /// The change.
+        change: Change,
+    },
+    /// Answer a question ([`Reply::Answer`]).
+    Ask {
+        /// The question's number (the page's).
+        id: u64,
+        /// The question.
+        question: Question,
+    },
+    /// Panic (a debug action, as [`Request::Panic`]: the page must survive it).
+    Panic,
 }
 
 /// A request to the worker.
@@ -336,6 +362,8 @@ pub enum Request {
     SaveWarmUp,
     /// Panic in the save's worker (a debug action, as [`Request::Panic`]).
     PanicSave,
+    /// A request to the workspace's host.
+    Host(HostRequest),
 }
 
 /// How many batches the import's worker sends ahead of the page's placing: enough that the
@@ -361,6 +389,7 @@ impl Request {
             | Request::SaveRelease { .. }
             | Request::SaveWarmUp
             | Request::PanicSave => Channel::Save,
+            Request::Host(_) => Channel::Workspace,
         }
     }
 }
@@ -525,6 +554,29 @@ pub enum Reply {
         message: String,
         /// The bytes written out until then.
         bytes: u64,
+    },
+    /// The host made the change `seq`.
+    Changed {
+        /// The change's number.
+        seq: u64,
+        /// What it did (boxed: the summary is large, and replies are moved whole).
+        changed: Box<Changed>,
+    },
+    /// The host did not make the change `seq`: the workspace is as it was.
+    ChangeRefused {
+        /// The change's number.
+        seq: u64,
+        /// Why.
+        error: ChangeError,
+    },
+    /// The host's answer to the question `id`, at its `version` then.
+    Answer {
+        /// The question's number.
+        id: u64,
+        /// The workspace's version the answer is of.
+        version: u64,
+        /// The answer.
+        answer: Answer,
     },
     /// A balance could not be made (options the core refuses, a load the worker does not
     /// hold); the message says why.

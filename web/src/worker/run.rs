@@ -3,10 +3,13 @@
 //! can say so and start a new worker.
 
 use super::balance::Balancer;
-use super::protocol::{AdviseRequest, BalanceRequest, Reply, Request, Stage, PROGRESS_EVERY_MS};
+use super::protocol::{
+    AdviseRequest, BalanceRequest, HostRequest, Reply, Request, Stage, PROGRESS_EVERY_MS,
+};
 use gloo::worker::{HandlerId, Worker, WorkerScope};
 use ravenshard::Topology;
 use ravenshard_model::advise::{ExportReader, ReadExport, Workload};
+use ravenshard_model::host::Host;
 use ravenshard_model::import::Format;
 use std::cell::Cell;
 use std::cell::RefCell;
@@ -30,6 +33,8 @@ pub struct StudioWorker {
     placed: Rc<Cell<(u64, u64)>>,
     /// The save's requests, handled in order (started at the first).
     saves: Option<super::save::Saves>,
+    /// The workspace, in the host's worker ([`Channel::Workspace`](super::Channel)).
+    host: Option<Host>,
 }
 
 impl Worker for StudioWorker {
@@ -53,6 +58,7 @@ impl Worker for StudioWorker {
             balancer: Rc::default(),
             placed: Rc::default(),
             saves: None,
+            host: None,
         }
     }
 
@@ -115,6 +121,10 @@ impl Worker for StudioWorker {
             Request::Panic | Request::PanicReshard | Request::PanicImport | Request::PanicSave => {
                 panic!("the worker was asked to panic (the studio's debug action)")
             }
+            Request::Host(request) => {
+                let host = self.host.get_or_insert_with(Host::default);
+                scope.respond(id, hosted(host, request));
+            }
             Request::KeepLoad(data) => self.balancer.borrow_mut().keep(&data),
             Request::Balance(request) => self.balance(scope, id, request),
         }
@@ -159,6 +169,32 @@ impl StudioWorker {
                 run,
                 message: "the worker no longer holds this export (it was restarted): run the advisor again, then apply.".into(),
             },
+        }
+    }
+}
+
+/// The host's reply to `request`: what a change did (or why it was refused), or the
+/// answer to a question at the version now.
+fn hosted(host: &mut Host, request: HostRequest) -> Reply {
+    match request {
+        HostRequest::Change { seq, change } => match host.apply(change) {
+            Ok(changed) => Reply::Changed {
+                seq,
+                changed: Box::new(changed),
+            },
+            Err(error) => Reply::ChangeRefused { seq, error },
+        },
+        HostRequest::Ask { id, question } => {
+            let answer = host.answer(&question);
+            let version = host.version();
+            Reply::Answer {
+                id,
+                version,
+                answer,
+            }
+        }
+        HostRequest::Panic => {
+            panic!("the workspace's host was asked to panic (the studio's debug action)")
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod jobs;
 use gloo::worker::Registrable;
 use ravenshard_studio::components::saving;
 use ravenshard_studio::worker::client::{self, Script};
+use ravenshard_studio::worker::host;
 use ravenshard_studio::worker::StudioWorker;
 use ravenshard_studio::App;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -57,12 +58,12 @@ impl<C: BaseComponent> Mounted<C> {
     /// Fires a bubbling event of `kind` at the element, then lets yew render.
     pub async fn fire(&self, selector: &str, kind: &str) {
         fire(&self.get(selector), kind);
-        yew::scheduler::flush().await;
+        settle().await;
     }
 
     pub async fn click(&self, selector: &str) {
         self.get(selector).unchecked_ref::<HtmlElement>().click();
-        yew::scheduler::flush().await;
+        settle().await;
     }
 
     /// Sets a field's value and fires `event` (`input` as typing does, `change` as leaving
@@ -77,7 +78,7 @@ impl<C: BaseComponent> Mounted<C> {
             element.unchecked_ref::<HtmlInputElement>().set_value(value);
         }
         fire(&element, event);
-        yew::scheduler::flush().await;
+        settle().await;
     }
 
     /// Types into a field: sets its value and fires `input`.
@@ -92,7 +93,7 @@ impl<C: BaseComponent> Mounted<C> {
             .unchecked_ref::<HtmlInputElement>()
             .set_checked(true);
         fire(&element, "change");
-        yew::scheduler::flush().await;
+        settle().await;
     }
 
     /// Clicks Balance and waits (at most ~30 s) until the worker's balance, and its
@@ -109,6 +110,9 @@ impl<C: BaseComponent> Mounted<C> {
     pub async fn until(&self, what: &str, ready: impl Fn(&Self) -> bool) {
         for _ in 0..1500 {
             if ready(self) {
+                if !host::is_idle() {
+                    settle().await;
+                }
                 return;
             }
             gloo::timers::future::TimeoutFuture::new(20).await;
@@ -121,6 +125,7 @@ impl<C: BaseComponent> Mounted<C> {
     pub async fn wait_for(&self, selector: &str) {
         for _ in 0..250 {
             if self.find(selector).is_some() {
+                settle().await;
                 return;
             }
             gloo::timers::future::TimeoutFuture::new(20).await;
@@ -136,6 +141,23 @@ impl<C: BaseComponent> Drop for Mounted<C> {
             handle.destroy();
         }
         self.root.remove();
+    }
+}
+
+/// Lets yew render, then waits (at most ~5 s) until the workspace's host answered every
+/// change sent and every question asked, and the views that asked rendered the answers: a
+/// view that reads the host then shows what a user would see.
+pub async fn settle() {
+    yew::scheduler::flush().await;
+    for _ in 0..1000 {
+        if host::is_idle() {
+            yew::scheduler::flush().await;
+            if host::is_idle() {
+                return;
+            }
+        }
+        gloo::timers::future::TimeoutFuture::new(5).await;
+        yew::scheduler::flush().await;
     }
 }
 

@@ -33,6 +33,9 @@ pub enum Change {
     Configure {
         /// The configuration's JSON.
         configuration: String,
+        /// The database's name (the fragments are `<database>$<shard>`), which the
+        /// sharding configuration does not hold.
+        database: String,
     },
     /// Rewrite the IDs the list names (ignoring case), as an advisor's candidate says.
     Rewrite {

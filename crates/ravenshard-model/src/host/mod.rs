@@ -22,8 +22,9 @@
 //! assert_eq!(changed.summary.totals.placed, 3);
 //!
 //! let four = ravenshard::Topology::with_shards(4).unwrap().to_json();
-//! let changed = host.apply(Change::Configure { configuration: four })?;
-//! assert_eq!(changed.summary.shards.len(), 4);
+//! let database = "Orders".to_string();
+//! let changed = host.apply(Change::Configure { configuration: four, database })?;
+//! assert_eq!(changed.summary.shards[3].fragment, "Orders$3");
 //!
 //! let question = Question::BucketDocuments { bucket: 982173, most: 10 };
 //! let Answer::BucketDocuments { total, documents } = host.answer(&question) else { panic!() };
@@ -112,9 +113,13 @@ impl Host {
                 What::Placed
             }
             Change::Splice { at, remove, insert } => self.splice(at, remove, &insert)?,
-            Change::Configure { configuration } => {
-                let topology = Topology::from_json(&configuration)
+            Change::Configure {
+                configuration,
+                database,
+            } => {
+                let mut topology = Topology::from_json(&configuration)
                     .map_err(|e| ChangeError::Configuration(e.to_string()))?;
+                topology.set_database(&database);
                 let options = options_of(&topology);
                 let (what, note) = self.configure(&topology, &options)?;
                 warning = note;

@@ -5,6 +5,7 @@
 mod advisor;
 mod config;
 mod design;
+mod host;
 mod in_place;
 mod reshard;
 mod statistics;

@@ -6,6 +6,7 @@ use crate::state::live::Live;
 use crate::state::notices::{Level, Notice};
 use ravenshard::Topology;
 use ravenshard_design::reshard::BucketStatistics;
+use ravenshard_model::host::Change;
 use ravenshard_model::workspace::{Placement, PlacementOptions};
 use std::rc::Rc;
 
@@ -16,6 +17,7 @@ impl WorkspaceState {
     /// placement's own tables. Bucket statistics the topology cannot place give an empty
     /// placement, and a notice says why.
     pub(super) fn configure(&mut self, topology: &Rc<Topology>, options: &Rc<PlacementOptions>) {
+        self.outbox.push(super::configure(topology));
         if let Some(statistics) = &self.statistics {
             let placement = match Placement::from_statistics(statistics, topology, options) {
                 Ok(p) => p,
@@ -71,6 +73,10 @@ impl WorkspaceState {
             }
         };
         self.import_error = None;
+        self.outbox.push(Change::Statistics {
+            names: names.to_vec(),
+            texts: texts.to_vec(),
+        });
         let total = statistics.total();
         let ranges = statistics.ranges().len();
         let coarse = statistics.coarse_ranges();

@@ -1,0 +1,153 @@
+//! The page's side of the workspace's host ([`Channel::Workspace`]): changes sent in
+//! order, questions answered through a callback each, and the host's news (a change made
+//! or refused, a crash) sent where [`listen`] said.
+//!
+//! The host's worker is started by the first request and lives as long as the page; after
+//! a crash the next request starts a new one, which holds no documents until the page
+//! sends them again.
+
+use super::client;
+use super::protocol::{Channel, HostRequest, Reply, Request};
+use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use yew::Callback;
+
+/// What the host tells the page besides answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostNews {
+    /// The change `seq` was made.
+    Changed {
+        /// The change's number.
+        seq: u64,
+        /// What it did.
+        changed: Rc<Changed>,
+    },
+    /// The change `seq` was not made: the workspace is as it was.
+    Refused {
+        /// The change's number.
+        seq: u64,
+        /// Why.
+        error: ChangeError,
+    },
+    /// The host's worker stopped (a panic, or it ran out of memory): the questions asked
+    /// are not answered, and a new worker holds no documents.
+    Crashed {
+        /// What it said.
+        message: String,
+    },
+}
+
+/// An answer, and the workspace's version it is of.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answered {
+    /// The host's version when it answered.
+    pub version: u64,
+    /// The answer.
+    pub answer: Rc<Answer>,
+}
+
+thread_local! {
+    static NEWS: RefCell<Option<Callback<HostNews>>> = const { RefCell::new(None) };
+    static ASKED: RefCell<HashMap<u64, Callback<Answered>>> = RefCell::new(HashMap::new());
+    static LAST_ID: Cell<u64> = const { Cell::new(0) };
+    /// The last change sent, and the last one the host answered (made or refused).
+    static SENT: Cell<u64> = const { Cell::new(0) };
+    static DONE: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The host's news go to `on_news` from now on.
+pub fn listen(on_news: Callback<HostNews>) {
+    NEWS.with(|n| *n.borrow_mut() = Some(on_news));
+}
+
+/// Sends the change `seq` (numbered by the page, in order).
+pub fn change(seq: u64, change: Change) {
+    SENT.with(|s| s.set(seq));
+    send(HostRequest::Change { seq, change });
+}
+
+/// Asks `question`; the answer goes to `on_answer` (unless [`forget`] is called first).
+/// Returns the question's number.
+pub fn ask(question: Question, on_answer: Callback<Answered>) -> u64 {
+    let id = LAST_ID.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    });
+    ASKED.with(|a| a.borrow_mut().insert(id, on_answer));
+    send(HostRequest::Ask { id, question });
+    id
+}
+
+/// The answer to the question `id` is no longer wanted (its view is gone or asks another).
+pub fn forget(id: u64) {
+    ASKED.with(|a| a.borrow_mut().remove(&id));
+}
+
+/// Asks the host to panic (the studio's debug action): the page must survive it.
+pub fn panic() {
+    send(HostRequest::Panic);
+}
+
+/// Whether the host answered every change sent and every question still wanted: what a
+/// test waits for before it reads a view that asks the host.
+pub fn is_idle() -> bool {
+    let asked = ASKED.with(|a| a.borrow().len());
+    asked == 0 && SENT.with(Cell::get) == DONE.with(Cell::get)
+}
+
+/// The host's worker was stopped: no answer or news of it will come.
+pub(super) fn stopped() {
+    ASKED.with(|a| a.borrow_mut().clear());
+    DONE.with(|d| d.set(SENT.with(Cell::get)));
+}
+
+/// Whether the host's worker runs.
+pub fn is_running() -> bool {
+    client::instance(Channel::Workspace).is_some()
+}
+
+fn send(request: HostRequest) {
+    client::send(Request::Host(request), Callback::from(route));
+}
+
+fn news(news: HostNews) {
+    let sink = NEWS.with(|n| n.borrow().clone());
+    if let Some(sink) = sink {
+        sink.emit(news);
+    }
+}
+
+/// Sends a reply of the host where it goes.
+fn route(reply: Reply) {
+    match reply {
+        Reply::Answer {
+            id,
+            version,
+            answer,
+        } => {
+            let asked = ASKED.with(|a| a.borrow_mut().remove(&id));
+            if let Some(on_answer) = asked {
+                let answer = Rc::new(answer);
+                on_answer.emit(Answered { version, answer });
+            }
+        }
+        Reply::Changed { seq, changed } => {
+            DONE.with(|d| d.set(seq));
+            news(HostNews::Changed {
+                seq,
+                changed: Rc::new(*changed),
+            });
+        }
+        Reply::ChangeRefused { seq, error } => {
+            DONE.with(|d| d.set(seq));
+            news(HostNews::Refused { seq, error });
+        }
+        Reply::Crashed { message } => {
+            stopped();
+            news(HostNews::Crashed { message });
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,157 @@
+//! The workspace's host in its worker, in headless Chromium: changes and questions cross
+//! the worker's codec and are answered as a host in the page would answer them; a refused
+//! change says why; a host that panics is reported, and the next change starts a new one.
+//!
+//! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
+#![cfg(target_arch = "wasm32")]
+
+use ravenshard::Topology;
+use ravenshard_model::host::{Answer, Change, ChangeError, Host, Question, What};
+use ravenshard_model::sample::Generator;
+use ravenshard_studio::worker::host::{self, Answered, HostNews};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use yew::Callback;
+
+mod common;
+
+use common::jobs::until;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// What the host said, in order.
+type Heard = Rc<RefCell<Vec<HostNews>>>;
+
+/// A fresh host's worker whose news are kept.
+fn listening() -> Heard {
+    common::use_this_module_as_the_worker();
+    let heard: Heard = Rc::default();
+    let keep = Rc::clone(&heard);
+    host::listen(Callback::from(move |news| keep.borrow_mut().push(news)));
+    heard
+}
+
+/// Asks `question` and waits for the answer.
+async fn ask(question: Question) -> Answered {
+    let answer: Rc<RefCell<Option<Answered>>> = Rc::default();
+    let keep = Rc::clone(&answer);
+    host::ask(
+        question,
+        Callback::from(move |a| *keep.borrow_mut() = Some(a)),
+    );
+    until("the answer", || answer.borrow().is_some()).await;
+    let answered = answer.borrow_mut().take();
+    answered.unwrap()
+}
+
+/// The changes made in the worker are the ones a host in the page makes: the same
+/// versions, summaries and answers.
+#[wasm_bindgen_test]
+async fn a_hosts_changes_and_answers_cross_the_worker() {
+    let heard = listening();
+    let documents = Generator {
+        documents: 5_000,
+        anchored_share: 0.4,
+        seed: 3,
+    }
+    .generate()
+    .unwrap();
+    let five = Topology::with_shards(5).unwrap();
+    let changes = [
+        Change::Replace { documents },
+        Change::Configure {
+            configuration: five.to_json(),
+            database: "Orders".into(),
+        },
+        Change::Splice {
+            at: 10,
+            remove: 2,
+            insert: vec![ravenshard::Document::new("orders/1$users/1")],
+        },
+    ];
+    let mut local = Host::default();
+    for (seq, change) in (1u64..).zip(changes) {
+        let expected = local.apply(change.clone()).unwrap();
+        host::change(seq, change);
+        until("the change", || heard.borrow().len() == seq as usize).await;
+        let last = heard.borrow().last().cloned();
+        let Some(HostNews::Changed { seq: said, changed }) = last else {
+            panic!("{last:?}");
+        };
+        assert_eq!((said, &*changed), (seq, &expected));
+    }
+    assert!(host::is_idle());
+    let questions = [
+        Question::Groups { from: 0, count: 50 },
+        Question::Histogram {
+            configuration: None,
+            start: 0,
+            end: 1 << 20,
+            bins: 300,
+        },
+        Question::BucketDocuments {
+            bucket: local.placement().place(0).unwrap().bucket,
+            most: 10,
+        },
+        Question::Documents { start: 9, end: 12 },
+    ];
+    for question in questions {
+        let answered = ask(question.clone()).await;
+        assert_eq!(answered.version, 3);
+        assert_eq!(*answered.answer, local.answer(&question), "{question:?}");
+    }
+    assert!(host::is_idle());
+}
+
+/// A change the host cannot make is refused with why; the workspace stays as it was.
+#[wasm_bindgen_test]
+async fn a_refused_change_says_why() {
+    let heard = listening();
+    let bad = Change::Configure {
+        configuration: r#"{"Shards": 3}"#.into(),
+        database: "db".into(),
+    };
+    host::change(1, bad);
+    until("the refusal", || !heard.borrow().is_empty()).await;
+    let news = heard.borrow()[0].clone();
+    let HostNews::Refused { seq: 1, error } = news else {
+        panic!("{news:?}");
+    };
+    assert!(matches!(error, ChangeError::Configuration(_)), "{error:?}");
+    let answered = ask(Question::Documents { start: 0, end: 10 }).await;
+    assert_eq!(
+        (answered.version, &*answered.answer),
+        (0, &Answer::Documents(Vec::new()))
+    );
+}
+
+/// A host that panics is reported with its message; questions asked are dropped, and the
+/// next change starts a new host, which holds no documents.
+#[wasm_bindgen_test]
+async fn a_host_that_panics_is_reported_and_started_again() {
+    let heard = listening();
+    let one = vec![ravenshard::Document::new("a/1")];
+    host::change(1, Change::Replace { documents: one });
+    until("the change", || heard.borrow().len() == 1).await;
+    host::panic();
+    until("the crash", || heard.borrow().len() == 2).await;
+    let news = heard.borrow()[1].clone();
+    let HostNews::Crashed { message } = news else {
+        panic!("{news:?}");
+    };
+    assert!(message.contains("asked to panic"), "{message}");
+    assert!(host::is_idle());
+    host::change(
+        2,
+        Change::Replace {
+            documents: Vec::new(),
+        },
+    );
+    until("the new host", || heard.borrow().len() == 3).await;
+    let news = heard.borrow()[2].clone();
+    let HostNews::Changed { changed, .. } = news else {
+        panic!("{news:?}");
+    };
+    assert_eq!((changed.version, changed.what), (1, What::Placed));
+}
