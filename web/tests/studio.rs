@@ -1163,6 +1163,7 @@ async fn shown(studio: &Studio, documents: &str, seconds: u32) {
             .find(".count-documents strong")
             .and_then(|e| e.text_content());
         if text.as_deref() == Some(documents) {
+            common::settle().await;
             return;
         }
         gloo::timers::future::TimeoutFuture::new(50).await;

@@ -322,3 +322,59 @@ fn statistics_replace_the_documents_until_a_document_is_typed() {
         (What::Placed, 1)
     );
 }
+
+/// Rows made by a job a step at a time are the rows made at once, and kept: a filter's
+/// rows follow an edit (at hand after it, and equal to rows made anew), a change of members
+/// keeps them, a new placement drops them.
+#[test]
+fn rows_made_in_steps_are_kept_and_follow_edits() {
+    let mut host = Host::default();
+    let documents = ["orders/1", "users/1", "orders/2", "users/2$orders/1"].map(Document::new);
+    let replace = Change::Replace {
+        documents: documents.to_vec(),
+    };
+    host.apply(replace).unwrap();
+    let query = RowQuery {
+        text: "orders".into(),
+        sort: SortKey::Id,
+        ..Default::default()
+    };
+    assert!(!host.rows_at_hand(&query));
+    let mut job = host.rows_job(&query);
+    while !host.step_rows(&mut job, 1).unwrap() {}
+    assert!(host.rows_at_hand(&query));
+    let rows = |host: &mut Host| {
+        let question = Question::Rows {
+            query: query.clone(),
+            from: 0,
+            count: 10,
+        };
+        match host.answer(&question) {
+            Answer::Rows { rows, .. } => rows.iter().map(|r| r.index).collect::<Vec<_>>(),
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(rows(&mut host), [0, 2, 3]);
+    let edit = Change::Splice {
+        at: 1,
+        remove: 1,
+        insert: vec![Document::new("orders/0")],
+    };
+    host.apply(edit).unwrap();
+    assert!(host.rows_at_hand(&query), "followed");
+    let fresh = host.placement().rows(&query).indices();
+    assert_eq!(rows(&mut host), fresh);
+    assert_eq!(fresh, [1, 0, 2, 3]);
+    let members = Change::Configure {
+        configuration: CONFIGURATIONS[1].into(),
+        database: "db".into(),
+    };
+    assert_eq!(host.apply(members).unwrap().what, What::Members);
+    assert!(host.rows_at_hand(&query), "kept");
+    let five = Change::Configure {
+        configuration: CONFIGURATIONS[2].into(),
+        database: "db".into(),
+    };
+    host.apply(five).unwrap();
+    assert!(!host.rows_at_hand(&query), "dropped");
+}

@@ -39,8 +39,6 @@ pub struct Dispatch {
     pub notice: Callback<NoticeAction>,
     /// An error notice.
     pub error: Callback<String>,
-    /// [`Action::TransactionOfShownDocuments`].
-    pub transaction_of_shown: Callback<()>,
     /// [`Action::UseReshardTarget`].
     pub use_reshard_target: Callback<()>,
     /// The Advisor view's (and its worker's replies).
@@ -64,7 +62,6 @@ impl Dispatch {
             error: state.reform(|text| {
                 Action::Notice(NoticeAction::Notify(Notice::new(Level::Error, text)))
             }),
-            transaction_of_shown: state.reform(|()| Action::TransactionOfShownDocuments),
             use_reshard_target: state.reform(|()| Action::UseReshardTarget),
             advisor: state.reform(Action::Advisor),
             apply_configuration: state

@@ -1,78 +1,122 @@
-//! The documents view: every document, virtualised — only the rows in sight are in the
-//! DOM, so 100,000 documents scroll smoothly.
+//! The documents view: the rows of the query, made by the workspace's host and
+//! virtualised: only the rows in sight are asked for and in the DOM, so millions of
+//! documents scroll smoothly. A sort or a filter of a large workspace is made by the host
+//! a step at a time: its progress shows, with a Cancel, over the rows shown before.
 
-use super::{bytes, count, on_value, rows_job, shard_style, ByPtr};
-use crate::state::Live;
+use super::answer::use_answer;
+use super::{bytes, count, on_value, shard_style};
 use crate::state::{split_chars, ViewAction};
-use ravenshard_model::workspace::{Placement, RowQuery, RowView, SortKey};
+use ravenshard_model::host::{Answer, Question, RowData};
+use ravenshard_model::workspace::{RowQuery, SortKey, Summary};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The height of a row, in CSS pixels (the style sheet uses the same).
 pub const ROW_HEIGHT: f64 = 28.0;
 
 /// Rows rendered at once: enough for a tall window, plus a margin above and below.
-const WINDOW_ROWS: usize = 48;
-const OVERSCAN: usize = 8;
+const WINDOW_ROWS: u64 = 48;
+const OVERSCAN: u64 = 8;
 
 /// Properties of [`DocumentsView`].
 #[derive(Properties, PartialEq)]
 pub struct DocumentsViewProps {
-    /// The placed documents.
-    pub placement: Live<Placement>,
-    /// The rows of the query.
-    pub rows: ByPtr<RowView>,
+    /// What the workspace holds: its documents and shards.
+    pub summary: Rc<Summary>,
+    /// The workspace's version at its host (the rows in sight are asked again when it
+    /// changes).
+    pub version: u64,
     /// The query.
     pub query: RowQuery,
-    /// The query whose rows a job must make, and the placement's version it reads
-    /// ([`ViewsState::rows_wanted`](crate::state::ViewsState::rows_wanted)); `rows` are
-    /// the previous ones meanwhile.
-    #[prop_or_default]
-    pub wanted: Option<(RowQuery, u64)>,
-    /// The job's progress (done, total), once it reported.
-    #[prop_or_default]
-    pub progress: Option<(u64, u64)>,
     /// Where filters, sorting and selections go.
     pub on_action: Callback<ViewAction>,
+}
+
+/// The rows an answer holds: the query and first row they are of, how many rows the
+/// query has, and the rows.
+struct Shown<'a> {
+    query: Option<&'a RowQuery>,
+    from: u64,
+    total: u64,
+    rows: &'a [RowData],
+}
+
+fn shown(last: Option<&(Question, crate::worker::host::Answered)>) -> Shown<'_> {
+    let none = Shown {
+        query: None,
+        from: 0,
+        total: 0,
+        rows: &[],
+    };
+    let Some((Question::Rows { query, from, .. }, answered)) = last else {
+        return none;
+    };
+    match &*answered.answer {
+        Answer::Rows { total, rows } => Shown {
+            query: Some(query),
+            from: *from,
+            total: *total,
+            rows,
+        },
+        _ => none,
+    }
 }
 
 /// Filters, a sortable header and the visible slice of the rows.
 #[function_component(DocumentsView)]
 pub fn documents_view(props: &DocumentsViewProps) -> Html {
-    let p = props.placement.get();
+    let summary = &props.summary;
     let on = &props.on_action;
-    let top = use_state(|| 0usize);
+    let top = use_state(|| 0u64);
     let on_scroll = {
         let top = top.clone();
         Callback::from(move |e: Event| {
             if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
-                let row = (f64::from(el.scroll_top()) / ROW_HEIGHT).max(0.0) as usize;
+                let row = (f64::from(el.scroll_top()) / ROW_HEIGHT).max(0.0) as u64;
                 if row != *top {
                     top.set(row);
                 }
             }
         })
     };
-    {
-        // The rows wanted are made by a job a slice at a time; a new query or placement
-        // drops the handle, which ends the job.
-        let placement = props.placement.clone();
-        let on = on.clone();
-        use_effect_with(props.wanted.clone(), move |wanted| {
-            let job = wanted.clone().and_then(|(query, version)| {
-                (placement.version() == version).then(|| rows_job::start(placement, query, on))
-            });
-            move || drop(job)
-        });
-    }
-    let total = props.rows.len();
-    // A scroll position past the rows (the filter just removed most of them) shows the last
-    // window until the browser's own scroll event catches up.
-    let start = (*top)
+    // The rows in sight, from the number of rows the last answer gave (a scroll position
+    // past the rows, the filter having just removed most of them, shows the last window
+    // until the browser's own scroll event catches up).
+    let total_seen = use_state(|| 0u64);
+    let seen = *total_seen;
+    let window = WINDOW_ROWS + 2 * OVERSCAN;
+    let start = top
         .saturating_sub(OVERSCAN)
-        .min(total.saturating_sub(WINDOW_ROWS + 2 * OVERSCAN));
-    let end = (start + WINDOW_ROWS + 2 * OVERSCAN).min(total);
-    let slice = props.rows.slice(start, end);
+        .min(seen.saturating_sub(window));
+    let question = Question::Rows {
+        query: props.query.clone(),
+        from: start,
+        count: window,
+    };
+    let asked = use_answer(Some(question), props.version);
+    let group = props
+        .query
+        .group
+        .map(|from| Question::Groups { from, count: 1 });
+    let group = use_answer(group, props.version);
+    let shown = shown(asked.last.as_ref());
+    {
+        // A new number of rows (a filter) moves the window: asked again from there.
+        let total_seen = total_seen.clone();
+        use_effect_with(shown.total, move |total| total_seen.set(*total));
+    }
+    // The rows shown are of another query while the host makes this one's.
+    let working = shown.query != Some(&props.query);
+    let total = shown.total;
     let on_shard = on_value::<Event, _>(on, |v| ViewAction::SetFilterShard(v.parse().ok()));
+    let fragment = |shard: u32| {
+        let at = summary.shards.binary_search_by_key(&shard, |s| s.shard);
+        at.ok().map(|i| summary.shards[i].fragment.clone())
+    };
+    let group_anchor = match group.answer() {
+        Some(Answer::Groups(groups)) => groups.first().map(|g| g.anchor.clone()),
+        _ => None,
+    };
     let header = |key: SortKey, label: &str, class: &'static str| {
         let active = props.query.sort == key;
         let arrow = match (active, props.query.descending) {
@@ -88,30 +132,33 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
         }
     };
     html! {
-        <div class="documents-view" data-rows={if props.wanted.is_some() { "working" } else { "ready" }}>
+        <div class="documents-view" data-rows={if working { "working" } else { "ready" }}>
             <div class="filters">
                 <input id="filter" type="search" placeholder="Filter IDs…" value={props.query.text.clone()}
                     oninput={on_value::<InputEvent, _>(on, ViewAction::SetFilterText)} aria-label="Filter IDs" />
                 <select id="filter-shard" onchange={on_shard} aria-label="Shard">
                     <option value="" selected={props.query.shard.is_none()}>{ "All shards" }</option>
-                    { for p.shards().iter().take(1024).map(|s| html! {
+                    { for summary.shards.iter().take(1024).map(|s| html! {
                         <option value={s.shard.to_string()} selected={props.query.shard == Some(s.shard)}>{ s.fragment.clone() }</option>
                     }) }
                 </select>
                 if let Some(g) = props.query.group {
                     <span class="chip">
-                        { format!("Group {}", p.group_summary(g).map(|g| g.anchor).unwrap_or_else(|| "?".into())) }
+                        { format!("Group {}", group_anchor.clone().unwrap_or_else(|| (g + 1).to_string())) }
                         <button type="button" class="clear-group" aria-label="Show every group"
                             onclick={on.reform(|_: MouseEvent| ViewAction::SetFilterGroup(None))}>{ "×" }</button>
                     </span>
                 }
-                <span class="row-count">{ format!("{} of {}", count(total as u64), count(p.len() as u64)) }</span>
+                <span class="row-count">{ format!("{} of {}", count(total), count(summary.documents as u64)) }</span>
             </div>
-            if let Some((query, _)) = &props.wanted {
+            if let (true, Some(progress)) = (working, asked.progress) {
                 <p class="rows-working" role="status">
-                    { working_text(query, p.len(), props.progress) }
+                    { working_text(&props.query, summary.documents, Some(progress)) }
                     <button type="button" class="rows-cancel"
-                        onclick={on.reform(|_: MouseEvent| ViewAction::CancelRows)}>{ "Cancel" }</button>
+                        onclick={on.reform({
+                            let back = shown.query.cloned().unwrap_or_default();
+                            move |_: MouseEvent| ViewAction::CancelRows(back.clone())
+                        })}>{ "Cancel" }</button>
                 </p>
             }
             <div class="dt-head" role="row">
@@ -124,10 +171,10 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                 <span class="th c-fragment">{ "Fragment" }</span>
                 <span class="th c-group" title="The anchor the document is stored with: its anchored group's">{ "Group" }</span>
             </div>
-            <div class={classes!("dt-body", props.wanted.is_some().then_some("stale"))} onscroll={on_scroll} role="table" aria-rowcount={total.to_string()}>
+            <div class={classes!("dt-body", working.then_some("stale"))} onscroll={on_scroll} role="table" aria-rowcount={total.to_string()}>
                 <div class="dt-spacer" style={format!("height: {:.0}px", total as f64 * ROW_HEIGHT)}>
-                    <div class="dt-rows" style={format!("transform: translateY({:.0}px)", start as f64 * ROW_HEIGHT)}>
-                        { for slice.iter().filter_map(|&i| p.row_unranked(i as usize)).map(|row| {
+                    <div class="dt-rows" style={format!("transform: translateY({:.0}px)", shown.from as f64 * ROW_HEIGHT)}>
+                        { for shown.rows.iter().map(|row| {
                             let index = row.index;
                             let on_explain = on.reform(move |_: MouseEvent| ViewAction::ExplainDocument(index));
                             html! {
@@ -136,18 +183,18 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                                     <span class="td c-index">{ index + 1 }</span>
                                     <span class="td c-id">
                                         if let Some([a, b]) = row.hashed_chars {
-                                            <HighlightedId id={AttrValue::from(row.id.to_string())} hashed_chars={[a as usize, b as usize]} />
+                                            <HighlightedId id={AttrValue::from(row.id.clone())} hashed_chars={[a as usize, b as usize]} />
                                         } else {
-                                            <code class="id-text">{ row.id.to_string() }</code>
+                                            <code class="id-text">{ row.id.clone() }</code>
                                         }
-                                        if let Some(generated) = row.generated {
-                                            <span class="generated-id" title="The ID the chapter's design generates">{ "→ " }<code>{ generated.to_string() }</code></span>
+                                        if let Some(generated) = &row.generated {
+                                            <span class="generated-id" title="The ID the chapter's design generates">{ "→ " }<code>{ generated.clone() }</code></span>
                                         }
                                     </span>
-                                    if let Some(error) = row.error {
-                                        <span class="td c-error" title={error.to_string()}>{ error.to_string() }</span>
+                                    if let Some(error) = &row.error {
+                                        <span class="td c-error" title={error.clone()}>{ error.clone() }</span>
                                     } else {
-                                        <span class="td c-collection">{ row.collection.unwrap_or("").to_string() }</span>
+                                        <span class="td c-collection">{ row.collection.clone().unwrap_or_default() }</span>
                                         <span class="td c-size">{ row.size.map(bytes).unwrap_or_default() }</span>
                                         <span class="td c-bucket bucket">{ row.bucket.map(|b| b.to_string()).unwrap_or_default() }</span>
                                         <span class="td c-shard shard">
@@ -155,10 +202,10 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                                                 <span class="shard-badge" style={shard_style(s)}>{ s }</span>
                                             }
                                         </span>
-                                        <span class="td c-fragment fragment"><code>{ row.shard.map(|s| p.topology().fragment(s)).unwrap_or_default() }</code></span>
+                                        <span class="td c-fragment fragment"><code>{ row.shard.and_then(fragment).unwrap_or_default() }</code></span>
                                         <span class="td c-group">
-                                            if let (Some(anchor), Some(documents)) = (row.group_anchor, row.group_documents) {
-                                                <code title={format!("Anchored group of {} document{}", count(documents), super::plural(documents))}>{ anchor.to_string() }</code>
+                                            if let (Some(anchor), Some(documents)) = (&row.group_anchor, row.group_documents) {
+                                                <code title={format!("Anchored group of {} document{}", count(documents), super::plural(documents))}>{ anchor.clone() }</code>
                                             }
                                         </span>
                                     }
@@ -168,7 +215,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                     </div>
                 </div>
             </div>
-            if p.is_empty() {
+            if summary.documents == 0 {
                 <p class="empty">{ "Type or paste document IDs on the left, one per line, or import a file." }</p>
             }
         </div>

@@ -39,7 +39,7 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
         count: count_asked,
     });
     let answer = use_answer(question, props.version);
-    let groups: &[GroupSummary] = match answer.as_ref().map(|(_, a)| &*a.answer) {
+    let groups: &[GroupSummary] = match answer.answer() {
         Some(Answer::Groups(groups)) => groups,
         _ => &[],
     };

@@ -45,10 +45,9 @@ pub fn map_view(props: &MapViewProps) -> Html {
             most: LISTED,
         });
     let listed = use_answer(bucket, props.version);
-    if let Some((_, answered)) = group.filter(|_| props.selected_group.is_some()) {
-        if let Answer::Groups(groups) = &*answered.answer {
-            marked.extend(groups.first().map(|g| g.bucket));
-        }
+    if let Some(Answer::Groups(groups)) = group.answer().filter(|_| props.selected_group.is_some())
+    {
+        marked.extend(groups.first().map(|g| g.bucket));
     }
     if let Some(bucket) = props.selected_bucket {
         marked.push(bucket);
@@ -58,7 +57,7 @@ pub fn map_view(props: &MapViewProps) -> Html {
         .on_action
         .reform(|b: u32| ViewAction::SelectBucket(Some(b)));
     let listing = props.selected_bucket.map(|bucket| {
-        let (total, documents): (u64, &[ListedDocument]) = match listed.as_ref() {
+        let (total, documents): (u64, &[ListedDocument]) = match listed.last.as_ref() {
             Some((Question::BucketDocuments { bucket: b, .. }, answered)) if *b == bucket => {
                 match &*answered.answer {
                     Answer::BucketDocuments { total, documents } => (*total, documents),

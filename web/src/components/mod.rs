@@ -27,7 +27,6 @@ pub mod ranking_job;
 mod reshard;
 mod reshard_calls;
 pub mod restore;
-pub mod rows_job;
 pub mod saving;
 mod shards;
 pub mod tabs;

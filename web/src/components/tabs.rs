@@ -6,7 +6,10 @@ use super::{
     AdvisorView, ByPtr, ContentView, DocumentsView, ExplainView, GroupsView, LocalityView, MapView,
     MatrixView, QueriesView, RangesView, ReshardView, ShardsView,
 };
-use crate::state::{State, Tab, ViewAction};
+use crate::state::{DesignAction, State, Tab, ViewAction, MAX_TRANSACTION_IDS};
+use crate::worker::host::{self, Answered};
+use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::workspace::RowQuery;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -54,6 +57,27 @@ pub fn tab_view(tab: Tab, state: &State, on: &Dispatch) -> Html {
     }
 }
 
+/// Checks a transaction over the first [`MAX_TRANSACTION_IDS`] documents the documents
+/// view shows (its query's rows, asked of the workspace's host).
+fn use_shown(query: &RowQuery, design: &Callback<DesignAction>) -> Callback<()> {
+    let (query, design) = (query.clone(), design.clone());
+    Callback::from(move |()| {
+        let question = Question::Rows {
+            query: query.clone(),
+            from: 0,
+            count: MAX_TRANSACTION_IDS as u64,
+        };
+        let design = design.clone();
+        let on_answer = Callback::from(move |answered: Answered| {
+            if let Answer::Rows { rows, .. } = &*answered.answer {
+                let ids: String = rows.iter().map(|r| format!("{}\n", r.id)).collect();
+                design.emit(DesignAction::SetTransactionIds(ids));
+            }
+        });
+        host::ask(question, on_answer);
+    })
+}
+
 fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
     let placement = state.live_placement().clone();
     let summary = Rc::clone(state.summary());
@@ -76,15 +100,14 @@ fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
             <GroupsView {summary} version={state.host().version} selected={views.selected_group()} on_action={on.view.clone()} />
         },
         Tab::Documents => html! {
-            <DocumentsView {placement} rows={ByPtr(views.rows())}
-                query={views.query().clone()} wanted={views.rows_wanted()}
-                progress={views.rows_progress()} on_action={on.view.clone()} />
+            <DocumentsView summary={Rc::clone(&summary)} version={state.host().version}
+                query={views.query().clone()} on_action={on.view.clone()} />
         },
         Tab::Queries => html! {
             <>
             <QueriesView design={ByPtr(state.design().clone())} version={state.host().version} on_action={on.design.clone()} />
             <LocalityView design={ByPtr(state.design().clone())} on_action={on.design.clone()}
-                on_use_shown={on.transaction_of_shown.clone()} />
+                on_use_shown={use_shown(views.query(), &on.design)} />
             </>
         },
         Tab::Content => html! {

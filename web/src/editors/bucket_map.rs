@@ -384,7 +384,10 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
     let counted = {
         let documents = props.documents.clone();
         let topology = ByPtr(props.topology.clone());
-        let answer = answered.as_ref().map(|(_, a)| ByPtr(Rc::clone(&a.answer)));
+        let answer = answered
+            .last
+            .as_ref()
+            .map(|(_, a)| ByPtr(Rc::clone(&a.answer)));
         use_memo(
             (documents, topology, answer, start, end, bins),
             |(documents, topology, answer, start, end, bins)| match (documents, answer) {

@@ -77,8 +77,8 @@ pub use save_timer::{SaveTimer, SAVE_DELAY_MS, SAVE_MAX_DELAY_MS};
 pub use tab::Tab;
 pub use views::{Metric, ViewAction, ViewsState};
 pub use workspace::{
-    ImportStatus, LastEdit, WorkspaceAction, WorkspaceState, DEFAULT_ANCHORED_PERCENT,
-    DEFAULT_GENERATED, MAX_GENERATED,
+    ImportStatus, WorkspaceAction, WorkspaceState, DEFAULT_ANCHORED_PERCENT, DEFAULT_GENERATED,
+    MAX_GENERATED,
 };
 
 use crate::editors::geometry::group_digits;
@@ -118,9 +118,6 @@ pub enum Action {
         /// The configuration's JSON.
         json: String,
     },
-    /// Check a transaction over the documents the documents view shows (the first
-    /// [`MAX_TRANSACTION_IDS`]).
-    TransactionOfShownDocuments,
     /// Make the Resharding view's target the configuration in force.
     UseReshardTarget,
     /// A workspace made a chunk at a time (a large generation or import) replaces the
@@ -480,11 +477,6 @@ impl State {
             Action::Design(a) => self.design = Rc::clone(&self.design).reduce(a),
             Action::Reshard(a) => self.reshard = Rc::clone(&self.reshard).reduce(a),
             Action::Notice(a) => self.notices = Rc::clone(&self.notices).reduce(a),
-            Action::TransactionOfShownDocuments => {
-                let ids = self.views.shown_ids(MAX_TRANSACTION_IDS);
-                let set = DesignAction::SetTransactionIds(ids);
-                self.design = Rc::clone(&self.design).reduce(set);
-            }
             Action::UseReshardTarget => self.use_reshard_target(),
             Action::Loaded(loaded) => self.adopt(loaded),
             Action::Host(news) => self.host_news(news),
@@ -655,10 +647,10 @@ impl State {
         let placement = self.workspace.live_placement().clone();
         if self.placed.seen != placement {
             self.placed.follow(&placement);
-            let action = match (members_changed, self.workspace.last_edit()) {
-                (true, _) => ViewAction::MembersChanged(placement),
-                (false, Some(edit)) => ViewAction::Edited(placement, edit),
-                (false, None) => ViewAction::Placed(placement),
+            let action = if members_changed {
+                ViewAction::MembersChanged(placement)
+            } else {
+                ViewAction::Placed(placement)
             };
             self.views = Rc::clone(&self.views).reduce(action);
         }

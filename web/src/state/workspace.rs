@@ -27,21 +27,6 @@ pub const DEFAULT_ANCHORED_PERCENT: &str = "50";
 /// checked too: see [`check_generation_fits`]).
 pub const MAX_GENERATED: usize = ravenshard_model::sample::MAX_DOCUMENTS;
 
-/// The last edit of the documents the ID editor spliced into the placement, and the
-/// placement's version it made: a view whose rows were made at the version before follows
-/// the edit instead of making them again (`Placement::rows_after_edit`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LastEdit {
-    /// The placement's version after the edit.
-    pub version: u64,
-    /// The first document replaced.
-    pub at: usize,
-    /// How many documents were removed.
-    pub removed: usize,
-    /// How many documents were put in their place.
-    pub inserted: usize,
-}
-
 /// An import in progress.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportStatus {
@@ -202,8 +187,6 @@ pub struct WorkspaceState {
     /// The chunked job in progress.
     work: Option<super::Work>,
     notice: Option<Notice>,
-    /// The ID editor's last edit.
-    last_edit: Option<LastEdit>,
     /// The changes on their way to the workspace's host.
     outbox: Outbox,
 }
@@ -239,7 +222,6 @@ impl WorkspaceState {
             import_error: None,
             work: None,
             notice: None,
-            last_edit: None,
         }
     }
 
@@ -288,13 +270,6 @@ impl WorkspaceState {
     /// The changes of the workspace on their way to its host.
     pub fn outbox(&self) -> &Outbox {
         &self.outbox
-    }
-
-    /// The ID editor's last edit, when it is the last change of the placement (the
-    /// placement's version is the one the edit made).
-    pub fn last_edit(&self) -> Option<LastEdit> {
-        self.last_edit
-            .filter(|e| e.version == self.placement.version())
     }
 
     /// The bucket statistics the workspace holds instead of documents.
@@ -446,12 +421,6 @@ impl WorkspaceState {
                 return;
             } else {
                 self.outbox.push(change);
-                self.last_edit = Some(LastEdit {
-                    version: self.placement.version(),
-                    at: range.start,
-                    removed: range.len(),
-                    inserted: splice.insert.len(),
-                });
             }
         }
         if edit.cut {

@@ -10,7 +10,7 @@ use super::client;
 use super::protocol::{Channel, HostRequest, Reply, Request};
 use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use yew::Callback;
 
@@ -51,6 +51,10 @@ pub struct Answered {
 thread_local! {
     static NEWS: RefCell<Option<Callback<HostNews>>> = const { RefCell::new(None) };
     static ASKED: RefCell<HashMap<u64, Callback<Answered>>> = RefCell::new(HashMap::new());
+    /// Where the progress of a question answered by a job goes.
+    static PROGRESS: RefCell<HashMap<u64, Callback<(u64, u64)>>> = RefCell::new(HashMap::new());
+    /// The questions a job is answering (they reported progress).
+    static WORKING: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
     static LAST_ID: Cell<u64> = const { Cell::new(0) };
     /// The last change sent, and the last one the host answered (made or refused).
     static SENT: Cell<u64> = const { Cell::new(0) };
@@ -71,18 +75,36 @@ pub fn change(seq: u64, change: Change) {
 /// Asks `question`; the answer goes to `on_answer` (unless [`forget`] is called first).
 /// Returns the question's number.
 pub fn ask(question: Question, on_answer: Callback<Answered>) -> u64 {
+    ask_with_progress(question, on_answer, None)
+}
+
+/// [`ask`], and when a job answers it a step at a time (the rows of a large workspace),
+/// its progress `(done, total)` goes to `on_progress`.
+pub fn ask_with_progress(
+    question: Question,
+    on_answer: Callback<Answered>,
+    on_progress: Option<Callback<(u64, u64)>>,
+) -> u64 {
     let id = LAST_ID.with(|n| {
         n.set(n.get() + 1);
         n.get()
     });
     ASKED.with(|a| a.borrow_mut().insert(id, on_answer));
+    if let Some(on_progress) = on_progress {
+        PROGRESS.with(|p| p.borrow_mut().insert(id, on_progress));
+    }
     send(HostRequest::Ask { id, question });
     id
 }
 
-/// The answer to the question `id` is no longer wanted (its view is gone or asks another).
+/// The answer to the question `id` is no longer wanted (its view is gone or asks another):
+/// a job making it stops.
 pub fn forget(id: u64) {
     ASKED.with(|a| a.borrow_mut().remove(&id));
+    PROGRESS.with(|p| p.borrow_mut().remove(&id));
+    if WORKING.with(|w| w.borrow_mut().remove(&id)) {
+        send(HostRequest::Forget { id });
+    }
 }
 
 /// Asks the host to panic (the studio's debug action): the page must survive it.
@@ -90,16 +112,22 @@ pub fn panic() {
     send(HostRequest::Panic);
 }
 
-/// Whether the host answered every change sent and every question still wanted: what a
-/// test waits for before it reads a view that asks the host.
+/// Whether the host answered every change sent and every question still wanted, but
+/// those a job is answering (their views show its progress): what a test waits for before
+/// it reads a view that asks the host.
 pub fn is_idle() -> bool {
-    let asked = ASKED.with(|a| a.borrow().len());
-    asked == 0 && SENT.with(Cell::get) == DONE.with(Cell::get)
+    let waiting = ASKED.with(|a| {
+        let working = WORKING.with(|w| w.borrow().clone());
+        a.borrow().keys().filter(|id| !working.contains(id)).count()
+    });
+    waiting == 0 && SENT.with(Cell::get) == DONE.with(Cell::get)
 }
 
 /// The host's worker was stopped: no answer or news of it will come.
 pub(super) fn stopped() {
     ASKED.with(|a| a.borrow_mut().clear());
+    PROGRESS.with(|p| p.borrow_mut().clear());
+    WORKING.with(|w| w.borrow_mut().clear());
     DONE.with(|d| d.set(SENT.with(Cell::get)));
 }
 
@@ -128,9 +156,18 @@ fn route(reply: Reply) {
             answer,
         } => {
             let asked = ASKED.with(|a| a.borrow_mut().remove(&id));
+            PROGRESS.with(|p| p.borrow_mut().remove(&id));
+            WORKING.with(|w| w.borrow_mut().remove(&id));
             if let Some(on_answer) = asked {
                 let answer = Rc::new(answer);
                 on_answer.emit(Answered { version, answer });
+            }
+        }
+        Reply::Working { id, done, total } if ASKED.with(|a| a.borrow().contains_key(&id)) => {
+            WORKING.with(|w| w.borrow_mut().insert(id));
+            let on_progress = PROGRESS.with(|p| p.borrow().get(&id).cloned());
+            if let Some(on_progress) = on_progress {
+                on_progress.emit((done, total));
             }
         }
         Reply::Changed { seq, changed } => {

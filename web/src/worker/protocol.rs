@@ -234,6 +234,11 @@ pub enum HostRequest {
         /// The question.
         question: Question,
     },
+    /// The answer to the question `id` is no longer wanted: a job making it stops.
+    Forget {
+        /// The question's number.
+        id: u64,
+    },
     /// Panic (a debug action, as [`Request::Panic`]: the page must survive it).
     Panic,
 }
@@ -568,6 +573,17 @@ pub enum Reply {
         seq: u64,
         /// Why.
         error: ChangeError,
+    },
+    /// The question `id` is answered by a job, a step at a time (the rows of a sort or a
+    /// filter of a large workspace): how far it is. Sent when it starts, then at most
+    /// every [`PROGRESS_EVERY_MS`].
+    Working {
+        /// The question's number.
+        id: u64,
+        /// Work done (documents).
+        done: u64,
+        /// Work to do in all.
+        total: u64,
     },
     /// The host's answer to the question `id`, at its `version` then.
     Answer {

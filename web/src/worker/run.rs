@@ -9,10 +9,11 @@ use super::protocol::{
 use gloo::worker::{HandlerId, Worker, WorkerScope};
 use ravenshard::Topology;
 use ravenshard_model::advise::{ExportReader, ReadExport, Workload};
-use ravenshard_model::host::Host;
+use ravenshard_model::host::{Host, Question};
 use ravenshard_model::import::Format;
 use std::cell::Cell;
 use std::cell::RefCell;
+use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -34,7 +35,10 @@ pub struct StudioWorker {
     /// The save's requests, handled in order (started at the first).
     saves: Option<super::save::Saves>,
     /// The workspace, in the host's worker ([`Channel::Workspace`](super::Channel)).
-    host: Option<Host>,
+    host: Option<Rc<RefCell<Host>>>,
+    /// The questions whose answers jobs are making ([`rows_in_steps`]), until answered or
+    /// forgotten.
+    jobs: Rc<RefCell<HashSet<u64>>>,
 }
 
 impl Worker for StudioWorker {
@@ -59,6 +63,7 @@ impl Worker for StudioWorker {
             placed: Rc::default(),
             saves: None,
             host: None,
+            jobs: Rc::default(),
         }
     }
 
@@ -121,10 +126,7 @@ impl Worker for StudioWorker {
             Request::Panic | Request::PanicReshard | Request::PanicImport | Request::PanicSave => {
                 panic!("the worker was asked to panic (the studio's debug action)")
             }
-            Request::Host(request) => {
-                let host = self.host.get_or_insert_with(Host::default);
-                scope.respond(id, hosted(host, request));
-            }
+            Request::Host(request) => self.host(scope, id, request),
             Request::KeepLoad(data) => self.balancer.borrow_mut().keep(&data),
             Request::Balance(request) => self.balance(scope, id, request),
         }
@@ -132,6 +134,31 @@ impl Worker for StudioWorker {
 }
 
 impl StudioWorker {
+    /// A request to the workspace's host: the rows of a large workspace that need a pass
+    /// over its documents are made in steps; everything else is answered at once.
+    fn host(&mut self, scope: &WorkerScope<Self>, id: HandlerId, request: HostRequest) {
+        let host = Rc::clone(self.host.get_or_insert_with(Rc::default));
+        match request {
+            HostRequest::Forget { id: asked } => {
+                self.jobs.borrow_mut().remove(&asked);
+            }
+            HostRequest::Ask {
+                id: asked,
+                question: question @ Question::Rows { .. },
+            } if in_steps(&host.borrow(), &question) => {
+                self.jobs.borrow_mut().insert(asked);
+                let (scope, jobs) = (scope.clone(), Rc::clone(&self.jobs));
+                let job = rows_in_steps(scope, id, host, jobs, asked, question);
+                wasm_bindgen_futures::spawn_local(job);
+            }
+            request => {
+                if let Some(reply) = hosted(&mut host.borrow_mut(), request) {
+                    scope.respond(id, reply);
+                }
+            }
+        }
+    }
+
     /// Answers the balance at once, then the comparison in a later task (a newer balance
     /// asked meanwhile makes it moot).
     fn balance(&self, scope: &WorkerScope<Self>, id: HandlerId, request: BalanceRequest) {
@@ -173,10 +200,94 @@ impl StudioWorker {
     }
 }
 
+/// From this many documents on, rows that need a pass over the documents are made by a
+/// job in steps ([`rows_in_steps`]): the studio's threshold for the page's rows job.
+const ROWS_IN_STEPS_FROM: usize = crate::state::views::SLICED_ROWS_FROM;
+/// Documents a step of a rows job reads (about a millisecond).
+const ROWS_STEP: usize = 4_096;
+/// How long a rows job runs before it lets other messages in.
+const ROWS_SLICE_MS: f64 = 12.0;
+
+/// Whether the rows `question` asks for are made by a job in steps.
+fn in_steps(host: &Host, question: &Question) -> bool {
+    let Question::Rows { query, .. } = question else {
+        return false;
+    };
+    host.placement().len() >= ROWS_IN_STEPS_FROM && !host.rows_at_hand(query)
+}
+
+/// Makes the rows of a `Question::Rows` a slice at a time, letting the page's other
+/// changes and questions in between, reporting its progress ([`Reply::Working`]), then
+/// answers. It stops without a word when the question is forgotten (the page asks another)
+/// or the workspace changes (the page asks again at the new version).
+async fn rows_in_steps(
+    scope: WorkerScope<StudioWorker>,
+    id: HandlerId,
+    host: Rc<RefCell<Host>>,
+    jobs: Rc<RefCell<HashSet<u64>>>,
+    asked: u64,
+    question: Question,
+) {
+    let Question::Rows { query, .. } = &question else {
+        return;
+    };
+    let (mut job, version) = {
+        let host = host.borrow();
+        (host.rows_job(query), host.version())
+    };
+    let working = |job: &ravenshard_model::workspace::RowsJob| {
+        let (done, total) = job.progress();
+        Reply::Working {
+            id: asked,
+            done,
+            total,
+        }
+    };
+    scope.respond(id, working(&job));
+    let mut reported = js_sys::Date::now();
+    loop {
+        let wanted = jobs.borrow().contains(&asked) && host.borrow().version() == version;
+        if !wanted {
+            jobs.borrow_mut().remove(&asked);
+            return;
+        }
+        let began = js_sys::Date::now();
+        let made = loop {
+            match host.borrow_mut().step_rows(&mut job, ROWS_STEP) {
+                Ok(false) if js_sys::Date::now() - began < ROWS_SLICE_MS => {}
+                Ok(false) => break None,
+                Ok(true) => break Some(true),
+                Err(_) => break Some(false),
+            }
+        };
+        match made {
+            Some(done) => {
+                jobs.borrow_mut().remove(&asked);
+                if done {
+                    let request = HostRequest::Ask {
+                        id: asked,
+                        question,
+                    };
+                    if let Some(reply) = hosted(&mut host.borrow_mut(), request) {
+                        scope.respond(id, reply);
+                    }
+                }
+                return;
+            }
+            None if js_sys::Date::now() - reported >= PROGRESS_EVERY_MS => {
+                reported = js_sys::Date::now();
+                scope.respond(id, working(&job));
+            }
+            None => {}
+        }
+        gloo::timers::future::TimeoutFuture::new(0).await;
+    }
+}
+
 /// The host's reply to `request`: what a change did (or why it was refused), or the
-/// answer to a question at the version now.
-fn hosted(host: &mut Host, request: HostRequest) -> Reply {
-    match request {
+/// answer to a question at the version now; none to a forgotten question.
+fn hosted(host: &mut Host, request: HostRequest) -> Option<Reply> {
+    let reply = match request {
         HostRequest::Change { seq, change } => match host.apply(change) {
             Ok(changed) => Reply::Changed {
                 seq,
@@ -193,10 +304,12 @@ fn hosted(host: &mut Host, request: HostRequest) -> Reply {
                 answer,
             }
         }
+        HostRequest::Forget { .. } => return None,
         HostRequest::Panic => {
             panic!("the workspace's host was asked to panic (the studio's debug action)")
         }
-    }
+    };
+    Some(reply)
 }
 
 /// Sends [`Reply::Progress`] at most every [`PROGRESS_EVERY_MS`].

@@ -144,12 +144,13 @@ impl<C: BaseComponent> Drop for Mounted<C> {
     }
 }
 
-/// Lets yew render, then waits (at most ~5 s) until the workspace's host answered every
-/// change sent and every question asked, and the views that asked rendered the answers: a
-/// view that reads the host then shows what a user would see.
+/// Lets yew render, then waits (at most ~30 s: a debug build's worker compiles its module
+/// and places a large workspace slowly) until the workspace's host answered every change
+/// sent and every question asked, and the views that asked rendered the answers: a view
+/// that reads the host then shows what a user would see.
 pub async fn settle() {
     yew::scheduler::flush().await;
-    for _ in 0..1000 {
+    for _ in 0..6000 {
         if host::is_idle() {
             yew::scheduler::flush().await;
             if host::is_idle() {

@@ -40,7 +40,7 @@ pub use change::{Change, ChangeError, Changed, What};
 pub use question::{Answer, ListedDocument, Question, RowData, MAX_LISTED};
 
 use crate::advise::rewrite_ids;
-use crate::workspace::{Placement, PlacementOptions, RowQuery, RowView};
+use crate::workspace::{Placement, PlacementChanged, PlacementOptions, RowQuery, RowView, RowsJob};
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
 use ravenshard_design::reshard::BucketStatistics;
@@ -157,13 +157,69 @@ impl Host {
         Ok(changed)
     }
 
-    /// One more version when `what` changed something; the summary now.
+    /// One more version when `what` changed something; the summary now. The rows made
+    /// last follow an edit or a change of members (O(rows + edited documents)), and are
+    /// dropped by anything else.
     fn bump(&mut self, what: What) -> Changed {
-        if what != What::Nothing {
-            self.version += 1;
-            self.rows = None;
+        if what == What::Nothing {
+            return self.changed(what);
         }
+        let before = self.version;
+        self.version += 1;
+        let made = self.rows.take().filter(|(v, _, _)| *v == before);
+        self.rows = made.and_then(|(_, query, rows)| {
+            let rows = match what {
+                What::Members => rows,
+                What::Edited {
+                    at,
+                    removed,
+                    inserted,
+                } => {
+                    let at = usize::try_from(at).ok()?;
+                    let (removed, inserted) = (removed as usize, inserted as usize);
+                    let p = &self.placement;
+                    p.rows_after_edit(&query, &rows, at, removed, inserted)?
+                }
+                What::Nothing | What::Placed => return None,
+            };
+            Some((self.version, query, rows))
+        });
         self.changed(what)
+    }
+
+    /// Whether the rows of `query` are at hand: made at this version, or needing no pass
+    /// over the documents ([`Placement::rows_at_hand`]). Else answering
+    /// [`Question::Rows`] is a pass over every document, which the studio's worker makes a
+    /// step at a time ([`rows_job`](Self::rows_job)).
+    pub fn rows_at_hand(&self, query: &RowQuery) -> bool {
+        self.rows_made(query) || self.placement.rows_at_hand(query)
+    }
+
+    fn rows_made(&self, query: &RowQuery) -> bool {
+        matches!(&self.rows, Some((v, q, _)) if *v == self.version && q == query)
+    }
+
+    /// A job that makes the rows of `query` a step at a time; [`step_rows`](Self::step_rows)
+    /// runs it.
+    pub fn rows_job(&self, query: &RowQuery) -> RowsJob {
+        self.placement.rows_job(query)
+    }
+
+    /// Runs `job` for about `work` documents; `true` once its rows are made, kept for the
+    /// questions of rows of its query at this version.
+    ///
+    /// # Errors
+    ///
+    /// [`PlacementChanged`] when the documents changed under the job (a change of the
+    /// configuration that keeps their number is not seen: compare the versions).
+    pub fn step_rows(&mut self, job: &mut RowsJob, work: usize) -> Result<bool, PlacementChanged> {
+        match job.step(&self.placement, work)? {
+            Some(rows) => {
+                self.rows = Some((self.version, job.query().clone(), rows));
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 
     fn splice(
@@ -324,8 +380,7 @@ impl Host {
     /// Rows `from..from + count` of `query`, from the rows made last when they are of the
     /// same query at this version.
     fn rows(&mut self, query: &RowQuery, from: u64, count: u64) -> Answer {
-        let fresh = matches!(&self.rows, Some((v, q, _)) if *v == self.version && q == query);
-        if !fresh {
+        if !self.rows_made(query) {
             let view = self.placement.rows(query);
             self.rows = Some((self.version, query.clone(), view));
         }

@@ -37,7 +37,6 @@ fn edits_and_shard_counts_change_the_kept_state_in_place_as_if_placed_again() {
         current = Rc::clone(&current).reduce(Action::View(ViewAction::SelectTab(tab)));
         // What a view renders with, kept across the edits.
         let shown = current.live_placement().clone();
-        let rows = current.views().rows();
         for step in 0..6 {
             let action = match step {
                 2 => Action::Config(ConfigAction::SetShardCount("5".into())),
@@ -51,10 +50,8 @@ fn edits_and_shard_counts_change_the_kept_state_in_place_as_if_placed_again() {
                 "{tab:?} {step}: views render again"
             );
             assert_placed_as_fresh(&next);
-            assert_eq!(next.views().rows().len(), next.placement().len());
             current = next;
         }
-        assert!(!Rc::ptr_eq(&rows, &current.views().rows()));
     }
 }
 

@@ -63,7 +63,7 @@ fn opens_on_the_chapter_examples() {
         shard_of(&state, "Users/4")
     );
     assert_eq!(p.matrix().rows.len(), 4);
-    assert_eq!(state.views().rows().len(), 12);
+    assert_eq!(state.placement().rows(state.views().query()).len(), 12);
     assert!(state
         .workspace()
         .page()
@@ -80,7 +80,7 @@ fn typed_documents_are_placed_and_shown() {
     let state = workspace(State::default(), WorkspaceAction::SetText(text.into()));
     assert_eq!(state.placement().len(), 3);
     assert_eq!(state.placement().totals().bytes, 120);
-    assert_eq!(state.views().rows().len(), 3);
+    assert_eq!(state.placement().rows(state.views().query()).len(), 3);
     assert!(Rc::ptr_eq(&state.views().placement(), &state.placement()));
 }
 
@@ -183,7 +183,7 @@ fn edits_of_the_id_editor_are_followed_in_place_as_if_placed_again() {
 fn member_edits_do_not_place_the_documents_again() {
     let state = view(State::default(), ViewAction::SetFilterText("users".into()));
     let before = *state.placement().totals();
-    let rows = state.views().rows();
+    let query = state.views().query().clone();
     let edit = ConfigAction::SetMembers {
         shard: 1,
         text: "C".into(),
@@ -192,7 +192,7 @@ fn member_edits_do_not_place_the_documents_again() {
     assert_eq!(state.placement().shards()[1].nodes, ["C"]);
     assert_eq!(state.placement().topology().members(1), ["C"]);
     assert_eq!(*state.placement().totals(), before);
-    assert!(Rc::ptr_eq(&rows, &state.views().rows()));
+    assert_eq!(state.views().query(), &query);
     assert!(Rc::ptr_eq(&state.views().placement(), &state.placement()));
     assert_eq!(state.reshard().inputs().current.members(1), ["C"]);
     let state = config(state, ConfigAction::SetNodes("a b c".into()));
@@ -202,11 +202,11 @@ fn member_edits_do_not_place_the_documents_again() {
 #[test]
 fn new_documents_reset_the_group_filter() {
     let state = view(State::default(), ViewAction::ShowGroupDocuments(0));
-    assert_eq!(state.views().rows().len(), 4);
+    assert_eq!(state.placement().rows(state.views().query()).len(), 4);
     let state = workspace(state, WorkspaceAction::SetText("orders/1-A".into()));
     let views = state.views();
     assert_eq!((views.query().group, views.selected_group()), (None, None));
-    assert_eq!(views.rows().len(), 1);
+    assert_eq!(state.placement().rows(views.query()).len(), 1);
 }
 
 #[test]
@@ -265,14 +265,6 @@ fn the_chapters_design_places_routes_and_rejects() {
     let state = config(state, ConfigAction::SetShardCount("4".into()));
     assert!(state.design().design().is_none());
     assert!(state.placement().generated().is_empty());
-}
-
-#[test]
-fn a_transaction_over_the_documents_shown() {
-    let state = view(State::default(), ViewAction::SetFilterText("users/".into()));
-    let state = reduce(state, Action::TransactionOfShownDocuments);
-    assert_eq!(state.design().transaction_ids().lines().count(), 6);
-    assert_eq!(state.design().transaction().documents.len(), 6);
 }
 
 /// 3,000 generated documents, on the Resharding tab.

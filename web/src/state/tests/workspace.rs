@@ -223,20 +223,27 @@ fn the_limits_follow_wasm32_memory() {
         .contains("compressed"));
 }
 
+/// An edit queues, for the workspace's host, the lines it replaced and nothing else (the
+/// host follows the rows it made, as the placement follows the edit).
 #[test]
-fn an_edit_is_told_until_another_change_of_the_placement() {
+fn an_edit_queues_the_lines_it_replaced() {
     let w = chapter();
-    assert_eq!(w.last_edit(), None);
+    w.outbox().take();
     // The second line replaced by two.
     let mut lines: Vec<String> = w.page().text().lines().map(String::from).collect();
     lines.splice(1..2, ["a/1".to_string(), "a/2".to_string()]);
     let w = reduce(w, WorkspaceAction::SetText(lines.join("\n")));
-    let edit = w.last_edit().expect("the edit");
-    assert_eq!((edit.at, edit.removed, edit.inserted), (1, 1, 2));
-    assert_eq!(edit.version, w.live_placement().version());
-    // A change of members is another update of the placement: the edit is no longer last.
-    let mut topology = w.placement().topology().clone();
-    topology.set_members(0, vec!["Z".into()]);
-    let w = reduce(w, WorkspaceAction::SetMembers(Rc::new(topology)));
-    assert_eq!(w.last_edit(), None);
+    let queued = w.outbox().take();
+    assert_eq!(queued.len(), 1);
+    let insert = vec![Document::new("a/1"), Document::new("a/2")];
+    let splice = ravenshard_model::host::Change::Splice {
+        at: 1,
+        remove: 1,
+        insert,
+    };
+    assert_eq!(queued[0].1, splice);
+    // The same text again changes nothing: nothing is queued.
+    let text = w.page().text().to_string();
+    let w = reduce(w, WorkspaceAction::SetText(text));
+    assert_eq!(w.outbox().queued(), 0);
 }
