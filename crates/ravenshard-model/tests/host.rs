@@ -4,8 +4,10 @@
 use proptest::prelude::*;
 use ravenshard::Topology;
 use ravenshard_model::advise::Rewrite;
-use ravenshard_model::host::{options_of, Answer, Change, ChangeError, Host, Question, What};
-use ravenshard_model::workspace::{Document, Placement, RowQuery, SortKey};
+use ravenshard_model::host::{
+    options_of, Answer, Change, ChangeError, GeneratedId, Host, Question, Rejected, What,
+};
+use ravenshard_model::workspace::{Document, Placement, RowQuery, SortKey, Unplaced};
 
 /// The configurations a change may apply: other shard counts, other members only,
 /// prefixes, and the draft chapter's design.
@@ -25,6 +27,7 @@ fn document() -> impl Strategy<Value = Document> {
         "orders/[1-6]\\$users/[1-3]",
         "eu/[1-4]",
         "EU/[1-4]\\$users/[1-3]",
+        "orders/[1-3]\\$",
         Just(String::new()),
     ];
     (id, proptest::option::of(1u64..5000), any::<bool>()).prop_map(|(id, size, order)| {
@@ -98,6 +101,7 @@ fn assert_answers_as(host: &mut Host, fresh: &Placement) {
         Question::Ids {
             indices: vec![0, 2, 1 << 40],
         },
+        Question::Content { most: 2 },
     ];
     for question in questions {
         let answer = host.answer(&round_trip(&question));
@@ -123,6 +127,37 @@ fn assert_answers_as(host: &mut Host, fresh: &Placement) {
                     .chain([None])
                     .collect(),
             ),
+            Question::Content { .. } => {
+                let rejected: Vec<_> = fresh
+                    .invalid()
+                    .iter()
+                    .filter(|d| matches!(d.reason, Unplaced::Content(_)))
+                    .collect();
+                Answer::Content {
+                    generated_total: fresh.generated().len() as u64,
+                    generated: fresh
+                        .generated()
+                        .iter()
+                        .take(2)
+                        .map(|(i, id)| GeneratedId {
+                            index: *i,
+                            given: fresh.id(*i as usize).unwrap().to_string(),
+                            id: id.clone(),
+                            bucket: fresh.place(*i as usize).map(|x| x.bucket),
+                            shard: fresh.place(*i as usize).map(|x| x.shard),
+                        })
+                        .collect(),
+                    rejected_total: rejected.len() as u64,
+                    rejected: rejected
+                        .iter()
+                        .take(2)
+                        .map(|d| Rejected {
+                            index: d.index,
+                            message: d.message.clone(),
+                        })
+                        .collect(),
+                }
+            }
             _ => unreachable!(),
         };
         assert_eq!(answer, expected);

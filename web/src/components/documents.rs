@@ -176,7 +176,8 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                     <div class="dt-rows" style={format!("transform: translateY({:.0}px)", shown.from as f64 * ROW_HEIGHT)}>
                         { for shown.rows.iter().map(|row| {
                             let index = row.index;
-                            let on_explain = on.reform(move |_: MouseEvent| ViewAction::ExplainDocument(index));
+                            let id = row.id.clone();
+                            let on_explain = on.reform(move |_: MouseEvent| ViewAction::ExplainDocument(id.clone()));
                             html! {
                                 <div class={classes!("dt-row", row.error.is_some().then_some("invalid"))} role="row"
                                     key={index} data-index={index.to_string()} onclick={on_explain} title="Click to explain">

@@ -68,8 +68,8 @@ pub fn map_view(props: &MapViewProps) -> Html {
         };
         let shard = props.topology.0.shard_for_bucket(bucket);
         let items = documents.iter().map(|d| {
-            let i = d.index;
-            let on_click = props.on_action.reform(move |_: MouseEvent| ViewAction::ExplainDocument(i));
+            let id = d.id.clone();
+            let on_click = props.on_action.reform(move |_: MouseEvent| ViewAction::ExplainDocument(id.clone()));
             html! {
                 <li><button type="button" class="link" onclick={on_click}>{ d.id.clone() }</button></li>
             }

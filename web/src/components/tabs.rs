@@ -79,7 +79,6 @@ fn use_shown(query: &RowQuery, design: &Callback<DesignAction>) -> Callback<()> 
 }
 
 fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
-    let placement = state.live_placement().clone();
     let summary = Rc::clone(state.summary());
     let views = state.views();
     let topology = || ByPtr(state.config().topology().clone());
@@ -111,7 +110,7 @@ fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
             </>
         },
         Tab::Content => html! {
-            <ContentView topology={topology()} {placement}
+            <ContentView topology={topology()} version={state.host().version}
                 design_on={state.design().design().is_some()}
                 on_config={on.config.clone()} on_view={on.view.clone()} />
         },

@@ -42,8 +42,8 @@ pub enum ViewAction {
     SelectBucket(Option<u32>),
     /// Show the documents of an anchored group.
     ShowGroupDocuments(u32),
-    /// Explain this document (by index) and show the Explain view.
-    ExplainDocument(u32),
+    /// Explain this document's ID and show the Explain view.
+    ExplainDocument(String),
     /// The Explain view's ID field.
     SetExplainId(String),
     /// The documents were placed again (or edited): group numbers and shards may mean
@@ -177,12 +177,10 @@ impl ViewsState {
                     self.tab = Tab::Documents;
                 }
             }
-            ViewAction::ExplainDocument(index) => {
-                if let Some(id) = self.placement.get().id(index as usize) {
-                    self.explain_id = id.to_string();
-                    self.refresh_explanation();
-                    self.tab = Tab::Explain;
-                }
+            ViewAction::ExplainDocument(id) => {
+                self.explain_id = id;
+                self.refresh_explanation();
+                self.tab = Tab::Explain;
             }
             ViewAction::SetExplainId(id) => {
                 if id != self.explain_id {

@@ -37,10 +37,12 @@ mod question;
 mod wire;
 
 pub use change::{Change, ChangeError, Changed, What};
-pub use question::{Answer, ListedDocument, Question, RowData, MAX_LISTED};
+pub use question::{Answer, GeneratedId, ListedDocument, Question, Rejected, RowData, MAX_LISTED};
 
 use crate::advise::rewrite_ids;
-use crate::workspace::{Placement, PlacementChanged, PlacementOptions, RowQuery, RowView, RowsJob};
+use crate::workspace::{
+    Placement, PlacementChanged, PlacementOptions, RowQuery, RowView, RowsJob, Unplaced,
+};
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
 use ravenshard_design::reshard::BucketStatistics;
@@ -370,6 +372,7 @@ impl Host {
                 Answer::Groups(ranks.map_while(|rank| p.group_summary(rank)).collect())
             }
             Question::Rows { query, from, count } => self.rows(query, *from, *count),
+            Question::Content { most } => content(p, clamp(*most)),
             Question::Ids { indices } => {
                 let id = |i: &u64| p.id(usize::try_from(*i).ok()?).map(str::to_string);
                 Answer::Ids(indices.iter().map(id).collect())
@@ -395,6 +398,37 @@ impl Host {
             total: view.len() as u64,
             rows: rows.collect(),
         }
+    }
+}
+
+/// What the design does to the placement's documents: the first `most` IDs it generated
+/// and writes it rejected.
+fn content(p: &Placement, most: usize) -> Answer {
+    let generated = p.generated();
+    let listed = generated.iter().take(most).map(|(index, id)| {
+        let place = p.place(*index as usize);
+        GeneratedId {
+            index: *index,
+            given: p.id(*index as usize).unwrap_or_default().to_string(),
+            id: id.clone(),
+            bucket: place.map(|x| x.bucket),
+            shard: place.map(|x| x.shard),
+        }
+    });
+    let rejected = p
+        .invalid()
+        .iter()
+        .filter(|d| matches!(d.reason, Unplaced::Content(_)));
+    let rejected_total = rejected.clone().count() as u64;
+    let rejected = rejected.take(most).map(|d| Rejected {
+        index: d.index,
+        message: d.message.clone(),
+    });
+    Answer::Content {
+        generated_total: generated.len() as u64,
+        generated: listed.collect(),
+        rejected_total,
+        rejected: rejected.collect(),
     }
 }
 

@@ -68,6 +68,36 @@ pub enum Question {
         /// The documents' indices.
         indices: Vec<u64>,
     },
+    /// What the draft chapter's design does to the workspace: the first `most` IDs it
+    /// generated and writes it rejected, with how many of each there are.
+    Content {
+        /// How many of each to list (at most [`MAX_LISTED`]).
+        most: u64,
+    },
+}
+
+/// A document whose ID the design generated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GeneratedId {
+    /// Its index in the workspace.
+    pub index: u32,
+    /// The ID as given (ending in `$`).
+    pub given: String,
+    /// The ID the server would give it.
+    pub id: String,
+    /// Its bucket, when placed.
+    pub bucket: Option<u32>,
+    /// Its shard, when placed.
+    pub shard: Option<u32>,
+}
+
+/// A write the design rejected, or an ID it refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rejected {
+    /// The document's index in the workspace.
+    pub index: u32,
+    /// Why (the design's message).
+    pub message: String,
 }
 
 /// A document listed with its index.
@@ -154,6 +184,17 @@ pub enum Answer {
     },
     /// The IDs, `None` for an index past the documents.
     Ids(Vec<Option<String>>),
+    /// What the design does to the workspace.
+    Content {
+        /// How many IDs it generated.
+        generated_total: u64,
+        /// The first of them, in input order.
+        generated: Vec<GeneratedId>,
+        /// How many writes it rejected (or IDs it refused).
+        rejected_total: u64,
+        /// The first of them, in input order.
+        rejected: Vec<Rejected>,
+    },
     /// The question cannot be answered (another configuration that is not valid, or that
     /// moves buckets): why.
     Refused(String),

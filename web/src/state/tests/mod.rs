@@ -211,7 +211,10 @@ fn new_documents_reset_the_group_filter() {
 
 #[test]
 fn the_explanation_follows_the_configuration() {
-    let state = view(State::default(), ViewAction::ExplainDocument(7));
+    let state = view(
+        State::default(),
+        ViewAction::ExplainDocument("Users/70$Users/4".into()),
+    );
     let shard = |state: &State| {
         let e = state.views().explanation().unwrap();
         e.as_ref().as_ref().unwrap().shard
