@@ -123,8 +123,8 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
             ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>
             <div class="panel-head">
                 <h2><label for="ids">{ "Documents" }</label></h2>
-                <span class="doc-count">{ match workspace.statistics() {
-                    Some(s) => format!("bucket statistics: {} documents in {} range{}", count(s.total().docs), count(s.ranges().len() as u64), plural(s.ranges().len() as u64)),
+                <span class="doc-count">{ match workspace.summary().statistics {
+                    Some(s) => format!("bucket statistics: {} documents in {} range{}", count(s.documents), count(s.ranges), plural(s.ranges)),
                     None => format!("{} document{}", count(documents as u64), plural(documents as u64)),
                 } }</span>
             </div>

@@ -270,7 +270,11 @@ impl State {
         let placement = workspace.live_placement().clone();
         let placed = Placed::new(&config, placement.clone());
         State {
-            views: Rc::new(ViewsState::new(placement)),
+            views: Rc::new(ViewsState::new(
+                Rc::clone(workspace.summary()),
+                Rc::clone(&placed.topology),
+                placement.get().id(2).unwrap_or_default().to_string(),
+            )),
             reshard: Rc::new(ReshardState::new(placed.inputs(&config))),
             config: Rc::new(config),
             workspace,
@@ -647,10 +651,11 @@ impl State {
         let placement = self.workspace.live_placement().clone();
         if self.placed.seen != placement {
             self.placed.follow(&placement);
+            let (summary, topology) = (Rc::clone(self.summary()), Rc::clone(&self.placed.topology));
             let action = if members_changed {
-                ViewAction::MembersChanged(placement)
+                ViewAction::MembersChanged(summary, topology)
             } else {
-                ViewAction::Placed(placement)
+                ViewAction::Placed(summary, topology)
             };
             self.views = Rc::clone(&self.views).reduce(action);
         }

@@ -7,8 +7,7 @@ impl State {
     /// The note a view shows above itself when the placement comes from bucket statistics;
     /// `None` for documents, and for the views that show only the configuration.
     pub fn statistics_note(&self, tab: Tab) -> Option<String> {
-        let placement = self.placement();
-        let statistics = placement.statistics()?;
+        let statistics = self.summary().statistics?;
         let needs_ids = match tab {
             Tab::Documents => Some("the documents table"),
             Tab::Groups => Some("anchored groups"),
@@ -25,20 +24,18 @@ impl State {
                  map, shards, nodes × shards and resharding views work on the statistics."
             ));
         }
-        let ranges = statistics.ranges().len();
-        let coarse = statistics.coarse_ranges();
+        let (ranges, coarse) = (statistics.ranges, statistics.coarse);
         if coarse == 0 {
             return Some(format!(
                 "From the cluster's bucket statistics: {ranges} buckets, every figure per \
                  bucket. There are no document IDs."
             ));
         }
-        let widest = statistics.ranges().iter().map(|r| r.resolution()).max();
         let mut note = format!(
             "From the cluster's bucket statistics: {coarse} of {ranges} figures are per range \
              of buckets (up to {} buckets), not per bucket. A range's documents and bytes \
              count at its first bucket, in one bin, one shard and one move: ",
-            widest.unwrap_or(1)
+            statistics.widest
         );
         note.push_str(if tab == Tab::Reshard {
             "a balance moves each range whole, and the plan's notes list the drill-downs \

@@ -3,10 +3,9 @@
 //! explanation, computed by the core when its inputs change). The documents view's rows are
 //! the workspace's host's to make: the view asks it for those in sight.
 
-use super::live::Live;
 use super::tab::Tab;
-use ravenshard::{explain, Explanation};
-use ravenshard_model::workspace::{Placement, RowQuery, SortKey};
+use ravenshard::{explain, Explanation, Topology};
+use ravenshard_model::workspace::{RowQuery, SortKey, Summary};
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -47,10 +46,10 @@ pub enum ViewAction {
     /// The Explain view's ID field.
     SetExplainId(String),
     /// The documents were placed again (or edited): group numbers and shards may mean
-    /// something else.
-    Placed(Live<Placement>),
+    /// something else. The workspace's summary now, and the topology it is placed by.
+    Placed(Rc<Summary>, Rc<Topology>),
     /// Members changed: the documents stay where they were.
-    MembersChanged(Live<Placement>),
+    MembersChanged(Rc<Summary>, Rc<Topology>),
     /// Stop waiting for the rows of the query asked: back to `shown`, the query whose rows
     /// the view shows.
     CancelRows(RowQuery),
@@ -63,10 +62,12 @@ pub enum ViewAction {
 /// most a few milliseconds.
 pub const SLICED_ROWS_FROM: usize = 50_000;
 
-/// The views' state over one placement of the documents.
+/// The views' state over the workspace (what its summary says of it) and the topology it
+/// is placed by.
 #[derive(Debug, Clone)]
 pub struct ViewsState {
-    placement: Live<Placement>,
+    summary: Rc<Summary>,
+    topology: Rc<Topology>,
     tab: Tab,
     metric: Metric,
     query: RowQuery,
@@ -77,12 +78,13 @@ pub struct ViewsState {
 }
 
 impl ViewsState {
-    /// The views of `placement` on the Documents tab; Explain shows its third document (the
-    /// chapter's anchored order when the studio opens on the chapter's examples).
-    pub fn new(placement: Live<Placement>) -> ViewsState {
-        let explain_id = placement.get().id(2).unwrap_or_default().to_string();
+    /// The views of a workspace (its summary, and the topology it is placed by) on the
+    /// Documents tab; Explain shows `explain_id` (the chapter's anchored order when the
+    /// studio opens on the chapter's examples).
+    pub fn new(summary: Rc<Summary>, topology: Rc<Topology>, explain_id: String) -> ViewsState {
         let mut views = ViewsState {
-            placement,
+            summary,
+            topology,
             tab: Tab::default(),
             metric: Metric::default(),
             query: RowQuery::default(),
@@ -95,14 +97,9 @@ impl ViewsState {
         views
     }
 
-    /// The placement the views show, now.
-    pub fn placement(&self) -> Rc<Placement> {
-        self.placement.get()
-    }
-
-    /// The handle on the placement the views show.
-    pub fn placement_handle(&self) -> Live<Placement> {
-        self.placement.clone()
+    /// The topology the documents shown are placed by.
+    pub fn topology(&self) -> &Rc<Topology> {
+        &self.topology
     }
 
     /// The view shown.
@@ -141,13 +138,14 @@ impl ViewsState {
     }
 
     fn apply(&mut self, action: ViewAction) {
-        let groups = || self.placement.get().group_count();
+        let groups = self.summary.groups;
+        let groups = || groups;
         match action {
             ViewAction::SelectTab(tab) => self.tab = tab,
             ViewAction::SetMetric(metric) => self.metric = metric,
             ViewAction::SetFilterText(text) => self.query.text = text,
             ViewAction::SetFilterShard(shard) => {
-                let shard = shard.filter(|s| self.placement.get().topology().shard(*s).is_some());
+                let shard = shard.filter(|s| self.topology.shard(*s).is_some());
                 self.query.shard = shard;
             }
             ViewAction::SetFilterGroup(group) => {
@@ -165,8 +163,7 @@ impl ViewsState {
                 self.selected_group = group.filter(|g| (*g as usize) < groups());
             }
             ViewAction::SelectBucket(bucket) => {
-                self.selected_bucket =
-                    bucket.filter(|b| u64::from(*b) < self.placement.get().bucket_space());
+                self.selected_bucket = bucket.filter(|b| u64::from(*b) < self.summary.bucket_space);
             }
             ViewAction::ShowGroupDocuments(group) => {
                 if (group as usize) < groups() {
@@ -188,9 +185,9 @@ impl ViewsState {
                     self.refresh_explanation();
                 }
             }
-            ViewAction::Placed(placement) => self.placed(placement),
-            ViewAction::MembersChanged(placement) => {
-                self.placement = placement;
+            ViewAction::Placed(summary, topology) => self.placed(summary, topology),
+            ViewAction::MembersChanged(summary, topology) => {
+                (self.summary, self.topology) = (summary, topology);
                 self.refresh_explanation();
             }
             ViewAction::CancelRows(shown) => self.query = shown,
@@ -198,18 +195,17 @@ impl ViewsState {
     }
 
     /// A new placement: group numbers, shards and buckets may mean something else now.
-    fn placed(&mut self, placement: Live<Placement>) {
-        self.placement = placement;
+    fn placed(&mut self, summary: Rc<Summary>, topology: Rc<Topology>) {
+        (self.summary, self.topology) = (summary, topology);
         self.selected_group = None;
         self.query.group = None;
-        let placement = self.placement.get();
         if let Some(shard) = self.query.shard {
-            if placement.topology().shard(shard).is_none() {
+            if self.topology.shard(shard).is_none() {
                 self.query.shard = None;
             }
         }
         if let Some(bucket) = self.selected_bucket {
-            if u64::from(bucket) >= placement.bucket_space() {
+            if u64::from(bucket) >= self.summary.bucket_space {
                 self.selected_bucket = None;
             }
         }
@@ -218,9 +214,8 @@ impl ViewsState {
 
     fn refresh_explanation(&mut self) {
         self.explanation = (!self.explain_id.is_empty()).then(|| {
-            let placement = self.placement.get();
-            let topology = placement.topology();
-            Rc::new(explain(&self.explain_id, Some(topology)).map_err(|e| e.to_string()))
+            let explained = explain(&self.explain_id, Some(&self.topology));
+            Rc::new(explained.map_err(|e| e.to_string()))
         });
     }
 }

@@ -87,7 +87,7 @@ pub use retopology::TopologyChangeError;
 pub use rows::{Row, RowQuery, RowView, SortKey};
 pub use rows_job::{PlacementChanged, RowsJob};
 pub use shards::{Balance, BalanceVerdict, Block, ShardSummary};
-pub use summary::Summary;
+pub use summary::{StatisticsShape, Summary};
 
 use ravenshard::{explain, hashed_chars, push_lower_id, Explanation, IdError};
 use ravenshard::{BucketRange, Topology, NUMBER_OF_BUCKETS};

@@ -50,6 +50,23 @@ pub struct Summary {
     pub obese_threshold: u64,
     /// The topology's database name.
     pub database: String,
+    /// What the bucket statistics hold, when the placement was made from them instead of
+    /// documents.
+    pub statistics: Option<StatisticsShape>,
+}
+
+/// The shape of bucket statistics placed instead of documents
+/// ([`Placement::from_statistics`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatisticsShape {
+    /// The documents they count.
+    pub documents: u64,
+    /// The ranges of buckets they give figures for.
+    pub ranges: u64,
+    /// How many of those ranges hold more than one bucket (their figures are per range).
+    pub coarse: u64,
+    /// The most buckets one range holds.
+    pub widest: u64,
 }
 
 impl Placement {
@@ -84,6 +101,12 @@ impl Placement {
             groups: self.group_count(),
             obese_threshold: self.obese_threshold(),
             database: self.topology().database().to_string(),
+            statistics: self.statistics().map(|s| StatisticsShape {
+                documents: s.total().docs,
+                ranges: s.ranges().len() as u64,
+                coarse: s.coarse_ranges() as u64,
+                widest: s.ranges().iter().map(|r| r.resolution()).max().unwrap_or(1),
+            }),
         }
     }
 }

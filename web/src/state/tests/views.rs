@@ -1,8 +1,9 @@
 //! The views sub-state, on its own, over a placement of the chapter's examples.
 
 use crate::state::*;
+use ravenshard::Topology;
 use ravenshard_model::sample::chapter_examples;
-use ravenshard_model::workspace::{Document, Placement, RowView, SortKey};
+use ravenshard_model::workspace::{Document, Placement, RowView, SortKey, Summary};
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -10,22 +11,31 @@ fn reduce(views: ViewsState, action: ViewAction) -> ViewsState {
     Rc::unwrap_or_clone(Rc::new(views).reduce(action))
 }
 
-fn placed(documents: &[Document]) -> Live<Placement> {
+fn placed(documents: &[Document]) -> Placement {
     let config = ConfigState::default();
-    Live::new(Placement::new(
-        documents,
-        config.topology(),
-        &Default::default(),
-    ))
+    Placement::new(documents, config.topology(), &Default::default())
+}
+
+/// The placement of the chapter's examples.
+fn examples() -> Placement {
+    placed(&chapter_examples())
+}
+
+/// What the views are told of `p`.
+fn told(p: &Placement) -> (Rc<Summary>, Rc<Topology>) {
+    (Rc::new(p.summary()), Rc::new(p.topology().clone()))
 }
 
 fn chapter() -> ViewsState {
-    ViewsState::new(placed(&chapter_examples()))
+    let p = examples();
+    let (summary, topology) = told(&p);
+    ViewsState::new(summary, topology, p.id(2).unwrap().to_string())
 }
 
-/// The rows of the views' query (what the workspace's host answers the documents view).
+/// The rows of the views' query over the chapter's examples (what the workspace's host
+/// answers the documents view).
 fn rows(views: &ViewsState) -> RowView {
-    views.placement().rows(views.query())
+    examples().rows(views.query())
 }
 
 #[test]
@@ -44,7 +54,7 @@ fn documents_view_filters_and_sorts() {
     assert_eq!(rows(&views).len(), 6);
     let views = reduce(views, ViewAction::SetFilterText(String::new()));
     let views = reduce(views, ViewAction::SetFilterShard(Some(2)));
-    let on_two = views.placement().shards()[2].documents as usize;
+    let on_two = examples().shards()[2].documents as usize;
     assert_eq!(rows(&views).len(), on_two);
     let views = reduce(views, ViewAction::SetFilterShard(Some(99)));
     assert_eq!(views.query().shard, None);
@@ -53,13 +63,13 @@ fn documents_view_filters_and_sorts() {
     let views = reduce(views, ViewAction::SortBy(SortKey::Id));
     assert!(views.query().descending);
     let first = rows(&views).indices()[0] as usize;
-    assert_eq!(views.placement().id(first), Some("Users/72$Users/4"));
+    assert_eq!(examples().id(first), Some("Users/72$Users/4"));
 }
 
 #[test]
 fn groups_select_and_show_documents() {
     let views = chapter();
-    let groups = views.placement().groups().to_vec();
+    let groups = examples().groups().to_vec();
     assert_eq!(groups[0].anchor, "users/4");
     assert_eq!(groups[0].documents, 4);
     let views = reduce(views, ViewAction::SelectGroup(Some(0)));
@@ -71,12 +81,11 @@ fn groups_select_and_show_documents() {
     assert_eq!(views.tab(), Tab::Documents);
     assert_eq!(rows(&views).len(), 4);
     // A new placement resets the group filter and selection.
-    let views = reduce(
-        views,
-        ViewAction::Placed(placed(&[Document::new("orders/1-A")])),
-    );
+    let one = placed(&[Document::new("orders/1-A")]);
+    let (summary, topology) = told(&one);
+    let views = reduce(views, ViewAction::Placed(summary, topology));
     assert_eq!((views.query().group, views.selected_group()), (None, None));
-    assert_eq!(rows(&views).len(), 1);
+    assert_eq!(one.rows(views.query()).len(), 1);
 }
 
 #[test]
@@ -98,10 +107,7 @@ fn explain_an_id() {
     let e = views.explanation().unwrap();
     let e = e.as_ref().as_ref().unwrap();
     assert_eq!(e.hashed, "users/4");
-    assert_eq!(
-        e.nodes,
-        views.placement().topology().members(e.shard.unwrap())
-    );
+    assert_eq!(e.nodes, views.topology().members(e.shard.unwrap()));
     let views = reduce(views, ViewAction::SetExplainId(String::new()));
     assert!(views.explanation().is_none());
     let views = reduce(views, ViewAction::SetExplainId("x".repeat(600)));
@@ -112,9 +118,10 @@ fn explain_an_id() {
 fn members_changed_keeps_the_query_and_explains_with_the_new_nodes() {
     let views = reduce(chapter(), ViewAction::SetFilterText("users".into()));
     let query = views.query().clone();
-    let mut placement = (*views.placement()).clone();
+    let mut placement = examples();
     placement.set_members(2, vec!["Z".into()]);
-    let views = reduce(views, ViewAction::MembersChanged(Live::new(placement)));
+    let (summary, topology) = told(&placement);
+    let views = reduce(views, ViewAction::MembersChanged(summary, topology));
     assert_eq!(views.query(), &query);
     let e = views.explanation().unwrap();
     assert_eq!(e.as_ref().as_ref().unwrap().nodes, ["Z"]);
