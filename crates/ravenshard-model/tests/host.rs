@@ -114,12 +114,13 @@ fn assert_answers_as(host: &mut Host, fresh: &Placement) {
             Question::FirstUsedBucket { .. } => {
                 Answer::FirstUsedBucket(fresh.first_used_bucket(0..1 << 21))
             }
-            Question::Groups { .. } => Answer::Groups(
-                (0..)
+            Question::Groups { .. } => Answer::Groups {
+                obese: fresh.obese_group_count() as u64,
+                groups: (0..)
                     .map_while(|g| fresh.group_summary(g))
                     .take(100)
                     .collect(),
-            ),
+            },
             Question::Ids { .. } => Answer::Ids(
                 [0, 2]
                     .iter()
@@ -412,4 +413,56 @@ fn rows_made_in_steps_are_kept_and_follow_edits() {
     };
     host.apply(five).unwrap();
     assert!(!host.rows_at_hand(&query), "dropped");
+}
+
+/// Many anchored groups are ranked by a job a step at a time, and the groups answered
+/// after are the ones a fresh placement sorts; few groups need no job; an edit ends a job.
+#[test]
+fn many_groups_are_ranked_in_steps() {
+    use ravenshard_model::host::RANKED_IN_STEPS_FROM;
+    let n = RANKED_IN_STEPS_FROM + 500;
+    let documents: Vec<Document> = (0..n)
+        .map(|i| Document::new(format!("orders/{i}-A$companies/{}-A", n - i)))
+        .collect();
+    let mut host = Host::default();
+    host.apply(Change::Replace {
+        documents: documents.clone(),
+    })
+    .unwrap();
+    let mut job = host.rank_groups().expect("a job for 20,500 groups");
+    let mut steps = 0;
+    while !host.step_ranking(&mut job, 4_096) {
+        steps += 1;
+    }
+    assert!(steps > 1, "in steps");
+    assert!(host.placement().groups_ranked());
+    assert!(host.rank_groups().is_none(), "ranked");
+    let fresh = Placement::new(&documents, host.placement().topology(), &Default::default());
+    let first = (0..3)
+        .map(|g| fresh.group_summary(g))
+        .collect::<Option<Vec<_>>>()
+        .unwrap();
+    assert_eq!(
+        host.answer(&Question::Groups { from: 0, count: 3 }),
+        Answer::Groups {
+            obese: fresh.obese_group_count() as u64,
+            groups: first
+        }
+    );
+    // Few groups: sorted when first read, no job.
+    host.apply(Change::Replace {
+        documents: documents[..100].to_vec(),
+    })
+    .unwrap();
+    assert!(host.rank_groups().is_none());
+    // An edit ends a job: it stops without ranking the edited documents' groups.
+    host.apply(Change::Replace { documents }).unwrap();
+    let mut job = host.rank_groups().unwrap();
+    let edit = Change::Splice {
+        at: 0,
+        remove: 1,
+        insert: Vec::new(),
+    };
+    host.apply(edit).unwrap();
+    assert!(host.step_ranking(&mut job, 4_096), "ended");
 }

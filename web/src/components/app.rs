@@ -5,15 +5,15 @@ use super::import::CancelToken;
 use super::other_tabs::OtherTabs;
 use super::saving::{self, Saver, StorageError};
 use super::tabs::{tab_view, TabBar};
-use super::{browser, export_job, ranking_job};
+use super::{browser, export_job};
 use super::{count, plural, ByPtr, ConfigPanel, Notices, WorkspacePanel};
 use crate::state::{
-    Action, AdvisorAction, ConfigAction, DesignAction, Level, Live, Loaded, Notice, NoticeAction,
+    Action, AdvisorAction, ConfigAction, DesignAction, Level, Loaded, Notice, NoticeAction,
     ReshardAction, SaveTimer, SavedInTab, State, ViewAction, Work, WorkspaceAction,
 };
 use crate::worker::host;
 use gloo::timers::callback::Timeout;
-use ravenshard_model::workspace::{BalanceVerdict, Placement, Summary};
+use ravenshard_model::workspace::{BalanceVerdict, Summary};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::hook;
@@ -132,7 +132,6 @@ fn studio(props: &StudioProps) -> Html {
 
     use_host(&state, &dispatch);
     let unsaved = use_saving(&state, props.saved, &dispatch.notice);
-    use_ranked_groups(state.live_placement());
 
     let share_refused = use_state(|| None::<String>);
     let on_share = {
@@ -337,16 +336,6 @@ fn use_host(state: &State, dispatch: &Dispatch) {
         for (seq, change) in outbox.take() {
             host::change(seq, change);
         }
-    });
-}
-
-/// Ranks a large workspace's anchored groups in slices once it is made or changed
-/// ([`ranking_job`]), so that no view sorts them all in one task.
-#[hook]
-fn use_ranked_groups(placement: &Live<Placement>) {
-    use_effect_with(placement.clone(), |placement| {
-        let job = ranking_job::start(placement);
-        move || drop(job)
     });
 }
 

@@ -114,7 +114,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
         at.ok().map(|i| summary.shards[i].fragment.clone())
     };
     let group_anchor = match group.answer() {
-        Some(Answer::Groups(groups)) => groups.first().map(|g| g.anchor.clone()),
+        Some(Answer::Groups { groups, .. }) => groups.first().map(|g| g.anchor.clone()),
         _ => None,
     };
     let header = |key: SortKey, label: &str, class: &'static str| {

@@ -40,8 +40,12 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
     });
     let answer = use_answer(question, props.version);
     let groups: &[GroupSummary] = match answer.answer() {
-        Some(Answer::Groups(groups)) => groups,
+        Some(Answer::Groups { groups, .. }) => groups,
         _ => &[],
+    };
+    let obese = match answer.answer() {
+        Some(Answer::Groups { obese, .. }) => *obese,
+        _ => 0,
     };
     let on_more = {
         let listed = listed.clone();
@@ -53,7 +57,6 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
             { " is stored with " }<code>{ "customers/1-A" }</code>{ ": the part after the last $ is its anchor." }</p>
         };
     }
-    let obese = p.obese_group_count();
     html! {
         <div class="groups-view">
             <p class="caption">

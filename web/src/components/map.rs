@@ -45,7 +45,8 @@ pub fn map_view(props: &MapViewProps) -> Html {
             most: LISTED,
         });
     let listed = use_answer(bucket, props.version);
-    if let Some(Answer::Groups(groups)) = group.answer().filter(|_| props.selected_group.is_some())
+    if let Some(Answer::Groups { groups, .. }) =
+        group.answer().filter(|_| props.selected_group.is_some())
     {
         marked.extend(groups.first().map(|g| g.bucket));
     }

@@ -23,7 +23,6 @@ mod notices;
 pub mod other_tabs;
 mod queries;
 mod ranges;
-pub mod ranking_job;
 mod reshard;
 mod reshard_calls;
 pub mod restore;

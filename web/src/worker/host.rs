@@ -56,9 +56,8 @@ thread_local! {
     /// The questions a job is answering (they reported progress).
     static WORKING: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
     static LAST_ID: Cell<u64> = const { Cell::new(0) };
-    /// The last change sent, and the last one the host answered (made or refused).
-    static SENT: Cell<u64> = const { Cell::new(0) };
-    static DONE: Cell<u64> = const { Cell::new(0) };
+    /// Changes sent that the host has not answered yet (made or refused).
+    static PENDING: Cell<u64> = const { Cell::new(0) };
 }
 
 /// The host's news go to `on_news` from now on.
@@ -68,7 +67,7 @@ pub fn listen(on_news: Callback<HostNews>) {
 
 /// Sends the change `seq` (numbered by the page, in order).
 pub fn change(seq: u64, change: Change) {
-    SENT.with(|s| s.set(seq));
+    PENDING.with(|p| p.set(p.get() + 1));
     send(HostRequest::Change { seq, change });
 }
 
@@ -120,7 +119,7 @@ pub fn is_idle() -> bool {
         let working = WORKING.with(|w| w.borrow().clone());
         a.borrow().keys().filter(|id| !working.contains(id)).count()
     });
-    waiting == 0 && SENT.with(Cell::get) == DONE.with(Cell::get)
+    waiting == 0 && PENDING.with(Cell::get) == 0
 }
 
 /// The host's worker was stopped: no answer or news of it will come.
@@ -128,7 +127,7 @@ pub(super) fn stopped() {
     ASKED.with(|a| a.borrow_mut().clear());
     PROGRESS.with(|p| p.borrow_mut().clear());
     WORKING.with(|w| w.borrow_mut().clear());
-    DONE.with(|d| d.set(SENT.with(Cell::get)));
+    PENDING.with(|p| p.set(0));
 }
 
 /// Whether the host's worker runs.
@@ -145,6 +144,10 @@ fn news(news: HostNews) {
     if let Some(sink) = sink {
         sink.emit(news);
     }
+}
+
+fn answered_change() {
+    PENDING.with(|p| p.set(p.get().saturating_sub(1)));
 }
 
 /// Sends a reply of the host where it goes.
@@ -171,14 +174,14 @@ fn route(reply: Reply) {
             }
         }
         Reply::Changed { seq, changed } => {
-            DONE.with(|d| d.set(seq));
+            answered_change();
             news(HostNews::Changed {
                 seq,
                 changed: Rc::new(*changed),
             });
         }
         Reply::ChangeRefused { seq, error } => {
-            DONE.with(|d| d.set(seq));
+            answered_change();
             news(HostNews::Refused { seq, error });
         }
         Reply::Crashed { message } => {

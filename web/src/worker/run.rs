@@ -9,7 +9,7 @@ use super::protocol::{
 use gloo::worker::{HandlerId, Worker, WorkerScope};
 use ravenshard::Topology;
 use ravenshard_model::advise::{ExportReader, ReadExport, Workload};
-use ravenshard_model::host::{Host, Question};
+use ravenshard_model::host::{Host, Question, What};
 use ravenshard_model::import::Format;
 use std::cell::Cell;
 use std::cell::RefCell;
@@ -152,8 +152,13 @@ impl StudioWorker {
                 wasm_bindgen_futures::spawn_local(job);
             }
             request => {
-                if let Some(reply) = hosted(&mut host.borrow_mut(), request) {
+                let reply = hosted(&mut host.borrow_mut(), request);
+                let changed = matches!(&reply, Some(Reply::Changed { changed, .. }) if changed.what != What::Nothing);
+                if let Some(reply) = reply {
                     scope.respond(id, reply);
+                }
+                if changed {
+                    wasm_bindgen_futures::spawn_local(rank_in_steps(host));
                 }
             }
         }
@@ -207,6 +212,28 @@ const ROWS_IN_STEPS_FROM: usize = crate::state::views::SLICED_ROWS_FROM;
 const ROWS_STEP: usize = 4_096;
 /// How long a rows job runs before it lets other messages in.
 const ROWS_SLICE_MS: f64 = 12.0;
+
+/// Ranks the anchored groups of a workspace with many a slice at a time after a change
+/// ([`Host::rank_groups`]), letting other messages in between, so that the first
+/// question that reads a rank finds the order made; a newer change ends the job.
+async fn rank_in_steps(host: Rc<RefCell<Host>>) {
+    let (job, version) = {
+        let host = host.borrow();
+        (host.rank_groups(), host.version())
+    };
+    let Some(mut job) = job else {
+        return;
+    };
+    while host.borrow().version() == version {
+        let began = js_sys::Date::now();
+        while js_sys::Date::now() - began < ROWS_SLICE_MS {
+            if host.borrow().step_ranking(&mut job, ROWS_STEP) {
+                return;
+            }
+        }
+        gloo::timers::future::TimeoutFuture::new(0).await;
+    }
+}
 
 /// Whether the rows `question` asks for are made by a job in steps.
 fn in_steps(host: &Host, question: &Question) -> bool {

@@ -41,8 +41,13 @@ pub use question::{Answer, GeneratedId, ListedDocument, Question, Rejected, RowD
 
 use crate::advise::rewrite_ids;
 use crate::workspace::{
-    Placement, PlacementChanged, PlacementOptions, RowQuery, RowView, RowsJob, Unplaced,
+    GroupsRanking, Placement, PlacementChanged, PlacementOptions, RowQuery, RowView, RowsJob,
+    Unplaced,
 };
+
+/// Anchored groups from which the host's worker ranks them in steps after a change
+/// ([`Host::rank_groups`]).
+pub const RANKED_IN_STEPS_FROM: usize = 20_000;
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
 use ravenshard_design::reshard::BucketStatistics;
@@ -187,6 +192,25 @@ impl Host {
             Some((self.version, query, rows))
         });
         self.changed(what)
+    }
+
+    /// A job that ranks the anchored groups a step at a time
+    /// ([`GroupsRanking`]; [`step_ranking`](Self::step_ranking) runs it), when they are
+    /// [`RANKED_IN_STEPS_FROM`] or more and not ranked yet: the studio's worker runs it
+    /// after a change, so that the first question that reads a rank (the groups, a row's
+    /// group) finds the order made instead of sorting every group at once (about 125 ms
+    /// for the 400,000 groups of ten million generated documents). Fewer groups are sorted
+    /// in a few milliseconds when first read.
+    pub fn rank_groups(&self) -> Option<GroupsRanking> {
+        let p = &self.placement;
+        let many = p.group_count() >= RANKED_IN_STEPS_FROM;
+        (many && !p.groups_ranked()).then(|| p.rank_groups())
+    }
+
+    /// Runs `job` for about `work` groups; `true` once the order is made (or the documents
+    /// changed under the job: its end).
+    pub fn step_ranking(&self, job: &mut GroupsRanking, work: usize) -> bool {
+        job.step(&self.placement, work)
     }
 
     /// Whether the rows of `query` are at hand: made at this version, or needing no pass
@@ -369,7 +393,10 @@ impl Host {
             }
             Question::Groups { from, count } => {
                 let ranks = *from..from.saturating_add(*count);
-                Answer::Groups(ranks.map_while(|rank| p.group_summary(rank)).collect())
+                Answer::Groups {
+                    obese: p.obese_group_count() as u64,
+                    groups: ranks.map_while(|rank| p.group_summary(rank)).collect(),
+                }
             }
             Question::Rows { query, from, count } => self.rows(query, *from, *count),
             Question::Content { most } => content(p, clamp(*most)),

@@ -173,8 +173,13 @@ pub enum Answer {
         /// The first of them.
         documents: Vec<ListedDocument>,
     },
-    /// The groups asked for (fewer past the last).
-    Groups(Vec<GroupSummary>),
+    /// The groups asked for (fewer past the last), and how many groups in all are obese.
+    Groups {
+        /// The obese groups (more documents than the obese threshold): the first ones.
+        obese: u64,
+        /// The groups of the ranks asked for.
+        groups: Vec<GroupSummary>,
+    },
     /// The rows asked for, and how many rows the query has.
     Rows {
         /// Rows in all.
