@@ -102,6 +102,8 @@ fn assert_answers_as(host: &mut Host, fresh: &Placement) {
             indices: vec![0, 2, 1 << 40],
         },
         Question::Content { most: 2 },
+        Question::Csv { start: 1, end: 3 },
+        Question::Report,
     ];
     for question in questions {
         let answer = host.answer(&round_trip(&question));
@@ -159,6 +161,12 @@ fn assert_answers_as(host: &mut Host, fresh: &Placement) {
                         .collect(),
                 }
             }
+            Question::Csv { .. } => {
+                let mut text = String::new();
+                ravenshard_model::export::write_csv_rows(fresh, 1..3, &mut text);
+                Answer::Text(text)
+            }
+            Question::Report => Answer::Text(ravenshard_model::export::report_json(fresh)),
             _ => unreachable!(),
         };
         assert_eq!(answer, expected);

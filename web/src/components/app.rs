@@ -13,6 +13,7 @@ use crate::state::{
 };
 use crate::worker::host;
 use gloo::timers::callback::Timeout;
+use ravenshard_model::host::{Answer, Question};
 use ravenshard_model::workspace::{BalanceVerdict, Summary};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -149,30 +150,16 @@ fn studio(props: &StudioProps) -> Html {
         let refused = share_refused.clone();
         Callback::from(move |_: MouseEvent| refused.set(None))
     };
-    let export = |suffix: &'static str, mime: &'static str, text: fn(&State) -> String| {
-        let state = state.clone();
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| {
-            let name = format!("{}-{suffix}", state.summary().database);
-            if let Err(e) = browser::download(&name, mime, &text(&state)) {
-                dispatch.error.emit(e);
-            }
-        })
-    };
     let csv_progress = use_state(|| None::<f64>);
     let csv_job = use_mut_ref(|| None::<Rc<Cell<bool>>>);
     let on_csv = {
-        let at_once = export("documents.csv", "text/csv", |s| s.csv());
         let (state, dispatch) = (state.clone(), dispatch.clone());
         let (progress, job) = (csv_progress.clone(), csv_job.clone());
-        Callback::from(move |click: MouseEvent| {
-            // A click while a large export runs stops it.
+        Callback::from(move |_: MouseEvent| {
+            // A click while an export runs stops it.
             if let Some(stopped) = job.borrow_mut().take() {
                 stopped.set(true);
                 return;
-            }
-            if state.summary().documents < export_job::CSV_SLICED_FROM {
-                return at_once.emit(click);
             }
             let name = format!("{}-documents.csv", state.summary().database);
             let on_progress = {
@@ -184,13 +171,29 @@ fn studio(props: &StudioProps) -> Html {
                     progress.set(share);
                 })
             };
-            let placement = state.live_placement().clone();
-            let stopped =
-                export_job::export_csv(placement, name, on_progress, dispatch.error.clone());
+            let documents = state.summary().documents as u64;
+            let on_error = dispatch.error.clone();
+            let stopped = export_job::export_csv(documents, name, on_progress, on_error);
             *job.borrow_mut() = Some(stopped);
         })
     };
-    let on_report = export("report.json", "application/json", |s| s.report_json());
+    let on_report = {
+        let (state, on_error) = (state.clone(), dispatch.error.clone());
+        Callback::from(move |_: MouseEvent| {
+            let name = format!("{}-report.json", state.summary().database);
+            let on_error = on_error.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let report = host::answer(Question::Report).await.map(|a| a.answer);
+                let Some(Answer::Text(text)) = report.as_deref() else {
+                    return on_error
+                        .emit("The studio's worker did not give the report: export again.".into());
+                };
+                if let Err(e) = browser::download(&name, "application/json", text) {
+                    on_error.emit(e);
+                }
+            });
+        })
+    };
 
     let tab = state.views().tab();
     html! {

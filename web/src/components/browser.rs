@@ -4,7 +4,9 @@
 
 use crate::editors::geometry::group_digits;
 use crate::state::{too_big_for_a_link, Level, Notice, NoticeAction, State};
+use crate::worker::host;
 use gloo::timers::callback::Timeout;
+use ravenshard_model::host::{Answer, Question};
 use ravenshard_model::share::{finish_fragment, plan_fragment, FragmentPlan, MAX_LINK_CHARS};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -20,8 +22,24 @@ pub fn share(state: &State, on_notice: Callback<NoticeAction>, on_refused: Callb
     let notify = move |level, text: String| {
         on_notice.emit(NoticeAction::Notify(Notice::new(level, text)));
     };
-    let plan = plan_fragment(&state.shared());
+    let (state, documents) = (state.clone(), state.summary().documents as u64);
     wasm_bindgen_futures::spawn_local(async move {
+        // The documents, as the workspace's host holds them (at most a link's worth).
+        let question = Question::Documents {
+            start: 0,
+            end: documents,
+        };
+        let documents = match host::answer(question).await.map(|a| a.answer) {
+            Some(answer) => match &*answer {
+                Answer::Documents(documents) => documents.clone(),
+                _ => Vec::new(),
+            },
+            None => {
+                let text = "The studio's worker stopped before it gave the documents: share again.";
+                return notify(Level::Error, text.into());
+            }
+        };
+        let plan = plan_fragment(&state.shared_with(documents));
         let fragment = match plan {
             FragmentPlan::Plain(plain) => plain,
             FragmentPlan::Compress { plain, json } => match deflate_raw(&json).await {

@@ -1,7 +1,6 @@
-//! The documents of the workspace as the editor's text, and back; the CSV export.
+//! The documents of the workspace as the editor's text, and back.
 
-use ravenshard_model::workspace::{Document, Placement};
-use std::fmt::Write as _;
+use ravenshard_model::workspace::Document;
 
 /// The editor's text read as documents: one per non-blank line, `id`, `id<TAB>size` or
 /// `id<TAB>size<TAB>collection`. A size that is not a whole number is ignored and reported.
@@ -49,55 +48,4 @@ pub fn documents_text(documents: &[Document]) -> String {
         text.push('\n');
     }
     text
-}
-
-/// One CSV field, quoted when needed (RFC 4180).
-fn csv_field(out: &mut String, field: &str) {
-    if field.contains([',', '"', '\n', '\r']) {
-        out.push('"');
-        out.push_str(&field.replace('"', "\"\""));
-        out.push('"');
-    } else {
-        out.push_str(field);
-    }
-}
-
-/// The CSV export's header line.
-pub const CSV_HEADER: &str = "id,bucket,shard,collection,size\n";
-
-/// The CSV of every document of `placement` (`id,bucket,shard,collection,size`, one line
-/// each, in input order; empty cells for unknown values and for documents that are not
-/// placed): [`CSV_HEADER`] and [`write_csv_rows`] of them all. The studio
-/// writes a large workspace's a range at a time instead.
-pub fn documents_csv(placement: &Placement) -> String {
-    let mut out = String::from(CSV_HEADER);
-    write_csv_rows(placement, 0..placement.len(), &mut out);
-    out
-}
-
-/// Appends the CSV lines of documents `range` of `placement` to `out` (past the end:
-/// none). A row is read without its group's rank, which the CSV does not show (the rank
-/// would sort every anchored group first).
-pub fn write_csv_rows(placement: &Placement, range: std::ops::Range<usize>, out: &mut String) {
-    for index in range {
-        let Some(row) = placement.row_unranked(index) else {
-            continue;
-        };
-        csv_field(out, row.id);
-        out.push(',');
-        if let Some(bucket) = row.bucket {
-            let _ = write!(out, "{bucket}");
-        }
-        out.push(',');
-        if let Some(shard) = row.shard {
-            let _ = write!(out, "{shard}");
-        }
-        out.push(',');
-        csv_field(out, row.collection.unwrap_or_default());
-        out.push(',');
-        if let Some(size) = row.size {
-            let _ = write!(out, "{size}");
-        }
-        out.push('\n');
-    }
 }

@@ -48,11 +48,9 @@ pub use config::{
     DEFAULT_REPLICATION_FACTOR, DEFAULT_SHARDS,
 };
 pub use design::{DesignAction, DesignState, DEFAULT_QUERY, MAX_TRANSACTION_IDS};
-pub use documents::{
-    documents_csv, documents_text, parse_documents, parse_documents_at, write_csv_rows, CSV_HEADER,
-};
+pub use documents::{documents_text, parse_documents, parse_documents_at};
 pub use editor::{Page, PageMove, Splice, MAX_PAGE_LINES, PAGE_LINES};
-pub use export::report_json;
+pub use export::{documents_csv, report_json, write_csv_rows, CSV_HEADER};
 pub use inputs::{
     default_tags, parse_database, parse_nodes, parse_replication_factor, parse_shard_count,
     parse_tags, preview, split_chars, Field, MAX_NODES, MAX_SHARDS, PREVIEW_CHARS,
@@ -373,8 +371,29 @@ impl State {
         }
     }
 
-    /// What a share link carries: the shard count when the configuration is RavenDB's
-    /// default one with the default nodes, else the whole configuration.
+    /// What a share link carries of `documents` (the workspace's, as its host answers
+    /// them): the shard count when the configuration is RavenDB's default one with the
+    /// default nodes, else the whole configuration.
+    pub fn shared_with(&self, documents: Vec<Document>) -> SharedState {
+        SharedState {
+            documents,
+            ..self.shared_settings()
+        }
+    }
+
+    /// What a share link carries but the documents.
+    fn shared_settings(&self) -> SharedState {
+        let config = &self.config;
+        let plain = config.is_plain();
+        SharedState {
+            database: Some(config.database().value().clone()),
+            shards: plain.then(|| config.topology().shards().len() as u32),
+            config: (!plain).then(|| config.topology().to_json()),
+            documents: Vec::new(),
+        }
+    }
+
+    /// What a share link carries, the documents read from the page's placement.
     pub fn shared(&self) -> SharedState {
         let config = &self.config;
         let plain = config.is_plain();
@@ -390,7 +409,7 @@ impl State {
     /// [`MAX_LINK_DOCUMENTS`](ravenshard_model::share::MAX_LINK_DOCUMENTS)), asked before
     /// any link is made; `None` when it may be.
     pub fn share_refusal(&self) -> Option<String> {
-        let documents = self.placement().len();
+        let documents = self.summary().documents;
         (documents > ravenshard_model::share::MAX_LINK_DOCUMENTS).then(|| {
             too_big_for_a_link(&format!(
                 "{} documents; a link holds at most {}",

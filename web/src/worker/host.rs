@@ -96,6 +96,32 @@ pub fn ask_with_progress(
     id
 }
 
+/// Asks `question` and waits for the answer; `None` when the host's worker stopped first.
+pub async fn answer(question: Question) -> Option<Answered> {
+    answer_of(question, false).await
+}
+
+/// [`answer`] for a job that shows its own progress (an export): [`is_idle`] does not wait
+/// for it, as it does not for a question a job answers.
+pub async fn answer_in_background(question: Question) -> Option<Answered> {
+    answer_of(question, true).await
+}
+
+async fn answer_of(question: Question, background: bool) -> Option<Answered> {
+    let (sender, receiver) = futures::channel::oneshot::channel();
+    let sender = RefCell::new(Some(sender));
+    let on_answer = Callback::from(move |answered| {
+        if let Some(sender) = sender.borrow_mut().take() {
+            let _ = sender.send(answered);
+        }
+    });
+    let id = ask(question, on_answer);
+    if background {
+        WORKING.with(|w| w.borrow_mut().insert(id));
+    }
+    receiver.await.ok()
+}
+
 /// The answer to the question `id` is no longer wanted (its view is gone or asks another):
 /// a job making it stops.
 pub fn forget(id: u64) {

@@ -400,6 +400,14 @@ impl Host {
             }
             Question::Rows { query, from, count } => self.rows(query, *from, *count),
             Question::Content { most } => content(p, clamp(*most)),
+            Question::Csv { start, end } => {
+                let start = usize::try_from(*start).unwrap_or(usize::MAX);
+                let end = start.saturating_add(clamp(end.saturating_sub(start as u64)));
+                let mut text = String::new();
+                crate::export::write_csv_rows(p, start..end.min(p.len()), &mut text);
+                Answer::Text(text)
+            }
+            Question::Report => Answer::Text(crate::export::report_json(p)),
             Question::Ids { indices } => {
                 let id = |i: &u64| p.id(usize::try_from(*i).ok()?).map(str::to_string);
                 Answer::Ids(indices.iter().map(id).collect())

@@ -68,6 +68,16 @@ pub enum Question {
         /// The documents' indices.
         indices: Vec<u64>,
     },
+    /// The CSV lines of documents `start..end` (at most [`MAX_LISTED`] of them), without
+    /// the header ([`export::write_csv_rows`](crate::export::write_csv_rows)).
+    Csv {
+        /// The first document.
+        start: u64,
+        /// One past the last.
+        end: u64,
+    },
+    /// The report JSON ([`export::report_json`](crate::export::report_json)).
+    Report,
     /// What the draft chapter's design does to the workspace: the first `most` IDs it
     /// generated and writes it rejected, with how many of each there are.
     Content {
@@ -189,6 +199,8 @@ pub enum Answer {
     },
     /// The IDs, `None` for an index past the documents.
     Ids(Vec<Option<String>>),
+    /// A text made of the workspace (the CSV lines, the report).
+    Text(String),
     /// What the design does to the workspace.
     Content {
         /// How many IDs it generated.
