@@ -329,17 +329,27 @@ fn use_saving(state: &State, restored: bool, on_notice: &Callback<NoticeAction>)
 }
 
 /// The workspace's host: its news become actions, and the changes the state queued are
-/// sent after each render that queued some.
+/// sent after each render that queued some, or before a question a view asks first.
 #[hook]
 fn use_host(state: &State, dispatch: &Dispatch) {
     let on_news = dispatch.state.reform(Action::Host);
-    use_effect_with((), move |_| host::listen(on_news));
     let outbox = state.workspace().outbox().clone();
-    use_effect_with(outbox.last(), move |_| {
-        for (seq, change) in outbox.take() {
-            host::change(seq, change);
-        }
-    });
+    let send_queued = {
+        let outbox = outbox.clone();
+        Callback::from(move |()| {
+            for (seq, change) in outbox.take() {
+                host::change(seq, change);
+            }
+        })
+    };
+    {
+        let send_queued = send_queued.clone();
+        use_effect_with((), move |_| {
+            host::listen(on_news);
+            host::before_ask(send_queued);
+        });
+    }
+    use_effect_with(outbox.last(), move |_| send_queued.emit(()));
 }
 
 /// The totals over the views: documents, placed, invalid, shards, anchored groups, bytes

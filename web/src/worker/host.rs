@@ -50,6 +50,8 @@ pub struct Answered {
 
 thread_local! {
     static NEWS: RefCell<Option<Callback<HostNews>>> = const { RefCell::new(None) };
+    /// What sends the changes the page queued (its outbox), called before each question.
+    static BEFORE_ASK: RefCell<Option<Callback<()>>> = const { RefCell::new(None) };
     static ASKED: RefCell<HashMap<u64, Callback<Answered>>> = RefCell::new(HashMap::new());
     /// Where the progress of a question answered by a job goes.
     static PROGRESS: RefCell<HashMap<u64, Callback<(u64, u64)>>> = RefCell::new(HashMap::new());
@@ -63,6 +65,14 @@ thread_local! {
 /// The host's news go to `on_news` from now on.
 pub fn listen(on_news: Callback<HostNews>) {
     NEWS.with(|n| *n.borrow_mut() = Some(on_news));
+}
+
+/// `send_queued` is called before each question is sent: it sends the changes the page
+/// queued, so that every answer is of the workspace after them (a view that asks in the
+/// render that queued an edit gets the edited workspace at once, not at its next
+/// question).
+pub fn before_ask(send_queued: Callback<()>) {
+    BEFORE_ASK.with(|b| *b.borrow_mut() = Some(send_queued));
 }
 
 /// Sends the change `seq` (numbered by the page, in order).
@@ -89,6 +99,10 @@ pub fn ask_with_progress(
         n.get()
     });
     ASKED.with(|a| a.borrow_mut().insert(id, on_answer));
+    let send_queued = BEFORE_ASK.with(|b| b.borrow().clone());
+    if let Some(send_queued) = send_queued {
+        send_queued.emit(());
+    }
     if let Some(on_progress) = on_progress {
         PROGRESS.with(|p| p.borrow_mut().insert(id, on_progress));
     }
