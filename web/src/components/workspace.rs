@@ -3,7 +3,11 @@
 use super::bulk::{self, Job, CHUNKED_FROM};
 use super::import::{import_files, CancelToken};
 use super::{count, drag_handlers, on_value, plural, ByPtr};
-use crate::state::{Loaded, Page, PageMove, Placer, WorkspaceAction, WorkspaceState, PAGE_LINES};
+use crate::state::{
+    Loaded, Page, PageMove, PageWanted, Placer, WorkspaceAction, WorkspaceState, PAGE_LINES,
+};
+use crate::worker::host::{self, Answered};
+use ravenshard_model::host::{Answer, Question};
 use ravenshard_model::import::ACCEPT;
 use ravenshard_model::sample::Generator;
 use std::rc::Rc;
@@ -30,6 +34,37 @@ impl PartialEq for CancelToken {
     fn eq(&self, _: &Self) -> bool {
         true
     }
+}
+
+/// Asks the workspace's host for the page the editor wants
+/// ([`WorkspaceState::page_wanted`]) and hands it over ([`WorkspaceAction::PageLoaded`]).
+#[hook]
+fn use_page(wanted: Option<PageWanted>, on: &Callback<WorkspaceAction>) {
+    let on = on.clone();
+    use_effect_with(wanted, move |wanted| {
+        let id = wanted.map(|PageWanted { token, start }| {
+            let question = Question::Documents {
+                start: start as u64,
+                end: (start + PAGE_LINES) as u64,
+            };
+            let on_answer = Callback::from(move |answered: Answered| {
+                if let Answer::Documents(documents) = &*answered.answer {
+                    let documents = Rc::new(documents.clone());
+                    on.emit(WorkspaceAction::PageLoaded {
+                        token,
+                        start,
+                        documents,
+                    });
+                }
+            });
+            host::ask(question, on_answer)
+        });
+        move || {
+            if let Some(id) = id {
+                host::forget(id);
+            }
+        }
+    });
 }
 
 /// Starts importing a list of files: the first one as documents, or all of them as
@@ -81,6 +116,7 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
     let workspace = &props.workspace;
     let documents = workspace.len();
     let dragging = use_state(|| false);
+    use_page(workspace.page_wanted(), on);
     let emit = |action: WorkspaceAction| on.reform(move |_: MouseEvent| action.clone());
     let on_file = {
         let props = props.clone();

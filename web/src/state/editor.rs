@@ -3,12 +3,14 @@
 //! A browser lays out a whole `<textarea>` again after every keystroke. With 100,000 lines
 //! (4 MB) that takes Chromium 0.3–0.6 s per typed character and 3–5 s per replaced value, so
 //! the editor holds at most [`PAGE_LINES`] documents at a time, with a pager for the rest.
-//! An edit of the page's text is spliced into the workspace's placement (the one store of its
-//! documents) in place of the documents the page held; the rest of the workspace is untouched.
+//! The page's documents come from the workspace's host ([`Page::of`]); an edit of the page's
+//! text is diffed against them and spliced into the workspace in their place; the rest of
+//! the workspace is untouched.
 
 use super::documents::{documents_text, parse_documents_at, Parsed};
-use ravenshard_model::workspace::{Document, Placement};
+use ravenshard_model::workspace::Document;
 use std::ops::Range;
+use std::rc::Rc;
 use yew::AttrValue;
 
 /// The most documents a page shows when it is opened.
@@ -35,6 +37,8 @@ pub struct Page {
     start: usize,
     len: usize,
     text: AttrValue,
+    /// The page's documents, as the workspace holds them (what an edit is diffed against).
+    documents: Rc<Vec<Document>>,
 }
 
 /// The lines an edit changed: documents `at..at + remove` of the workspace were replaced by
@@ -96,23 +100,31 @@ pub struct PageEdit {
 }
 
 impl Page {
-    /// The page of the documents `placement` holds that begins at document `start`
-    /// (clamped to the workspace): only the page's documents are read.
-    pub fn at(placement: &Placement, start: usize) -> Page {
-        let start = start.min(placement.len());
-        let end = start.saturating_add(PAGE_LINES).min(placement.len());
-        let documents: Vec<Document> = placement.documents(start..end).collect();
+    /// The page of `documents`, the workspace's from document `start` on (as its host gives
+    /// them: at most [`PAGE_LINES`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_studio::state::Page;
+    /// use ravenshard_model::workspace::Document;
+    ///
+    /// let page = Page::of(1_000, vec![Document::new("a"), Document::new("b")]);
+    /// assert_eq!((page.start(), page.len(), page.text().as_str()), (1_000, 2, "a\nb\n"));
+    /// ```
+    pub fn of(start: usize, documents: Vec<Document>) -> Page {
         Page {
             start,
-            len: end - start,
+            len: documents.len(),
             text: AttrValue::from(documents_text(&documents)),
+            documents: Rc::new(documents),
         }
     }
 
-    /// The page a move leads to, from this one, in the workspace `placement` holds.
-    pub fn moved(&self, placement: &Placement, to: PageMove) -> Page {
-        let count = placement.len();
-        let start = match to {
+    /// The first document of the page a move leads to, from this one, in a workspace of
+    /// `count` documents.
+    pub fn target(&self, count: usize, to: PageMove) -> usize {
+        match to {
             PageMove::Previous => self.start.saturating_sub(PAGE_LINES),
             PageMove::Next => {
                 let next = self.start + self.len;
@@ -126,8 +138,7 @@ impl Page {
                 let last = count.saturating_sub(1);
                 (line.saturating_sub(1).min(last) / PAGE_LINES) * PAGE_LINES
             }
-        };
-        Page::at(placement, start)
+        }
     }
 
     /// Index of the page's first document.
@@ -160,22 +171,21 @@ impl Page {
         self.start == 0 && self.len == total
     }
 
-    /// Reads the editor's new `text` for the page of the documents `placement` holds: the
-    /// lines that differ
-    /// from the page's documents. The page keeps the text as typed (blank lines too) unless
-    /// it grew past [`MAX_PAGE_LINES`] documents ([`PageEdit::cut`]). O(page), whatever the
-    /// size of the workspace.
-    pub fn edit(&mut self, placement: &Placement, text: String) -> PageEdit {
+    /// Reads the editor's new `text`: the lines that differ from the page's documents. The
+    /// page keeps the text as typed (blank lines too) unless it grew past
+    /// [`MAX_PAGE_LINES`] documents ([`PageEdit::cut`]). O(page), whatever the size of the
+    /// workspace.
+    pub fn edit(&mut self, text: String) -> PageEdit {
         let Parsed {
             documents: typed,
             notes,
         } = parse_documents_at(&text, self.start);
-        let range = self.range();
-        let old: Vec<Document> = placement.documents(range.clone()).collect();
-        let splice = (old != typed).then(|| Splice::between(range.start, &old, &typed));
+        let old = &self.documents;
+        let splice = (**old != typed).then(|| Splice::between(self.start, old, &typed));
         let cut = typed.len() > MAX_PAGE_LINES;
+        self.len = typed.len();
+        self.documents = Rc::new(typed);
         if !cut {
-            self.len = typed.len();
             self.text = AttrValue::from(text);
         }
         PageEdit { splice, notes, cut }

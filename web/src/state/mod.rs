@@ -75,8 +75,8 @@ pub use save_timer::{SaveTimer, SAVE_DELAY_MS, SAVE_MAX_DELAY_MS};
 pub use tab::Tab;
 pub use views::{Metric, ViewAction, ViewsState};
 pub use workspace::{
-    ImportStatus, WorkspaceAction, WorkspaceState, DEFAULT_ANCHORED_PERCENT, DEFAULT_GENERATED,
-    MAX_GENERATED,
+    ImportStatus, PageWanted, WorkspaceAction, WorkspaceState, DEFAULT_ANCHORED_PERCENT,
+    DEFAULT_GENERATED, MAX_GENERATED,
 };
 
 use crate::editors::geometry::group_digits;

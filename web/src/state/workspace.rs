@@ -27,6 +27,17 @@ pub const DEFAULT_ANCHORED_PERCENT: &str = "50";
 /// checked too: see [`check_generation_fits`]).
 pub const MAX_GENERATED: usize = ravenshard_model::sample::MAX_DOCUMENTS;
 
+/// A page of the ID editor asked of the workspace's host: its first document, and the
+/// number of the request (an edit before the answer drops it: the answer is then taken
+/// for nothing, [`WorkspaceAction::PageLoaded`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageWanted {
+    /// The request's number.
+    pub token: u64,
+    /// The page's first document.
+    pub start: usize,
+}
+
 /// An import in progress.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportStatus {
@@ -44,8 +55,19 @@ pub enum WorkspaceAction {
     /// The ID editor now holds this text (`id<TAB>size<TAB>collection` per line): the
     /// documents of the editor's page are replaced by the text's.
     SetText(String),
-    /// Show another page of the workspace in the ID editor.
+    /// Show another page of the workspace in the ID editor (asked of the workspace's host:
+    /// [`WorkspaceState::page_wanted`]).
     MovePage(PageMove),
+    /// The workspace's host gave the documents of the page asked for: shown, unless another
+    /// page was asked for since or the editor was edited meanwhile.
+    PageLoaded {
+        /// The request's number ([`PageWanted::token`]).
+        token: u64,
+        /// The page's first document.
+        start: usize,
+        /// Its documents.
+        documents: Rc<Vec<Document>>,
+    },
     /// Load the chapter's examples.
     LoadChapterSample,
     /// The generator's document count field.
@@ -122,6 +144,11 @@ impl WorkspaceAction {
     }
 }
 
+/// The first page of the documents `placement` holds (a workspace made in the page).
+fn first_page(placement: &Placement) -> Page {
+    Page::of(0, placement.documents(0..PAGE_LINES).collect())
+}
+
 /// The change that places the host's documents by `topology`.
 fn configure(topology: &Topology) -> Change {
     Change::Configure {
@@ -171,6 +198,10 @@ fn plural(n: usize) -> &'static str {
 #[derive(Debug, Clone)]
 pub struct WorkspaceState {
     page: Page,
+    /// The page asked of the workspace's host, until it comes.
+    page_wanted: Option<PageWanted>,
+    /// The last page request's number.
+    page_tokens: u64,
     /// The documents placed by the configuration in force: the one store of them, changed
     /// in place by an edit of the ID editor or a change of configuration (see [`Live`]).
     placement: Live<Placement>,
@@ -211,7 +242,9 @@ impl WorkspaceState {
         let placement = Live::new(placement);
         WorkspaceState {
             outbox,
-            page: Page::at(&placement.get(), 0),
+            page: first_page(&placement.get()),
+            page_wanted: None,
+            page_tokens: 0,
             summary: (placement.clone(), summary),
             placement,
             statistics: None,
@@ -228,6 +261,19 @@ impl WorkspaceState {
     /// The page of the workspace the ID editor shows.
     pub fn page(&self) -> &Page {
         &self.page
+    }
+
+    /// The page asked of the workspace's host, until it comes.
+    pub fn page_wanted(&self) -> Option<PageWanted> {
+        self.page_wanted
+    }
+
+    /// Asks for the page that begins at document `start` (the editor shows the one it has
+    /// until it comes).
+    fn want_page(&mut self, start: usize) {
+        self.page_tokens += 1;
+        let token = self.page_tokens;
+        self.page_wanted = Some(PageWanted { token, start });
     }
 
     /// The documents placed by the configuration in force, now (keep the `Rc` only while
@@ -317,8 +363,19 @@ impl WorkspaceState {
         match action {
             WorkspaceAction::SetText(text) => self.edit(text),
             WorkspaceAction::MovePage(to) => {
-                self.page = self.page.moved(&self.placement.get(), to);
+                let start = self.page.target(self.len(), to);
+                self.want_page(start);
                 self.parse_notes.clear();
+            }
+            WorkspaceAction::PageLoaded {
+                token,
+                start,
+                documents,
+            } => {
+                if self.page_wanted.is_some_and(|w| w.token == token) {
+                    self.page = Page::of(start, Rc::unwrap_or_clone(documents));
+                    self.page_wanted = None;
+                }
             }
             WorkspaceAction::LoadChapterSample => self.replace(chapter_examples()),
             WorkspaceAction::SetGeneratorCount(text) => {
@@ -393,7 +450,14 @@ impl WorkspaceState {
         if text == self.page.text().as_str() {
             return;
         }
-        let edit = self.page.edit(&self.placement.get(), text);
+        // An edit of the page shown drops a page asked for and not come yet.
+        self.page_wanted = None;
+        let edit = self.page.edit(text);
+        // How many documents the workspace holds after the edit.
+        let documents = match &edit.splice {
+            Some(s) => self.len() + s.insert.len() - s.remove,
+            None => self.len(),
+        };
         self.parse_notes = edit.notes;
         if let Some(splice) = edit.splice {
             let range = splice.at..splice.at + splice.remove;
@@ -417,16 +481,15 @@ impl WorkspaceState {
                     Level::Error,
                     format!("The edit was not applied: {e}."),
                 ));
-                self.page = Page::at(&self.placement.get(), self.page.start());
+                self.want_page(self.page.start());
                 return;
             } else {
                 self.outbox.push(change);
             }
         }
         if edit.cut {
-            let placement = self.placement.get();
-            self.page = Page::at(&placement, self.page.start());
-            let total = placement.len();
+            self.want_page(self.page.start());
+            let total = documents;
             self.notice = Some(Notice::new(
                 Level::Info,
                 format!(
@@ -505,14 +568,18 @@ impl WorkspaceState {
             let before = self.placement.get();
             Placement::new(&documents, before.topology(), before.options())
         };
+        let page = Page::of(0, documents.iter().take(PAGE_LINES).cloned().collect());
         self.outbox.push(Change::Replace { documents });
         self.adopt(Live::new(placement));
+        self.page = page;
+        self.page_wanted = None;
     }
 
     /// Replaces the documents by those `placement` holds; the editor opens on their first
-    /// page.
+    /// page, asked of the workspace's host (empty until it comes).
     fn adopt(&mut self, placement: Live<Placement>) {
-        self.page = Page::at(&placement.get(), 0);
+        self.page = Page::default();
+        self.want_page(0);
         self.parse_notes.clear();
         self.placement = placement;
         self.statistics = None;

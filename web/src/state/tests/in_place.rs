@@ -119,6 +119,7 @@ fn the_first_edits_after_a_restore_grow_no_table_of_the_placement() {
         kept: None,
     };
     restored.apply(Action::Loaded(Rc::new(loaded)));
+    let restored = super::paged(restored);
     let mut current = Rc::new(restored);
     // A grown ID arena doubles (`id_bytes` more); a new group or duplicate entry is small.
     let most = current.placement().heap_bytes() + id_bytes / 2;

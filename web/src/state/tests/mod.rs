@@ -24,6 +24,25 @@ fn reduce(state: State, action: Action) -> State {
     Rc::unwrap_or_clone(Rc::new(state).reduce(action))
 }
 
+/// What the workspace's host does for the ID editor: gives it the page it asked for (read
+/// here from the page's placement, which holds what the host holds).
+pub(super) fn paged(state: State) -> State {
+    let Some(wanted) = state.workspace().page_wanted() else {
+        return state;
+    };
+    let documents = {
+        let p = state.placement();
+        let end = wanted.start.saturating_add(PAGE_LINES);
+        p.documents(wanted.start..end).collect()
+    };
+    let loaded = WorkspaceAction::PageLoaded {
+        token: wanted.token,
+        start: wanted.start,
+        documents: Rc::new(documents),
+    };
+    reduce(state, Action::Workspace(loaded))
+}
+
 fn config(state: State, action: ConfigAction) -> State {
     reduce(state, Action::Config(action))
 }

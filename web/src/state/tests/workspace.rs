@@ -7,8 +7,59 @@ use ravenshard_model::workspace::Document;
 use std::rc::Rc;
 use yew::Reducible;
 
+/// Reduces `action`, then gives the editor the page it asked for, as the workspace's host
+/// does (read from the placement, which holds what the host holds).
 fn reduce(workspace: WorkspaceState, action: WorkspaceAction) -> WorkspaceState {
+    paged(reduce_only(workspace, action))
+}
+
+fn reduce_only(workspace: WorkspaceState, action: WorkspaceAction) -> WorkspaceState {
     Rc::unwrap_or_clone(Rc::new(workspace).reduce(action))
+}
+
+/// The page the editor asked for, given.
+fn paged(w: WorkspaceState) -> WorkspaceState {
+    let Some(wanted) = w.page_wanted() else {
+        return w;
+    };
+    reduce_only(w.clone(), loaded(&w, wanted))
+}
+
+/// The host's answer to the page `wanted`.
+fn loaded(w: &WorkspaceState, wanted: PageWanted) -> WorkspaceAction {
+    let end = wanted.start.saturating_add(PAGE_LINES);
+    WorkspaceAction::PageLoaded {
+        token: wanted.token,
+        start: wanted.start,
+        documents: Rc::new(w.placement().documents(wanted.start..end).collect()),
+    }
+}
+
+/// A page asked for is shown when it comes, unless the editor was edited meanwhile (the
+/// edit was made on the page shown; the page that comes after would lose it) or another
+/// page was asked for since.
+#[test]
+fn a_page_that_comes_after_an_edit_or_another_page_is_dropped() {
+    let w = WorkspaceState::with_documents(numbered(2_500));
+    let w = reduce_only(w, WorkspaceAction::MovePage(PageMove::Next));
+    let wanted = w.page_wanted().expect("the next page is asked for");
+    assert_eq!((wanted.start, w.page().start()), (1_000, 0));
+    // Another page asked for before the first came: the first is dropped.
+    let first = loaded(&w, wanted);
+    let w = reduce_only(w, WorkspaceAction::MovePage(PageMove::Line(2_001)));
+    let w = reduce_only(w, first);
+    assert_eq!(w.page().start(), 0);
+    let w = paged(w);
+    assert_eq!((w.page().start(), w.page().len()), (2_000, 500));
+    // An edit of the page shown before the page asked for came: dropped.
+    let w = reduce_only(w, WorkspaceAction::MovePage(PageMove::Previous));
+    let late = loaded(&w, w.page_wanted().unwrap());
+    let text = format!("orders/new-A\n{}", w.page().text());
+    let w = reduce_only(w, WorkspaceAction::SetText(text));
+    assert_eq!(w.page_wanted(), None);
+    let w = reduce_only(w, late);
+    assert_eq!((w.page().start(), w.page().len()), (2_000, 501));
+    assert!(w.page().text().starts_with("orders/new-A\norders/2000-A"));
 }
 
 /// Every document of the workspace, read from its placement.
@@ -187,15 +238,14 @@ fn an_edit_of_a_page_replaces_only_its_documents() {
 fn a_huge_paste_is_cut_back_to_a_page() {
     let w = WorkspaceState::with_documents(numbered(10));
     let paste = documents_text(&numbered(MAX_PAGE_LINES + 1));
-    let w = reduce(w, WorkspaceAction::SetText(paste));
+    let w = reduce_only(w, WorkspaceAction::SetText(paste));
+    let told = &w.notice().unwrap().text;
+    assert!(told.contains("shows 1000 lines at a time"), "{told}");
+    assert!(told.ends_with("the rest of the 4001 documents."), "{told}");
+    let w = paged(w);
     assert_eq!(all(&w).len(), MAX_PAGE_LINES + 1);
     assert_eq!((w.page().start(), w.page().len()), (0, PAGE_LINES));
     assert_eq!(w.page().text().lines().count(), PAGE_LINES);
-    assert!(w
-        .notice()
-        .unwrap()
-        .text
-        .contains("shows 1000 lines at a time"));
     // Replacing the whole workspace opens its first page.
     let w = reduce(w, WorkspaceAction::MovePage(PageMove::Next));
     let w = reduce(w, WorkspaceAction::Clear);

@@ -102,6 +102,8 @@ impl WorkspaceState {
         );
         drop(placement);
         self.adopt(Live::new(Placement::new(&[], &topology, &options)));
+        // Bucket statistics have no documents: no page to ask for.
+        self.page_wanted = None;
         self.statistics = Some(statistics);
         self.notice = None;
         self.configure(&topology, &options);
