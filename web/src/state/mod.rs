@@ -395,14 +395,7 @@ impl State {
 
     /// What a share link carries, the documents read from the page's placement.
     pub fn shared(&self) -> SharedState {
-        let config = &self.config;
-        let plain = config.is_plain();
-        SharedState {
-            database: Some(config.database().value().clone()),
-            shards: plain.then(|| config.topology().shards().len() as u32),
-            config: (!plain).then(|| config.topology().to_json()),
-            documents: self.placement().documents(0..usize::MAX).collect(),
-        }
+        self.shared_with(self.placement().documents(0..usize::MAX).collect())
     }
 
     /// Why the workspace is not shared as a link (too many documents for one:
