@@ -197,7 +197,7 @@ fn studio(props: &StudioProps) -> Html {
 
     let tab = state.views().tab();
     html! {
-        <div class="studio">
+        <div class="studio" data-host-version={state.host().version.to_string()}>
             <header class="masthead">
                 <div class="brand">
                     <h1>{ "ravenshard studio" }</h1>
@@ -343,8 +343,10 @@ fn use_host(state: &State, dispatch: &Dispatch) {
         })
     };
     {
+        // In the first render, not an effect: the views' first questions (their effects
+        // run before this component's) find the queue's sender there.
         let send_queued = send_queued.clone();
-        use_effect_with((), move |_| {
+        use_memo((), move |_| {
             host::listen(on_news);
             host::before_ask(send_queued);
         });

@@ -17,7 +17,7 @@ pub const LISTED: u64 = 200;
 pub struct ContentViewProps {
     /// The configuration in force.
     pub topology: ByPtr<Topology>,
-    /// The workspace's version at its host (what the design does to its documents is
+    /// The number of the workspace's last change ([`State::changes`](crate::state::State::changes)) (what the design does to its documents is
     /// asked again when it changes).
     pub version: u64,
     /// Whether the configuration has `ByContent`.

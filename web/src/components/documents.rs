@@ -23,7 +23,7 @@ const OVERSCAN: u64 = 8;
 pub struct DocumentsViewProps {
     /// What the workspace holds: its documents and shards.
     pub summary: Rc<Summary>,
-    /// The workspace's version at its host (the rows in sight are asked again when it
+    /// The number of the workspace's last change ([`State::changes`](crate::state::State::changes)) (the rows in sight are asked again when it
     /// changes).
     pub version: u64,
     /// The query.
@@ -100,6 +100,8 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
         .map(|from| Question::Groups { from, count: 1 });
     let group = use_answer(group, props.version);
     let shown = shown(asked.last.as_ref());
+    // The host's version the rows shown are of (what a measure of an edit waits for).
+    let shown_version = asked.last.as_ref().map_or(0, |(_, a)| a.version);
     {
         // A new number of rows (a filter) moves the window: asked again from there.
         let total_seen = total_seen.clone();
@@ -132,7 +134,8 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
         }
     };
     html! {
-        <div class="documents-view" data-rows={if working { "working" } else { "ready" }}>
+        <div class="documents-view" data-rows={if working { "working" } else { "ready" }}
+            data-version={shown_version.to_string()}>
             <div class="filters">
                 <input id="filter" type="search" placeholder="Filter IDs…" value={props.query.text.clone()}
                     oninput={on_value::<InputEvent, _>(on, ViewAction::SetFilterText)} aria-label="Filter IDs" />

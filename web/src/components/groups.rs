@@ -16,7 +16,7 @@ pub const GROUPS_LISTED: usize = 100;
 pub struct GroupsViewProps {
     /// What the placement holds: the groups' count and the obese threshold.
     pub summary: Rc<Summary>,
-    /// The workspace's version at its host (the groups listed are asked again when it
+    /// The number of the workspace's last change ([`State::changes`](crate::state::State::changes)) (the groups listed are asked again when it
     /// changes).
     pub version: u64,
     /// The selected group.

@@ -17,7 +17,7 @@ const LISTED: u64 = 200;
 pub struct MapViewProps {
     /// The topology they are placed by.
     pub topology: ByPtr<Topology>,
-    /// The workspace's version at its host (the selected bucket's documents and group are
+    /// The number of the workspace's last change ([`State::changes`](crate::state::State::changes)) (the selected bucket's documents and group are
     /// asked again when it changes).
     pub version: u64,
     /// The bucket whose documents are listed.

@@ -23,7 +23,7 @@ pub const EXAMPLE_QUERIES: [&str; 5] = [
 pub struct QueriesViewProps {
     /// The router's query and route, over the configuration in force and its design.
     pub design: ByPtr<DesignState>,
-    /// The workspace's version at its host (its documents are drawn on the bucket map).
+    /// The number of the workspace's last change ([`State::changes`](crate::state::State::changes)) (its documents are drawn on the bucket map).
     pub version: u64,
     /// Where the query goes.
     pub on_action: Callback<DesignAction>,

@@ -88,7 +88,7 @@ fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
         },
         Tab::Nodes => html! { <MatrixView {summary} /> },
         Tab::Map => html! {
-            <MapView topology={topology()} version={state.host().version} selected_bucket={views.selected_bucket()}
+            <MapView topology={topology()} version={state.changes()} selected_bucket={views.selected_bucket()}
                 selected_group={views.selected_group()} on_action={on.view.clone()} />
         },
         Tab::Ranges => html! {
@@ -96,21 +96,21 @@ fn view_of(tab: Tab, state: &State, on: &Dispatch) -> Html {
                 on_action={on.config.clone()} />
         },
         Tab::Groups => html! {
-            <GroupsView {summary} version={state.host().version} selected={views.selected_group()} on_action={on.view.clone()} />
+            <GroupsView {summary} version={state.changes()} selected={views.selected_group()} on_action={on.view.clone()} />
         },
         Tab::Documents => html! {
-            <DocumentsView summary={Rc::clone(&summary)} version={state.host().version}
+            <DocumentsView summary={Rc::clone(&summary)} version={state.changes()}
                 query={views.query().clone()} on_action={on.view.clone()} />
         },
         Tab::Queries => html! {
             <>
-            <QueriesView design={ByPtr(state.design().clone())} version={state.host().version} on_action={on.design.clone()} />
+            <QueriesView design={ByPtr(state.design().clone())} version={state.changes()} on_action={on.design.clone()} />
             <LocalityView design={ByPtr(state.design().clone())} on_action={on.design.clone()}
                 on_use_shown={use_shown(views.query(), &on.design)} />
             </>
         },
         Tab::Content => html! {
-            <ContentView topology={topology()} version={state.host().version}
+            <ContentView topology={topology()} version={state.changes()}
                 design_on={state.design().design().is_some()}
                 on_config={on.config.clone()} on_view={on.view.clone()} />
         },

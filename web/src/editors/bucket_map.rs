@@ -42,7 +42,8 @@ pub enum MapDocuments {
     /// ([`Question::Histogram`]), under the workspace's own configuration (`None`) or
     /// another one that keeps every document in its bucket (its JSON).
     Host {
-        /// The host's version the page knows (the bins are asked again when it changes).
+        /// The number of the workspace's last change (the bins are asked again when it
+        /// changes).
         version: u64,
         /// Another configuration's JSON.
         configuration: Option<AttrValue>,
@@ -381,6 +382,8 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
         MapDocuments::Page(placement) => (None, placement.version()),
     };
     let answered = use_answer(question, version);
+    // The host's version the bins drawn are of (what a measure of an edit waits for).
+    let drawn_version = answered.last.as_ref().map_or(0, |(_, a)| a.version);
     let counted = {
         let documents = props.documents.clone();
         let topology = ByPtr(props.topology.clone());
@@ -595,7 +598,7 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
     });
 
     html! {
-        <section class="bucket-map" aria-label="Bucket map">
+        <section class="bucket-map" aria-label="Bucket map" data-version={drawn_version.to_string()}>
             <div class="map-toolbar">
                 <label class="map-block">
                     { "Block " }

@@ -554,6 +554,14 @@ impl State {
         &self.host
     }
 
+    /// The number of the last change of the workspace queued for its host: what the views
+    /// key their questions by, so that they ask again in the render that queued a change.
+    /// The change is sent before the question ([`host::before_ask`](crate::worker::host::before_ask)),
+    /// so the answer comes after one round trip, not after the host's news and another.
+    pub fn changes(&self) -> u64 {
+        self.workspace.outbox().last()
+    }
+
     /// The host made a change (its summary, once it made every change sent, must be the
     /// page's), refused one, or stopped (it is sent the documents again).
     fn host_news(&mut self, news: HostNews) {
