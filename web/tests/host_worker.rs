@@ -155,3 +155,56 @@ async fn a_host_that_panics_is_reported_and_started_again() {
     };
     assert_eq!((changed.version, changed.what), (1, What::Placed));
 }
+
+/// The rows of a large workspace's sort are made by a job in the worker, which the questions
+/// of other windows of them (asked while scrolling) wait for: a question forgotten while the
+/// job runs is not answered and does not stop it for the others, and each of them is
+/// answered with its window, as a host in the page answers.
+#[wasm_bindgen_test]
+async fn windows_of_a_sort_share_its_job() {
+    use ravenshard_model::workspace::{RowQuery, SortKey};
+    let heard = listening();
+    let documents = Generator {
+        documents: 60_000,
+        anchored_share: 0.3,
+        seed: 5,
+    }
+    .generate()
+    .unwrap();
+    let mut local = Host::default();
+    local
+        .apply(Change::Replace {
+            documents: documents.clone(),
+        })
+        .unwrap();
+    host::change(1, Change::Replace { documents });
+    until("the change", || heard.borrow().len() == 1).await;
+    let query = RowQuery {
+        sort: SortKey::Id,
+        ..Default::default()
+    };
+    let window = |from| Question::Rows {
+        query: query.clone(),
+        from,
+        count: 10,
+    };
+    let first: Rc<RefCell<Option<Answered>>> = Rc::default();
+    let keep = Rc::clone(&first);
+    let forgotten = host::ask(
+        window(0),
+        Callback::from(move |a| *keep.borrow_mut() = Some(a)),
+    );
+    // Asked while the first's job runs; the first is then forgotten, as a scroll does.
+    let second = host::answer(window(30_000));
+    let third = host::answer(window(59_995));
+    host::forget(forgotten);
+    let (second, third) = futures::join!(second, third);
+    assert!(
+        first.borrow().is_none(),
+        "a forgotten question is not answered"
+    );
+    for (answered, from) in [(second, 30_000), (third, 59_995)] {
+        let answered = answered.expect("answered");
+        assert_eq!(*answered.answer, local.answer(&window(from)));
+    }
+}

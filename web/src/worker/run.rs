@@ -11,9 +11,9 @@ use ravenshard::Topology;
 use ravenshard_model::advise::{ExportReader, ReadExport, Workload};
 use ravenshard_model::host::{Host, Question, What};
 use ravenshard_model::import::Format;
+use ravenshard_model::workspace::{RowQuery, RowsJob};
 use std::cell::Cell;
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -36,9 +36,8 @@ pub struct StudioWorker {
     saves: Option<super::save::Saves>,
     /// The workspace, in the host's worker ([`Channel::Workspace`](super::Channel)).
     host: Option<Rc<RefCell<Host>>>,
-    /// The questions whose answers jobs are making ([`rows_in_steps`]), until answered or
-    /// forgotten.
-    jobs: Rc<RefCell<HashSet<u64>>>,
+    /// The rows job running ([`rows_in_steps`]), and the questions waiting for its rows.
+    rows: Rc<RefCell<Option<RowsWanted>>>,
 }
 
 impl Worker for StudioWorker {
@@ -63,7 +62,7 @@ impl Worker for StudioWorker {
             placed: Rc::default(),
             saves: None,
             host: None,
-            jobs: Rc::default(),
+            rows: Rc::default(),
         }
     }
 
@@ -140,16 +139,15 @@ impl StudioWorker {
         let host = Rc::clone(self.host.get_or_insert_with(Rc::default));
         match request {
             HostRequest::Forget { id: asked } => {
-                self.jobs.borrow_mut().remove(&asked);
+                if let Some(wanted) = self.rows.borrow_mut().as_mut() {
+                    wanted.waiting.retain(|(waiting, _)| *waiting != asked);
+                }
             }
             HostRequest::Ask {
                 id: asked,
                 question: question @ Question::Rows { .. },
             } if in_steps(&host.borrow(), &question) => {
-                self.jobs.borrow_mut().insert(asked);
-                let (scope, jobs) = (scope.clone(), Rc::clone(&self.jobs));
-                let job = rows_in_steps(scope, id, host, jobs, asked, question);
-                wasm_bindgen_futures::spawn_local(job);
+                self.rows_in_steps(scope, id, host, asked, question);
             }
             request => {
                 let reply = hosted(&mut host.borrow_mut(), request);
@@ -162,6 +160,59 @@ impl StudioWorker {
                 }
             }
         }
+    }
+
+    /// Makes the rows of a large workspace that need a pass over its documents by a job in
+    /// steps: the running one when it makes the same query's rows at this version (another
+    /// window of them, asked while scrolling), else a new one.
+    fn rows_in_steps(
+        &self,
+        scope: &WorkerScope<Self>,
+        id: HandlerId,
+        host: Rc<RefCell<Host>>,
+        asked: u64,
+        question: Question,
+    ) {
+        let Question::Rows { query, .. } = &question else {
+            return;
+        };
+        let version = host.borrow().version();
+        let mut rows = self.rows.borrow_mut();
+        if let Some(wanted) = rows.as_mut() {
+            if wanted.version == version && wanted.query == *query {
+                let (done, total) = wanted.progress;
+                scope.respond(
+                    id,
+                    Reply::Working {
+                        id: asked,
+                        done,
+                        total,
+                    },
+                );
+                wanted.waiting.push((asked, question));
+                return;
+            }
+        }
+        let job = host.borrow().rows_job(query);
+        let progress = job.progress();
+        let (done, total) = progress;
+        scope.respond(
+            id,
+            Reply::Working {
+                id: asked,
+                done,
+                total,
+            },
+        );
+        *rows = Some(RowsWanted {
+            version,
+            query: query.clone(),
+            progress,
+            waiting: vec![(asked, question)],
+        });
+        drop(rows);
+        let run = rows_in_steps(scope.clone(), id, host, Rc::clone(&self.rows), job);
+        wasm_bindgen_futures::spawn_local(run);
     }
 
     /// Answers the balance at once, then the comparison in a later task (a newer balance
@@ -243,39 +294,37 @@ fn in_steps(host: &Host, question: &Question) -> bool {
     host.placement().len() >= ROWS_IN_STEPS_FROM && !host.rows_at_hand(query)
 }
 
-/// Makes the rows of a `Question::Rows` a slice at a time, letting the page's other
-/// changes and questions in between, reporting its progress ([`Reply::Working`]), then
-/// answers. It stops without a word when the question is forgotten (the page asks another)
-/// or the workspace changes (the page asks again at the new version).
+/// The rows job running in the host's worker: the query and version it makes the rows
+/// of, how far it is, and the questions waiting for them (each a window of the rows).
+struct RowsWanted {
+    version: u64,
+    query: RowQuery,
+    progress: (u64, u64),
+    waiting: Vec<(u64, Question)>,
+}
+
+/// Makes the rows a slice at a time, letting the page's other changes and questions in
+/// between, reporting its progress to each question waiting ([`Reply::Working`]), then
+/// answers them all. It stops without a word when no question waits any longer (the page
+/// asks another query), another job took its place, or the workspace changes (the page
+/// asks again at the new version).
 async fn rows_in_steps(
     scope: WorkerScope<StudioWorker>,
     id: HandlerId,
     host: Rc<RefCell<Host>>,
-    jobs: Rc<RefCell<HashSet<u64>>>,
-    asked: u64,
-    question: Question,
+    rows: Rc<RefCell<Option<RowsWanted>>>,
+    mut job: RowsJob,
 ) {
-    let Question::Rows { query, .. } = &question else {
-        return;
-    };
-    let (mut job, version) = {
-        let host = host.borrow();
-        (host.rows_job(query), host.version())
-    };
-    let working = |job: &ravenshard_model::workspace::RowsJob| {
-        let (done, total) = job.progress();
-        Reply::Working {
-            id: asked,
-            done,
-            total,
-        }
-    };
-    scope.respond(id, working(&job));
+    let version = host.borrow().version();
+    let query = job.query().clone();
+    let ours = |w: &RowsWanted| w.version == version && w.query == query;
     let mut reported = js_sys::Date::now();
     loop {
-        let wanted = jobs.borrow().contains(&asked) && host.borrow().version() == version;
-        if !wanted {
-            jobs.borrow_mut().remove(&asked);
+        let wanted = matches!(&*rows.borrow(), Some(w) if ours(w) && !w.waiting.is_empty());
+        if !wanted || host.borrow().version() != version {
+            if matches!(&*rows.borrow(), Some(w) if ours(w)) {
+                *rows.borrow_mut() = None;
+            }
             return;
         }
         let began = js_sys::Date::now();
@@ -287,25 +336,39 @@ async fn rows_in_steps(
                 Err(_) => break Some(false),
             }
         };
-        match made {
-            Some(done) => {
-                jobs.borrow_mut().remove(&asked);
-                if done {
-                    let request = HostRequest::Ask {
-                        id: asked,
-                        question,
-                    };
-                    if let Some(reply) = hosted(&mut host.borrow_mut(), request) {
-                        scope.respond(id, reply);
-                    }
+        if let Some(done) = made {
+            let waiting = rows.borrow_mut().take().map(|w| w.waiting);
+            for (asked, question) in waiting.into_iter().flatten().filter(|_| done) {
+                let request = HostRequest::Ask {
+                    id: asked,
+                    question,
+                };
+                if let Some(reply) = hosted(&mut host.borrow_mut(), request) {
+                    scope.respond(id, reply);
                 }
-                return;
             }
-            None if js_sys::Date::now() - reported >= PROGRESS_EVERY_MS => {
-                reported = js_sys::Date::now();
-                scope.respond(id, working(&job));
+            return;
+        }
+        let (done, total) = job.progress();
+        let waiting: Vec<u64> = match rows.borrow_mut().as_mut() {
+            Some(w) => {
+                w.progress = (done, total);
+                w.waiting.iter().map(|(asked, _)| *asked).collect()
             }
-            None => {}
+            None => Vec::new(),
+        };
+        if js_sys::Date::now() - reported >= PROGRESS_EVERY_MS {
+            reported = js_sys::Date::now();
+            for asked in waiting {
+                scope.respond(
+                    id,
+                    Reply::Working {
+                        id: asked,
+                        done,
+                        total,
+                    },
+                );
+            }
         }
         gloo::timers::future::TimeoutFuture::new(0).await;
     }
