@@ -7,14 +7,15 @@
 
 use ravenshard::Topology;
 use ravenshard_design::content::{ContentDesign, ContentRule, Field};
-use ravenshard_model::workspace::{Document, Placement};
+use ravenshard_model::host::Change;
+use ravenshard_model::workspace::Document;
 use ravenshard_studio::editors::{
     BucketMap, BucketMapProps, ConfigJson, ConfigJsonProps, ContentRulesEditor,
     ContentRulesEditorProps, MapDocuments, PrefixEditor, PrefixEditorProps, RangeEditor,
     RangeEditorProps,
 };
-use ravenshard_studio::state::Live;
-use std::cell::RefCell;
+use ravenshard_studio::worker::host::{self, HostNews};
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -27,9 +28,77 @@ use yew::{function_component, html, use_state, BaseComponent, Callback, Html, Pr
 
 mod common;
 
+use common::jobs::until;
 use common::{fire, Mounted};
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+/// `documents` placed by `topology` in a fresh host's worker (this test module), and what a
+/// bucket map draws of them: the host's bins, at the version of that change.
+async fn hosted(documents: &[Document], topology: &Topology) -> (MapDocuments, u64) {
+    common::use_this_module_as_the_worker();
+    let heard: Rc<Cell<(u32, u64)>> = Rc::default();
+    let keep = Rc::clone(&heard);
+    host::listen(Callback::from(move |news| {
+        if let HostNews::Changed { changed, .. } = news {
+            keep.set((keep.get().0 + 1, changed.version));
+        }
+    }));
+    let configuration = topology.to_json();
+    let database = topology.database().to_string();
+    host::change(
+        1,
+        Change::Configure {
+            configuration,
+            database,
+        },
+    );
+    let documents = documents.to_vec();
+    host::change(2, Change::Replace { documents });
+    until("the host's documents", || heard.get().0 == 2).await;
+    let version = heard.get().1;
+    let configuration = None;
+    (
+        MapDocuments::Host {
+            version,
+            configuration,
+        },
+        version,
+    )
+}
+
+/// Waits until the host answered every question asked (a bucket map's bins after a zoom,
+/// the bucket a click selects), then renders.
+async fn settled() {
+    until("the host's answers", host::is_idle).await;
+    yew::scheduler::flush().await;
+}
+
+/// Mounts a bucket map and waits until it drew the host's bins of `version`.
+async fn mounted_map(props: BucketMapProps, version: u64) -> Mounted<BucketMap> {
+    let map = Mounted::<BucketMap>::mount(props).await;
+    map.wait_for(&format!(".bucket-map[data-version=\"{version}\"]"))
+        .await;
+    map
+}
+
+/// A bucket map of `documents` placed by `topology`, lit as `lit_shards` says, that selects
+/// nothing and highlights nothing, once it drew the host's bins.
+async fn plain_map(
+    documents: &[Document],
+    topology: Rc<Topology>,
+    lit_shards: Option<Rc<Vec<u32>>>,
+) -> Mounted<BucketMap> {
+    let (documents, version) = hosted(documents, &topology).await;
+    let props = BucketMapProps {
+        topology,
+        documents,
+        highlight: None,
+        lit_shards,
+        on_select_bucket: Callback::noop(),
+    };
+    mounted_map(props, version).await
+}
 
 /// Fires a bubbling mouse event at client coordinates (built through the page's
 /// `MouseEvent` constructor).
@@ -155,15 +224,18 @@ async fn bucket_map_draws_zooms_hovers_and_selects() {
     let documents: Vec<Document> = (0..500)
         .map(|i| Document::new(format!("orders/{i}-A")))
         .collect();
-    let placement = Live::new(Placement::new(&documents, &topology, &Default::default()));
+    let (documents, version) = hosted(&documents, &topology).await;
     let (on_select_bucket, selected) = recorder::<u32>();
-    let map = Mounted::<BucketMap>::mount(BucketMapProps {
-        topology,
-        documents: MapDocuments::Page(placement),
-        highlight: Some(Rc::new(vec![982173])),
-        lit_shards: None,
-        on_select_bucket,
-    })
+    let map = mounted_map(
+        BucketMapProps {
+            topology,
+            documents,
+            highlight: Some(Rc::new(vec![982173])),
+            lit_shards: None,
+            on_select_bucket,
+        },
+        version,
+    )
     .await;
 
     let canvas: HtmlCanvasElement = map.get("canvas.map-canvas").unchecked_into();
@@ -185,6 +257,7 @@ async fn bucket_map_draws_zooms_hovers_and_selects() {
     assert_eq!(map.text(".axis-start"), "393,216");
     map.click("button.zoom-reset").await;
     assert_eq!(map.text(".map-range"), whole);
+    settled().await;
 
     // Hover shows the bin's buckets, shard and documents.
     let (x, y) = (rect.left() + 0.5, rect.top() + 60.0);
@@ -203,7 +276,7 @@ async fn bucket_map_draws_zooms_hovers_and_selects() {
     // Clicking selects a bucket in the clicked bin.
     mouse(&canvas, "mousedown", x, y);
     mouse(&canvas, "click", x, y);
-    yew::scheduler::flush().await;
+    settled().await;
     let first = selected.borrow().clone();
     assert_eq!(first.len(), 1);
     assert!(first[0] < 1 << 20);
@@ -231,19 +304,7 @@ async fn bucket_map_draws_zooms_hovers_and_selects() {
 async fn bucket_map_shows_each_prefix_block() {
     let json = r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [1]}]}"#;
     let topology = Rc::new(Topology::from_json(json).unwrap());
-    let placement = Live::new(Placement::new(
-        &[Document::new("eu/1")],
-        &topology,
-        &Default::default(),
-    ));
-    let map = Mounted::<BucketMap>::mount(BucketMapProps {
-        topology,
-        documents: MapDocuments::Page(placement),
-        highlight: None,
-        lit_shards: None,
-        on_select_bucket: Callback::noop(),
-    })
-    .await;
+    let map = plain_map(&[Document::new("eu/1")], topology, None).await;
     assert_eq!(
         map.root
             .query_selector_all(".block-select option")
@@ -261,15 +322,18 @@ async fn bucket_map_shows_each_prefix_block() {
 #[wasm_bindgen_test]
 async fn bucket_map_pans_by_dragging_without_selecting() {
     let topology = three_shards();
-    let placement = Live::new(Placement::new(&[], &topology, &Default::default()));
+    let (documents, version) = hosted(&[], &topology).await;
     let (on_select_bucket, selected) = recorder::<u32>();
-    let map = Mounted::<BucketMap>::mount(BucketMapProps {
-        topology,
-        documents: MapDocuments::Page(placement),
-        highlight: None,
-        lit_shards: None,
-        on_select_bucket,
-    })
+    let map = mounted_map(
+        BucketMapProps {
+            topology,
+            documents,
+            highlight: None,
+            lit_shards: None,
+            on_select_bucket,
+        },
+        version,
+    )
     .await;
     map.click("button.zoom-in").await;
     assert_eq!(map.text(".axis-start"), "262,144");
@@ -279,7 +343,7 @@ async fn bucket_map_pans_by_dragging_without_selecting() {
     mouse_with_buttons(&canvas, "mousedown", x, y, 1);
     mouse_with_buttons(&canvas, "mousemove", x - rect.width() / 4.0, y, 1);
     mouse_with_buttons(&canvas, "click", x - rect.width() / 4.0, y, 0);
-    yew::scheduler::flush().await;
+    settled().await;
     // Dragging left by a quarter of the width shows buckets a quarter of the view higher.
     assert_eq!(map.text(".axis-start"), "393,216");
     assert!(selected.borrow().is_empty(), "a drag is not a click");
@@ -288,15 +352,7 @@ async fn bucket_map_pans_by_dragging_without_selecting() {
 #[wasm_bindgen_test]
 async fn bucket_map_zooms_down_to_a_single_bucket() {
     let topology = three_shards();
-    let placement = Live::new(Placement::new(&[], &topology, &Default::default()));
-    let map = Mounted::<BucketMap>::mount(BucketMapProps {
-        topology,
-        documents: MapDocuments::Page(placement),
-        highlight: None,
-        lit_shards: None,
-        on_select_bucket: Callback::noop(),
-    })
-    .await;
+    let map = plain_map(&[], topology, None).await;
     for _ in 0..25 {
         map.click("button.zoom-in").await;
     }
@@ -908,15 +964,7 @@ fn pixel(canvas: &HtmlCanvasElement, x: f64, y: f64) -> String {
 #[wasm_bindgen_test]
 async fn the_map_colours_only_the_lit_shards() {
     let topology = Rc::new(Topology::with_shards(3).unwrap());
-    let placement = Live::new(Placement::new(&[], &topology, &Default::default()));
-    let map = Mounted::<BucketMap>::mount(BucketMapProps {
-        topology,
-        documents: MapDocuments::Page(placement),
-        highlight: None,
-        lit_shards: Some(Rc::new(vec![2])),
-        on_select_bucket: Callback::noop(),
-    })
-    .await;
+    let map = plain_map(&[], topology, Some(Rc::new(vec![2]))).await;
     let canvas: HtmlCanvasElement = map.get("canvas.map-canvas").unchecked_into();
     let width = canvas.get_bounding_client_rect().width();
     // Shard 0 (the first third of the block) is grey; shard 2 (the last third) has its colour.

@@ -897,6 +897,26 @@ async fn resharding_adds_a_shard_balances_and_steps_through_the_migration() {
     assert!(studio
         .text(".target-problem")
         .contains("first you need to migrate all its buckets to another shard"));
+    // A prefix that documents start with: the host checks the IDs and RavenDB refuses it;
+    // the balanced target stays.
+    let with_orders = r#"{"Shards": {"0": {}, "1": {}, "2": {}},
+        "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0},
+            {"BucketRangeStart": 349525, "ShardNumber": 1},
+            {"BucketRangeStart": 699050, "ShardNumber": 2},
+            {"BucketRangeStart": 1048576, "ShardNumber": 1}],
+        "Prefixed": [{"Prefix": "orders/", "Shards": [1], "BucketRangeStart": 1048576}]}"#;
+    studio
+        .type_into(".target-editors .config-json-text", with_orders)
+        .await;
+    studio.click(".target-editors .config-json .apply").await;
+    let problem = studio.text(".target-problem");
+    assert!(
+        problem.contains(
+            "There are existing documents in database 'Orders' that start with 'orders/'"
+        ),
+        "{problem}"
+    );
+    assert_eq!(studio.count(".reshard-bars .bar-row"), 4);
     // Using the target makes it the configuration in force.
     studio.click("button.apply-target").await;
     studio.click("#tab-shards").await;

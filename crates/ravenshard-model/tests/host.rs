@@ -3,6 +3,7 @@
 
 use proptest::prelude::*;
 use ravenshard::Topology;
+use ravenshard_design::reshard::check_prefix_changes;
 use ravenshard_model::advise::Rewrite;
 use ravenshard_model::host::{
     options_of, Answer, Change, ChangeError, GeneratedId, Host, Question, Rejected, What,
@@ -104,6 +105,17 @@ fn assert_answers_as(host: &mut Host, fresh: &Placement) {
         Question::Content { most: 2 },
         Question::Csv { start: 1, end: 3 },
         Question::Report,
+        Question::Load,
+        // A target that adds a prefix (or keeps the workspace's): the documents as it places them.
+        Question::Histogram {
+            configuration: Some(CONFIGURATIONS[3].into()),
+            start: 0,
+            end: 1 << 20,
+            bins: 64,
+        },
+        Question::CheckPrefixes {
+            configuration: CONFIGURATIONS[3].into(),
+        },
     ];
     for question in questions {
         let answer = host.answer(&round_trip(&question));
@@ -112,7 +124,23 @@ fn assert_answers_as(host: &mut Host, fresh: &Placement) {
             Question::Documents { .. } => {
                 Answer::Documents(fresh.documents(0..fresh.len()).collect())
             }
-            Question::Histogram { .. } => Answer::Histogram(fresh.histogram(0, 1 << 21, 64)),
+            Question::Histogram {
+                configuration: None,
+                ..
+            } => Answer::Histogram(fresh.histogram(0, 1 << 21, 64)),
+            Question::Histogram { .. } => {
+                let target = Topology::from_json(CONFIGURATIONS[3]).unwrap();
+                let documents: Vec<Document> = fresh.documents(0..fresh.len()).collect();
+                let after = Placement::new(&documents, &target, fresh.options());
+                Answer::Histogram(after.histogram_by(&target, 0, 1 << 20, 64))
+            }
+            Question::Load => Answer::Load(fresh.bucket_load()),
+            Question::CheckPrefixes { .. } => {
+                let target = Topology::from_json(CONFIGURATIONS[3]).unwrap();
+                let ids = (0..fresh.len()).filter_map(|i| fresh.lower_id(i));
+                let checked = check_prefix_changes(fresh.topology(), &target, ids);
+                Answer::PrefixesChecked(checked.err().map(|e| e.to_string()))
+            }
             Question::FirstUsedBucket { .. } => {
                 Answer::FirstUsedBucket(fresh.first_used_bucket(0..1 << 21))
             }

@@ -12,6 +12,8 @@ pub struct Asked {
     /// The last answer, and the question it answers (maybe an earlier one: kept until the
     /// next answer comes).
     pub last: Option<(Question, Answered)>,
+    /// The `version` the last answer was asked at.
+    pub asked_at: Option<u64>,
     /// When a job answers the question asked now a step at a time: its progress
     /// `(done, total)`.
     pub progress: Option<(u64, u64)>,
@@ -30,15 +32,16 @@ impl Asked {
 /// next.
 #[hook]
 pub fn use_answer(question: Option<Question>, version: u64) -> Asked {
-    let answered = use_state(|| None::<(Question, Answered)>);
+    let answered = use_state(|| None::<(Question, u64, Answered)>);
     let progress = use_state(|| None::<(Question, (u64, u64))>);
     {
         let (answered, progress) = (answered.clone(), progress.clone());
-        use_effect_with((question.clone(), version), move |(question, _)| {
+        use_effect_with((question.clone(), version), move |(question, version)| {
+            let version = *version;
             let id = question.clone().map(|question| {
                 let asked = question.clone();
                 let on_answer = Callback::from(move |a: Answered| {
-                    answered.set(Some((asked.clone(), a)));
+                    answered.set(Some((asked.clone(), version, a)));
                 });
                 let asked = question.clone();
                 let on_progress = Callback::from(move |done: (u64, u64)| {
@@ -53,13 +56,18 @@ pub fn use_answer(question: Option<Question>, version: u64) -> Asked {
             }
         });
     }
-    let answered_now = matches!((&*answered, &question), (Some((q, _)), Some(now)) if q == now);
+    let answered_now = matches!((&*answered, &question), (Some((q, _, _)), Some(now)) if q == now);
     let progress = match (&*progress, &question) {
         (Some((q, done)), Some(now)) if q == now && !answered_now => Some(*done),
         _ => None,
     };
+    let (last, asked_at) = match &*answered {
+        Some((q, at, a)) => (Some((q.clone(), a.clone())), Some(*at)),
+        None => (None, None),
+    };
     Asked {
-        last: (*answered).clone(),
+        last,
+        asked_at,
         progress,
     }
 }

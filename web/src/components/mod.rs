@@ -25,6 +25,7 @@ mod queries;
 mod ranges;
 mod reshard;
 mod reshard_calls;
+mod reshard_host;
 pub mod restore;
 pub mod saving;
 mod shards;

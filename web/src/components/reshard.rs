@@ -3,12 +3,11 @@
 
 use super::{browser, bytes, count, on_value, percent, plural, shard_style, ByPtr};
 use crate::editors::{BucketMap, ConfigJson, MapDocuments, PrefixEditor, RangeEditor};
-use crate::state::{Field, Live, ReshardAction, ReshardState, StepMove, ViewAction};
+use crate::state::{Field, ReshardAction, ReshardState, StepMove, ViewAction};
 use crate::worker::{client, Channel, Reply, Request};
 use gloo::timers::callback::Timeout;
 use ravenshard::Topology;
 use ravenshard_design::reshard::{migration_steps, Measure, MigrationStep, Obstacle, Phase, Plan};
-use ravenshard_model::workspace::Placement;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -141,6 +140,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
     let on_target = on.reform(ReshardAction::SetTarget);
     let on_bucket = props.on_view.reform(|b| ViewAction::SelectBucket(Some(b)));
     let replies = on.reform(ReshardAction::Reply);
+    super::reshard_host::use_reshard_answers(r, on);
     {
         // The load goes to the worker when the view shows it (the worker starts then, not
         // on the first balance), in a task of its own; after a change of the documents
@@ -180,16 +180,16 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                 { target_form(r, on, balance, on_cancel, on_panic) }
             </section>
             {
-                match r.view().map(|v| (&v.plan, v.after.clone())) {
+                match r.view().map(|v| &v.plan) {
                     None => html! { <p class="muted">{ "Computing…" }</p> },
-                    Some((Err(e), _)) => html! { <p class="error plan-error" role="alert">{ e.clone() }</p> },
-                    Some((Ok(plan), after)) => html! {
+                    Some(Err(e)) => html! { <p class="error plan-error" role="alert">{ e.clone() }</p> },
+                    Some(Ok(plan)) => html! {
                         <>
                         { totals(plan, r, on) }
                         { notes(&plan.notes.iter().map(ToString::to_string).collect::<Vec<_>>(), "plan-notes") }
                         <section class="reshard-compare" aria-label="Before and after">
-                            { side("Before", Rc::clone(&inputs.current), inputs.placement.clone(), &on_bucket) }
-                            { side("After", Rc::clone(&target), after, &on_bucket) }
+                            { side("Before", Rc::clone(&inputs.current), inputs.changes, None, &on_bucket) }
+                            { side("After", Rc::clone(&target), inputs.changes, Some(target.to_json().into()), &on_bucket) }
                         </section>
                         { per_shard(plan) }
                         { moves(plan) }
@@ -282,6 +282,9 @@ fn target_form(
             if let Some(problem) = r.problem() {
                 <p class="error target-problem" role="alert">{ problem.message.clone() }</p>
             }
+            if r.checking().is_some() {
+                <p class="muted checking-prefixes" role="status">{ "Checking the target's new and removed prefixes against the documents' IDs…" }</p>
+            }
             <div class="balance-form">
                 <div class="segmented" role="group" aria-label="Balance by">
                     { by_button(Measure::Docs, "Documents") }
@@ -329,13 +332,18 @@ fn field<T>(
 fn side(
     title: &'static str,
     topology: Rc<Topology>,
-    placement: Live<Placement>,
+    version: u64,
+    configuration: Option<AttrValue>,
     on_select_bucket: &Callback<u32>,
 ) -> Html {
+    let documents = MapDocuments::Host {
+        version,
+        configuration,
+    };
     html! {
         <div class={classes!("side", title.to_ascii_lowercase())}>
             <h3>{ title }</h3>
-            <BucketMap {topology} documents={MapDocuments::Page(placement)} on_select_bucket={on_select_bucket.clone()} />
+            <BucketMap {topology} {documents} on_select_bucket={on_select_bucket.clone()} />
         </div>
     }
 }

@@ -6,12 +6,11 @@ use super::{blocks, pointer_x, shard_colour, UNOWNED_COLOUR};
 use crate::components::answer::use_answer;
 use crate::components::with_value;
 use crate::components::ByPtr;
-use crate::state::Live;
 use crate::worker::host;
 use gloo::events::{EventListener, EventListenerOptions};
 use ravenshard::Topology;
 use ravenshard_model::host::{Answer, Question};
-use ravenshard_model::workspace::{Bin, Placement};
+use ravenshard_model::workspace::Bin;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
@@ -48,11 +47,6 @@ pub enum MapDocuments {
         /// Another configuration's JSON.
         configuration: Option<AttrValue>,
     },
-    /// A placement in the page (the Resharding view's placement after a change of
-    /// prefixes), counted per bin with
-    /// [`Placement::histogram_by`](ravenshard_model::workspace::Placement::histogram_by)
-    /// under the map's topology.
-    Page(Live<Placement>),
 }
 
 /// Properties of [`BucketMap`].
@@ -379,34 +373,19 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
             };
             (Some(question), *version)
         }
-        MapDocuments::Page(placement) => (None, placement.version()),
     };
     let answered = use_answer(question, version);
     // The host's version the bins drawn are of (what a measure of an edit waits for).
     let drawn_version = answered.last.as_ref().map_or(0, |(_, a)| a.version);
     let counted = {
-        let documents = props.documents.clone();
-        let topology = ByPtr(props.topology.clone());
         let answer = answered
             .last
             .as_ref()
             .map(|(_, a)| ByPtr(Rc::clone(&a.answer)));
-        use_memo(
-            (documents, topology, answer, start, end, bins),
-            |(documents, topology, answer, start, end, bins)| match (documents, answer) {
-                (MapDocuments::Page(p), _) => Some(ByPtr(Rc::new(p.get().histogram_by(
-                    &topology.0,
-                    *start,
-                    *end,
-                    *bins,
-                )))),
-                (MapDocuments::Host { .. }, Some(answer)) => match &*answer.0 {
-                    Answer::Histogram(bins) => Some(ByPtr(Rc::new(bins.clone()))),
-                    _ => None,
-                },
-                (MapDocuments::Host { .. }, None) => None,
-            },
-        )
+        use_memo(answer, |answer| match answer.as_ref().map(|a| &*a.0) {
+            Some(Answer::Histogram(bins)) => Some(ByPtr(Rc::new(bins.clone()))),
+            _ => None,
+        })
     };
 
     // Redraw whenever anything drawn changes.
@@ -491,12 +470,6 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
             };
             let under = u32::try_from(current.bucket_at(x, w)).ok();
             match &documents {
-                MapDocuments::Page(placement) => {
-                    let with_documents = placement.get().first_used_bucket(lo..hi);
-                    if let Some(bucket) = with_documents.or(under) {
-                        on_select.emit(bucket);
-                    }
-                }
                 MapDocuments::Host { .. } => {
                     let on_select = on_select.clone();
                     let question = Question::FirstUsedBucket { start: lo, end: hi };

@@ -4,7 +4,7 @@
 //! documents) is swapped in, so nothing is placed again on the main thread, and a cancelled
 //! job leaves the workspace the user had.
 
-use super::{KeptFields, Level, Live, Notice, State, WorkspaceAction};
+use super::{KeptFields, Level, Live, Notice, Placed, State, WorkspaceAction};
 use crate::editors::geometry::group_digits;
 use ravenshard::Topology;
 use ravenshard_model::workspace::{Placement, PlacementBuilder, PlacementOptions};
@@ -149,7 +149,7 @@ impl State {
         Placer {
             topology: Rc::clone(self.config.topology()),
             revision: self.config.revision(),
-            options: Rc::clone(&self.placed.options),
+            options: Placed::options(&self.design),
         }
     }
 
@@ -170,7 +170,7 @@ impl State {
         // by the one in force, in place when it can be.
         let configure = WorkspaceAction::Configure {
             topology: Rc::clone(self.config.topology()),
-            options: Rc::clone(&self.placed.options),
+            options: Placed::options(&self.design),
         };
         self.workspace = Rc::clone(&self.workspace).reduce(configure);
         if let Some(summary) = loaded.summary {

@@ -153,10 +153,10 @@ pub fn too_big_for_a_link(why: &str) -> String {
 
 /// The configuration last applied to the workspace (its revision, and its topology's `Rc`,
 /// whose members alone may change within a revision), the placement the views were last
-/// told of, and that placement's topology and options as `Rc`s derived from it
-/// ([`Placed::follow`]): the placement carries them, so they cannot disagree with it, and
-/// a new `Rc` is made only when its value changes, so that the Resharding state, which
-/// compares them by pointer, is computed again only then.
+/// told of, and that placement's topology as an `Rc` derived from it ([`Placed::follow`]):
+/// the placement carries it, so they cannot disagree, and a new `Rc` is made only when its
+/// value changes, so that the Resharding state, which compares it by pointer, is computed
+/// again only then.
 #[derive(Debug, Clone)]
 struct Placed {
     revision: u64,
@@ -164,8 +164,6 @@ struct Placed {
     applied: Rc<Topology>,
     /// The topology of `seen`.
     topology: Rc<Topology>,
-    /// The options of `seen`.
-    options: Rc<PlacementOptions>,
     /// The handle the views last received ([`ViewAction::Placed`]).
     seen: Live<Placement>,
 }
@@ -174,13 +172,12 @@ impl Placed {
     /// What the views are told of `placement`, placed by `config`.
     fn new(config: &ConfigState, placement: Live<Placement>) -> Placed {
         let p = placement.get();
-        let (topology, options) = (Rc::new(p.topology().clone()), Rc::new(p.options().clone()));
+        let topology = Rc::new(p.topology().clone());
         drop(p);
         Placed {
             revision: config.revision(),
             applied: Rc::clone(config.topology()),
             topology,
-            options,
             seen: placement,
         }
     }
@@ -193,27 +190,23 @@ impl Placed {
         })
     }
 
-    /// The views are told of `placement` now: the topology and options follow it (each
-    /// `Rc` kept while its value is the same).
+    /// The views are told of `placement` now: the topology follows it (its `Rc` kept while
+    /// its value is the same).
     fn follow(&mut self, placement: &Live<Placement>) {
         let p = placement.get();
         if *self.topology != *p.topology() {
             self.topology = Rc::new(p.topology().clone());
-        }
-        if *self.options != *p.options() {
-            self.options = Rc::new(p.options().clone());
         }
         drop(p);
         self.seen = placement.clone();
     }
 
     /// What the Resharding state works from.
-    fn inputs(&self, config: &ConfigState) -> reshard::Inputs {
+    fn inputs(&self, config: &ConfigState, changes: u64) -> reshard::Inputs {
         reshard::Inputs {
             current: Rc::clone(&self.topology),
             revision: self.revision,
-            placement: self.seen.clone(),
-            options: Rc::clone(&self.options),
+            changes,
             nodes: config.nodes().value().clone(),
             replication_factor: *config.replication_factor().value(),
         }
@@ -273,7 +266,9 @@ impl State {
                 Rc::clone(&placed.topology),
                 placement.get().id(2).unwrap_or_default().to_string(),
             )),
-            reshard: Rc::new(ReshardState::new(placed.inputs(&config))),
+            reshard: Rc::new(ReshardState::new(
+                placed.inputs(&config, workspace.outbox().last()),
+            )),
             config: Rc::new(config),
             workspace,
             design: Rc::new(design),
@@ -679,7 +674,7 @@ impl State {
             };
             self.views = Rc::clone(&self.views).reduce(action);
         }
-        let inputs = self.placed.inputs(&self.config);
+        let inputs = self.placed.inputs(&self.config, self.changes());
         if !self.reshard.inputs().same_as(&inputs) {
             self.reshard = Rc::clone(&self.reshard).reduce(ReshardAction::Inputs(inputs));
         }

@@ -2,29 +2,30 @@
 //! (edited ranges and prefixes, an added, drained or removed shard, a balance), the plan
 //! from the configuration in force to it, and a step of RavenDB's migration.
 //!
-//! The core computes everything (`ravenshard_design::reshard`). What is derived from the
-//! documents (the load per bucket, the plan, the documents placed by the target) is
-//! computed only while the view is shown ([`ReshardAction::Show`]).
+//! The core computes everything (`ravenshard_design::reshard`). The documents are the
+//! workspace's host's: while the view is shown ([`ReshardAction::Show`]) it asks the host
+//! for the load per bucket ([`ReshardState::load_wanted`], [`ReshardAction::Load`]) and
+//! plans from it here; a target that adds or removes prefixes waits for the host's check
+//! of them against the IDs ([`ReshardState::checking`], [`ReshardAction::PrefixesChecked`]);
+//! the documents as the target places them are the host's too (the bucket map asks it).
 //!
 //! A balance runs in the studio's worker: the view sends the load per bucket once
 //! ([`ReshardState::load_to_send`]), then each balance only the target and the options
 //! ([`ReshardState::balance_request`], [`ReshardAction::BalanceSent`]); the balanced target
 //! comes back ([`Reply::Balanced`]), then the other objective's figures
-//! ([`Reply::Compared`]). The plan and the documents placed by the target are then
-//! derived here, from the per-bucket aggregates.
+//! ([`Reply::Compared`]). The plan is then derived here, from the load per bucket.
 
 use super::config::{read_configuration, ConfigProblem};
 use super::inputs::Field;
-use super::live::Live;
 use crate::worker::{BalanceRequest, Balanced, LoadData, Reply};
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
-    add_shard, calls, check_prefix_changes, drain_shard, migration_step, migration_steps,
+    add_shard, calls, changes_prefixes, drain_shard, migration_step, migration_steps,
     next_step_with_documents, plan, remove_shard, BalanceOptions, BucketCost, BucketLoad, Calls,
     CallsOptions, Measure, MigrationStep, Objective, ObjectiveSummary, Obstacle, Plan, PlanOptions,
     ReshardError, Throughput,
 };
-use ravenshard_model::workspace::{assign_members, Placement, PlacementOptions};
+use ravenshard_model::workspace::assign_members;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::Reducible;
@@ -60,19 +61,19 @@ pub enum StepMove {
     To(u64),
 }
 
-/// What the Resharding state works from: the configuration in force, the documents and
-/// their placement, and the cluster's nodes. The studio's state sends them
-/// ([`ReshardAction::Inputs`]) whenever they change.
+/// What the Resharding state works from: the configuration in force, the number of the
+/// workspace's last change (its documents are the host's), and the cluster's nodes. The
+/// studio's state sends them ([`ReshardAction::Inputs`]) whenever they change.
 #[derive(Debug, Clone)]
 pub struct Inputs {
     /// The configuration in force.
     pub current: Rc<Topology>,
     /// Its [`revision`](super::ConfigState::revision): a new one drops the target.
     pub revision: u64,
-    /// The documents placed by the configuration in force (the one store of them).
-    pub placement: Live<Placement>,
-    /// How they were placed (the design, if on).
-    pub options: Rc<PlacementOptions>,
+    /// The number of the workspace's last change
+    /// ([`State::changes`](super::State::changes)): a new one asks the host for the load
+    /// again.
+    pub changes: u64,
     /// The cluster's nodes, for a new shard's members.
     pub nodes: Vec<String>,
     /// The replication factor, for a new shard's members.
@@ -84,8 +85,7 @@ impl Inputs {
     pub fn same_as(&self, other: &Inputs) -> bool {
         Rc::ptr_eq(&self.current, &other.current)
             && self.revision == other.revision
-            && self.placement == other.placement
-            && Rc::ptr_eq(&self.options, &other.options)
+            && self.changes == other.changes
             && self.nodes == other.nodes
             && self.replication_factor == other.replication_factor
     }
@@ -149,22 +149,31 @@ pub enum ReshardAction {
     MoveStep(StepMove),
     /// The configuration, documents or nodes changed.
     Inputs(Inputs),
+    /// The host's load per bucket, asked at the workspace's change `changes` (a load of
+    /// other changes than the inputs' is dropped).
+    Load {
+        /// The change it was asked at.
+        changes: u64,
+        /// What each used bucket holds.
+        load: Rc<BucketLoad>,
+    },
+    /// The host checked the prefixes that a target (its JSON) adds or removes: why it
+    /// cannot be had, if it cannot.
+    PrefixesChecked {
+        /// The target checked.
+        configuration: String,
+        /// Why not.
+        problem: Option<String>,
+    },
     /// Whether the view is shown (what it derives is computed only then).
     Show(bool),
 }
 
-/// What the view shows, derived from the documents, the configuration and the target.
+/// What the view shows, derived from the load per bucket, the configuration and the target.
 #[derive(Debug)]
 pub struct ReshardView {
     /// The plan from the configuration in force to the target, or why there is none.
     pub plan: Result<Plan, String>,
-    /// The documents as the target places them, for its bucket map: the configuration's
-    /// placement itself (the same shared handle, no copy) unless the target moves documents
-    /// to other buckets (prefixes added or removed, or the design on); the map draws it
-    /// under the target's ranges
-    /// ([`Placement::histogram_by`](ravenshard_model::workspace::Placement::histogram_by)).
-    /// Its own shard figures are then the configuration's: the plan has the target's.
-    pub after: Live<Placement>,
     load: Rc<BucketLoad>,
 }
 
@@ -254,11 +263,16 @@ struct Runs {
 #[derive(Debug, Clone)]
 pub struct ReshardState {
     inputs: Inputs,
-    /// What each bucket of the configuration in force holds, kept while the inputs stay
-    /// (a change of target does not read the documents again).
-    load: Option<Rc<BucketLoad>>,
-    /// The number of the load of these inputs (one more for each new inputs).
+    /// What each bucket of the configuration in force holds, from the host, and the change
+    /// it was asked at: kept until the next one comes (a change of target does not ask
+    /// again; an edit shows the plan of the last load until the new one comes).
+    load: Option<(u64, Rc<BucketLoad>)>,
+    /// The number of the load held (one more for each load taken), as the balance worker
+    /// knows it.
     load_number: u64,
+    /// A target that adds or removes prefixes, until the host has checked them against the
+    /// IDs (the target before stays until then).
+    checking: Option<Rc<Topology>>,
     runs: Runs,
     shown: bool,
     target: Option<Rc<Topology>>,
@@ -280,6 +294,7 @@ impl ReshardState {
             inputs,
             load: None,
             load_number: 0,
+            checking: None,
             runs: Runs::default(),
             shown: false,
             target: None,
@@ -313,6 +328,22 @@ impl ReshardState {
     /// Whether a target is being shaped.
     pub fn has_target(&self) -> bool {
         self.target.is_some()
+    }
+
+    /// Whether the host's load per bucket is wanted: the view is shown and the load held (if
+    /// any) is of an earlier change of the workspace.
+    pub fn load_wanted(&self) -> bool {
+        self.shown
+            && self
+                .load
+                .as_ref()
+                .is_none_or(|(c, _)| *c != self.inputs.changes)
+    }
+
+    /// A target whose prefix changes the host is to check against the IDs
+    /// ([`ReshardAction::PrefixesChecked`]).
+    pub fn checking(&self) -> Option<&Rc<Topology>> {
+        self.checking.as_ref()
     }
 
     /// Why the last change of the target was refused.
@@ -440,11 +471,12 @@ impl ReshardState {
 
     /// What to ask the worker `worker` (as for [`load_to_send`](Self::load_to_send)) to
     /// balance the target with the view's options: the load goes with it unless that
-    /// worker holds it. `None` while an option field cannot be used.
+    /// worker holds it. `None` while an option field cannot be used, or before the host's
+    /// load came.
     pub fn balance_request(&self, worker: Option<u64>) -> Option<BalanceRequest> {
         let options = self.options().ok()?;
-        let data =
-            (!self.worker_holds_load(worker)).then(|| LoadData::of(self.load_number, &self.load()));
+        let load = self.load()?;
+        let data = (!self.worker_holds_load(worker)).then(|| LoadData::of(self.load_number, &load));
         Some(BalanceRequest {
             run: self.runs.last + 1,
             load: self.load_number,
@@ -474,7 +506,6 @@ impl ReshardState {
     fn reset(&mut self) {
         let inputs = self.inputs.clone();
         *self = ReshardState {
-            // Of the same inputs (new ones drop it first).
             load: self.load.clone(),
             shown: self.shown,
             by: self.by,
@@ -489,25 +520,20 @@ impl ReshardState {
         };
     }
 
-    /// What each bucket of the configuration in force holds: the view's, when it is
-    /// computed (it is dropped whenever the placement changes), else read from the placement.
-    fn load(&self) -> Rc<BucketLoad> {
-        match (&self.view, &self.load) {
-            (Some(view), _) => Rc::clone(&view.load),
-            (None, Some(load)) => Rc::clone(load),
-            (None, None) => Rc::new(self.inputs.placement.get().bucket_load()),
-        }
+    /// What each bucket of the configuration in force holds: the last load the host sent.
+    fn load(&self) -> Option<Rc<BucketLoad>> {
+        self.load.as_ref().map(|(_, load)| Rc::clone(load))
     }
 
-    /// Computes the view if it is stale.
+    /// Computes the view if it is stale and a load came.
     fn refresh(&mut self) {
         if self.view.is_some() {
             return;
         }
-        let load = self.load();
-        self.load = Some(Rc::clone(&load));
+        let Some(load) = self.load() else {
+            return;
+        };
         let target = Rc::clone(self.target());
-        let after = self.place_after(&target);
         let throughput = self.fields.throughput.is_valid();
         let options = PlanOptions {
             measure: self.by,
@@ -518,33 +544,8 @@ impl ReshardState {
         };
         let current = &self.inputs.current;
         let plan = plan(current, &target, &load, &options).map_err(|e| e.to_string());
-        self.view = Some(Rc::new(ReshardView { plan, after, load }));
+        self.view = Some(Rc::new(ReshardView { plan, load }));
         self.refresh_step();
-    }
-
-    /// The documents as `target` places them ([`ReshardView::after`]): the configuration's
-    /// placement when the target keeps every document in its bucket (no ID is hashed or
-    /// moved, nothing is copied); else a copy moved to the target (only the IDs under the
-    /// changed prefixes move), or, with the design on, the documents placed again.
-    fn place_after(&self, target: &Topology) -> Live<Placement> {
-        let Inputs {
-            current,
-            placement,
-            options,
-            ..
-        } = &self.inputs;
-        let same_buckets = options.design.is_none()
-            && target.prefixes() == current.prefixes()
-            && target.server_version() == current.server_version();
-        if same_buckets {
-            return placement.clone();
-        }
-        let placement = placement.get();
-        let after = placement
-            .with_topology(target)
-            .or_else(|_| placement.placed_again(target, options));
-        // A target that cannot place bucket statistics shows no documents.
-        Live::new(after.unwrap_or_else(|_| Placement::new(&[], target, options)))
     }
 
     /// Computes the walk-through's step (clamped to the plan's steps).
@@ -589,6 +590,10 @@ impl ReshardState {
             self.runs.balancing = None;
             self.runs.comparing = None;
         }
+        if action.changes_target() && !matches!(action, ReshardAction::Inputs(_)) {
+            // A target shaped now replaces one waiting for its prefixes' check.
+            self.checking = None;
+        }
         let stale = match action {
             ReshardAction::SetTarget(json) => self.set_target_json(&json),
             ReshardAction::ResetTarget => {
@@ -609,10 +614,16 @@ impl ReshardState {
                 self.outcome(add_shard(&target, members).map(|(t, _)| t))
             }
             ReshardAction::RemoveShard(shard) => self.outcome(remove_shard(&target, shard)),
-            ReshardAction::DrainShard(shard) => {
-                let load = self.load();
-                self.outcome(drain_shard(&target, shard, &load, self.by))
-            }
+            ReshardAction::DrainShard(shard) => match self.load() {
+                Some(load) => self.outcome(drain_shard(&target, shard, &load, self.by)),
+                None => {
+                    self.problem = Some(ConfigProblem::new(
+                        "The documents' load per bucket has not come yet: drain the shard \
+                         again in a moment.",
+                    ));
+                    false
+                }
+            },
             #[cfg(test)]
             ReshardAction::Balance => self.balance_here(),
             ReshardAction::BalanceSent { run, worker } => {
@@ -676,13 +687,28 @@ impl ReshardState {
             ReshardAction::Inputs(inputs) => {
                 let moved = inputs.revision != self.inputs.revision;
                 self.inputs = inputs;
-                self.load = None;
-                self.load_number += 1;
                 if moved {
+                    // Another configuration places the documents in other buckets (its
+                    // prefixes): its load is asked for, the plan waits for it.
+                    self.load = None;
                     self.reset();
                 }
+                // The same configuration: the plan of the last load stays until the next.
+                moved
+            }
+            ReshardAction::Load { changes, load } => {
+                let held = self.load.as_ref().is_some_and(|(c, _)| *c == changes);
+                if changes != self.inputs.changes || held {
+                    return;
+                }
+                self.load = Some((changes, load));
+                self.load_number += 1;
                 true
             }
+            ReshardAction::PrefixesChecked {
+                configuration,
+                problem,
+            } => self.prefixes_checked(&configuration, problem),
             ReshardAction::Show(shown) => {
                 self.shown = shown;
                 false
@@ -696,27 +722,45 @@ impl ReshardState {
         }
     }
 
+    /// A target from its JSON: taken now, unless it adds or removes prefixes (RavenDB
+    /// refuses both while a document starts with the prefix): it then waits for the host's
+    /// check against the IDs.
     fn set_target_json(&mut self, json: &str) -> bool {
-        let Inputs {
-            current, placement, ..
-        } = &self.inputs;
-        let placement = placement.get();
-        let checked = read_configuration(json).and_then(|mut t| {
+        let current = &self.inputs.current;
+        let read = read_configuration(json).map(|mut t| {
             t.set_database(current.database());
-            // Lowered one at a time, and only when the target adds or removes a prefix.
-            let ids = (0..placement.len()).filter_map(|i| placement.lower_id(i));
-            check_prefix_changes(current, &t, ids)
-                .map(|()| t)
-                .map_err(ConfigProblem::new)
+            t
         });
-        match checked {
-            Ok(t) => {
-                self.target = Some(Rc::new(t));
+        match read {
+            Ok(t) if changes_prefixes(current, &t) => {
+                self.checking = Some(Rc::new(t));
                 self.problem = None;
+                false
             }
-            Err(problem) => self.problem = Some(problem),
+            Ok(t) => {
+                self.checking = None;
+                self.outcome(Ok(t))
+            }
+            Err(problem) => {
+                self.problem = Some(problem);
+                true
+            }
         }
-        true
+    }
+
+    /// The host's check of the prefixes of the target waiting for it; another target's is
+    /// dropped.
+    fn prefixes_checked(&mut self, configuration: &str, problem: Option<String>) -> bool {
+        let Some(t) = self.checking.take_if(|t| t.to_json() == configuration) else {
+            return false;
+        };
+        match problem {
+            None => self.outcome(Ok(Rc::unwrap_or_clone(t))),
+            Some(message) => {
+                self.problem = Some(ConfigProblem::new(message));
+                true
+            }
+        }
     }
 
     /// Takes a new target, or shows why it cannot be had.

@@ -43,7 +43,7 @@ impl Default for BucketCost {
 
 impl BucketCost {
     /// 40 ms: about 8 Raft commits a bucket (replication factor 3) at about 5 ms each; see
-    /// the [module](self) documentation.
+    /// the reasoning in `reshard/estimate.rs`.
     pub const DEFAULT: BucketCost = BucketCost(0.040);
 
     /// A cost of `seconds` a bucket; `None` unless finite and not negative.

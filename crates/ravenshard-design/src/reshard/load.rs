@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+mod wire;
+
 /// Documents and bytes: what a bucket, a run of buckets or a shard holds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Amount {
@@ -60,6 +62,9 @@ impl Measure {
 /// assert_eq!(load.total().bytes, 120);
 /// assert_eq!(load.in_range(4, 8).docs, 2);
 /// assert_eq!(load.without_size(), 1);
+/// // Plain data (serde), checked when read back.
+/// let json = serde_json::to_string(&load).unwrap();
+/// assert_eq!(serde_json::from_str::<BucketLoad>(&json).unwrap(), load);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BucketLoad {

@@ -62,8 +62,8 @@ pub use migration::{
 pub use note::PlanNote;
 pub use objective::{Objective, ObjectiveError};
 pub use ops::{
-    add_prefix, add_shard, check_prefix_changes, drain_shard, remove_prefix, remove_shard,
-    set_prefix_shards,
+    add_prefix, add_shard, changes_prefixes, check_prefix_changes, drain_shard, remove_prefix,
+    remove_shard, set_prefix_shards,
 };
 pub use plan::{plan, Move, Plan, PlanOptions, ShardChange, Throughput, ThroughputError};
 pub use resolution::{DrillDown, MAX_DRILL_DOWNS};

@@ -208,32 +208,7 @@ pub fn check_prefix_changes(
     target: &Topology,
     lower_ids: impl IntoIterator<Item = impl AsRef<str>>,
 ) -> Result<(), ReshardError> {
-    let same = |a: &str, b: &str| ordinal_ignore_case(a, b) == Ordering::Equal;
-    let added = target
-        .prefixes()
-        .iter()
-        .filter(|q| {
-            !current
-                .prefixes()
-                .iter()
-                .any(|p| same(&p.prefix, &q.prefix))
-        })
-        .map(|q| (q, true));
-    let removed = current
-        .prefixes()
-        .iter()
-        .filter(|p| !target.prefixes().iter().any(|q| same(&p.prefix, &q.prefix)))
-        .map(|p| (p, false));
-    let changed: Vec<(String, &str, bool)> = added
-        .chain(removed)
-        .map(|(p, adding)| {
-            (
-                lower_invariant(&p.prefix).into_owned(),
-                p.prefix.as_str(),
-                adding,
-            )
-        })
-        .collect();
+    let changed = changed_prefixes(current, target);
     if changed.is_empty() {
         return Ok(());
     }
@@ -259,6 +234,58 @@ pub fn check_prefix_changes(
         }
         None => Ok(()),
     }
+}
+
+/// Whether `target` adds or removes a prefix of `current` (compared as RavenDB does, ignoring
+/// case): only then does [`check_prefix_changes`] read the documents' IDs, so a caller that
+/// holds them elsewhere (the studio's worker) asks for the check only then.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_design::reshard::{add_prefix, changes_prefixes};
+/// use ravenshard::Topology;
+///
+/// let t = Topology::with_shards(2).unwrap();
+/// let with_eu = add_prefix(&t, "eu/", &[1], ["orders/1"]).unwrap();
+/// assert!(changes_prefixes(&t, &with_eu));
+/// assert!(!changes_prefixes(&with_eu, &with_eu));
+/// ```
+pub fn changes_prefixes(current: &Topology, target: &Topology) -> bool {
+    !changed_prefixes(current, target).is_empty()
+}
+
+/// The prefixes `target` adds or removes: lower-cased, as given, and whether added.
+fn changed_prefixes<'a>(
+    current: &'a Topology,
+    target: &'a Topology,
+) -> Vec<(String, &'a str, bool)> {
+    let same = |a: &str, b: &str| ordinal_ignore_case(a, b) == Ordering::Equal;
+    let added = target
+        .prefixes()
+        .iter()
+        .filter(|q| {
+            !current
+                .prefixes()
+                .iter()
+                .any(|p| same(&p.prefix, &q.prefix))
+        })
+        .map(|q| (q, true));
+    let removed = current
+        .prefixes()
+        .iter()
+        .filter(|p| !target.prefixes().iter().any(|q| same(&p.prefix, &q.prefix)))
+        .map(|p| (p, false));
+    added
+        .chain(removed)
+        .map(|(p, adding)| {
+            (
+                lower_invariant(&p.prefix).into_owned(),
+                p.prefix.as_str(),
+                adding,
+            )
+        })
+        .collect()
 }
 
 /// Adds a prefix as RavenDB does ([`prefixes::add_prefix`]), refusing it while a document

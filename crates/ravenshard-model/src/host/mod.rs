@@ -34,6 +34,7 @@
 
 mod change;
 mod question;
+mod target;
 mod wire;
 
 pub use change::{Change, ChangeError, Changed, What};
@@ -62,6 +63,9 @@ pub struct Host {
     version: u64,
     /// The documents view's rows made last, at a version: scrolling reads them again.
     rows: Option<(u64, RowQuery, RowView)>,
+    /// The documents as the Resharding view's target places them, at a version, for a
+    /// target (its JSON) that moves documents to other buckets.
+    after: Option<(u64, String, Placement)>,
 }
 
 impl Default for Host {
@@ -80,6 +84,7 @@ impl Host {
             statistics: None,
             version: 0,
             rows: None,
+            after: None,
         }
     }
 
@@ -370,12 +375,11 @@ impl Host {
                 let bins = usize::try_from(*bins).unwrap_or(usize::MAX);
                 match configuration {
                     None => Answer::Histogram(p.histogram(*start, *end, bins)),
-                    Some(json) => match Topology::from_json(json) {
-                        Ok(t) => Answer::Histogram(p.histogram_by(&t, *start, *end, bins)),
-                        Err(e) => Answer::Refused(e.to_string()),
-                    },
+                    Some(json) => self.histogram_of(json, *start, *end, bins),
                 }
             }
+            Question::Load => Answer::Load(p.bucket_load()),
+            Question::CheckPrefixes { configuration } => self.check_prefixes(configuration),
             Question::FirstUsedBucket { start, end } => {
                 Answer::FirstUsedBucket(p.first_used_bucket(*start..*end))
             }

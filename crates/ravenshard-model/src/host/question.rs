@@ -2,6 +2,7 @@
 //! plain data, as much as a screen shows.
 
 use crate::workspace::{Bin, Document, GroupSummary, Row, RowQuery};
+use ravenshard_design::reshard::BucketLoad;
 use serde::{Deserialize, Serialize};
 
 /// The most documents one answer lists ([`Question::Documents`],
@@ -19,9 +20,10 @@ pub enum Question {
         /// One past the last.
         end: u64,
     },
-    /// The bucket map's bins of buckets `start..end`, under another configuration that
-    /// keeps every bucket (the Resharding view's target, as JSON) or the workspace's own
-    /// (`None`).
+    /// The bucket map's bins of buckets `start..end`, under the workspace's own
+    /// configuration (`None`) or another one (the Resharding view's target, as JSON), which
+    /// places the documents as it would (moving those under the prefixes it adds or
+    /// removes).
     Histogram {
         /// The other configuration's JSON.
         configuration: Option<String>,
@@ -78,6 +80,15 @@ pub enum Question {
     },
     /// The report JSON ([`export::report_json`](crate::export::report_json)).
     Report,
+    /// What each used bucket holds (the Resharding view plans and balances from it):
+    /// about 630,000 entries, 12 MB, at 1,000,000 documents.
+    Load,
+    /// RavenDB's check of the prefixes another configuration (JSON) adds or removes: it
+    /// refuses both while a document's ID starts with the prefix.
+    CheckPrefixes {
+        /// The other configuration's JSON.
+        configuration: String,
+    },
     /// What the draft chapter's design does to the workspace: the first `most` IDs it
     /// generated and writes it rejected, with how many of each there are.
     Content {
@@ -212,7 +223,10 @@ pub enum Answer {
         /// The first of them, in input order.
         rejected: Vec<Rejected>,
     },
-    /// The question cannot be answered (another configuration that is not valid, or that
-    /// moves buckets): why.
+    /// What each used bucket holds.
+    Load(BucketLoad),
+    /// Why the other configuration's prefix changes cannot be made, if they cannot.
+    PrefixesChecked(Option<String>),
+    /// The question cannot be answered (another configuration that is not valid): why.
     Refused(String),
 }

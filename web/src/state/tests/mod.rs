@@ -20,8 +20,32 @@ pub(super) fn all(workspace: &WorkspaceState) -> Vec<Document> {
     workspace.placement().documents(0..usize::MAX).collect()
 }
 
+/// Reduces `action`, then answers what the Resharding view asks the workspace's host, as the
+/// page's worker does (from the page's placement, which holds what the host holds).
 fn reduce(state: State, action: Action) -> State {
-    Rc::unwrap_or_clone(Rc::new(state).reduce(action))
+    let mut state = Rc::new(state).reduce(action);
+    if state.reshard().load_wanted() {
+        let changes = state.changes();
+        let load = Rc::new(state.placement().bucket_load());
+        state = state.reduce(Action::Reshard(ReshardAction::Load { changes, load }));
+    }
+    if let Some(target) = state.reshard().checking() {
+        let configuration = target.to_json();
+        let mut host = ravenshard_model::host::Host::new(Placement::clone(&state.placement()));
+        let question = ravenshard_model::host::Question::CheckPrefixes {
+            configuration: configuration.clone(),
+        };
+        let ravenshard_model::host::Answer::PrefixesChecked(problem) = host.answer(&question)
+        else {
+            panic!("a check")
+        };
+        let checked = ReshardAction::PrefixesChecked {
+            configuration,
+            problem,
+        };
+        state = state.reduce(Action::Reshard(checked));
+    }
+    Rc::unwrap_or_clone(state)
 }
 
 /// What the workspace's host does for the ID editor: gives it the page it asked for (read
@@ -90,7 +114,7 @@ fn opens_on_the_chapter_examples() {
         .contains("customers/1-A\t760\tCustomers"));
     assert!(state.notices().list().is_empty());
     assert_eq!(state.views().topology().as_ref(), p.topology());
-    assert!(Rc::ptr_eq(&state.reshard().inputs().placement.get(), &p));
+    assert_eq!(state.reshard().inputs().changes, state.changes());
 }
 
 #[test]
@@ -349,7 +373,10 @@ fn changing_the_configuration_drops_the_target() {
     let state = reshard(state, ReshardAction::AddShard);
     let state = workspace(state, WorkspaceAction::LoadChapterSample);
     assert!(state.reshard().has_target());
-    assert_eq!(state.reshard().inputs().placement.get().len(), 12);
+    assert_eq!(
+        state.reshard().view().unwrap().plan.as_ref().unwrap().docs,
+        12
+    );
 }
 
 #[test]
@@ -622,25 +649,20 @@ fn bodies_an_import_did_not_keep_are_told() {
     assert!(told[0].text.contains("3 documents' bodies were not kept"));
 }
 
-/// The topology and options the Resharding state works from are the placement's own (they
-/// cannot disagree with it), and their `Rc`s, compared by pointer to decide what to compute
-/// again, change only when their values do: not on an edit or an action that changes
-/// nothing, but on a new shard count, new members or a design.
+/// The topology the Resharding state works from is the placement's own (they cannot
+/// disagree), and its `Rc`, compared by pointer to decide what to compute again, changes
+/// only when its value does: not on an edit or an action that changes nothing, but on a
+/// new shard count, new members or a design. The inputs follow each change of the
+/// workspace.
 #[test]
-fn the_placed_topology_and_options_follow_the_placement() {
+fn the_placed_topology_follows_the_placement() {
     let same = |a: &State, b: &State| {
         let (a, b) = (a.reshard().inputs(), b.reshard().inputs());
-        (
-            Rc::ptr_eq(&a.current, &b.current),
-            Rc::ptr_eq(&a.options, &b.options),
-            a.same_as(b),
-        )
+        (Rc::ptr_eq(&a.current, &b.current), a.same_as(b))
     };
     let agrees = |s: &State| {
         let (inputs, placement) = (s.reshard().inputs(), s.placement());
-        *inputs.current == *placement.topology()
-            && *inputs.options == *placement.options()
-            && inputs.placement == *s.live_placement()
+        *inputs.current == *placement.topology() && inputs.changes == s.changes()
     };
     let start = State::default();
     assert!(agrees(&start));
@@ -650,16 +672,16 @@ fn the_placed_topology_and_options_follow_the_placement() {
     state = config(state, ConfigAction::SetShardCount("3".into()));
     state = config(state, ConfigAction::SetDatabase("Orders".into()));
     state = view(state, ViewAction::SelectTab(Tab::Map));
-    assert_eq!(same(&start, &state), (true, true, true));
+    assert_eq!(same(&start, &state), (true, true));
     assert_eq!(state.live_placement(), start.live_placement());
     // An edit: a new placement, the same topology and options.
     let text = format!("{}\nusers/9", start.workspace().page().text());
     let edited = workspace(state.clone(), WorkspaceAction::SetText(text));
-    assert_eq!(same(&state, &edited), (true, true, false));
+    assert_eq!(same(&state, &edited), (true, false));
     assert!(agrees(&edited));
     // A shard count: a new topology.
     let four = config(edited.clone(), ConfigAction::SetShardCount("4".into()));
-    assert_eq!(same(&edited, &four), (false, true, false));
+    assert_eq!(same(&edited, &four), (false, false));
     assert_eq!(four.reshard().inputs().current.shards().len(), 4);
     assert!(agrees(&four));
     // New members of a shard: a new topology, the documents where they were.
@@ -671,7 +693,7 @@ fn the_placed_topology_and_options_follow_the_placement() {
     let json =
         r#"{"Shards": {"0": {}, "1": {}}, "ByContent": {"Orders": {"Fields": ["Customer"]}}}"#;
     let designed = config(moved.clone(), ConfigAction::SetJson(json.into()));
-    assert!(!same(&moved, &designed).1);
+    assert!(!same(&moved, &designed).0);
     assert!(designed.placement().options().design.is_some());
     assert!(agrees(&designed));
 }

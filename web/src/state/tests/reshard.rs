@@ -1,30 +1,81 @@
 //! The Resharding sub-state, on its own: targets from operations, balancing (on this
 //! thread, and as the page does it with the worker: the load sent once, the replies of
 //! the runs awaited taken, the others dropped; crashes and cancels), RavenDB's messages,
-//! the plan and the walk-through, computed only while the view is shown.
+//! the plan and the walk-through, computed only while the view is shown. The workspace's
+//! host answers the view's questions here as the page's worker does ([`reduce`]).
 
 use crate::state::*;
 use crate::worker::{BalanceRequest, Balancer, LoadData, Reply};
 use ravenshard_design::reshard::{Measure, Objective, Phase, Plan, PlanNote};
+use ravenshard_model::host::{Answer, Host, Question};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Placement};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use yew::Reducible;
 
-fn reduce(state: ReshardState, action: ReshardAction) -> ReshardState {
-    Rc::unwrap_or_clone(Rc::new(state).reduce(action))
+thread_local! {
+    /// The workspace's host of each change of the tests' inputs ([`inputs`]).
+    static HOSTS: RefCell<HashMap<u64, Host>> = RefCell::new(HashMap::new());
 }
 
-/// The inputs of `documents` on the studio's default configuration, at `revision`.
+/// What the host of the inputs' change answers.
+fn ask(state: &ReshardState, question: &Question) -> Answer {
+    HOSTS.with(|h| {
+        let mut hosts = h.borrow_mut();
+        let host = hosts
+            .get_mut(&state.inputs().changes)
+            .expect("inputs() made it");
+        host.answer(question)
+    })
+}
+
+/// Reduces `action`, then answers what the view asks the host, as the page does: the load
+/// while it is wanted, the prefixes of a target waiting for their check.
+fn reduce(state: ReshardState, action: ReshardAction) -> ReshardState {
+    let mut state = Rc::new(state).reduce(action);
+    if state.load_wanted() {
+        let Answer::Load(load) = ask(&state, &Question::Load) else {
+            panic!("a load")
+        };
+        let changes = state.inputs().changes;
+        let load = Rc::new(load);
+        state = state.reduce(ReshardAction::Load { changes, load });
+    }
+    if let Some(target) = state.checking() {
+        let configuration = target.to_json();
+        let question = Question::CheckPrefixes {
+            configuration: configuration.clone(),
+        };
+        let Answer::PrefixesChecked(problem) = ask(&state, &question) else {
+            panic!("a check")
+        };
+        let checked = ReshardAction::PrefixesChecked {
+            configuration,
+            problem,
+        };
+        state = state.reduce(checked);
+    }
+    Rc::unwrap_or_clone(state)
+}
+
+/// The inputs of `documents` on the studio's default configuration, at `revision`: a change
+/// of the workspace of its own, whose host holds them.
 fn inputs(documents: Vec<Document>, revision: u64) -> Inputs {
     let config = ConfigState::default();
     let current = Rc::clone(config.topology());
-    let placement = Live::new(Placement::new(&documents, &current, &Default::default()));
+    let placement = Placement::new(&documents, &current, &Default::default());
+    let changes = HOSTS.with(|h| {
+        let mut hosts = h.borrow_mut();
+        let changes = hosts.len() as u64 + 1;
+        hosts.insert(changes, Host::new(placement));
+        changes
+    });
     Inputs {
         current,
         revision,
-        placement,
-        options: Rc::default(),
+        changes,
         nodes: config.nodes().value().clone(),
         replication_factor: *config.replication_factor().value(),
     }
@@ -91,11 +142,7 @@ fn adding_a_shard_then_balancing_and_walking_through() {
     let new = p.per_shard.iter().find(|c| c.shard == 3).unwrap();
     assert!((740..=760).contains(&new.docs_after), "{}", new.docs_after);
     // The map after draws the documents under the target.
-    let view = state.view().unwrap();
-    let after = view
-        .after
-        .get()
-        .histogram_by(state.target(), 0, 1 << 20, 256);
+    let after = after_map(&state, 0, 1 << 20, 256);
     let placed = Placement::new(
         &generated_documents(3000),
         state.target(),
@@ -491,10 +538,11 @@ fn a_crash_or_a_cancel_says_so_and_the_next_balance_sends_the_load_again() {
 #[test]
 fn a_worker_without_the_load_says_so_and_the_next_balance_sends_it() {
     let state = grown();
+    let load = state.load_number();
     let state = reduce(
         state,
         ReshardAction::LoadSent {
-            load: 0,
+            load,
             worker: Some(1),
         },
     );
@@ -544,40 +592,116 @@ fn the_load_goes_to_the_worker_and_back_unchanged() {
     assert_eq!(data.load(), ranges);
 }
 
+/// The bins the host answers the map "After" with (the target's JSON).
+fn after_map(
+    state: &ReshardState,
+    start: u32,
+    end: u32,
+    bins: u32,
+) -> Vec<ravenshard_model::workspace::Bin> {
+    let question = Question::Histogram {
+        configuration: Some(state.target().to_json()),
+        start,
+        end,
+        bins,
+    };
+    let Answer::Histogram(bins) = ask(state, &question) else {
+        panic!("bins")
+    };
+    bins
+}
+
 #[test]
-fn the_map_after_is_the_documents_under_the_target_copied_only_when_buckets_change() {
+fn the_map_after_is_the_documents_under_the_target() {
     let documents = generated_documents(3000);
     let state = ReshardState::new(inputs(documents.clone(), 0));
     let state = reduce(state, ReshardAction::Show(true));
     let drawn_as_placed = |state: &ReshardState| {
-        let after = state.view().unwrap().after.get();
         let placed = Placement::new(&documents, state.target(), &Default::default());
         for (start, end, bins) in [(0, 1 << 20, 97), (300_000, 400_000, 1000), (0, 1 << 21, 64)] {
             assert_eq!(
-                after.histogram_by(state.target(), start, end, bins),
-                placed.histogram(start, end, bins)
+                after_map(state, start, end, bins),
+                placed.histogram(start, end, bins as usize)
             );
         }
     };
-    // A shard added, a balance, a drain: every document stays in its bucket, nothing is
-    // copied.
+    // A shard added, a balance, a drain: every document stays in its bucket.
     let state = reduce(state, ReshardAction::AddShard);
     let state = reduce(state, ReshardAction::SetThreshold("0".into()));
     let state = reduce(state, ReshardAction::Balance);
     let state = reduce(state, ReshardAction::DrainShard(0));
-    assert!(state
-        .view()
-        .unwrap()
-        .after
-        .same_cell(&state.inputs().placement));
     drawn_as_placed(&state);
-    // A prefix no document starts with: the documents are moved by it, in a copy.
+    // A prefix no document starts with: the documents are moved by it.
     let state = reduce(state, ReshardAction::SetTarget(with_prefix("zzz/")));
     assert!(state.problem().is_none(), "{:?}", state.problem());
-    assert!(!state
-        .view()
-        .unwrap()
-        .after
-        .same_cell(&state.inputs().placement));
+    assert_eq!(state.target().prefixes().len(), 1);
     drawn_as_placed(&state);
+}
+
+#[test]
+fn a_target_that_changes_prefixes_waits_for_the_hosts_check() {
+    let state = generated();
+    let before = Rc::clone(state.target());
+    let waiting = Rc::new(state).reduce(ReshardAction::SetTarget(with_prefix("zzz/")));
+    assert!(waiting.checking().is_some());
+    assert!(
+        Rc::ptr_eq(waiting.target(), &before),
+        "the target before stays until then"
+    );
+    // A check of another target is dropped.
+    let other = ReshardAction::PrefixesChecked {
+        configuration: with_prefix("yyy/"),
+        problem: None,
+    };
+    let waiting = Rc::clone(&waiting).reduce(other);
+    assert!(waiting.checking().is_some());
+    // Another target shaped meanwhile replaces the one waiting.
+    let added = Rc::clone(&waiting).reduce(ReshardAction::AddShard);
+    assert!(added.checking().is_none());
+    assert_eq!(added.target().shards().len(), 4);
+    // The check refuses: why, and the target before stays.
+    let configuration = waiting.checking().unwrap().to_json();
+    let refused = Rc::clone(&waiting).reduce(ReshardAction::PrefixesChecked {
+        configuration: configuration.clone(),
+        problem: Some("There are existing documents".into()),
+    });
+    assert!(refused.checking().is_none());
+    assert!(Rc::ptr_eq(refused.target(), &before));
+    assert_eq!(
+        refused.problem().unwrap().message,
+        "There are existing documents"
+    );
+    // The check passes: the target is taken.
+    let taken = waiting.reduce(ReshardAction::PrefixesChecked {
+        configuration,
+        problem: None,
+    });
+    assert_eq!(taken.target().prefixes()[0].prefix, "zzz/");
+    assert!(taken.problem().is_none());
+}
+
+#[test]
+fn a_load_of_another_change_is_dropped_and_the_plan_waits_for_the_first() {
+    let state = ReshardState::new(inputs(generated_documents(300), 0));
+    let state = Rc::new(state).reduce(ReshardAction::Show(true));
+    assert!(
+        state.load_wanted() && state.view().is_none(),
+        "no plan before the load"
+    );
+    let load = Rc::new(Placement::new(&[], state.target(), &Default::default()).bucket_load());
+    let changes = state.inputs().changes;
+    let stale = ReshardAction::Load {
+        changes: changes + 1,
+        load: Rc::clone(&load),
+    };
+    let state = state.reduce(stale);
+    assert!(state.load_wanted() && state.view().is_none());
+    let state = state.reduce(ReshardAction::Load { changes, load });
+    assert!(!state.load_wanted());
+    assert_eq!(plan(&state).docs, 0);
+    // An edit (the same configuration): the plan of the last load stays until the next.
+    let edited = ReshardAction::Inputs(inputs(generated_documents(400), 0));
+    let state = state.reduce(edited);
+    assert!(state.load_wanted());
+    assert_eq!(plan(&state).docs, 0);
 }
