@@ -6,12 +6,13 @@
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]
 
+use ravenshard_model::host::{Answer, Question};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::Placement;
 use ravenshard_studio::components::bulk;
 use ravenshard_studio::components::import::CancelToken;
 use ravenshard_studio::state::Placer;
-use ravenshard_studio::worker::{client, Channel, Request, BATCH_DOCUMENTS};
+use ravenshard_studio::worker::{client, host, Channel, Request, BATCH_DOCUMENTS};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -136,5 +137,29 @@ async fn a_panicking_generation_worker_leaves_a_usable_page_with_a_message() {
             digits(&s.text(".count-documents strong")) == "60000"
         })
         .await;
+    // The host staged the batches as they came and adopted them: it holds the same
+    // documents, and its figures are the page's (else an error notice says otherwise).
+    until("the host", host::is_idle).await;
+    let last = Question::Documents {
+        start: 59_999,
+        end: 60_000,
+    };
+    let answered = host::answer(last).await.expect("the host answers");
+    let made = Generator {
+        documents: 60_000,
+        anchored_share: 0.5,
+        seed: 1,
+    }
+    .generate()
+    .unwrap();
+    assert_eq!(
+        *answered.answer,
+        Answer::Documents(vec![made[59_999].clone()])
+    );
+    assert!(
+        studio.find(".notice.error, .notice.warning").is_none(),
+        "{}",
+        studio.text(".notices")
+    );
     client::terminate();
 }

@@ -6,7 +6,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use ravenshard::Topology;
-use ravenshard_model::host::{Answer, Change, ChangeError, Host, Question, What};
+use ravenshard_model::batch::{DocumentBatch, BATCH_DOCUMENTS};
+use ravenshard_model::host::{Answer, Change, ChangeError, Host, Question, Staging, What};
 use ravenshard_model::sample::Generator;
 use ravenshard_studio::worker::host::{self, Answered, HostNews};
 use std::cell::RefCell;
@@ -102,6 +103,71 @@ async fn a_hosts_changes_and_answers_cross_the_worker() {
         assert_eq!(*answered.answer, local.answer(&question), "{question:?}");
     }
     assert!(host::is_idle());
+}
+
+/// A job's batches staged in the worker, then adopted, are the workspace a host in the
+/// page makes of them; an adoption of what was not staged is refused, and changes nothing.
+#[wasm_bindgen_test]
+async fn a_jobs_staged_batches_are_adopted_in_the_worker() {
+    let heard = listening();
+    let documents = Generator {
+        documents: 20_000,
+        anchored_share: 0.4,
+        seed: 4,
+    }
+    .generate()
+    .unwrap();
+    let three = Topology::with_shards(3).unwrap();
+    let start = Staging {
+        configuration: three.to_json(),
+        database: "Orders".into(),
+        documents: 20_000,
+        id_bytes: 400_000,
+        bodies: 0,
+        body_bytes: 0,
+    };
+    let mut local = Host::default();
+    let mut start = Some(start);
+    for (number, chunk) in documents.chunks(BATCH_DOCUMENTS / 4).enumerate() {
+        let batch = DocumentBatch::of(number as u64, chunk, Default::default());
+        local.stage(9, start.clone(), batch.clone());
+        host::stage(9, start.take(), batch);
+    }
+    let missing = Change::Adopt {
+        job: 8,
+        documents: 20_000,
+    };
+    host::change(1, missing);
+    until("the refusal", || heard.borrow().len() == 1).await;
+    let news = heard.borrow()[0].clone();
+    assert!(
+        matches!(
+            news,
+            HostNews::Refused {
+                seq: 1,
+                error: ChangeError::Staged(_)
+            }
+        ),
+        "{news:?}"
+    );
+    let adopt = Change::Adopt {
+        job: 9,
+        documents: 20_000,
+    };
+    let expected = local.apply(adopt.clone()).unwrap();
+    host::change(2, adopt);
+    until("the adoption", || heard.borrow().len() == 2).await;
+    let news = heard.borrow()[1].clone();
+    let HostNews::Changed { seq: 2, changed } = news else {
+        panic!("{news:?}");
+    };
+    assert_eq!(*changed, expected);
+    let question = Question::Documents {
+        start: 19_990,
+        end: 20_000,
+    };
+    let answered = ask(question.clone()).await;
+    assert_eq!(*answered.answer, local.answer(&question));
 }
 
 /// A change the host cannot make is refused with why; the workspace stays as it was.

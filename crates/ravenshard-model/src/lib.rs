@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 pub mod advise;
+pub mod batch;
 pub mod export;
 pub mod host;
 pub mod import;

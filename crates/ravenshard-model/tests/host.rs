@@ -502,3 +502,89 @@ fn many_groups_are_ranked_in_steps() {
     host.apply(edit).unwrap();
     assert!(host.step_ranking(&mut job, 4_096), "ended");
 }
+
+/// A job's documents staged batch by batch, then adopted, are what a placement made from
+/// scratch of them holds, under the configuration in force when adopted (another than the
+/// job placed by); an adoption that does not match what was staged is refused and changes
+/// nothing.
+#[test]
+fn staged_documents_are_adopted_whole_or_not_at_all() {
+    use ravenshard_model::batch::DocumentBatch;
+    use ravenshard_model::host::Staging;
+    let documents = ravenshard_model::sample::Generator {
+        documents: 3_000,
+        anchored_share: 0.4,
+        seed: 5,
+    }
+    .generate()
+    .unwrap();
+    let start = |configuration: &str| Staging {
+        configuration: configuration.into(),
+        database: "db".into(),
+        documents: 3_000,
+        id_bytes: 60_000,
+        bodies: 0,
+        body_bytes: 0,
+    };
+    let stage_all = |host: &mut Host, job: u64| {
+        for (number, chunk) in documents.chunks(700).enumerate() {
+            let first = (number == 0).then(|| start(CONFIGURATIONS[0]));
+            let batch = DocumentBatch::of(number as u64, chunk, Default::default());
+            host.stage(job, first, round_trip(&batch));
+        }
+    };
+    let mut host = Host::default();
+    stage_all(&mut host, 1);
+    // The configuration in force changes while the job runs.
+    let five = Change::Configure {
+        configuration: CONFIGURATIONS[2].into(),
+        database: "db".into(),
+    };
+    host.apply(five).unwrap();
+    assert_eq!(host.placement().len(), 0, "staged apart from the workspace");
+    let refused = host.apply(Change::Adopt {
+        job: 1,
+        documents: 2_999,
+    });
+    assert!(
+        matches!(refused, Err(ChangeError::Staged(_))),
+        "{refused:?}"
+    );
+    stage_all(&mut host, 2);
+    let version = host.version();
+    let changed = host
+        .apply(Change::Adopt {
+            job: 2,
+            documents: 3_000,
+        })
+        .unwrap();
+    assert_eq!((changed.what, changed.version), (What::Placed, version + 1));
+    let five = Topology::from_json(CONFIGURATIONS[2]).unwrap();
+    let fresh = Placement::new(&documents, &five, &options_of(&five));
+    assert_eq!(host.placement().summary(), fresh.summary());
+    assert_answers_as(&mut host, &fresh);
+    // Adopted once: nothing is staged any more.
+    let again = host.apply(Change::Adopt {
+        job: 2,
+        documents: 3_000,
+    });
+    assert!(matches!(again, Err(ChangeError::Staged(_))));
+    // A batch without its job's start, or a job dropped, cannot be adopted.
+    let batch = DocumentBatch::of(0, &documents[..10], Default::default());
+    host.stage(3, None, batch.clone());
+    assert!(host
+        .apply(Change::Adopt {
+            job: 3,
+            documents: 10
+        })
+        .is_err());
+    host.stage(4, Some(start(CONFIGURATIONS[0])), batch);
+    host.unstage(4);
+    assert!(host
+        .apply(Change::Adopt {
+            job: 4,
+            documents: 10
+        })
+        .is_err());
+    assert_eq!(host.placement().len(), 3_000, "refusals change nothing");
+}

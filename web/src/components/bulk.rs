@@ -19,7 +19,8 @@ use crate::state::limits::check_generation_fits;
 use crate::state::{check_import_size, import_summary, nothing_imported};
 use crate::state::{take_retired, KeptFields, Loaded, Placer};
 use crate::state::{Live, Work, WorkspaceAction};
-use crate::worker::{DocumentBatch, Reading, Reply};
+use crate::worker::{host, DocumentBatch, Reading, Reply};
+use ravenshard_model::host::Staging;
 use ravenshard_model::import::{BodiesDropped, FieldPaths, Format};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Freeing, Placement, PlacementBuilder};
@@ -240,6 +241,7 @@ impl Job {
         }
         let placer = made.placer.clone();
         let save = made.save.take();
+        let job = made.hand_over_job();
         let placement = made.take().finish();
         if let Some(save) = save {
             save.hand_over(&placement);
@@ -249,6 +251,7 @@ impl Job {
             placer,
             summary,
             kept,
+            job,
         };
         timed("handover", || self.on_loaded.emit(Rc::new(loaded)));
         wasm_bindgen_futures::spawn_local(free_retired());
@@ -263,9 +266,18 @@ const FREE_STEP: usize = 20_000;
 /// Dropped before it is handed over (the job cancelled or failed), it is freed a part at a
 /// time in tasks of their own ([`free_in_parts`]): millions of documents freed at once are
 /// a task of half a second (a restore of 10,000,000 cancelled halfway: 522 ms).
+///
+/// Each batch goes to the workspace's host too ([`host::stage`]), which places it apart
+/// from the workspace until the job's workspace is handed over
+/// ([`Change::Adopt`](ravenshard_model::host::Change::Adopt)), so that the page never
+/// sends the documents whole; dropped before, it tells the host to drop them.
 pub(super) struct Made {
     pub(super) builder: PlacementBuilder,
     placer: Placer,
+    /// The job's number with the host, until handed over.
+    job: Option<u64>,
+    /// What the host is told with the first batch (sent then).
+    start: Option<Staging>,
     /// The save of what is made: an import's worker stores each batch as it sends it, a
     /// generation's is made again by the save's worker (none for a restore: IndexedDB
     /// holds it).
@@ -275,11 +287,53 @@ pub(super) struct Made {
 impl Made {
     /// Nothing made yet, to be placed by `placer`.
     pub(super) fn new(placer: Placer) -> Made {
+        let start = Staging {
+            configuration: placer.topology.to_json(),
+            database: placer.topology.database().to_string(),
+            documents: 0,
+            id_bytes: 0,
+            bodies: 0,
+            body_bytes: 0,
+        };
         Made {
             builder: placer.builder(),
             placer,
+            job: Some(host::next_job()),
+            start: Some(start),
             save: None,
         }
+    }
+
+    /// Makes room for `documents` whose IDs hold `id_bytes`, here and in the host.
+    pub(super) fn reserve(&mut self, documents: usize, id_bytes: usize) {
+        timed("reserve", || self.builder.reserve(documents, id_bytes));
+        if let Some(start) = self.start.as_mut() {
+            (start.documents, start.id_bytes) = (documents as u64, id_bytes as u64);
+        }
+    }
+
+    /// Makes room for `bodies` bodies of `bytes` in all, here and in the host.
+    fn reserve_bodies(&mut self, bodies: usize, bytes: usize) {
+        self.builder.reserve_bodies(bodies, bytes);
+        if let Some(start) = self.start.as_mut() {
+            (start.bodies, start.body_bytes) = (bodies as u64, bytes as u64);
+        }
+    }
+
+    /// Sends `batch` to the host, which places it apart until the job's workspace is
+    /// handed over (the job's start with the first).
+    fn stage(&mut self, batch: &DocumentBatch) {
+        if let Some(job) = self.job {
+            timed("stage", || {
+                host::stage(job, self.start.take(), batch.clone())
+            });
+        }
+    }
+
+    /// The job's number with the host, no longer dropped with `Made` (its workspace is
+    /// handed over).
+    fn hand_over_job(&mut self) -> Option<u64> {
+        self.job.take()
     }
 
     /// [`Made::new`], its documents stored by the import's worker as it reads them
@@ -310,6 +364,9 @@ impl Made {
 
 impl Drop for Made {
     fn drop(&mut self) {
+        if let Some(job) = self.job.take() {
+            host::unstage(job);
+        }
         if self.builder.len() < FREE_STEP {
             return;
         }
@@ -364,9 +421,8 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
     // Room for the IDs' bytes as made, not an average: an arena that outgrows its room is
     // copied whole (a place step of 705 ms at 10,000,000 documents, whose IDs average 25
     // bytes); the same for the orders' bodies.
-    out.builder.reserve(total, counts.id_bytes());
-    out.builder
-        .reserve_bodies(counts.orders, counts.body_bytes());
+    out.reserve(total, counts.id_bytes());
+    out.reserve_bodies(counts.orders, counts.body_bytes());
     let mut reading = Reading::generate(generator);
     match receive(&mut job, &mut reading, &mut out, total as f64, false).await {
         Received::All { .. } => {}
@@ -483,7 +539,7 @@ pub(super) enum Received {
 /// and yielding between slices.
 /// `total` is what the run's [`Read::bytes`](crate::worker::Read) come to (a file's bytes, a
 /// generation's documents), for the fraction done; `estimate`: make room in the placement
-/// at the first batch's density ([`reserve`]; a generation makes room before, knowing its
+/// at the first batch's density ([`Made::reserve`]; a generation makes room before, knowing its
 /// count).
 pub(super) async fn receive(
     job: &mut Job,
@@ -492,7 +548,6 @@ pub(super) async fn receive(
     total: f64,
     estimate: bool,
 ) -> Received {
-    let builder = &mut out.builder;
     // One batch's documents at a time (their strings reused from batch to batch): the
     // placement is their one store.
     let mut documents: Vec<Document> = Vec::new();
@@ -505,16 +560,20 @@ pub(super) async fn receive(
             return Received::Stopped;
         }
         match reply {
-            Reply::Progress { done, .. } if !job.breathe(builder.len(), fraction(done)).await => {
+            Reply::Progress { done, .. }
+                if !job.breathe(out.builder.len(), fraction(done)).await =>
+            {
                 return Received::Stopped
             }
             Reply::Batch { batch, .. } => {
                 let (number, read) = (batch.number, fraction(batch.read.bytes));
-                if estimate && builder.is_empty() {
-                    reserve(builder, &batch, total);
+                if estimate && out.builder.is_empty() {
+                    let (expected, id_bytes) = batch.read.estimate(total as u64);
+                    out.reserve(expected, id_bytes);
                 }
+                out.stage(&batch);
                 if let Some(save) = out.save.as_mut() {
-                    let at = builder.len();
+                    let at = out.builder.len();
                     save.received(number, at..at + batch.len());
                 }
                 if let Err(e) = timed("decode", || batch.fill(&mut documents)) {
@@ -524,7 +583,7 @@ pub(super) async fn receive(
                         crashed: false,
                     };
                 }
-                if !job.place(builder, &documents, |_| read).await {
+                if !job.place(&mut out.builder, &documents, |_| read).await {
                     return Received::Stopped;
                 }
                 reading.placed(number + 1);
@@ -573,15 +632,4 @@ pub(super) async fn receive(
             _ => {}
         }
     }
-}
-
-/// Makes room in the placement for the documents of a file of `total` bytes at the density
-/// of what the worker read before the first batch, so that its tables are not copied whole
-/// as they double (a task of half a second at 10,000,000 documents), and for their ID bytes
-/// at the same density (not the first IDs' length times the count: the later IDs of a file
-/// are often longer, and an arena that outgrows its room is copied whole, 80 ms at
-/// 10,000,000 IDs).
-fn reserve(builder: &mut PlacementBuilder, first: &DocumentBatch, total: f64) {
-    let (expected, id_bytes) = first.read.estimate(total as u64);
-    timed("reserve", || builder.reserve(expected, id_bytes));
 }

@@ -143,12 +143,12 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
     super::reshard_host::use_reshard_answers(r, on);
     {
         // The load goes to the worker when the view shows it (the worker starts then, not
-        // on the first balance), in a task of its own; after a change of the documents
-        // while it is shown, once they rest.
+        // on the first balance), in a task of its own, as soon as the host's load came;
+        // after a change of the documents while it is shown, once they rest.
         let (state, on, replies) = (props.reshard.clone(), on.clone(), replies.clone());
-        let shown_before = use_mut_ref(|| false);
-        use_effect_with(r.load_number(), move |_| {
-            let edited = std::mem::replace(&mut *shown_before.borrow_mut(), true);
+        let loaded_before = use_mut_ref(|| false);
+        use_effect_with(r.load_number(), move |&number| {
+            let edited = number > 0 && std::mem::replace(&mut *loaded_before.borrow_mut(), true);
             let delay = if edited { LOAD_SENT_AFTER_MS } else { 0 };
             let timer = Timeout::new(delay, move || send_load(&state, &on, &replies));
             move || drop(timer)

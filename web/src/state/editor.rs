@@ -95,7 +95,7 @@ pub struct PageEdit {
     /// Problems reading the page's text (line numbers of the whole workspace).
     pub notes: Vec<String>,
     /// Whether the page must be cut back to [`PAGE_LINES`] documents: the caller opens
-    /// [`Page::at`] its start once the splice is applied.
+    /// the page at its start ([`Page::of`]) once the splice is applied.
     pub cut: bool,
 }
 

@@ -59,6 +59,10 @@ pub struct Loaded {
     pub summary: Option<String>,
     /// What an import kept of the documents' bodies (`None`: they are as made).
     pub kept: Option<KeptFields>,
+    /// The job's number with the workspace's host, which staged its documents as they
+    /// came ([`host::stage`](crate::worker::host::stage)): the host is told to adopt them
+    /// rather than sent them whole (`None`: sent whole).
+    pub job: Option<u64>,
 }
 
 /// A job in progress, as the workspace panel shows it.
@@ -164,7 +168,10 @@ impl State {
             RETIRED.with(|r| r.borrow_mut().push(placement));
         }
         let loaded = Rc::unwrap_or_clone(loaded);
-        let action = WorkspaceAction::Loaded(Live::new(loaded.placement));
+        let action = WorkspaceAction::Loaded {
+            placement: Live::new(loaded.placement),
+            job: loaded.job,
+        };
         self.workspace = Rc::clone(&self.workspace).reduce(action);
         // Placed by an older configuration (nothing to do when by the one in force): placed
         // by the one in force, in place when it can be.
@@ -205,6 +212,7 @@ mod tests {
             placer,
             summary,
             kept: None,
+            job: None,
         }
     }
 

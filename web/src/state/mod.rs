@@ -85,6 +85,7 @@ use crate::worker::Reply;
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
 use ravenshard_model::advise::Rewrite;
+use ravenshard_model::host::ChangeError;
 use ravenshard_model::sample::chapter_examples;
 use ravenshard_model::share::SharedState;
 use ravenshard_model::workspace::{Document, Placement, PlacementOptions, Summary};
@@ -577,6 +578,15 @@ impl State {
                     summary: Some(summary),
                     crashes: self.host.crashes,
                 };
+            }
+            HostNews::Refused {
+                error: error @ ChangeError::Staged(_),
+                ..
+            } => {
+                // The host lost a job's documents (its worker started again meanwhile):
+                // it is sent the workspace whole.
+                self.notify(Level::Warning, format!("The studio's worker: {error}."));
+                self.workspace.resend();
             }
             HostNews::Refused { error, .. } => {
                 self.notify(Level::Error, format!("The studio's worker: {error}."));

@@ -108,7 +108,13 @@ pub enum WorkspaceAction {
     WorkStopped(String),
     /// A job's placed documents replace the workspace's (sent by
     /// [`Action::Loaded`](super::Action::Loaded)).
-    Loaded(Live<Placement>),
+    Loaded {
+        /// The documents.
+        placement: Live<Placement>,
+        /// The job's number with the host, which staged them (`None`: they are sent to it
+        /// whole).
+        job: Option<u64>,
+    },
     /// The configuration in force changed (sent by the studio's state): the documents are
     /// placed by `topology` with `options`, in place when they can be.
     Configure {
@@ -139,7 +145,7 @@ impl WorkspaceAction {
                 | WorkspaceAction::Generate
                 | WorkspaceAction::Clear
                 | WorkspaceAction::StatisticsImported { .. }
-                | WorkspaceAction::Loaded(_)
+                | WorkspaceAction::Loaded { .. }
         )
     }
 }
@@ -410,14 +416,22 @@ impl WorkspaceState {
                 self.work = None;
                 self.notice = Some(Notice::new(Level::Info, why));
             }
-            WorkspaceAction::Loaded(placement) => {
+            WorkspaceAction::Loaded { placement, job } => {
                 self.work = None;
                 self.import_error = None;
-                let documents = {
-                    let p = placement.get();
-                    p.documents(0..p.len()).collect()
+                let change = match job {
+                    // The host staged the job's documents as they came.
+                    Some(job) => Change::Adopt {
+                        job,
+                        documents: placement.get().len() as u64,
+                    },
+                    None => {
+                        let p = placement.get();
+                        let documents = p.documents(0..p.len()).collect();
+                        Change::Replace { documents }
+                    }
                 };
-                self.outbox.push(Change::Replace { documents });
+                self.outbox.push(change);
                 self.adopt(placement);
             }
             WorkspaceAction::Configure { topology, options } => self.configure(&topology, &options),

@@ -5,11 +5,11 @@
 //!
 //! [`Generator`]: ravenshard_model::sample::Generator
 
-use super::batch::{Read, BATCH_DOCUMENTS};
 use super::import::Sender;
 use super::protocol::{GenerateRequest, Reply};
 use super::run::StudioWorker;
 use gloo::worker::{HandlerId, WorkerScope};
+use ravenshard_model::batch::{Read, BATCH_DOCUMENTS};
 use ravenshard_model::workspace::Document;
 use std::cell::Cell;
 

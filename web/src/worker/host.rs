@@ -8,7 +8,8 @@
 
 use super::client;
 use super::protocol::{Channel, HostRequest, Reply, Request};
-use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question};
+use ravenshard_model::batch::DocumentBatch;
+use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question, Staging};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -58,6 +59,8 @@ thread_local! {
     /// The questions a job is answering (they reported progress).
     static WORKING: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
     static LAST_ID: Cell<u64> = const { Cell::new(0) };
+    /// The last job number given ([`next_job`]).
+    static NEXT_JOB: Cell<u64> = const { Cell::new(0) };
     /// Changes sent that the host has not answered yet (made or refused).
     static PENDING: Cell<u64> = const { Cell::new(0) };
 }
@@ -79,6 +82,26 @@ pub fn before_ask(send_queued: Callback<()>) {
 pub fn change(seq: u64, change: Change) {
     PENDING.with(|p| p.set(p.get() + 1));
     send(HostRequest::Change { seq, change });
+}
+
+/// A number for a job that stages its documents with the host ([`stage`]), unlike any
+/// given before in this page.
+pub fn next_job() -> u64 {
+    NEXT_JOB.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    })
+}
+
+/// Sends a batch of the job `job`'s documents, placed by the host apart from the workspace
+/// until the job's workspace is adopted ([`Change::Adopt`]); `start` with its first batch.
+pub fn stage(job: u64, start: Option<Staging>, batch: DocumentBatch) {
+    send(HostRequest::Stage { job, start, batch });
+}
+
+/// The job `job` stopped: the host drops what it staged.
+pub fn unstage(job: u64) {
+    send(HostRequest::Unstage { job });
 }
 
 /// Asks `question`; the answer goes to `on_answer` (unless [`forget`] is called first).

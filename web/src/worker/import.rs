@@ -4,11 +4,11 @@
 //! placing; if asked, it stores each batch as parts of the studio's next save while the page
 //! places it.
 
-use super::batch::{DocumentBatch, Read, BATCH_DOCUMENTS};
 use super::protocol::{ImportRequest, Reply, Stage, BATCHES_AHEAD};
 use super::run::{Chunks, Reporter, StudioWorker};
 use super::writer::PartWriter;
 use gloo::worker::{HandlerId, WorkerScope};
+use ravenshard_model::batch::{DocumentBatch, Read, BATCH_DOCUMENTS};
 use ravenshard_model::import::{FieldPaths, Format, Importer, DETECT_BYTES};
 use ravenshard_model::workspace::Document;
 use std::cell::Cell;

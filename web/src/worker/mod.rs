@@ -11,10 +11,10 @@
 //! * [`run`]: the worker's side ([`StudioWorker`]): reads the export from a blob URL in
 //!   chunks, advises, reports progress, balances, and tells the page when it panics.
 //! * `import`: the import's side of the worker: reads the file, keeps the design's fields
-//!   only, sends the documents in [`batch`]es a few ahead of the page's placing.
+//!   only, sends the documents in [`DocumentBatch`]es a few ahead of the page's placing.
 //! * `generate`: the generation's side of the worker: makes the documents a batch at a
 //!   time and sends them as the import's side does.
-//! * [`batch`]: [`DocumentBatch`], the documents of an import or a generation as flat
+//! * [`DocumentBatch`] (`ravenshard_model::batch`): the documents of an import or a generation as flat
 //!   arrays.
 //! * [`restore`]: the restore's side of the worker: reads the saved studio's documents from
 //!   IndexedDB a part at a time and sends them as an import's.
@@ -37,7 +37,6 @@
 //!   request, terminated on cancel or after a crash and started again on the next request.
 
 pub mod balance;
-pub mod batch;
 pub mod client;
 mod generate;
 pub mod host;
@@ -52,11 +51,11 @@ pub mod saving;
 mod writer;
 
 pub use balance::Balancer;
-pub use batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};
 pub use protocol::{
     AdviseRequest, BalanceRequest, Balanced, Channel, GenerateRequest, HostRequest, ImportRequest,
     LoadData, Reply, Request, RestoreRequest, SavePart, Stage, BATCHES_AHEAD,
 };
+pub use ravenshard_model::batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};
 pub use reading::Reading;
 pub use run::StudioWorker;
 pub use saving::Saving;

@@ -2,10 +2,10 @@
 //! Every request and reply of a run carries its run number, so that the page can drop a
 //! late reply of a run it cancelled. Each view has its own worker ([`Channel`]).
 
-use super::batch::{DocumentBatch, Read};
 use crate::state::PartRef;
 use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
-use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question};
+use ravenshard_model::batch::{DocumentBatch, Read};
+use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question, Staging};
 use ravenshard_model::import::BodiesDropped;
 use serde::{Deserialize, Serialize};
 
@@ -238,6 +238,22 @@ pub enum HostRequest {
     Forget {
         /// The question's number.
         id: u64,
+    },
+    /// A batch of the documents a job makes, placed apart from the workspace until the
+    /// job ends ([`Host::stage`](ravenshard_model::host::Host::stage), then
+    /// [`Change::Adopt`]); no reply.
+    Stage {
+        /// The job (the page numbers them).
+        job: u64,
+        /// With the job's first batch: what it places by, and the room to make.
+        start: Option<Staging>,
+        /// The documents.
+        batch: DocumentBatch,
+    },
+    /// The job stopped: its staged documents are dropped; no reply.
+    Unstage {
+        /// The job.
+        job: u64,
     },
     /// Panic (a debug action, as [`Request::Panic`]: the page must survive it).
     Panic,

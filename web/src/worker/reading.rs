@@ -4,11 +4,11 @@
 //! its replies over in order, tells it how many batches the page placed, and terminates it
 //! when dropped (the run is done, failed or cancelled), which frees the worker's memory.
 
-use super::batch::Read;
 use super::client;
 use super::protocol::{Channel, GenerateRequest, ImportRequest, Reply, Request, RestoreRequest};
 use futures::channel::mpsc::UnboundedReceiver;
 use futures::StreamExt;
+use ravenshard_model::batch::Read;
 use ravenshard_model::import::FieldPaths;
 use ravenshard_model::sample::Generator;
 use web_sys::Blob;

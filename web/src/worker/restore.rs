@@ -5,13 +5,13 @@
 //! placing). The worker only reads: a cancel, a failure or a panic leaves the records as
 //! they were.
 
-use super::batch::Read;
 use super::import::Sender;
 use super::protocol::{Reply, RestoreRequest};
 use super::run::StudioWorker;
 use super::saved::{self, DOCUMENTS_KEY};
 use crate::state::{read_documents, PART_DOCUMENTS};
 use gloo::worker::{HandlerId, WorkerScope};
+use ravenshard_model::batch::Read;
 use ravenshard_model::workspace::Document;
 use rexie::Rexie;
 use std::cell::Cell;

@@ -395,6 +395,14 @@ fn hosted(host: &mut Host, request: HostRequest) -> Option<Reply> {
             }
         }
         HostRequest::Forget { .. } => return None,
+        HostRequest::Stage { job, start, batch } => {
+            host.stage(job, start, batch);
+            return None;
+        }
+        HostRequest::Unstage { job } => {
+            host.unstage(job);
+            return None;
+        }
         HostRequest::Panic => {
             panic!("the workspace's host was asked to panic (the studio's debug action)")
         }

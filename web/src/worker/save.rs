@@ -21,7 +21,6 @@
 //!
 //! The requests are handled one after the other, in the order they came ([`Saves`]).
 
-use super::batch::DocumentBatch;
 use super::protocol::{Reply, Request, SavePart};
 use super::run::StudioWorker;
 use super::saved::{self, commit, part_key_range, reason, to_bytes};
@@ -33,6 +32,7 @@ use crate::state::{Layout, PartRef};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
 use gloo::worker::{HandlerId, WorkerScope};
+use ravenshard_model::batch::DocumentBatch;
 use ravenshard_model::sample::{Generated, Generator};
 use ravenshard_model::workspace::Document;
 use rexie::{Rexie, TransactionMode};

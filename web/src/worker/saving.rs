@@ -7,13 +7,13 @@
 //! every save generation ([`next_generation`]), its own saves' and the jobs' that store
 //! their documents ([`keep`], [`release`]).
 
-use super::batch::DocumentBatch;
 use super::client;
 use super::protocol::{Channel, Reply, Request, SavePart};
 use super::saved::OTHER_TABS_PARTS_KEPT_MS;
 use crate::state::PartRef;
 use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
+use ravenshard_model::batch::DocumentBatch;
 use ravenshard_model::sample::Generator;
 use std::cell::RefCell;
 use std::collections::HashMap;

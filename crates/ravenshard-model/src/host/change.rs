@@ -50,6 +50,15 @@ pub enum Change {
         /// Their texts, in the same order.
         texts: Vec<String>,
     },
+    /// The documents the job `job` staged ([`Host::stage`](super::Host::stage)) replace the
+    /// workspace's, placed by the configuration in force. Refused
+    /// ([`ChangeError::Staged`]) unless the host staged exactly `documents` of that job.
+    Adopt {
+        /// The job.
+        job: u64,
+        /// How many documents the job made.
+        documents: u64,
+    },
 }
 
 /// How a change moved the documents: what a view made before it can keep.
@@ -102,6 +111,9 @@ pub enum ChangeError {
     Configuration(String),
     /// The bucket statistics could not be read.
     Statistics(String),
+    /// The host does not hold the documents a job staged (they were damaged, or its worker
+    /// was started again meanwhile): why. The page sends them whole instead.
+    Staged(String),
 }
 
 impl fmt::Display for ChangeError {
@@ -118,6 +130,11 @@ impl fmt::Display for ChangeError {
             ChangeError::Statistics(e) => write!(
                 f,
                 "the bucket statistics could not be read, so the workspace is unchanged: {e}"
+            ),
+            ChangeError::Staged(e) => write!(
+                f,
+                "the workspace's host did not keep the job's documents ({e}); they are sent \
+                 to it again"
             ),
         }
     }

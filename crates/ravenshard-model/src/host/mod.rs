@@ -34,11 +34,13 @@
 
 mod change;
 mod question;
+mod staging;
 mod target;
 mod wire;
 
 pub use change::{Change, ChangeError, Changed, What};
 pub use question::{Answer, GeneratedId, ListedDocument, Question, Rejected, RowData, MAX_LISTED};
+pub use staging::Staging;
 
 use crate::advise::rewrite_ids;
 use crate::workspace::{
@@ -54,7 +56,7 @@ use ravenshard_design::content::ContentDesign;
 use ravenshard_design::reshard::BucketStatistics;
 
 /// The documents' placement and its version, changed and read as plain data.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Host {
     placement: Placement,
     /// Bucket statistics placed instead of documents (kept apart: a configuration that
@@ -66,6 +68,8 @@ pub struct Host {
     /// The documents as the Resharding view's target places them, at a version, for a
     /// target (its JSON) that moves documents to other buckets.
     after: Option<(u64, String, Placement)>,
+    /// The documents of a job, placed as they come, until it ends.
+    staged: Option<staging::Staged>,
 }
 
 impl Default for Host {
@@ -85,6 +89,7 @@ impl Host {
             version: 0,
             rows: None,
             after: None,
+            staged: None,
         }
     }
 
@@ -162,6 +167,7 @@ impl Host {
                 warning = self.place_statistics(&topology, &options);
                 What::Placed
             }
+            Change::Adopt { job, documents } => self.adopt(job, documents)?,
         };
         let mut changed = self.bump(what);
         changed.rewritten = rewritten;

@@ -117,6 +117,7 @@ fn the_first_edits_after_a_restore_grow_no_table_of_the_placement() {
         placer,
         summary: None,
         kept: None,
+        job: None,
     };
     restored.apply(Action::Loaded(Rc::new(loaded)));
     let restored = super::paged(restored);

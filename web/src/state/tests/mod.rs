@@ -626,6 +626,7 @@ fn bodies_an_import_did_not_keep_are_told() {
             placer,
             summary: None,
             kept: Some(kept.with_dropped(dropped)),
+            job: None,
         }))
     };
     let state = State::with_documents(Vec::new());

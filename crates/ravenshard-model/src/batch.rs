@@ -1,10 +1,11 @@
-//! A batch of documents as the worker sends it to the page (an import's, a generation's, a
-//! restore's), or the page to the worker (a save's): the IDs in one string
+//! A batch of documents as one thread hands them to another (in the studio: an import's, a
+//! generation's or a restore's worker to the page and the workspace's host, the page to
+//! the save's worker): the IDs in one string
 //! with their end offsets, sizes, collection numbers into a table of names, and the kept
 //! bodies (the design's fields only) by position. One string and a few flat arrays, not a
 //! `String` per document: bincode writes and reads each array with one copy.
 
-use ravenshard_model::workspace::{Document, Placement};
+use crate::workspace::{Document, Placement};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
@@ -54,7 +55,7 @@ impl Read {
     /// # Examples
     ///
     /// ```
-    /// use ravenshard_studio::worker::batch::Read;
+    /// use ravenshard_model::batch::Read;
     ///
     /// let read = Read { bytes: 1000, documents: 100, id_bytes: 900 };
     /// assert_eq!(read.estimate(10_000), (1050, 9450));
@@ -95,7 +96,7 @@ impl DocumentBatch {
     ///
     /// ```
     /// use ravenshard_model::workspace::Document;
-    /// use ravenshard_studio::worker::DocumentBatch;
+    /// use ravenshard_model::batch::DocumentBatch;
     ///
     /// let mut order = Document::new("orders/1-A");
     /// order.collection = Some("Orders".into());
@@ -126,7 +127,7 @@ impl DocumentBatch {
     /// ```
     /// use ravenshard::Topology;
     /// use ravenshard_model::workspace::{Document, Placement};
-    /// use ravenshard_studio::worker::DocumentBatch;
+    /// use ravenshard_model::batch::DocumentBatch;
     ///
     /// let docs: Vec<Document> = (0..5).map(|i| Document::new(format!("orders/{i}-A"))).collect();
     /// let p = Placement::new(&docs, &Topology::with_shards(3).unwrap(), &Default::default());
@@ -204,14 +205,14 @@ impl DocumentBatch {
     ///
     /// ```
     /// use ravenshard_model::workspace::Document;
-    /// use ravenshard_studio::worker::DocumentBatch;
+    /// use ravenshard_model::batch::DocumentBatch;
     ///
     /// let mut order = Document::new("orders/1-A");
     /// order.collection = Some("Orders".into());
     /// let mut documents = vec![Document::new("x"); 3];
     /// DocumentBatch::of(0, &[order.clone()], Default::default()).fill(&mut documents)?;
     /// assert_eq!(documents, [order]);
-    /// # Ok::<(), ravenshard_studio::worker::DamagedBatch>(())
+    /// # Ok::<(), ravenshard_model::batch::DamagedBatch>(())
     /// ```
     pub fn fill(self, documents: &mut Vec<Document>) -> Result<(), DamagedBatch> {
         let filled = self.fill_in(documents);
@@ -357,8 +358,8 @@ mod tests {
         // What a job's worker stores of its batches (as it sends them) must be what a
         // save copies of the placement they make.
         use ravenshard::Topology;
-        use ravenshard_model::sample::Generator;
-        use ravenshard_model::workspace::{Placement, PlacementBuilder};
+        use crate::sample::Generator;
+        use crate::workspace::{Placement, PlacementBuilder};
         let generator = Generator {
             documents: 3_000,
             ..Default::default()
