@@ -4,8 +4,9 @@
 //! a message) and the saved records untouched, damaged records are set aside; a save
 //! stores all or nothing, and one whose placement is replaced stops without holding it; a
 //! save after an edit writes only what it touched, and one an edit stopped goes on (or is
-//! saved again if its worker stopped meanwhile); an import's worker stores its documents
-//! and the save of its workspace names them; another tab's save meanwhile makes a restore
+//! saved again if its worker stopped meanwhile); the host's saves write the workspace's
+//! documents from its own copy (a job's workspace included: the page copies none); another
+//! tab's save meanwhile makes a restore
 //! read the newer studio (on from the parts both name) and a save whose parts went start
 //! again whole, never a damaged saved studio; a save's end keeps another tab's young
 //! parts.
@@ -13,12 +14,14 @@
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]
 
+use ravenshard_model::host::Change;
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_studio::components::import::CancelToken;
 use ravenshard_studio::components::restore::{self, Restored, CHUNKED_RESTORE_DOCUMENTS};
 use ravenshard_studio::components::saving;
 use ravenshard_studio::state::{read_layout, read_saved, Level, Saved, State, Stored, Work};
+use ravenshard_studio::worker::host::{self, HostNews};
 use ravenshard_studio::worker::saved::{self, to_bytes};
 use ravenshard_studio::worker::saving as saving_worker;
 use ravenshard_studio::worker::{client, Channel, Read, Reading, Reply, Request};
@@ -563,11 +566,38 @@ async fn saved_fresh() -> (Saved, Vec<Document>, Rc<Placement>, saving::StoredDo
     (settings, first, held, base)
 }
 
-/// Saves `live`'s documents with a new `Saver` and waits until that save ended, well.
-async fn saved_once(settings: &Saved, live: &ravenshard_studio::state::Live<Placement>) {
-    let saver = Rc::new(ravenshard_studio::components::saving::Saver::new(None));
+thread_local! {
+    /// The changes sent to the host so far (their numbers).
+    static CHANGES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Makes `change` in the workspace's host (this module's worker) and waits until it did.
+async fn host_change(change: Change) {
+    let heard: Rc<std::cell::Cell<bool>> = Rc::default();
+    let keep = Rc::clone(&heard);
+    host::listen(yew::Callback::from(move |news| {
+        if let HostNews::Changed { .. } = news {
+            keep.set(true);
+        }
+    }));
+    let seq = CHANGES.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    });
+    host::change(seq, change);
+    until("the host's change", || heard.get()).await;
+}
+
+/// The workspace's host holds `documents`.
+async fn host_holds(documents: Vec<Document>) {
+    host_change(Change::Replace { documents }).await;
+}
+
+/// Saves the host's documents with a new `Saver` and waits until that save ended, well.
+async fn saved_once(settings: &Saved) {
+    let saver = Rc::new(ravenshard_studio::components::saving::Saver::new(false));
     let (ended, done) = saves_ended();
-    saver.save(settings.clone(), live, done);
+    saver.save(settings.clone(), done);
     common::jobs::eventually("the save", || async {
         (!ended.borrow().is_empty()).then_some(())
     })
@@ -707,24 +737,21 @@ fn ten_million_documents_make_batches_that_cover_them_all() {
 #[wasm_bindgen_test]
 async fn a_save_stopped_by_an_edit_goes_on_from_where_it_stopped() {
     use ravenshard_studio::components::saving::Saver;
-    use ravenshard_studio::state::Live;
     common::use_this_module_as_the_worker();
     saving::forget().await.unwrap();
     let settings = read_saved(SETTINGS).unwrap();
     let first = many(MANY);
-    let topology = ravenshard::Topology::with_shards(3).unwrap();
-    let mut live = Live::new(Placement::new(&first, &topology, &Default::default()));
-    let saver = Rc::new(Saver::new(None));
+    host_holds(first.clone()).await;
+    let saver = Rc::new(Saver::new(false));
     let (ended, done) = saves_ended();
-    saver.save(settings.clone(), &live, done.clone());
+    saver.save(settings.clone(), done.clone());
     // Once the worker stored a few parts, the first document is edited.
     common::jobs::eventually("the first parts stored", || async {
         (keys().await.len() >= 3).then_some(())
     })
     .await;
-    live.update(|p| p.splice(0..1, &[Document::new("customers/9-A")]))
-        .unwrap();
-    saver.save(settings.clone(), &live, done);
+    host_edit_first().await;
+    saver.save(settings.clone(), done);
     common::jobs::eventually("the save's end", || async {
         (!ended.borrow().is_empty()).then_some(())
     })
@@ -756,49 +783,46 @@ async fn a_save_stopped_by_an_edit_goes_on_from_where_it_stopped() {
     assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
 }
 
-/// An import's worker stores its documents as parts while the page places them; the
-/// studio in force saving an edit meanwhile keeps those parts; the first save of the
-/// import's workspace names them and writes no document again. A cancelled import's parts
-/// are removed.
-#[wasm_bindgen_test]
-async fn an_imports_worker_stores_its_documents_and_its_workspaces_save_names_them() {
-    use common::jobs::{eventually, job, placer};
-    use ravenshard_studio::components::bulk;
-    use ravenshard_studio::state::Live;
-    use ravenshard_studio::worker::BATCH_DOCUMENTS;
-    let (settings, _, held, base) = saved_fresh().await;
-    let stored_before = 1 + base.parts().unwrap().len();
-    let ids: String = (0..MANY).map(|i| format!("orders/{i}-A\n")).collect();
-    let file = || {
-        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(ids.as_bytes()));
-        web_sys::Blob::new_with_u8_array_sequence(&parts).unwrap()
-    };
-    let configuration = r#"{"Shards": {"0": {}, "1": {}, "2": {}}}"#;
-    let import = |token: &CancelToken| {
-        let (made, seen) = job("Reading ids.txt", token);
-        let run = bulk::import(file(), "ids.txt".into(), placer(configuration), made);
-        wasm_bindgen_futures::spawn_local(run);
-        seen
-    };
-    let seen = import(&CancelToken::default());
-    eventually("the import's first parts stored", || async {
-        (keys().await.len() > stored_before).then_some(())
+/// Edits the host's first document to `customers/9-A`.
+async fn host_edit_first() {
+    let insert = vec![Document::new("customers/9-A")];
+    host_change(Change::Splice {
+        at: 0,
+        remove: 1,
+        insert,
     })
     .await;
-    // The studio in force saves an edit: its end keeps the import's parts.
-    let mut edited = (*held).clone();
-    edited
-        .splice(0..1, &[Document::new("customers/9-A")])
-        .unwrap();
-    let edited = Rc::new(edited);
-    saving::store(&settings, &Rc::downgrade(&edited), Some(base))
-        .await
-        .unwrap()
-        .unwrap();
+}
+
+/// A job's workspace (an import's) is staged with the host as the page places it, adopted,
+/// and saved from the host's copy: the page copies none of its documents, and the studio
+/// reads back as imported.
+#[wasm_bindgen_test]
+async fn a_jobs_workspace_is_saved_from_the_hosts_copy() {
+    use common::jobs::{job, placer};
+    use ravenshard_studio::components::bulk;
+    use ravenshard_studio::components::saving::copied_documents;
+    let (settings, _, _, _) = saved_fresh().await;
+    let ids: String = (0..MANY).map(|i| format!("orders/{i}-A\n")).collect();
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(ids.as_bytes()));
+    let file = web_sys::Blob::new_with_u8_array_sequence(&parts).unwrap();
+    let configuration = r#"{"Shards": {"0": {}, "1": {}, "2": {}}}"#;
+    let (made, seen) = job("Reading ids.txt", &CancelToken::default());
+    let run = bulk::import(file, "ids.txt".into(), placer(configuration), made);
+    wasm_bindgen_futures::spawn_local(run);
     until("the import", || seen.borrow().loaded.is_some()).await;
     let loaded = seen.borrow().loaded.clone().unwrap();
-    let live = Live::new(Rc::unwrap_or_clone(loaded).placement);
-    saved_once(&settings, &live).await;
+    let job = loaded
+        .job
+        .expect("the import staged its batches with the host");
+    host_change(Change::Adopt {
+        job,
+        documents: MANY as u64,
+    })
+    .await;
+    let before = copied_documents();
+    saved_once(&settings).await;
+    assert_eq!(copied_documents(), before, "the page copied none");
     let stored = saving::load().await.unwrap().unwrap();
     let documents = stored.read().unwrap().documents;
     assert_eq!(documents.len(), MANY);
@@ -807,43 +831,14 @@ async fn an_imports_worker_stores_its_documents_and_its_workspaces_save_names_th
         .enumerate()
         .all(|(i, d)| d.id == format!("orders/{i}-A")));
     let parts = read_layout(&stored.settings).parts.unwrap();
-    assert!(parts.iter().all(|p| p.generation == parts[0].generation));
-    // The parts are the import's batches as its worker stored them: one ends at the first
-    // batch's last document.
-    let mut end = 0;
-    let ends: Vec<usize> = parts
-        .iter()
-        .map(|p| {
-            end += p.documents as usize;
-            end
-        })
-        .collect();
-    assert!(ends.contains(&BATCH_DOCUMENTS), "{ends:?}");
     assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
-    // A cancelled import's parts are removed.
-    let token = CancelToken::default();
-    import(&token);
-    eventually("the cancelled import's first parts stored", || async {
-        (keys().await.len() > 1 + parts.len()).then_some(())
-    })
-    .await;
-    token.cancel();
-    eventually("the cancelled import's parts removed", || async {
-        (keys().await.len() == 1 + parts.len()).then_some(())
-    })
-    .await;
-    assert_eq!(saving::load().await.unwrap().unwrap(), stored);
 }
 
-/// A generation's workspace is saved without the page copying its documents: the save's
-/// worker makes them again from the generator. Edited before that save, only the batch
-/// the edit touched is copied; the studio reads back as edited.
+/// A generation's workspace, adopted by the host and edited there, is saved as edited.
 #[wasm_bindgen_test]
-async fn a_generations_save_has_the_worker_make_the_documents_again() {
+async fn a_generations_workspace_edited_in_the_host_is_saved_as_edited() {
     use common::jobs::{job, placer};
     use ravenshard_studio::components::bulk;
-    use ravenshard_studio::components::saving::copied_documents;
-    use ravenshard_studio::state::{Live, PART_DOCUMENTS};
     let (settings, _, _, _) = saved_fresh().await;
     let generator = Generator {
         documents: MANY,
@@ -855,17 +850,22 @@ async fn a_generations_save_has_the_worker_make_the_documents_again() {
     wasm_bindgen_futures::spawn_local(bulk::generate(generator, placer(configuration), made));
     until("the generation", || seen.borrow().loaded.is_some()).await;
     let loaded = seen.borrow().loaded.clone().unwrap();
-    let mut live = Live::new(Rc::unwrap_or_clone(loaded).placement);
+    let job = loaded
+        .job
+        .expect("the generation staged its batches with the host");
+    host_change(Change::Adopt {
+        job,
+        documents: MANY as u64,
+    })
+    .await;
     let edited = Document::new("customers/9-A");
-    live.update(|p| p.splice(50_000..50_001, std::slice::from_ref(&edited)))
-        .unwrap();
-    let before = copied_documents();
-    saved_once(&settings, &live).await;
-    let copied = copied_documents() - before;
-    assert!(
-        copied > 0 && copied <= PART_DOCUMENTS as u64,
-        "only the edited batch copied: {copied}"
-    );
+    host_change(Change::Splice {
+        at: 50_000,
+        remove: 1,
+        insert: vec![edited.clone()],
+    })
+    .await;
+    saved_once(&settings).await;
     let mut expected = generator.generate().unwrap();
     expected[50_000] = edited;
     let stored = saving::load().await.unwrap().unwrap();
@@ -878,7 +878,6 @@ async fn a_generations_save_has_the_worker_make_the_documents_again() {
 /// document once its first parts are stored (nothing asks for the edit's save yet).
 struct StoppedSave {
     settings: Saved,
-    live: ravenshard_studio::state::Live<Placement>,
     saver: Rc<ravenshard_studio::components::saving::Saver>,
     ended: SavesEnded,
     done: yew::Callback<Result<usize, saving::StorageError>>,
@@ -887,24 +886,20 @@ struct StoppedSave {
 impl StoppedSave {
     async fn new() -> StoppedSave {
         let (settings, _, _, _) = saved_fresh().await;
-        let topology = ravenshard::Topology::with_shards(3).unwrap();
-        let placement = Placement::new(&many(MANY), &topology, &Default::default());
-        let mut live = ravenshard_studio::state::Live::new(placement);
-        let saver = Rc::new(ravenshard_studio::components::saving::Saver::new(None));
+        host_holds(many(MANY)).await;
+        let saver = Rc::new(ravenshard_studio::components::saving::Saver::new(false));
         let (ended, done) = saves_ended();
         let before = keys().await.len();
-        saver.save(settings.clone(), &live, done.clone());
+        saver.save(settings.clone(), done.clone());
         common::jobs::eventually("the first parts stored", || async {
             (keys().await.len() >= before + 2).then_some(())
         })
         .await;
-        live.update(|p| p.splice(0..1, &[Document::new("customers/9-A")]))
-            .unwrap();
+        host_edit_first().await;
         gloo::timers::future::TimeoutFuture::new(300).await;
         assert!(ended.borrow().is_empty(), "{:?}", ended.borrow());
         StoppedSave {
             settings,
-            live,
             saver,
             ended,
             done,
@@ -914,7 +909,7 @@ impl StoppedSave {
     /// Asks for the edit's save and checks that one save ended, well: the studio reads
     /// back as edited and no part is left unnamed.
     async fn saved_as_edited(self) {
-        (self.saver).save(self.settings.clone(), &self.live, self.done);
+        (self.saver).save(self.settings.clone(), self.done);
         let ended = self.ended;
         common::jobs::eventually("the edit's save", || async {
             (!ended.borrow().is_empty()).then_some(())
@@ -935,14 +930,19 @@ impl StoppedSave {
 }
 
 /// A save an edit stopped, whose worker then stops (a panic, out of memory), is saved again
-/// from what IndexedDB holds at the edit's save, not failed with a message: the studio
+/// from what IndexedDB holds at the edit's save, once the new worker holds the documents
+/// again (the studio sends them after a crash), not failed with a message: the studio
 /// reads back as edited.
 #[wasm_bindgen_test]
 async fn a_stopped_save_whose_worker_stops_meanwhile_is_saved_again() {
     let stopped = StoppedSave::new().await;
-    // The save's worker panics while the save waits.
-    assert!(client::tell(Request::PanicSave));
-    gloo::timers::future::TimeoutFuture::new(300).await;
+    // The host's worker panics while the save waits; the studio gives the next one the
+    // documents again.
+    host::panic();
+    until("the crash", || !host::is_running()).await;
+    let mut edited = many(MANY);
+    edited[0] = Document::new("customers/9-A");
+    host_holds(edited).await;
     stopped.saved_as_edited().await;
 }
 

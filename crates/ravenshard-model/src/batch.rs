@@ -357,9 +357,9 @@ mod tests {
     fn a_placement_gives_back_the_batches_it_was_built_of() {
         // What a job's worker stores of its batches (as it sends them) must be what a
         // save copies of the placement they make.
-        use ravenshard::Topology;
         use crate::sample::Generator;
         use crate::workspace::{Placement, PlacementBuilder};
+        use ravenshard::Topology;
         let generator = Generator {
             documents: 3_000,
             ..Default::default()

@@ -273,11 +273,10 @@ fn use_saving(state: &State, restored: bool, on_notice: &Callback<NoticeAction>)
     let flush = {
         let (latest, timer) = (latest.clone(), timer.clone());
         let setter = unsaved.setter();
-        // A restored studio's documents are the ones IndexedDB holds.
-        let stored = restored.then(|| state.live_placement().clone());
         let on_notice = on_notice.clone();
         use_memo((), move |_| {
-            let saver = Rc::new(Saver::new(stored));
+            // A restored studio's documents are the ones IndexedDB holds.
+            let saver = Rc::new(Saver::new(restored));
             let tabs = Rc::new(OtherTabs::open(on_notice));
             let done = move |said: SavedInTab| {
                 let (setter, tabs) = (setter.clone(), Rc::clone(&tabs));
@@ -301,7 +300,7 @@ fn use_saving(state: &State, restored: bool, on_notice: &Callback<NoticeAction>)
                         database: summary.database.clone(),
                         documents: summary.documents as u64,
                     };
-                    saver.save(state.settings(), state.live_placement(), done(said));
+                    saver.save(state.settings(), done(said));
                 }
             }
         })

@@ -8,13 +8,11 @@
 //! ([`PlacementBuilder::pack_step`]), and hands the placement (the one store of the
 //! documents) over whole when complete ([`Action::Loaded`](crate::state::Action::Loaded)): a cancelled job leaves
 //! the workspace as it was, and what it made is freed a part at a time (`Made`), as is
-//! the workspace a job replaces. The worker of an import also stores each batch as parts
-//! of the studio's next save while the page places it, and a generation's save has the
-//! save's worker make the documents again ([`JobSave`]): the save of the new workspace
-//! copies nothing through the page.
+//! the workspace a job replaces. Each batch is staged with the workspace's host too
+//! (`Made`), which saves the new workspace from its own copy: the page copies none of it
+//! for the save.
 
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
-use super::saving::JobSave;
 use crate::state::limits::check_generation_fits;
 use crate::state::{check_import_size, import_summary, nothing_imported};
 use crate::state::{take_retired, KeptFields, Loaded, Placer};
@@ -240,12 +238,8 @@ impl Job {
             return;
         }
         let placer = made.placer.clone();
-        let save = made.save.take();
         let job = made.hand_over_job();
         let placement = made.take().finish();
-        if let Some(save) = save {
-            save.hand_over(&placement);
-        }
         let loaded = Loaded {
             placement,
             placer,
@@ -278,10 +272,6 @@ pub(super) struct Made {
     job: Option<u64>,
     /// What the host is told with the first batch (sent then).
     start: Option<Staging>,
-    /// The save of what is made: an import's worker stores each batch as it sends it, a
-    /// generation's is made again by the save's worker (none for a restore: IndexedDB
-    /// holds it).
-    save: Option<JobSave>,
 }
 
 impl Made {
@@ -300,7 +290,6 @@ impl Made {
             placer,
             job: Some(host::next_job()),
             start: Some(start),
-            save: None,
         }
     }
 
@@ -334,14 +323,6 @@ impl Made {
     /// handed over).
     fn hand_over_job(&mut self) -> Option<u64> {
         self.job.take()
-    }
-
-    /// [`Made::new`], its documents stored by the import's worker as it reads them
-    /// ([`JobSave`]).
-    fn saved(placer: Placer) -> Made {
-        let mut made = Made::new(placer);
-        made.save = Some(JobSave::new());
-        made
     }
 
     /// Goes on placing by `placer` instead, when it places documents as the one before
@@ -413,11 +394,7 @@ pub async fn generate(generator: Generator, placer: Placer, mut job: Job) {
         Err(message) => return job.stop(message),
     };
     let total = generator.documents;
-    // Not stored as made (`Made::saved`): IndexedDB's work beside the placing made a
-    // generation of 1,000,000 documents 0.2 s slower, over its 1.5 s. The save's worker
-    // makes them again as it saves them.
     let mut out = Made::new(placer);
-    out.save = Some(JobSave::generated(generator));
     // Room for the IDs' bytes as made, not an average: an arena that outgrows its room is
     // copied whole (a place step of 705 ms at 10,000,000 documents, whose IDs average 25
     // bytes); the same for the orders' bodies.
@@ -462,9 +439,8 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         .map(FieldPaths::of_design)
         .unwrap_or_default();
     // Freed in parts if the import stops (`Made`).
-    let mut out = Made::saved(placer);
-    let save_as = out.save.as_ref().and_then(JobSave::generation);
-    let mut reading = match Reading::start(&blob, &name, &kept, save_as) {
+    let mut out = Made::new(placer);
+    let mut reading = match Reading::start(&blob, &name, &kept) {
         Ok(reading) => reading,
         Err(e) => return job.fail(&name, e),
     };
@@ -572,10 +548,6 @@ pub(super) async fn receive(
                     out.reserve(expected, id_bytes);
                 }
                 out.stage(&batch);
-                if let Some(save) = out.save.as_mut() {
-                    let at = out.builder.len();
-                    save.received(number, at..at + batch.len());
-                }
                 if let Err(e) = timed("decode", || batch.fill(&mut documents)) {
                     let message = e.to_string();
                     return Received::Failed {
@@ -587,11 +559,6 @@ pub(super) async fn receive(
                     return Received::Stopped;
                 }
                 reading.placed(number + 1);
-            }
-            Reply::BatchStored { number, parts, .. } => {
-                if let Some(save) = out.save.as_mut() {
-                    save.stored(number, &parts);
-                }
             }
             Reply::Imported {
                 format,

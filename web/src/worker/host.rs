@@ -8,6 +8,8 @@
 
 use super::client;
 use super::protocol::{Channel, HostRequest, Reply, Request};
+use super::store::StorageError;
+use crate::state::Saved;
 use ravenshard_model::batch::DocumentBatch;
 use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question, Staging};
 use std::cell::{Cell, RefCell};
@@ -49,6 +51,9 @@ pub struct Answered {
     pub answer: Rc<Answer>,
 }
 
+/// Where a save's outcome goes ([`save`]).
+type SaveOutcome = futures::channel::oneshot::Sender<Option<Result<u64, StorageError>>>;
+
 thread_local! {
     static NEWS: RefCell<Option<Callback<HostNews>>> = const { RefCell::new(None) };
     /// What sends the changes the page queued (its outbox), called before each question.
@@ -59,6 +64,8 @@ thread_local! {
     /// The questions a job is answering (they reported progress).
     static WORKING: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
     static LAST_ID: Cell<u64> = const { Cell::new(0) };
+    /// The saves asked of the host, by number, and where their outcome goes.
+    static SAVES: RefCell<HashMap<u64, SaveOutcome>> = RefCell::new(HashMap::new());
     /// The last job number given ([`next_job`]).
     static NEXT_JOB: Cell<u64> = const { Cell::new(0) };
     /// Changes sent that the host has not answered yet (made or refused).
@@ -104,6 +111,52 @@ pub fn unstage(job: u64) {
     send(HostRequest::Unstage { job });
 }
 
+/// Saves `settings` and the host's documents to IndexedDB, in the host's worker: the bytes
+/// stored or why not, `None` when an edit stopped the save (the next goes on from it). A
+/// host's worker that stops first is a [`StorageError::Stopped`].
+pub async fn save(settings: &Saved) -> Option<Result<usize, StorageError>> {
+    let settings = match serde_json::to_string(settings) {
+        Ok(json) => json,
+        Err(e) => {
+            let reason = format!("the settings could not be written ({e})");
+            return Some(Err(StorageError::Refused { bytes: 0, reason }));
+        }
+    };
+    let (sender, receiver) = futures::channel::oneshot::channel();
+    let id = next_job();
+    SAVES.with(|s| s.borrow_mut().insert(id, sender));
+    send_queued();
+    let generation = super::saving::next_generation();
+    let own = super::saving::own_generations();
+    send(HostRequest::Save {
+        id,
+        settings,
+        generation,
+        own,
+    });
+    match receiver.await {
+        Ok(result) => result.map(|r| r.map(|bytes| bytes as usize)),
+        Err(_) => Some(Err(StorageError::Stopped {
+            reason: "the studio's worker stopped".into(),
+        })),
+    }
+}
+
+/// Tells the host that the documents it holds, once it made the changes queued, are the
+/// ones IndexedDB holds (a restored studio's).
+pub fn restored() {
+    send_queued();
+    send(HostRequest::Restored);
+}
+
+/// Sends the changes the page queued ([`before_ask`]).
+fn send_queued() {
+    let send_queued = BEFORE_ASK.with(|b| b.borrow().clone());
+    if let Some(send_queued) = send_queued {
+        send_queued.emit(());
+    }
+}
+
 /// Asks `question`; the answer goes to `on_answer` (unless [`forget`] is called first).
 /// Returns the question's number.
 pub fn ask(question: Question, on_answer: Callback<Answered>) -> u64 {
@@ -122,10 +175,7 @@ pub fn ask_with_progress(
         n.get()
     });
     ASKED.with(|a| a.borrow_mut().insert(id, on_answer));
-    let send_queued = BEFORE_ASK.with(|b| b.borrow().clone());
-    if let Some(send_queued) = send_queued {
-        send_queued.emit(());
-    }
+    send_queued();
     if let Some(on_progress) = on_progress {
         PROGRESS.with(|p| p.borrow_mut().insert(id, on_progress));
     }
@@ -187,6 +237,8 @@ pub fn is_idle() -> bool {
 
 /// The host's worker was stopped: no answer or news of it will come.
 pub(super) fn stopped() {
+    // Their senders dropped: the saves hear that the worker stopped.
+    SAVES.with(|s| s.borrow_mut().clear());
     ASKED.with(|a| a.borrow_mut().clear());
     PROGRESS.with(|p| p.borrow_mut().clear());
     WORKING.with(|w| w.borrow_mut().clear());
@@ -250,6 +302,11 @@ fn route(reply: Reply) {
         Reply::Crashed { message } => {
             stopped();
             news(HostNews::Crashed { message });
+        }
+        Reply::HostSaved { id, result } => {
+            if let Some(sender) = SAVES.with(|s| s.borrow_mut().remove(&id)) {
+                let _ = sender.send(result);
+            }
         }
         _ => {}
     }

@@ -1,12 +1,10 @@
 //! The import's side of the worker: reads a file from its blob URL in chunks, inflates and
 //! parses it ([`Importer`], keeping only the fields the page named), and sends the documents
 //! to the page in [`DocumentBatch`]es, never more than [`BATCHES_AHEAD`] ahead of the page's
-//! placing; if asked, it stores each batch as parts of the studio's next save while the page
-//! places it.
+//! placing.
 
 use super::protocol::{ImportRequest, Reply, Stage, BATCHES_AHEAD};
 use super::run::{Chunks, Reporter, StudioWorker};
-use super::writer::PartWriter;
 use gloo::worker::{HandlerId, WorkerScope};
 use ravenshard_model::batch::{DocumentBatch, Read, BATCH_DOCUMENTS};
 use ravenshard_model::import::{FieldPaths, Format, Importer, DETECT_BYTES};
@@ -25,9 +23,6 @@ pub(super) struct Sender<'s> {
     placed: &'s Cell<(u64, u64)>,
     sent: u64,
     documents: u64,
-    /// Where the batches' documents are stored as parts once sent (none: not stored, or
-    /// the browser refused a part: the page's save writes the rest).
-    writer: Option<PartWriter>,
 }
 
 impl<'s> Sender<'s> {
@@ -45,16 +40,7 @@ impl<'s> Sender<'s> {
             placed,
             sent: 0,
             documents: 0,
-            writer: None,
         }
-    }
-
-    /// Stores each batch's documents as parts of the save `generation` too, once it is
-    /// sent ([`Reply::BatchStored`]): the page's first save of them then writes nothing
-    /// again (none: not stored).
-    pub(super) fn storing(mut self, generation: Option<u64>) -> Sender<'s> {
-        self.writer = generation.map(PartWriter::new);
-        self
     }
 
     /// How many documents it sent.
@@ -74,23 +60,6 @@ impl<'s> Sender<'s> {
             self.sent += 1;
             self.documents += part.len() as u64;
             self.scope.respond(self.id, Reply::Batch { run, batch });
-            self.store(number, part).await;
-        }
-    }
-
-    /// Stores the batch `number`'s `documents` while the page places them, and tells the
-    /// page its parts.
-    async fn store(&mut self, number: u64, documents: &[Document]) {
-        let Some(writer) = self.writer.as_mut() else {
-            return;
-        };
-        match writer.write(documents).await {
-            Ok(parts) => {
-                let run = self.run;
-                let stored = Reply::BatchStored { run, number, parts };
-                self.scope.respond(self.id, stored);
-            }
-            Err(_) => self.writer = None,
         }
     }
 
@@ -130,7 +99,7 @@ async fn read(
     let fields = FieldPaths::new(&request.fields);
     let mut importer = Importer::new(format, Some(request.size)).keeping_fields(fields);
     let mut reporter = Reporter::new(scope, id, request.run, Stage::Reading);
-    let mut sender = Sender::new(scope, id, request.run, placed).storing(request.save_as);
+    let mut sender = Sender::new(scope, id, request.run, placed);
     let mut first = Some(head);
     let mut pending: Vec<Document> = Vec::new();
     let mut read = Read::default();

@@ -48,6 +48,7 @@ pub mod run;
 mod save;
 pub mod saved;
 pub mod saving;
+pub mod store;
 mod writer;
 
 pub use balance::Balancer;

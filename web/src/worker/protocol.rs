@@ -2,6 +2,7 @@
 //! Every request and reply of a run carries its run number, so that the page can drop a
 //! late reply of a run it cancelled. Each view has its own worker ([`Channel`]).
 
+use super::store::StorageError;
 use crate::state::PartRef;
 use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
 use ravenshard_model::batch::{DocumentBatch, Read};
@@ -75,9 +76,6 @@ pub struct ImportRequest {
     /// The field paths to keep of each document instead of its body (the design's); none:
     /// no bodies.
     pub fields: Vec<String>,
-    /// The save generation to store the documents' parts under as they are sent
-    /// ([`Reply::BatchStored`]); none: not stored.
-    pub save_as: Option<u64>,
 }
 
 /// What a generation is asked: make a [`Generator`]'s documents and send them back in
@@ -255,6 +253,23 @@ pub enum HostRequest {
         /// The job.
         job: u64,
     },
+    /// Save the settings and the host's documents to IndexedDB
+    /// ([`Store::save`](super::store::Store::save)): [`Reply::HostSaved`].
+    Save {
+        /// The save's number (the page's).
+        id: u64,
+        /// The settings ([`Saved`](crate::state::Saved)) as JSON.
+        settings: String,
+        /// A save generation the page gave for it, if it starts a new run (the page
+        /// outlives the worker: the parts of a run a crash stopped stay this tab's).
+        generation: u64,
+        /// The save generations the page gave lately
+        /// ([`own_generations`](super::saving::own_generations)): this tab's too.
+        own: Vec<u64>,
+    },
+    /// The documents the host holds now are the ones IndexedDB holds (a restored
+    /// studio's): the next save writes only what changes; no reply.
+    Restored,
     /// Panic (a debug action, as [`Request::Panic`]: the page must survive it).
     Panic,
 }
@@ -342,45 +357,12 @@ pub enum Request {
         /// another tab's save in progress).
         own: Vec<u64>,
     },
-    /// The save `run`'s batch `number` is the documents `from..to` of `generator`'s (a
-    /// workspace a generation made, not edited there since): the worker makes them itself
-    /// and writes them out as a batch the page sent ([`Reply::SaveWritten`]), so that the
-    /// page copies none of them.
-    SaveGenerated {
-        /// The save.
-        run: u64,
-        /// The save's generation.
-        generation: u64,
-        /// The batch's number among the run's.
-        number: u64,
-        /// The generator that made the workspace's documents.
-        generator: ravenshard_model::sample::Generator,
-        /// The first document's index among the generator's.
-        from: u64,
-        /// The index after the last.
-        to: u64,
-    },
     /// The save `run` will not end (the page stopped it): the worker removes the parts it
     /// wrote; no reply.
     SaveDrop {
         /// The save.
         run: u64,
     },
-    /// Another worker (an import's) stores parts of the save `generation`:
-    /// no save's end removes them until [`Request::SaveRelease`]; no reply.
-    SaveKeep {
-        /// The generation.
-        generation: u64,
-    },
-    /// The parts of `generation` are no longer kept apart: those the layout in force does
-    /// not name are removed; no reply.
-    SaveRelease {
-        /// The generation.
-        generation: u64,
-    },
-    /// Start the save's worker, so that the first save (a page left right after an
-    /// edit) does not wait for it to load; no reply.
-    SaveWarmUp,
     /// Panic in the save's worker (a debug action, as [`Request::Panic`]).
     PanicSave,
     /// A request to the workspace's host.
@@ -403,12 +385,8 @@ impl Request {
             | Request::ImportPlaced { .. }
             | Request::PanicImport => Channel::Import,
             Request::SaveBatch { .. }
-            | Request::SaveGenerated { .. }
             | Request::SaveEnd { .. }
             | Request::SaveDrop { .. }
-            | Request::SaveKeep { .. }
-            | Request::SaveRelease { .. }
-            | Request::SaveWarmUp
             | Request::PanicSave => Channel::Save,
             Request::Host(_) => Channel::Workspace,
         }
@@ -427,6 +405,14 @@ pub enum Stage {
 /// A reply of the worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Reply {
+    /// How the host's save `id` went: the bytes stored, why not, or `None` when an edit
+    /// stopped it (the next save goes on from there).
+    HostSaved {
+        /// The save.
+        id: u64,
+        /// How it went.
+        result: Option<Result<u64, StorageError>>,
+    },
     /// How far a run is (sent at most every [`PROGRESS_EVERY_MS`]).
     Progress {
         /// The run.
@@ -492,16 +478,6 @@ pub enum Reply {
         run: u64,
         /// The documents.
         batch: DocumentBatch,
-    },
-    /// The worker stored the documents of the run's batch `number` (after sending it) as
-    /// `parts`, in order, under the generation the request named (`save_as`).
-    BatchStored {
-        /// The run.
-        run: u64,
-        /// The batch.
-        number: u64,
-        /// Its parts.
-        parts: Vec<PartRef>,
     },
     /// The import read the whole file: every batch was sent.
     Imported {
@@ -648,7 +624,6 @@ mod tests {
                 name: "a.json.gz".into(),
                 size: 12,
                 fields: vec!["Customer".into(), "Address.Zip".into()],
-                save_as: Some(1_764_000_000_000),
             }),
             Request::Generate(GenerateRequest {
                 run: 2,
@@ -683,11 +658,6 @@ mod tests {
             Reply::Batch {
                 run: 2,
                 batch: DocumentBatch::of(4, &[document], Default::default()),
-            },
-            Reply::BatchStored {
-                run: 2,
-                number: 4,
-                parts: vec![part()],
             },
             Reply::Imported {
                 run: 2,
@@ -755,22 +725,7 @@ mod tests {
                 ],
                 documents: 16_385,
             },
-            Request::SaveGenerated {
-                run: 4,
-                generation: 1_764_000_000_001,
-                number: 3,
-                generator: ravenshard_model::sample::Generator {
-                    documents: 10_000_000,
-                    anchored_share: 0.35,
-                    seed: 7,
-                },
-                from: 49_152,
-                to: 65_536,
-            },
             Request::SaveDrop { run: 4 },
-            Request::SaveKeep { generation: 9 },
-            Request::SaveRelease { generation: 9 },
-            Request::SaveWarmUp,
             Request::PanicSave,
         ];
         for request in requests {

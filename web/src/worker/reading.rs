@@ -25,18 +25,12 @@ pub struct Reading {
 impl Reading {
     /// Starts reading `blob` named `name` in a new worker, which tells its
     /// format from its name and first bytes, keeping `fields` of each document (none: no
-    /// bodies), and storing their parts under the save generation `save_as` as it sends them
-    /// ([`Reply::BatchStored`]). An import or a generation running before is stopped.
+    /// bodies). An import or a generation running before is stopped.
     ///
     /// # Errors
     ///
     /// The browser could not make a URL of the file.
-    pub fn start(
-        blob: &Blob,
-        name: &str,
-        fields: &FieldPaths,
-        save_as: Option<u64>,
-    ) -> Result<Reading, String> {
+    pub fn start(blob: &Blob, name: &str, fields: &FieldPaths) -> Result<Reading, String> {
         client::stop(Channel::Import);
         let url = web_sys::Url::create_object_url_with_blob(blob).map_err(|_| {
             "the browser could not hand the file to the studio's worker".to_string()
@@ -48,7 +42,6 @@ impl Reading {
                 name: name.to_string(),
                 size: blob.size() as u64,
                 fields: fields.paths().map(str::to_string).collect(),
-                save_as,
             })
         };
         Ok(Reading::begin(request, Some(url.clone())))

@@ -6,11 +6,15 @@ use super::balance::Balancer;
 use super::protocol::{
     AdviseRequest, BalanceRequest, HostRequest, Reply, Request, Stage, PROGRESS_EVERY_MS,
 };
+use super::saving::Transport;
+use super::store::{unchanged_since, Documents, StorageError, Store};
+use crate::state::Saved;
 use gloo::worker::{HandlerId, Worker, WorkerScope};
 use ravenshard::Topology;
 use ravenshard_model::advise::{ExportReader, ReadExport, Workload};
 use ravenshard_model::host::{Host, Question, What};
 use ravenshard_model::import::Format;
+use ravenshard_model::workspace::{DocumentsMark, Placement};
 use ravenshard_model::workspace::{RowQuery, RowsJob};
 use std::cell::Cell;
 use std::cell::RefCell;
@@ -38,6 +42,8 @@ pub struct StudioWorker {
     host: Option<Rc<RefCell<Host>>>,
     /// The rows job running ([`rows_in_steps`]), and the questions waiting for its rows.
     rows: Rc<RefCell<Option<RowsWanted>>>,
+    /// The saves of the host's documents (started at the first).
+    store: Option<Rc<Store>>,
 }
 
 impl Worker for StudioWorker {
@@ -63,6 +69,7 @@ impl Worker for StudioWorker {
             saves: None,
             host: None,
             rows: Rc::default(),
+            store: None,
         }
     }
 
@@ -112,13 +119,9 @@ impl Worker for StudioWorker {
                 });
             }
             Request::ImportPlaced { run, batches } => self.placed.set((run, batches)),
-            Request::SaveWarmUp => {}
             request @ (Request::SaveBatch { .. }
-            | Request::SaveGenerated { .. }
             | Request::SaveEnd { .. }
-            | Request::SaveDrop { .. }
-            | Request::SaveKeep { .. }
-            | Request::SaveRelease { .. }) => self
+            | Request::SaveDrop { .. }) => self
                 .saves
                 .get_or_insert_with(|| super::save::Saves::start(scope))
                 .push(id, request),
@@ -143,6 +146,21 @@ impl StudioWorker {
                     wanted.waiting.retain(|(waiting, _)| *waiting != asked);
                 }
             }
+            HostRequest::Save {
+                id: save,
+                settings,
+                generation,
+                own,
+            } => {
+                super::saving::note_given(&own);
+                let store = self.store(scope);
+                let scope = scope.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let result = save_host(&store, host, &settings, generation).await;
+                    scope.respond(id, Reply::HostSaved { id: save, result });
+                });
+            }
+            HostRequest::Restored => self.store(scope).restored(host.borrow().placement()),
             HostRequest::Ask {
                 id: asked,
                 question: question @ Question::Rows { .. },
@@ -160,6 +178,18 @@ impl StudioWorker {
                 }
             }
         }
+    }
+
+    /// The host's saves, over the save's machinery in this worker (started at the first).
+    fn store(&mut self, scope: &WorkerScope<Self>) -> Rc<Store> {
+        let saves = self
+            .saves
+            .get_or_insert_with(|| super::save::Saves::start(scope))
+            .clone();
+        let store = self
+            .store
+            .get_or_insert_with(|| Rc::new(Store::new(Transport::Local(saves), None)));
+        Rc::clone(store)
     }
 
     /// Makes the rows of a large workspace that need a pass over its documents by a job in
@@ -376,6 +406,38 @@ async fn rows_in_steps(
 
 /// The host's reply to `request`: what a change did (or why it was refused), or the
 /// answer to a question at the version now; none to a forgotten question.
+/// The host's documents, as a save reads them: no longer once edited or replaced since the
+/// save planned.
+struct HostDocuments(Rc<RefCell<Host>>);
+
+impl Documents for HostDocuments {
+    fn read<R>(&self, since: Option<&DocumentsMark>, f: impl FnOnce(&Placement) -> R) -> Option<R> {
+        let host = self.0.try_borrow().ok()?;
+        let placement = host.placement();
+        unchanged_since(placement, since).then(|| f(placement))
+    }
+}
+
+/// Saves `settings` (JSON) and `host`'s documents with `store`.
+async fn save_host(
+    store: &Store,
+    host: Rc<RefCell<Host>>,
+    settings: &str,
+    generation: u64,
+) -> Option<Result<u64, StorageError>> {
+    let settings: Saved = match serde_json::from_str(settings) {
+        Ok(settings) => settings,
+        Err(e) => {
+            let reason = format!("the page's settings do not read ({e})");
+            return Some(Err(StorageError::Refused { bytes: 0, reason }));
+        }
+    };
+    let saved = store
+        .save(&settings, &HostDocuments(host), Some(generation))
+        .await?;
+    Some(saved.map(|bytes| bytes as u64))
+}
+
 fn hosted(host: &mut Host, request: HostRequest) -> Option<Reply> {
     let reply = match request {
         HostRequest::Change { seq, change } => match host.apply(change) {
@@ -394,7 +456,9 @@ fn hosted(host: &mut Host, request: HostRequest) -> Option<Reply> {
                 answer,
             }
         }
-        HostRequest::Forget { .. } => return None,
+        HostRequest::Forget { .. } | HostRequest::Save { .. } | HostRequest::Restored => {
+            return None
+        }
         HostRequest::Stage { job, start, batch } => {
             host.stage(job, start, batch);
             return None;

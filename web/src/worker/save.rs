@@ -33,43 +33,53 @@ use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
 use gloo::worker::{HandlerId, WorkerScope};
 use ravenshard_model::batch::DocumentBatch;
-use ravenshard_model::sample::{Generated, Generator};
-use ravenshard_model::workspace::Document;
 use rexie::{Rexie, TransactionMode};
-use std::cell::RefCell;
 use std::collections::HashSet;
-use std::ops::Range;
-use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
 /// Where the worker queues the save's requests: a task handles them in order.
-pub(super) struct Saves {
-    queue: UnboundedSender<(HandlerId, Request)>,
-    /// The generations whose parts another worker writes ([`Request::SaveKeep`]).
-    kept: Kept,
+#[derive(Clone)]
+pub struct Saves {
+    queue: UnboundedSender<(Responder, Request)>,
 }
-
-/// The generations whose parts another worker writes (a job's): noted as the request
-/// arrives, not in the queue's turn, so that a save's end queued before it does not
-/// remove the first parts the job writes meanwhile.
-type Kept = Rc<RefCell<Vec<u64>>>;
 
 impl Saves {
     /// Starts the task that handles the save's requests.
     pub(super) fn start(scope: &WorkerScope<StudioWorker>) -> Saves {
         let (queue, requests) = unbounded();
-        let kept = Kept::default();
-        wasm_bindgen_futures::spawn_local(handle(scope.clone(), requests, Rc::clone(&kept)));
-        Saves { queue, kept }
+        wasm_bindgen_futures::spawn_local(handle(scope.clone(), requests));
+        Saves { queue }
     }
 
-    /// Queues `request` from `id` ([`Request::SaveKeep`] is noted at once).
+    /// Queues `request` from the page's handler `id`.
     pub(super) fn push(&self, id: HandlerId, request: Request) {
-        if let Request::SaveKeep { generation } = request {
-            self.kept.borrow_mut().push(generation);
-            return;
+        self.queue_from(Responder::Page(id), request);
+    }
+
+    /// Queues `request` from a save in this worker, whose replies go to `replies`.
+    pub(super) fn push_local(&self, request: Request, replies: UnboundedSender<Reply>) {
+        self.queue_from(Responder::Local(replies), request);
+    }
+
+    fn queue_from(&self, responder: Responder, request: Request) {
+        let _ = self.queue.unbounded_send((responder, request));
+    }
+}
+
+/// Who hears the replies to a save's request: the page, or a save in this worker.
+enum Responder {
+    Page(HandlerId),
+    Local(UnboundedSender<Reply>),
+}
+
+impl Responder {
+    fn respond(&self, scope: &WorkerScope<StudioWorker>, reply: Reply) {
+        match self {
+            Responder::Page(id) => scope.respond(*id, reply),
+            Responder::Local(replies) => {
+                let _ = replies.unbounded_send(reply);
+            }
         }
-        let _ = self.queue.unbounded_send((id, request));
     }
 }
 
@@ -77,11 +87,9 @@ impl Saves {
 /// should have ended or dropped it; a page does not run more than two at once).
 const MAX_OPEN: usize = 8;
 
-/// What the save's worker keeps apart from any save's end: the runs open, oldest first,
-/// and the generations whose parts another worker writes (a job's, [`Request::SaveKeep`]).
+/// What the save's worker keeps apart from any save's end: the runs open, oldest first.
 struct Open {
     runs: Vec<SaveRun>,
-    kept: Kept,
 }
 
 impl Open {
@@ -102,8 +110,14 @@ impl Open {
 
     /// Writes the batch `number` of the run `run` (of the save `generation`), its
     /// documents from `source`: what to answer the page.
-    async fn write(&mut self, run: u64, generation: u64, number: u64, source: Source) -> Reply {
-        self.get(run, generation).await.write(number, source).await;
+    async fn write(
+        &mut self,
+        run: u64,
+        generation: u64,
+        number: u64,
+        batch: DocumentBatch,
+    ) -> Reply {
+        self.get(run, generation).await.write(number, batch).await;
         Reply::SaveWritten {
             run,
             batches: number + 1,
@@ -116,23 +130,18 @@ impl Open {
         Some(self.runs.remove(at))
     }
 
-    /// The generations whose parts no save's end removes: the open runs' and the kept.
+    /// The generations whose parts no save's end removes: the open runs'.
     fn generations(&self) -> Vec<u64> {
-        let runs = self.runs.iter().map(|s| s.writer.generation());
-        runs.chain(self.kept.borrow().iter().copied()).collect()
+        self.runs.iter().map(|s| s.writer.generation()).collect()
     }
 }
 
 async fn handle(
     scope: WorkerScope<StudioWorker>,
-    mut requests: UnboundedReceiver<(HandlerId, Request)>,
-    kept: Kept,
+    mut requests: UnboundedReceiver<(Responder, Request)>,
 ) {
-    let mut open = Open {
-        runs: Vec::new(),
-        kept,
-    };
-    while let Some((id, request)) = requests.next().await {
+    let mut open = Open { runs: Vec::new() };
+    while let Some((responder, request)) = requests.next().await {
         match request {
             Request::SaveBatch {
                 run,
@@ -140,19 +149,7 @@ async fn handle(
                 batch,
             } => {
                 let number = batch.number;
-                let source = Source::Sent(batch);
-                scope.respond(id, open.write(run, generation, number, source).await);
-            }
-            Request::SaveGenerated {
-                run,
-                generation,
-                number,
-                generator,
-                from,
-                to,
-            } => {
-                let source = Source::Made(generator, from as usize..to as usize);
-                scope.respond(id, open.write(run, generation, number, source).await);
+                responder.respond(&scope, open.write(run, generation, number, batch).await);
             }
             Request::SaveEnd {
                 run,
@@ -173,16 +170,12 @@ async fn handle(
                     own: &own,
                 };
                 let reply = save.finish(&end, &open).await;
-                scope.respond(id, reply);
+                responder.respond(&scope, reply);
             }
             Request::SaveDrop { run } => {
                 if let Some(save) = open.take(run) {
                     save.drop_parts().await;
                 }
-            }
-            Request::SaveRelease { generation } => {
-                open.kept.borrow_mut().retain(|g| *g != generation);
-                let _ = release(generation).await;
             }
             _ => {}
         }
@@ -211,15 +204,6 @@ struct SaveRun {
     failed: Option<String>,
     /// Whether batches of it are missing (the worker was started again during it).
     lost: bool,
-    /// The generator whose documents it made last, where it stopped.
-    made: Option<Made>,
-}
-
-/// Where a batch's documents come from: the page sent them ([`Request::SaveBatch`]), or
-/// the worker makes them again of the generator's ([`Request::SaveGenerated`]).
-enum Source {
-    Sent(DocumentBatch),
-    Made(Generator, Range<usize>),
 }
 
 /// How a save's end went.
@@ -238,7 +222,6 @@ impl SaveRun {
             written: Vec::new(),
             failed: None,
             lost: false,
-            made: None,
         }
     }
 
@@ -257,29 +240,16 @@ impl SaveRun {
         self.failed.is_none() && !self.lost
     }
 
-    /// The documents of a batch from `source`.
-    fn documents(&mut self, source: Source) -> Result<Vec<Document>, String> {
-        match source {
-            Source::Sent(batch) => batch.into_documents().map_err(|e| e.to_string()),
-            Source::Made(generator, range) => {
-                let made = self.made.take().filter(|m| m.generator == generator);
-                let (documents, made) = Made::documents(made, &generator, range)?;
-                self.made = Some(made);
-                Ok(documents)
-            }
-        }
-    }
-
-    /// Writes the batch `number`, its documents from `source`, out in parts and stores
-    /// them, in one transaction (or notes why it cannot); nothing when the run does not
-    /// write it ([`SaveRun::writes`]).
-    async fn write(&mut self, number: u64, source: Source) {
+    /// Writes the batch `number`'s documents out in parts and stores them, in one
+    /// transaction (or notes why it cannot); nothing when the run does not write it
+    /// ([`SaveRun::writes`]).
+    async fn write(&mut self, number: u64, batch: DocumentBatch) {
         if !self.writes(number) {
             return;
         }
-        let written = match self.documents(source) {
+        let written = match batch.into_documents() {
             Ok(documents) => self.writer.write(&documents).await,
-            Err(e) => Err(e),
+            Err(e) => Err(e.to_string()),
         };
         match written {
             Ok(parts) => self.written.push(parts),
@@ -395,51 +365,6 @@ impl SaveRun {
     }
 }
 
-/// A generator's documents being made, for a save of a generated workspace: the ranges a
-/// save asks for come in order, so each goes on where the last stopped (a generation is
-/// made from its start: asked from anew, 10,000,000 documents in 611 ranges would be made
-/// 305 times over).
-pub(super) struct Made {
-    generator: Generator,
-    documents: Generated,
-}
-
-impl Made {
-    /// `generator`'s documents `range`, going on from `made` when it stopped at or before
-    /// `range`'s start; and where it stopped now.
-    pub(super) fn documents(
-        made: Option<Made>,
-        generator: &Generator,
-        range: Range<usize>,
-    ) -> Result<(Vec<Document>, Made), String> {
-        let mut documents = match made {
-            Some(made) if made.documents.made() <= range.start => made.documents,
-            _ => generator.documents_iter().map_err(|e| e.to_string())?,
-        };
-        let skip = range.start - documents.made();
-        if skip > 0 {
-            documents.nth(skip - 1);
-        }
-        let wanted = range.len();
-        let out: Vec<Document> = documents.by_ref().take(wanted).collect();
-        if out.len() != wanted {
-            return Err(format!(
-                "the generator makes {} documents, not the {} the save asked for (a fault of \
-                 the studio: the save in force is kept)",
-                generator.documents, range.end
-            ));
-        }
-        let generator = *generator;
-        Ok((
-            out,
-            Made {
-                generator,
-                documents,
-            },
-        ))
-    }
-}
-
 /// Whether the stored parts `order` keeps are all in the layout in force, `in_force`
 /// (else another tab saved, or the storage was cleared, since the save planned).
 fn still_stored(order: &[SavePart], in_force: &[PartRef]) -> bool {
@@ -447,15 +372,6 @@ fn still_stored(order: &[SavePart], in_force: &[PartRef]) -> bool {
         SavePart::Kept(part) => in_force.contains(part),
         _ => true,
     })
-}
-
-/// A job's parts of `generation` are no longer kept apart: those the layout in force does
-/// not name (the job was cancelled, or its workspace was saved otherwise) are removed.
-async fn release(generation: u64) -> Result<(), String> {
-    let db = saved::open().await?;
-    let released = delete_generation(&db, generation, true).await;
-    db.close();
-    released
 }
 
 /// The parts the layout of the settings in force names (none without settings), read in
@@ -491,34 +407,4 @@ async fn delete_generation(db: &Rexie, generation: u64, keep_named: bool) -> Res
         }
     }
     commit(tx).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_generators_documents_are_made_range_by_range_as_a_whole_generation() {
-        let generator = Generator {
-            documents: 50_000,
-            anchored_share: 0.4,
-            seed: 11,
-        };
-        let whole = generator.generate().unwrap();
-        let mut made = None;
-        let mut at = 0;
-        // In order, each going on where the last stopped; with a gap (a range kept).
-        for range in [0..16_000, 16_000..20_000, 30_000..45_000, 45_000..50_000] {
-            let (documents, next) = Made::documents(made, &generator, range.clone()).unwrap();
-            assert!(next.documents.made() == range.end && range.start >= at);
-            assert_eq!(documents, whole[range.clone()]);
-            (made, at) = (Some(next), range.end);
-        }
-        // A range before where it stopped is made from the start again.
-        let (documents, _) = Made::documents(made, &generator, 100..200).unwrap();
-        assert_eq!(documents, whole[100..200]);
-        // Past the generation's end: an error, not fewer documents.
-        let past = Made::documents(None, &generator, 49_000..50_001).map(|(d, _)| d.len());
-        assert!(past.unwrap_err().contains("50000 documents"));
-    }
 }

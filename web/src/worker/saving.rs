@@ -1,4 +1,7 @@
-//! The page's side of a save in the worker: [`Saving`] sends the documents in batches
+//! One save's side of the talk with the save's machinery ([`Saving`]), which runs in the
+//! workspace's host's worker: the host's own saves talk to it in that worker
+//! ([`Transport::Local`]), the page's tests from the page ([`Transport::Page`]).
+//! [`Saving`] sends the documents in batches
 //! ([`Request::SaveBatch`]), never more than [`SAVE_AHEAD`] ahead of what the worker
 //! stored, then the settings ([`Request::SaveEnd`]), and hands over how it ended. The
 //! save's worker ([`Channel::Save`]) stays between saves. Several saves may be open at
@@ -8,17 +11,15 @@
 //! their documents ([`keep`], [`release`]).
 
 use super::client;
-use super::protocol::{Channel, Reply, Request, SavePart};
+use super::protocol::{Reply, Request, SavePart};
 use super::saved::OTHER_TABS_PARTS_KEPT_MS;
 use crate::state::PartRef;
 use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
 use ravenshard_model::batch::DocumentBatch;
-use ravenshard_model::sample::Generator;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
-use std::ops::Range;
 use yew::Callback;
 
 /// How many batches the page sends ahead of the worker's storing: enough that the worker
@@ -85,6 +86,17 @@ pub fn next_generation() -> u64 {
     })
 }
 
+/// Notes generations another thread of this tab gave (the page's, in the host's worker):
+/// they count as this tab's ([`own_generations`]), and the next one given here is later.
+pub fn note_given(generations: &[u64]) {
+    GIVEN.with(|given| {
+        let mut given = given.borrow_mut();
+        given.extend_from_slice(generations);
+        given.sort_unstable();
+        given.dedup();
+    });
+}
+
 /// The generations this page gave in the last [`OTHER_TABS_PARTS_KEPT_MS`]: a save's end
 /// removes their parts no layout names, and keeps the young parts of other generations
 /// (maybe another tab's save in progress).
@@ -124,24 +136,52 @@ fn send(request: Request) {
     client::send(request, Callback::from(route));
 }
 
-/// Asks the save's worker to keep the parts of `generation` (written by another worker:
-/// an import's) apart from any save's end until [`release`].
-pub fn keep(generation: u64) {
-    send(Request::SaveKeep { generation });
+thread_local! {
+    /// The last run of a local save ([`local_run`]).
+    static LOCAL_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(1 << 48) };
 }
 
-/// Ends [`keep`]: the save's worker removes the parts of `generation` the saved studio
-/// does not name (if no save's worker runs, it kept nothing: the next save's end removes
-/// them).
-pub fn release(generation: u64) {
-    client::tell(Request::SaveRelease { generation });
+/// A run number for a save in the worker: far above the page's, which share its save
+/// machinery.
+fn local_run() -> u64 {
+    LOCAL_RUNS.with(|r| {
+        r.set(r.get() + 1);
+        r.get()
+    })
 }
 
-/// Starts the save's worker if none runs (the first save then does not wait for it to
-/// load).
-pub fn warm_up() {
-    if client::instance(Channel::Save).is_none() {
-        send(Request::SaveWarmUp);
+/// Where a [`Saving`] sends its requests and hears the replies.
+#[derive(Clone, Default)]
+pub enum Transport {
+    /// To the worker, from the page (its replies routed by run).
+    #[default]
+    Page,
+    /// To the save's machinery in this worker (the host's saves): each reply goes to the
+    /// queue given with its request.
+    Local(super::save::Saves),
+}
+
+impl Transport {
+    /// Sends `request`; its replies go to `replies` (a local transport) or to the queue
+    /// of its run (the page's).
+    fn send(&self, request: Request, replies: &UnboundedSender<Reply>) {
+        match self {
+            Transport::Page => send(request),
+            Transport::Local(saves) => saves.push_local(request, replies.clone()),
+        }
+    }
+
+    /// Sends `request` if the save's machinery runs; no reply is awaited.
+    fn tell(&self, request: Request) {
+        match self {
+            Transport::Page => {
+                client::tell(request);
+            }
+            Transport::Local(saves) => {
+                let (ignored, _) = futures::channel::mpsc::unbounded();
+                saves.push_local(request, ignored);
+            }
+        }
     }
 }
 
@@ -165,6 +205,9 @@ pub enum Ended {
 pub struct Saving {
     run: u64,
     generation: u64,
+    transport: Transport,
+    /// Where the replies of a local transport go.
+    queue: UnboundedSender<Reply>,
     replies: UnboundedReceiver<Reply>,
     sent: u64,
     written: u64,
@@ -172,22 +215,24 @@ pub struct Saving {
     ended: bool,
 }
 
-impl Default for Saving {
-    fn default() -> Saving {
-        Saving::new()
-    }
-}
-
 impl Saving {
-    /// A new save: a run and a save generation of its own (its parts are kept apart from
-    /// other saves' ends until it ends or is dropped).
-    pub fn new() -> Saving {
-        let run = client::next_run();
+    /// A new save over `transport`: a run and a save generation of its own (`generation`,
+    /// given by the page, else a new one; its parts are kept apart from other saves' ends
+    /// until it ends or is dropped).
+    pub fn new(transport: Transport, generation: Option<u64>) -> Saving {
+        let run = match transport {
+            Transport::Page => client::next_run(),
+            Transport::Local(_) => local_run(),
+        };
         let (queue, replies) = futures::channel::mpsc::unbounded();
-        QUEUES.with(|q| q.borrow_mut().insert(run, queue));
+        if let Transport::Page = transport {
+            QUEUES.with(|q| q.borrow_mut().insert(run, queue.clone()));
+        }
         Saving {
             run,
-            generation: next_generation(),
+            generation: generation.unwrap_or_else(next_generation),
+            transport,
+            queue,
             replies,
             sent: 0,
             written: 0,
@@ -250,29 +295,13 @@ impl Saving {
     /// Sends `batch` (numbered [`next_batch`](Self::next_batch)).
     pub fn send(&mut self, batch: DocumentBatch) {
         let (run, generation) = (self.run, self.generation);
-        send(Request::SaveBatch {
+        let request = Request::SaveBatch {
             run,
             generation,
             batch,
-        });
+        };
+        self.transport.send(request, &self.queue);
         self.sent += 1;
-    }
-
-    /// Asks the worker to make `generator`'s documents `range` and write them out as the
-    /// next batch (the workspace's documents there are the generator's: none is copied);
-    /// the batch's part.
-    pub fn send_made(&mut self, generator: &Generator, range: Range<usize>) -> SavePart {
-        let number = self.sent;
-        send(Request::SaveGenerated {
-            run: self.run,
-            generation: self.generation,
-            number,
-            generator: *generator,
-            from: range.start as u64,
-            to: range.end as u64,
-        });
-        self.sent += 1;
-        SavePart::Batch(number)
     }
 
     /// Sends the settings record (without the layout, which the worker adds) and the
@@ -298,7 +327,7 @@ impl Saving {
             documents,
             own: own_generations(),
         };
-        send(request);
+        self.transport.send(request, &self.queue);
         self.ended = true;
         loop {
             if let Some(ended) = self.next().await? {
@@ -313,7 +342,7 @@ impl Drop for Saving {
         QUEUES.with(|q| q.borrow_mut().remove(&self.run));
         if !self.ended && self.sent > 0 {
             // A worker started again holds nothing of it: the next save's end removes it.
-            client::tell(Request::SaveDrop { run: self.run });
+            self.transport.tell(Request::SaveDrop { run: self.run });
         }
     }
 }
