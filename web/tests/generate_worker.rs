@@ -55,18 +55,21 @@ async fn a_generation_in_the_worker_is_the_one_made_on_the_page() {
             s.loaded.is_some() || s.failed().is_some()
         })
         .await;
-        let s = seen.borrow();
-        assert_eq!(s.failed(), None);
-        let loaded = s.loaded.clone().unwrap();
+        let (failed, loaded) = {
+            let s = seen.borrow();
+            (s.failed(), s.loaded.clone())
+        };
+        assert_eq!(failed, None);
+        let loaded = loaded.unwrap();
         let expected = generator.generate().unwrap();
-        let made: Vec<_> = loaded.placement.documents(0..usize::MAX).collect();
+        let (made, summary) = jobs::adopted(&loaded).await;
         assert_eq!(made.len(), documents);
         assert_eq!(
             made, expected,
             "same IDs, sizes, collections, bodies, order"
         );
         let whole = Placement::new(&expected, &loaded.placer.topology, &loaded.placer.options);
-        assert_eq!(loaded.placement.totals(), whole.totals());
+        assert_eq!(summary.totals, *whole.totals());
         assert_eq!(loaded.summary, None);
         assert!(
             client::instance(Channel::Import).is_none(),

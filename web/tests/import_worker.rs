@@ -107,7 +107,7 @@ async fn the_worker_tells_the_format_from_the_name_or_the_first_bytes() {
     let loaded = import("orders", csv.as_bytes(), design.clone())
         .await
         .unwrap();
-    assert_eq!(loaded.placement.len(), 2_000);
+    assert_eq!(loaded.documents, 2_000);
     assert_eq!(loaded.kept, None, "a CSV keeps no fields");
     let ndjson: String = (0..2_000)
         .map(|i| {
@@ -122,13 +122,7 @@ async fn the_worker_tells_the_format_from_the_name_or_the_first_bytes() {
     assert_eq!(Format::detect(Some("orders"), &zipped), Format::Ndjson);
     let expected = on_the_page(&zipped, Format::Ndjson, FieldPaths::new(["Customer"])).unwrap();
     let loaded = import("orders", &zipped, design.clone()).await.unwrap();
-    assert_eq!(
-        loaded
-            .placement
-            .documents(0..usize::MAX)
-            .collect::<Vec<_>>(),
-        expected
-    );
+    assert_eq!(jobs::adopted(&loaded).await.0, expected);
     assert!(loaded.kept.is_some(), "NDJSON keeps the design's fields");
     assert_eq!(
         import("empty", b"[]", design).await.unwrap_err(),
@@ -146,7 +140,7 @@ async fn a_gzip_export_and_a_text_file_read_in_the_worker_as_on_the_page() {
     let loaded = import("orders.ravendbdump", &zipped, design_placer)
         .await
         .unwrap();
-    let documents: Vec<_> = loaded.placement.documents(0..usize::MAX).collect();
+    let (documents, hosted) = jobs::adopted(&loaded).await;
     assert_eq!(documents, expected);
     assert_eq!(
         documents[0].body.as_deref(),
@@ -162,7 +156,7 @@ async fn a_gzip_export_and_a_text_file_read_in_the_worker_as_on_the_page() {
         "{summary}"
     );
     let whole = Placement::new(&expected, &loaded.placer.topology, &loaded.placer.options);
-    assert_eq!(loaded.placement.totals(), whole.totals());
+    assert_eq!(hosted.totals, *whole.totals());
 
     // Without a design, no bodies; several batches, placed in order.
     let ids: String = (0..BATCH_DOCUMENTS * 2 + 5)
@@ -176,7 +170,7 @@ async fn a_gzip_export_and_a_text_file_read_in_the_worker_as_on_the_page() {
     )
     .await
     .unwrap();
-    let documents: Vec<_> = loaded.placement.documents(0..usize::MAX).collect();
+    let (documents, _) = jobs::adopted(&loaded).await;
     assert_eq!(documents.len(), BATCH_DOCUMENTS * 2 + 5);
     assert_eq!(documents, expected);
     assert!(
@@ -219,7 +213,7 @@ async fn a_csv_import_keeps_no_fields_to_tell_about() {
     let loaded = import("docs.csv", csv, placer(r#"{"Shards": {"0": {}, "1": {}}}"#))
         .await
         .unwrap();
-    assert_eq!(loaded.placement.len(), 2);
+    assert_eq!(loaded.documents, 2);
     assert_eq!(loaded.kept, None);
     let json = export(3);
     let loaded = import("orders.json", json.as_bytes(), placer(CONFIGURATION))
@@ -248,7 +242,7 @@ async fn a_body_over_the_limit_is_counted_not_dropped_silently() {
     let loaded = import("big.ndjson", file.as_bytes(), placer(CONFIGURATION))
         .await
         .unwrap();
-    let documents: Vec<_> = loaded.placement.documents(0..usize::MAX).collect();
+    let (documents, _) = jobs::adopted(&loaded).await;
     assert_eq!(documents.len(), 2);
     assert_eq!(documents[0].body, None);
     assert_eq!(

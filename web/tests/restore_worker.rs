@@ -14,7 +14,7 @@
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard_model::host::Change;
+use ravenshard_model::host::{Answer, Change, Question};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_studio::components::import::CancelToken;
@@ -103,8 +103,27 @@ async fn open(cancel: CancelToken) -> (State, bool, Progress) {
     (state, saved, seen)
 }
 
-fn restored_documents(state: &State) -> Vec<Document> {
-    state.placement().documents(0..usize::MAX).collect()
+/// The documents of `state`, as its host holds them once it made the changes queued (the
+/// restore staged them with it).
+async fn restored_documents(state: &State) -> Vec<Document> {
+    for (seq, change) in state.workspace().outbox().take() {
+        host::change(seq, change);
+    }
+    until("the host's changes", host::is_idle).await;
+    let mut documents = Vec::new();
+    loop {
+        let start = documents.len() as u64;
+        let end = start + ravenshard_model::host::MAX_LISTED;
+        let asked = Question::Documents { start, end };
+        let answered = host::answer(asked).await.expect("the host answers");
+        let Answer::Documents(more) = Rc::unwrap_or_clone(answered.answer) else {
+            panic!("documents")
+        };
+        if more.is_empty() {
+            return documents;
+        }
+        documents.extend(more);
+    }
 }
 
 fn notices(state: &State) -> String {
@@ -137,7 +156,7 @@ async fn a_saved_studio_restores_equal_through_the_worker() {
         client::instance(Channel::Import).is_none(),
         "the worker is gone"
     );
-    assert_eq!(restored_documents(&state), documents);
+    assert_eq!(restored_documents(&state).await, documents);
     assert_eq!(state.settings().tab.as_deref(), Some("nodes"));
     // The configuration as the studio writes it.
     let config = ravenshard::Topology::from_json(&expected.config)
@@ -182,7 +201,7 @@ async fn old_saves_in_one_record_are_read_by_the_worker() {
         let (state, saved, _) = open(CancelToken::default()).await;
         assert!(saved);
         assert_eq!(notices(&state), "");
-        assert_eq!(restored_documents(&state), documents[..count]);
+        assert_eq!(restored_documents(&state).await, documents[..count]);
         assert_eq!(state.settings().database, "Shop");
     }
 }
@@ -231,7 +250,7 @@ async fn a_cancelled_restore_leaves_a_usable_studio_and_the_records() {
     cancel.cancel();
     until("the studio", || opened.borrow().is_some()).await;
     let state = opened.borrow_mut().take().unwrap();
-    assert!(restored_documents(&state).is_empty());
+    assert!(restored_documents(&state).await.is_empty());
     assert_eq!(state.settings().database, "Shop", "the settings are kept");
     assert!(notices(&state).contains("Restoring was cancelled"));
     until("the worker's end", || {
@@ -250,7 +269,7 @@ async fn a_worker_that_panics_while_restoring_leaves_a_usable_studio_with_a_mess
     assert!(client::tell(Request::PanicImport));
     until("the studio", || opened.borrow().is_some()).await;
     let state = opened.borrow_mut().take().unwrap();
-    assert!(restored_documents(&state).is_empty());
+    assert!(restored_documents(&state).await.is_empty());
     assert_eq!(state.settings().database, "Shop");
     let notice = state.notices().list()[0].clone();
     assert_eq!(notice.level, Level::Warning);
@@ -269,7 +288,7 @@ async fn a_worker_that_panics_while_restoring_leaves_a_usable_studio_with_a_mess
     untouched(&stored).await;
     // The next restore works.
     let (state, _, _) = open(CancelToken::default()).await;
-    assert_eq!(restored_documents(&state).len(), MANY);
+    assert_eq!(restored_documents(&state).await.len(), MANY);
 }
 
 /// Saves a studio named "Newer" of a little over `CHUNKED_RESTORE_DOCUMENTS` documents as
@@ -338,7 +357,7 @@ async fn a_restore_whose_parts_another_save_replaced_restores_the_newer_studio()
     .await
     .unwrap();
     assert_eq!(state.settings().database, "Newer");
-    assert_eq!(restored_documents(&state), documents);
+    assert_eq!(restored_documents(&state).await, documents);
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(notices[0].text.contains("this tab restored the newer one"));
     let aside = keys().await;
@@ -394,7 +413,7 @@ async fn a_restore_outdated_by_an_edit_reads_on_from_the_part_it_replaced() {
     let Restored::Newer(state) = restore::restore(&old, &on_progress, &cancel).await else {
         panic!("the restore did not read on in the newer studio");
     };
-    assert_eq!(restored_documents(&state), expected);
+    assert_eq!(restored_documents(&state).await, expected);
     let done: Vec<usize> = seen.borrow().iter().map(|w| w.done).collect();
     assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
     // The studio opens on it with a note.
@@ -402,7 +421,7 @@ async fn a_restore_outdated_by_an_edit_reads_on_from_the_part_it_replaced() {
     let state = saving::from_settings(old, &mut notices, &on_progress, &cancel)
         .await
         .unwrap();
-    assert_eq!(restored_documents(&state), expected);
+    assert_eq!(restored_documents(&state).await, expected);
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(notices[0].text.contains("this tab restored the newer one"));
     assert!(!keys()
@@ -665,7 +684,7 @@ async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
     assert_eq!(keys().await.len(), 2);
     // A studio saved this way opens again.
     let (state, _, _) = open(CancelToken::default()).await;
-    assert_eq!(restored_documents(&state), first[..100]);
+    assert_eq!(restored_documents(&state).await, first[..100]);
 }
 
 /// A save after an edit writes only the part the edit touched and keeps the others' records;
@@ -812,9 +831,7 @@ async fn a_jobs_workspace_is_saved_from_the_hosts_copy() {
     wasm_bindgen_futures::spawn_local(run);
     until("the import", || seen.borrow().loaded.is_some()).await;
     let loaded = seen.borrow().loaded.clone().unwrap();
-    let job = loaded
-        .job
-        .expect("the import staged its batches with the host");
+    let job = loaded.job;
     host_change(Change::Adopt {
         job,
         documents: MANY as u64,
@@ -850,9 +867,7 @@ async fn a_generations_workspace_edited_in_the_host_is_saved_as_edited() {
     wasm_bindgen_futures::spawn_local(bulk::generate(generator, placer(configuration), made));
     until("the generation", || seen.borrow().loaded.is_some()).await;
     let loaded = seen.borrow().loaded.clone().unwrap();
-    let job = loaded
-        .job
-        .expect("the generation staged its batches with the host");
+    let job = loaded.job;
     host_change(Change::Adopt {
         job,
         documents: MANY as u64,

@@ -275,6 +275,33 @@ async fn a_large_import_is_saved_from_the_hosts_copy() {
     assert_eq!(studio.text(".count-documents strong"), "40,000");
 }
 
+/// The worker that holds the documents stops (a panic here; out of memory in life): the
+/// page says so, restores the last saved studio into a new worker, and stays usable.
+#[wasm_bindgen_test]
+async fn a_host_that_stops_leaves_a_usable_studio_restored_from_the_last_save() {
+    use ravenshard_studio::worker::host;
+    let studio = Studio::fresh().await;
+    studio.type_into("#gen-count", "3000").await;
+    studio.click("button.generate").await;
+    saved_with(3000).await;
+    // Typed after the save: lost with the worker.
+    studio.type_into("#ids", "users/1").await;
+    host::panic();
+    studio
+        .until("the restore", |s| {
+            let told = s.find(".notices").and_then(|e| e.text_content());
+            told.is_some_and(|t| t.contains("last saved studio is restored"))
+                && s.text(".count-documents strong") == "3,000"
+        })
+        .await;
+    // Usable: an edit of the editor's page (its first 1,000 documents, now two) reaches
+    // the new worker.
+    studio.type_into("#ids", "users/1\nusers/2").await;
+    studio
+        .until("the edit", |s| s.text(".count-documents strong") == "2,002")
+        .await;
+}
+
 #[wasm_bindgen_test]
 async fn a_share_link_opens_its_workspace() {
     forget().await;

@@ -132,6 +132,7 @@ fn studio(props: &StudioProps) -> Html {
     let token = (*token.borrow()).clone();
 
     use_host(&state, &dispatch);
+    use_crash_restore(&state, &dispatch);
     let unsaved = use_saving(&state, props.saved, &dispatch.notice);
 
     let share_refused = use_state(|| None::<String>);
@@ -314,7 +315,18 @@ fn use_saving(state: &State, restored: bool, on_notice: &Callback<NoticeAction>)
             move || drop(listener)
         });
     }
-    let key = (state.live_placement().clone(), state.views().tab());
+    {
+        // The host's news after a change: the save waiting tells the other tabs of the
+        // documents as the host holds them.
+        let (latest, snapshot) = (latest.clone(), state.clone());
+        use_effect_with(state.host().seq, move |_| {
+            let mut latest = latest.borrow_mut();
+            if latest.is_some() {
+                *latest = Some(snapshot);
+            }
+        });
+    }
+    let key = (state.changes(), state.views().tab());
     let snapshot = state.clone();
     use_effect_with(key, move |_| {
         if std::mem::take(&mut *unchanged.borrow_mut()) {
@@ -351,6 +363,42 @@ fn use_host(state: &State, dispatch: &Dispatch) {
         });
     }
     use_effect_with(outbox.last(), move |_| send_queued.emit(()));
+}
+
+/// When the host's worker stopped (it held the documents), the last saved studio is
+/// restored into a new one and takes this one's place ([`Action::Reopen`]); with no saved
+/// studio, the workspace is emptied.
+#[hook]
+fn use_crash_restore(state: &State, dispatch: &Dispatch) {
+    let wanted = state.restore_wanted();
+    let on_state = dispatch.state.clone();
+    use_effect_with(wanted, move |&wanted| {
+        if wanted {
+            on_state.emit(Action::RestoreStarted);
+            wasm_bindgen_futures::spawn_local(async move {
+                let restored = match crate::worker::saved::read_settings().await {
+                    Ok(Some(settings)) => {
+                        let mut notices = Vec::new();
+                        let cancel = CancelToken::default();
+                        let quiet = Callback::noop();
+                        let state =
+                            saving::from_settings(settings, &mut notices, &quiet, &cancel).await;
+                        state.map(|mut state| {
+                            for notice in notices {
+                                state.apply(Action::Notice(NoticeAction::Notify(notice)));
+                            }
+                            state
+                        })
+                    }
+                    _ => None,
+                };
+                match restored {
+                    Some(state) => on_state.emit(Action::Reopen(Rc::new(state))),
+                    None => on_state.emit(Action::Workspace(WorkspaceAction::Clear)),
+                }
+            });
+        }
+    });
 }
 
 /// The totals over the views: documents, placed, invalid, shards, anchored groups, bytes

@@ -1,28 +1,22 @@
 //! Jobs that make a workspace of up to millions of documents without freezing the page: a
 //! large generation and an import, whose documents the studio's worker makes (or reads of
 //! the file) and sends in batches (the restore of the saved studio, [`super::restore`],
-//! places the worker's batches the same way). Each receives its documents a batch at a time and places
-//! them as they come ([`PlacementBuilder`]),
-//! giving the event loop back every [`SLICE_MS`] milliseconds (to paint the progress and
-//! to notice Cancel), packs the placement's per-bucket tree a step at a time too
-//! ([`PlacementBuilder::pack_step`]), and hands the placement (the one store of the
-//! documents) over whole when complete ([`Action::Loaded`](crate::state::Action::Loaded)): a cancelled job leaves
-//! the workspace as it was, and what it made is freed a part at a time (`Made`), as is
-//! the workspace a job replaces. Each batch is staged with the workspace's host too
-//! (`Made`), which saves the new workspace from its own copy: the page copies none of it
-//! for the save.
+//! takes the worker's batches the same way). The page hands each batch to the workspace's
+//! host as it comes (`Made`: [`host::stage`]), which places it apart from the workspace,
+//! and reports the progress, giving the event loop back every [`SLICE_MS`] milliseconds (to
+//! paint it and to notice Cancel); when the job ends the host adopts what it staged
+//! ([`Action::Loaded`](crate::state::Action::Loaded)): nothing is placed on the page's
+//! thread, and a cancelled job leaves the workspace as it was.
 
 use super::import::{read_slice, CancelToken, SNIFF_BYTES};
 use crate::state::limits::check_generation_fits;
 use crate::state::{check_import_size, import_summary, nothing_imported};
-use crate::state::{take_retired, KeptFields, Loaded, Placer};
-use crate::state::{Live, Work, WorkspaceAction};
+use crate::state::{KeptFields, Loaded, Placer};
+use crate::state::{Work, WorkspaceAction};
 use crate::worker::{host, DocumentBatch, Reading, Reply};
 use ravenshard_model::host::Staging;
 use ravenshard_model::import::{BodiesDropped, FieldPaths, Format};
 use ravenshard_model::sample::Generator;
-use ravenshard_model::workspace::{Document, Freeing, Placement, PlacementBuilder};
-use std::cell::Cell;
 use std::rc::Rc;
 use web_sys::Blob;
 use yew::Callback;
@@ -39,57 +33,6 @@ pub const SLICE_MS: f64 = 25.0;
 /// trace of the 10,000,000-ID import, 15-20 ms of main-thread time a frame, paid at every
 /// slice (over 700 frames) when the line was updated at each.
 pub const REPORT_MS: f64 = 100.0;
-
-/// Documents placed per [`PlacementBuilder::push`] (about 2 ms natively).
-const STEP: usize = 2_000;
-
-/// Buckets of the per-bucket tree packed per [`PlacementBuilder::pack_step`] (a few
-/// milliseconds in wasm).
-const PACK_STEP: usize = 16_384;
-
-/// Ends a job that runs a slice at a time (a view's rows, the groups' ranking) when
-/// dropped: its view's query or placement changed, or the view went. The job reads
-/// [`JobHandle::stopped`] between slices.
-#[derive(Debug, Default)]
-pub struct JobHandle(Rc<Cell<bool>>);
-
-impl JobHandle {
-    /// What the job reads between slices: `true` once the handle is dropped.
-    pub fn stopped(&self) -> Rc<Cell<bool>> {
-        Rc::clone(&self.0)
-    }
-}
-
-impl Drop for JobHandle {
-    fn drop(&mut self) {
-        self.0.set(true);
-    }
-}
-
-/// Runs `step` over the placement `placement` holds, a slice of [`SLICE_MS`] at a time,
-/// until a step gives a result: yields first (the job starts after the render that asked
-/// for it is painted) and between slices. The placement is borrowed for one slice only: an
-/// edit between slices changes it in place (a kept `Rc` would make the edit copy it) and
-/// ends the run (`None`), as does `stopped`.
-pub async fn in_slices<R>(
-    placement: &Live<Placement>,
-    stopped: &Cell<bool>,
-    mut step: impl FnMut(&Placement) -> Option<R>,
-) -> Option<R> {
-    loop {
-        yield_now().await;
-        if stopped.get() || !placement.is_latest() {
-            return None;
-        }
-        let p = placement.get();
-        let slice = now();
-        while now() - slice < SLICE_MS {
-            if let Some(result) = step(&p) {
-                return Some(result);
-            }
-        }
-    }
-}
 
 /// Gives the event loop back (a zero-delay timeout: the browser paints and handles input
 /// before the job goes on). A `MessageChannel` message, which skips the 4 ms a nested
@@ -180,27 +123,6 @@ impl Job {
         self.wanted()
     }
 
-    /// Places `documents` in steps, yielding between slices. `false`: cancelled or failed
-    /// (then reported).
-    async fn place(
-        &mut self,
-        builder: &mut PlacementBuilder,
-        documents: &[Document],
-        fraction: impl Fn(usize) -> Option<f64>,
-    ) -> bool {
-        for step in documents.chunks(STEP) {
-            if let Err(e) = timed("place", || builder.push(step)) {
-                self.stop(format!("{} stopped: {e}", self.label));
-                return false;
-            }
-            let done = builder.len();
-            if !self.breathe(done, fraction(done)).await {
-                return false;
-            }
-        }
-        true
-    }
-
     /// Stops with a notice (the workspace is unchanged).
     fn stop(&self, why: String) {
         if self.wanted() {
@@ -218,56 +140,40 @@ impl Job {
         }
     }
 
-    /// Packs the placement a step at a time, then hands it (the one store of the
-    /// documents) over.
+    /// Hands the job's workspace over: the host adopts what it staged.
     pub(super) async fn finish(
-        mut self,
+        self,
         mut made: Made,
         summary: Option<String>,
         kept: Option<KeptFields>,
     ) {
-        let done = made.builder.len();
-        while !timed("pack", || made.builder.pack_step(PACK_STEP)) {
-            if !self.breathe(done, Some(1.0)).await {
-                return;
-            }
-        }
         // The render of the new workspace starts a task of its own.
         yield_now().await;
         if !self.wanted() {
             return;
         }
-        let placer = made.placer.clone();
-        let job = made.hand_over_job();
-        let placement = made.take().finish();
+        let Some(job) = made.hand_over_job() else {
+            return;
+        };
         let loaded = Loaded {
-            placement,
-            placer,
+            documents: made.documents,
+            placer: made.placer.clone(),
             summary,
             kept,
             job,
         };
         timed("handover", || self.on_loaded.emit(Rc::new(loaded)));
-        wasm_bindgen_futures::spawn_local(free_retired());
     }
 }
 
-/// Documents freed per task by [`free_retired`] and [`free_in_parts`] (a few
-/// milliseconds).
-const FREE_STEP: usize = 20_000;
-
-/// What a job made so far: the placement being built, the one store of its documents.
-/// Dropped before it is handed over (the job cancelled or failed), it is freed a part at a
-/// time in tasks of their own ([`free_in_parts`]): millions of documents freed at once are
-/// a task of half a second (a restore of 10,000,000 cancelled halfway: 522 ms).
-///
-/// Each batch goes to the workspace's host too ([`host::stage`]), which places it apart
-/// from the workspace until the job's workspace is handed over
-/// ([`Change::Adopt`](ravenshard_model::host::Change::Adopt)), so that the page never
-/// sends the documents whole; dropped before, it tells the host to drop them.
+/// What a job made so far: its batches, each handed to the workspace's host as it came
+/// ([`host::stage`]), which places them apart from the workspace until the job's workspace
+/// is handed over ([`Change::Adopt`](ravenshard_model::host::Change::Adopt)). Dropped
+/// before (the job cancelled or failed), it tells the host to drop them.
 pub(super) struct Made {
-    pub(super) builder: PlacementBuilder,
     placer: Placer,
+    /// How many documents were staged.
+    documents: u64,
     /// The job's number with the host, until handed over.
     job: Option<u64>,
     /// What the host is told with the first batch (sent then).
@@ -286,36 +192,39 @@ impl Made {
             body_bytes: 0,
         };
         Made {
-            builder: placer.builder(),
             placer,
+            documents: 0,
             job: Some(host::next_job()),
             start: Some(start),
         }
     }
 
-    /// Makes room for `documents` whose IDs hold `id_bytes`, here and in the host.
+    /// How many documents were staged.
+    pub(super) fn len(&self) -> u64 {
+        self.documents
+    }
+
+    /// Has the host make room for `documents` whose IDs hold `id_bytes` (so that its tables
+    /// are not copied whole as they double: a task of half a second at 10,000,000).
     pub(super) fn reserve(&mut self, documents: usize, id_bytes: usize) {
-        timed("reserve", || self.builder.reserve(documents, id_bytes));
         if let Some(start) = self.start.as_mut() {
             (start.documents, start.id_bytes) = (documents as u64, id_bytes as u64);
         }
     }
 
-    /// Makes room for `bodies` bodies of `bytes` in all, here and in the host.
-    fn reserve_bodies(&mut self, bodies: usize, bytes: usize) {
-        self.builder.reserve_bodies(bodies, bytes);
+    /// Has the host make room for `bodies` bodies of `bytes` in all.
+    pub(super) fn reserve_bodies(&mut self, bodies: usize, bytes: usize) {
         if let Some(start) = self.start.as_mut() {
             (start.bodies, start.body_bytes) = (bodies as u64, bytes as u64);
         }
     }
 
-    /// Sends `batch` to the host, which places it apart until the job's workspace is
+    /// Hands `batch` to the host, which places it apart until the job's workspace is
     /// handed over (the job's start with the first).
-    fn stage(&mut self, batch: &DocumentBatch) {
+    fn stage(&mut self, batch: DocumentBatch) {
         if let Some(job) = self.job {
-            timed("stage", || {
-                host::stage(job, self.start.take(), batch.clone())
-            });
+            self.documents += batch.len() as u64;
+            timed("stage", || host::stage(job, self.start.take(), batch));
         }
     }
 
@@ -336,50 +245,12 @@ impl Made {
         }
         same
     }
-
-    /// The builder, to hand over (no longer freed by `Made`).
-    fn take(mut self) -> PlacementBuilder {
-        std::mem::replace(&mut self.builder, self.placer.builder())
-    }
 }
 
 impl Drop for Made {
     fn drop(&mut self) {
         if let Some(job) = self.job.take() {
             host::unstage(job);
-        }
-        if self.builder.len() < FREE_STEP {
-            return;
-        }
-        let builder = std::mem::replace(&mut self.builder, self.placer.builder());
-        wasm_bindgen_futures::spawn_local(free_in_parts(builder.into()));
-    }
-}
-
-/// Frees `placement`'s anchored groups [`FREE_STEP`] at a time ([`Freeing`]), then the
-/// rest of it, yielding between.
-async fn free_in_parts(mut placement: Freeing) {
-    while !timed("free", || placement.step(FREE_STEP)) {
-        yield_now().await;
-    }
-    timed("free", || drop(placement));
-}
-
-/// Frees what the jobs' workspaces replaced ([`take_retired`]) once the page rendered the
-/// new one, a part at a time ([`free_in_parts`]). What is still held elsewhere (a save in
-/// progress) is left to its last holder.
-async fn free_retired() {
-    // The render of the new workspace, then the old state's release.
-    for _ in 0..3 {
-        yield_now().await;
-    }
-    super::saving::measure(
-        "ravenshard-job-settle",
-        Some("ravenshard-job-handover-start"),
-    );
-    for placement in take_retired() {
-        if let Ok(placement) = Rc::try_unwrap(placement) {
-            free_in_parts(placement.into()).await;
         }
     }
 }
@@ -470,12 +341,12 @@ pub async fn import(blob: Blob, name: String, placer: Placer, mut job: Job) {
         }
     };
     drop(reading);
-    if out.builder.is_empty() {
+    if out.len() == 0 {
         let read_as = format.map_or_else(|| "an unknown format".into(), |f| f.to_string());
         let why = nothing_imported(&read_as, skipped as usize, warning);
         return job.fail(&name, why);
     }
-    let summary = import_summary(&name, out.builder.len(), skipped as usize, warning);
+    let summary = import_summary(&name, out.len() as usize, skipped as usize, warning);
     let kept = format.and_then(|format| KeptFields::of_import(name, format, kept));
     let kept = kept.map(|k| k.with_dropped(dropped));
     job.finish(out, Some(summary), kept).await;
@@ -524,9 +395,6 @@ pub(super) async fn receive(
     total: f64,
     estimate: bool,
 ) -> Received {
-    // One batch's documents at a time (their strings reused from batch to batch): the
-    // placement is their one store.
-    let mut documents: Vec<Document> = Vec::new();
     let fraction = |done: u64| Some((done as f64 / total.max(1.0)).min(1.0));
     loop {
         let Some(reply) = reading.next().await else {
@@ -537,25 +405,18 @@ pub(super) async fn receive(
         }
         match reply {
             Reply::Progress { done, .. }
-                if !job.breathe(out.builder.len(), fraction(done)).await =>
+                if !job.breathe(out.len() as usize, fraction(done)).await =>
             {
                 return Received::Stopped
             }
             Reply::Batch { batch, .. } => {
                 let (number, read) = (batch.number, fraction(batch.read.bytes));
-                if estimate && out.builder.is_empty() {
+                if estimate && out.len() == 0 {
                     let (expected, id_bytes) = batch.read.estimate(total as u64);
                     out.reserve(expected, id_bytes);
                 }
-                out.stage(&batch);
-                if let Err(e) = timed("decode", || batch.fill(&mut documents)) {
-                    let message = e.to_string();
-                    return Received::Failed {
-                        message,
-                        crashed: false,
-                    };
-                }
-                if !job.place(&mut out.builder, &documents, |_| read).await {
+                out.stage(batch);
+                if !job.breathe(out.len() as usize, read).await {
                     return Received::Stopped;
                 }
                 reading.placed(number + 1);

@@ -200,8 +200,8 @@ async fn in_worker(
     // Freed in parts if the restore stops.
     let mut out = Made::new(state.placer());
     if layout.document_count > 0 {
-        out.builder.reserve(layout.document_count, layout.id_bytes);
-        out.builder.reserve_bodies(layout.bodies, layout.body_bytes);
+        out.reserve(layout.document_count, layout.id_bytes);
+        out.reserve_bodies(layout.bodies, layout.body_bytes);
     }
     let (mut keys, mut read, mut runs) = (layout.part_keys(), Read::default(), 1);
     loop {
@@ -222,7 +222,7 @@ async fn in_worker(
         let Ok(newer_state) = read_saved(&now).and_then(with_tab) else {
             return Restored::Outdated;
         };
-        if out.builder.len() as u64 != read.documents || !out.follow(newer_state.placer()) {
+        if out.len() != read.documents || !out.follow(newer_state.placer()) {
             return Restored::Outdated;
         }
         keys = newer

@@ -161,6 +161,11 @@ impl Page {
         self.start..self.start + self.len
     }
 
+    /// The page's documents, as the workspace holds them.
+    pub fn documents(&self) -> &[Document] {
+        &self.documents
+    }
+
     /// The editor's text.
     pub fn text(&self) -> &AttrValue {
         &self.text

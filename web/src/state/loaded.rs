@@ -1,28 +1,14 @@
-//! A workspace made outside the reducer, a chunk at a time between paints (a generation,
-//! an import of a million documents), and handed over whole when complete
-//! ([`Action::Loaded`](super::Action::Loaded)): the placement (the one store of the
-//! documents) is swapped in, so nothing is placed again on the main thread, and a cancelled
-//! job leaves the workspace the user had.
+//! A workspace made outside the reducer, a batch at a time (a generation, an import of a
+//! million documents, a restore), whose documents the workspace's host staged as they came
+//! and adopts when the job ends ([`Action::Loaded`](super::Action::Loaded)): nothing is
+//! placed on the page's thread, and a cancelled job leaves the workspace the user had.
 
-use super::{KeptFields, Level, Live, Notice, Placed, State, WorkspaceAction};
+use super::{KeptFields, Level, Notice, Placed, State, WorkspaceAction};
 use crate::editors::geometry::group_digits;
 use ravenshard::Topology;
-use ravenshard_model::workspace::{Placement, PlacementBuilder, PlacementOptions};
-use std::cell::RefCell;
+use ravenshard_model::workspace::PlacementOptions;
 use std::rc::Rc;
 use yew::Reducible;
-
-thread_local! {
-    /// The placements (the documents with them) jobs' workspaces replaced, kept to be freed
-    /// after the page rendered the new one: freeing a million documents at once takes tens
-    /// of milliseconds.
-    static RETIRED: RefCell<Vec<Rc<Placement>>> = const { RefCell::new(Vec::new()) };
-}
-
-/// The placements of the workspaces jobs replaced since the last call, to free.
-pub fn take_retired() -> Vec<Rc<Placement>> {
-    RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()))
-}
 
 /// What a job places its documents by: the configuration in force when it starts.
 #[derive(Debug, Clone)]
@@ -41,18 +27,12 @@ impl PartialEq for Placer {
     }
 }
 
-impl Placer {
-    /// An empty builder placing by this configuration.
-    pub fn builder(&self) -> PlacementBuilder {
-        PlacementBuilder::new(&self.topology, &self.options)
-    }
-}
-
-/// A workspace made by a job: the placement of its documents, what to tell the user.
+/// A workspace made by a job, staged with the workspace's host: how many documents, what
+/// to tell the user.
 #[derive(Debug, Clone)]
 pub struct Loaded {
-    /// The documents placed by `placer` (the one store of them).
-    pub placement: Placement,
+    /// How many documents the job made.
+    pub documents: u64,
     /// The configuration they were placed by.
     pub placer: Placer,
     /// The notice to show (`Imported 1,000,000 documents from …`).
@@ -60,9 +40,8 @@ pub struct Loaded {
     /// What an import kept of the documents' bodies (`None`: they are as made).
     pub kept: Option<KeptFields>,
     /// The job's number with the workspace's host, which staged its documents as they
-    /// came ([`host::stage`](crate::worker::host::stage)): the host is told to adopt them
-    /// rather than sent them whole (`None`: sent whole).
-    pub job: Option<u64>,
+    /// came ([`host::stage`](crate::worker::host::stage)): the host is told to adopt them.
+    pub job: u64,
 }
 
 /// A job in progress, as the workspace panel shows it.
@@ -157,29 +136,15 @@ impl State {
         }
     }
 
-    /// Swaps in a workspace a job made: its placement replaces the workspace's (and is
-    /// made to follow the configuration in force if it changed meanwhile, by the reconcile
-    /// after every action).
+    /// Swaps in a workspace a job made: the host adopts the documents it staged (and
+    /// places them by the configuration in force, if it changed meanwhile).
     pub(super) fn adopt(&mut self, loaded: Rc<Loaded>) {
-        // In the page, a job frees it after the render ([`take_retired`]); natively
-        // nothing would, so it is dropped as it is replaced.
-        if cfg!(target_arch = "wasm32") {
-            let placement = self.placement();
-            RETIRED.with(|r| r.borrow_mut().push(placement));
-        }
         let loaded = Rc::unwrap_or_clone(loaded);
         let action = WorkspaceAction::Loaded {
-            placement: Live::new(loaded.placement),
+            documents: loaded.documents,
             job: loaded.job,
         };
         self.workspace = Rc::clone(&self.workspace).reduce(action);
-        // Placed by an older configuration (nothing to do when by the one in force): placed
-        // by the one in force, in place when it can be.
-        let configure = WorkspaceAction::Configure {
-            topology: Rc::clone(self.config.topology()),
-            options: Placed::options(&self.design),
-        };
-        self.workspace = Rc::clone(&self.workspace).reduce(configure);
         if let Some(summary) = loaded.summary {
             self.push_notice(Notice::new(Level::Info, summary));
         }
@@ -187,7 +152,7 @@ impl State {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::state::{Action, ConfigAction};
@@ -202,17 +167,15 @@ mod tests {
         generator.generate().unwrap()
     }
 
-    fn loaded(documents: &[Document], placer: Placer, summary: Option<String>) -> Loaded {
-        let mut builder = placer.builder();
-        for chunk in documents.chunks(700) {
-            builder.push(chunk).unwrap();
-        }
+    fn loaded(
+        state: &State,
+        documents: &[Document],
+        placer: Placer,
+        summary: Option<String>,
+    ) -> Loaded {
         Loaded {
-            placement: builder.finish(),
-            placer,
             summary,
-            kept: None,
-            job: None,
+            ..state.loaded(documents, placer)
         }
     }
 
@@ -220,7 +183,7 @@ mod tests {
     fn a_loaded_workspace_is_the_one_placed_at_once() {
         let documents = generated(3000);
         let mut state = State::with_documents(vec![Document::new("a")]);
-        let made = loaded(&documents, state.placer(), Some("made".into()));
+        let made = loaded(&state, &documents, state.placer(), Some("made".into()));
         state.apply(Action::Loaded(Rc::new(made)));
         let whole = State::with_documents(documents);
         let all = |s: &State| s.placement().documents(0..usize::MAX).collect::<Vec<_>>();
@@ -235,7 +198,8 @@ mod tests {
         let mut state = State::with_documents(Vec::new());
         let placer = state.placer();
         state.apply(Action::Config(ConfigAction::SetShardCount("5".into())));
-        state.apply(Action::Loaded(Rc::new(loaded(&documents, placer, None))));
+        let made = loaded(&state, &documents, placer, None);
+        state.apply(Action::Loaded(Rc::new(made)));
         assert_eq!(state.placement().shards().len(), 5);
         let mut whole = State::with_documents(documents);
         whole.apply(Action::Config(ConfigAction::SetShardCount("5".into())));
@@ -270,7 +234,7 @@ mod tests {
     fn imported_keeping(fields: &[&str]) -> State {
         use ravenshard_model::import::FieldPaths;
         let mut state = State::with_documents(Vec::new());
-        let mut made = loaded(&generated(10), state.placer(), None);
+        let mut made = loaded(&state, &generated(10), state.placer(), None);
         made.kept = Some(KeptFields::new("a.json".into(), FieldPaths::new(fields)));
         state.apply(Action::Loaded(Rc::new(made)));
         state
@@ -315,7 +279,7 @@ mod tests {
                 ..Document::new(format!("orders/{i}-A"))
             })
             .collect();
-        let mut made = loaded(&orders, state.placer(), None);
+        let mut made = loaded(&state, &orders, state.placer(), None);
         made.kept = Some(KeptFields::new("a.json".into(), FieldPaths::default()));
         state.apply(Action::Loaded(Rc::new(made)));
         let json =

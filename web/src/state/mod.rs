@@ -38,6 +38,8 @@ pub mod save_timer;
 mod statistics;
 pub mod tab;
 #[cfg(all(test, not(target_arch = "wasm32")))]
+mod testing;
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 pub mod views;
 pub mod workspace;
@@ -58,7 +60,7 @@ pub use inputs::{
 pub use kept::{KeptFields, SavedKept};
 pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
 pub use live::Live;
-pub use loaded::{import_summary, nothing_imported, take_retired, Loaded, Placer, Work};
+pub use loaded::{import_summary, nothing_imported, Loaded, Placer, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use other_tabs::{SaveOwner, SavedInTab, SAVES_CHANNEL};
 pub use outbox::Outbox;
@@ -85,10 +87,10 @@ use crate::worker::Reply;
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
 use ravenshard_model::advise::Rewrite;
-use ravenshard_model::host::ChangeError;
+use ravenshard_model::host::What;
 use ravenshard_model::sample::chapter_examples;
 use ravenshard_model::share::SharedState;
-use ravenshard_model::workspace::{Document, Placement, PlacementOptions, Summary};
+use ravenshard_model::workspace::{Document, PlacementOptions, Summary};
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -122,6 +124,12 @@ pub enum Action {
     /// A workspace made a chunk at a time (a large generation or import) replaces the
     /// documents, with its placement ([`Loaded`]).
     Loaded(Rc<Loaded>),
+    /// The restore of the last saved studio into a new host's worker started
+    /// ([`State::restore_wanted`]).
+    RestoreStarted,
+    /// The studio restored after the host's worker stopped replaces this one (its notices
+    /// are added to this one's).
+    Reopen(Rc<State>),
     /// The workspace's host made a change, refused one, or stopped.
     Host(HostNews),
 }
@@ -153,33 +161,25 @@ pub fn too_big_for_a_link(why: &str) -> String {
 }
 
 /// The configuration last applied to the workspace (its revision, and its topology's `Rc`,
-/// whose members alone may change within a revision), the placement the views were last
-/// told of, and that placement's topology as an `Rc` derived from it ([`Placed::follow`]):
-/// the placement carries it, so they cannot disagree, and a new `Rc` is made only when its
-/// value changes, so that the Resharding state, which compares it by pointer, is computed
-/// again only then.
+/// whose members alone may change within a revision), and the topology the views show (an
+/// `Rc` made anew only when its value changes, so that the Resharding state, which compares
+/// it by pointer, is computed again only then).
 #[derive(Debug, Clone)]
 struct Placed {
     revision: u64,
     /// The configuration's topology when last applied (compared by pointer).
     applied: Rc<Topology>,
-    /// The topology of `seen`.
+    /// The topology the documents are placed by.
     topology: Rc<Topology>,
-    /// The handle the views last received ([`ViewAction::Placed`]).
-    seen: Live<Placement>,
 }
 
 impl Placed {
-    /// What the views are told of `placement`, placed by `config`.
-    fn new(config: &ConfigState, placement: Live<Placement>) -> Placed {
-        let p = placement.get();
-        let topology = Rc::new(p.topology().clone());
-        drop(p);
+    /// What `config` places by.
+    fn new(config: &ConfigState) -> Placed {
         Placed {
             revision: config.revision(),
             applied: Rc::clone(config.topology()),
-            topology,
-            seen: placement,
+            topology: Rc::new(Topology::clone(config.topology())),
         }
     }
 
@@ -191,15 +191,12 @@ impl Placed {
         })
     }
 
-    /// The views are told of `placement` now: the topology follows it (its `Rc` kept while
-    /// its value is the same).
-    fn follow(&mut self, placement: &Live<Placement>) {
-        let p = placement.get();
-        if *self.topology != *p.topology() {
-            self.topology = Rc::new(p.topology().clone());
+    /// The documents are placed by `topology` now (its `Rc` kept while its value is the
+    /// same).
+    fn follow(&mut self, topology: &Topology) {
+        if *self.topology != *topology {
+            self.topology = Rc::new(topology.clone());
         }
-        drop(p);
-        self.seen = placement.clone();
     }
 
     /// What the Resharding state works from.
@@ -231,6 +228,8 @@ pub struct State {
     kept: Option<Box<KeptFields>>,
     /// What the workspace's host said last.
     host: HostSeen,
+    /// The host's worker stopped: the last saved studio is to be restored in a new one.
+    restore_wanted: bool,
 }
 
 impl Default for State {
@@ -253,19 +252,16 @@ impl State {
     /// configuration); everything else is derived.
     fn new(config: ConfigState, workspace: WorkspaceState) -> State {
         let design = DesignState::new(Rc::clone(config.topology()));
-        let options = Placed::options(&design);
-        let configure = WorkspaceAction::Configure {
-            topology: Rc::clone(config.topology()),
-            options: Rc::clone(&options),
-        };
+        let configure = WorkspaceAction::Configure(Rc::clone(config.topology()));
         let workspace = Rc::new(workspace).reduce(configure);
-        let placement = workspace.live_placement().clone();
-        let placed = Placed::new(&config, placement.clone());
-        State {
+        let placed = Placed::new(&config);
+        let explained = workspace.page().documents().get(2).map(|d| d.id.clone());
+        #[allow(unused_mut)]
+        let mut state = State {
             views: Rc::new(ViewsState::new(
                 Rc::clone(workspace.summary()),
                 Rc::clone(&placed.topology),
-                placement.get().id(2).unwrap_or_default().to_string(),
+                explained.unwrap_or_default(),
             )),
             reshard: Rc::new(ReshardState::new(
                 placed.inputs(&config, workspace.outbox().last()),
@@ -278,7 +274,11 @@ impl State {
             advisor: Rc::default(),
             kept: None,
             host: HostSeen::default(),
-        }
+            restore_wanted: false,
+        };
+        #[cfg(all(test, not(target_arch = "wasm32")))]
+        state.sync_test_host();
+        state
     }
 
     /// The state a share link describes; a link whose configuration is invalid opens its
@@ -342,15 +342,6 @@ impl State {
         }
     }
 
-    /// What to save (every document, read from the placement: for a small studio; a save
-    /// of the page writes the placement's documents a part at a time instead).
-    pub fn saved(&self) -> Saved {
-        Saved {
-            documents: self.placement().documents(0..usize::MAX).collect(),
-            ..self.settings()
-        }
-    }
-
     /// What to save but the documents (which [`persist::Stored`] keeps apart).
     pub fn settings(&self) -> Saved {
         let config = &self.config;
@@ -389,11 +380,6 @@ impl State {
         }
     }
 
-    /// What a share link carries, the documents read from the page's placement.
-    pub fn shared(&self) -> SharedState {
-        self.shared_with(self.placement().documents(0..usize::MAX).collect())
-    }
-
     /// Why the workspace is not shared as a link (too many documents for one:
     /// [`MAX_LINK_DOCUMENTS`](ravenshard_model::share::MAX_LINK_DOCUMENTS)), asked before
     /// any link is made; `None` when it may be.
@@ -406,16 +392,6 @@ impl State {
                 group_digits(ravenshard_model::share::MAX_LINK_DOCUMENTS as u64),
             ))
         })
-    }
-
-    /// The CSV export of the documents.
-    pub fn csv(&self) -> String {
-        documents_csv(&self.placement())
-    }
-
-    /// The report JSON of the placement in force.
-    pub fn report_json(&self) -> String {
-        report_json(&self.placement())
     }
 
     /// The configuration.
@@ -433,22 +409,10 @@ impl State {
         &self.design
     }
 
-    /// The documents placed by the configuration in force, now (keep the `Rc` only while
-    /// needed: an edit while it is kept copies the placement).
-    pub fn placement(&self) -> Rc<Placement> {
-        self.workspace.placement()
-    }
-
     /// What every view shows of the placement in force: totals, shards, nodes × shards,
     /// blocks, the groups' count ([`Summary`]).
     pub fn summary(&self) -> &Rc<Summary> {
         self.workspace.summary()
-    }
-
-    /// The handle on the placement in force (the workspace's: the one store of the
-    /// documents): it compares unequal once it changes.
-    pub fn live_placement(&self) -> &Live<Placement> {
-        self.workspace.live_placement()
     }
 
     /// What the views show.
@@ -476,21 +440,15 @@ impl State {
     pub fn apply(&mut self, action: Action) {
         match action {
             Action::Config(a) => self.config = Rc::clone(&self.config).reduce(a),
-            Action::Workspace(a) => {
-                if a.replaces_documents() {
-                    self.kept = None;
-                }
-                self.workspace = Rc::clone(&self.workspace).reduce(a);
-                if let Some(notice) = self.workspace.notice() {
-                    self.push_notice(notice.clone());
-                }
-            }
+            Action::Workspace(a) => self.apply_workspace(a),
             Action::View(a) => self.views = Rc::clone(&self.views).reduce(a),
             Action::Design(a) => self.design = Rc::clone(&self.design).reduce(a),
             Action::Reshard(a) => self.reshard = Rc::clone(&self.reshard).reduce(a),
             Action::Notice(a) => self.notices = Rc::clone(&self.notices).reduce(a),
             Action::UseReshardTarget => self.use_reshard_target(),
             Action::Loaded(loaded) => self.adopt(loaded),
+            Action::RestoreStarted => self.restore_wanted = false,
+            Action::Reopen(state) => self.reopen(state),
             Action::Host(news) => self.host_news(news),
             Action::Advisor(a) => self.advisor_action(a),
             Action::ApplyConfiguration { label, json } => {
@@ -506,6 +464,19 @@ impl State {
             }
         }
         self.reconcile();
+        #[cfg(all(test, not(target_arch = "wasm32")))]
+        self.sync_test_host();
+    }
+
+    /// A workspace action; what it says is told.
+    fn apply_workspace(&mut self, action: WorkspaceAction) {
+        if action.replaces_documents() {
+            self.kept = None;
+        }
+        self.workspace = Rc::clone(&self.workspace).reduce(action);
+        if let Some(notice) = self.workspace.notice() {
+            self.push_notice(notice.clone());
+        }
     }
 
     /// An Advisor action; the worker's replies that are not the run's go elsewhere: the
@@ -545,9 +516,32 @@ impl State {
         }
     }
 
+    /// Takes the place of `state` (made apart: the last saved studio, restored after the
+    /// host's worker stopped), keeping this one's notices and the queue of its changes.
+    fn reopen(&mut self, state: Rc<State>) {
+        let outbox = self.workspace.outbox().clone();
+        let notices = Rc::clone(&self.notices);
+        let host = self.host.clone();
+        *self = Rc::unwrap_or_clone(state);
+        let mut workspace = Rc::unwrap_or_clone(Rc::clone(&self.workspace));
+        workspace.send_through(&outbox);
+        self.workspace = Rc::new(workspace);
+        let restored = self.notices.list().to_vec();
+        self.notices = restored.into_iter().fold(notices, |list, notice| {
+            list.reduce(NoticeAction::Notify(notice))
+        });
+        self.host = host;
+    }
+
     /// What the workspace's host said last.
     pub fn host(&self) -> &HostSeen {
         &self.host
+    }
+
+    /// Whether the host's worker stopped and the last saved studio is to be restored in a
+    /// new one ([`Action::RestoreStarted`] once started).
+    pub fn restore_wanted(&self) -> bool {
+        self.restore_wanted
     }
 
     /// The number of the last change of the workspace queued for its host: what the views
@@ -563,32 +557,31 @@ impl State {
     fn host_news(&mut self, news: HostNews) {
         match news {
             HostNews::Changed { seq, changed } => {
-                let summary = Rc::new(changed.summary.clone());
-                let caught_up = seq == self.workspace.outbox().last();
-                if caught_up && *summary != **self.summary() {
-                    self.notify(
-                        Level::Error,
-                        "The studio's worker holds other figures than the page after the last change: reload the page."
-                            .into(),
-                    );
+                let what = changed.what;
+                let hosted = WorkspaceAction::Hosted {
+                    seq,
+                    changed: Rc::clone(&changed),
+                };
+                self.apply_workspace(hosted);
+                if what != What::Nothing {
+                    let (summary, topology) =
+                        (Rc::clone(self.summary()), Rc::clone(&self.placed.topology));
+                    let action = match what {
+                        What::Members => ViewAction::MembersChanged(summary, topology),
+                        _ => ViewAction::Placed(summary, topology),
+                    };
+                    self.views = Rc::clone(&self.views).reduce(action);
                 }
                 self.host = HostSeen {
                     version: changed.version,
                     seq,
-                    summary: Some(summary),
+                    summary: Some(Rc::new(changed.summary.clone())),
                     crashes: self.host.crashes,
                 };
             }
-            HostNews::Refused {
-                error: error @ ChangeError::Staged(_),
-                ..
-            } => {
-                // The host lost a job's documents (its worker started again meanwhile):
-                // it is sent the workspace whole.
-                self.notify(Level::Warning, format!("The studio's worker: {error}."));
-                self.workspace.resend();
-            }
-            HostNews::Refused { error, .. } => {
+            HostNews::Refused { seq, error } => {
+                // The workspace is as the host had it: the page shows it again.
+                self.apply_workspace(WorkspaceAction::Refused { seq });
                 self.notify(Level::Error, format!("The studio's worker: {error}."));
             }
             HostNews::Crashed { message } => {
@@ -607,10 +600,11 @@ impl State {
                 self.notify(
                     Level::Error,
                     format!(
-                        "The studio's worker stopped ({message}); it is given the documents again."
+                        "The studio's worker stopped ({message}); the last saved studio is \
+                         restored in a new one (what changed since is lost)."
                     ),
                 );
-                self.workspace.resend();
+                self.restore_wanted = true;
             }
         }
     }
@@ -653,36 +647,31 @@ impl State {
             }
         }
         let revision = self.config.revision();
-        let mut members_changed = false;
-        if self.placed.revision != revision {
-            let options = Placed::options(&self.design);
-            let configure = WorkspaceAction::Configure {
-                topology: Rc::clone(&topology),
-                options,
-            };
-            self.workspace = Rc::clone(&self.workspace).reduce(configure);
-            if let Some(notice) = self.workspace.notice() {
-                self.push_notice(notice.clone());
-            }
-            self.placed.revision = revision;
-            self.placed.applied = Rc::clone(&topology);
+        let applied = if self.placed.revision != revision {
+            Some(WorkspaceAction::Configure(Rc::clone(&topology)))
         } else if !Rc::ptr_eq(&self.placed.applied, &topology) {
             // The same revision, another topology: only the members changed.
-            let members = WorkspaceAction::SetMembers(Rc::clone(&topology));
-            self.workspace = Rc::clone(&self.workspace).reduce(members);
-            self.placed.applied = Rc::clone(&topology);
-            members_changed = self.placed.seen.same_cell(self.workspace.live_placement());
-        }
-        let placement = self.workspace.live_placement().clone();
-        if self.placed.seen != placement {
-            self.placed.follow(&placement);
-            let (summary, topology) = (Rc::clone(self.summary()), Rc::clone(&self.placed.topology));
-            let action = if members_changed {
-                ViewAction::MembersChanged(summary, topology)
-            } else {
-                ViewAction::Placed(summary, topology)
-            };
-            self.views = Rc::clone(&self.views).reduce(action);
+            Some(WorkspaceAction::SetMembers(Rc::clone(&topology)))
+        } else {
+            None
+        };
+        if let Some(action) = applied {
+            let members = matches!(action, WorkspaceAction::SetMembers(_));
+            self.workspace = Rc::clone(&self.workspace).reduce(action);
+            (self.placed.revision, self.placed.applied) = (revision, Rc::clone(&topology));
+            let before = Rc::clone(&self.placed.topology);
+            self.placed.follow(&topology);
+            if !Rc::ptr_eq(&before, &self.placed.topology) {
+                // The views draw the new topology at once; the host's summary follows.
+                let (summary, topology) =
+                    (Rc::clone(self.summary()), Rc::clone(&self.placed.topology));
+                let action = if members {
+                    ViewAction::MembersChanged(summary, topology)
+                } else {
+                    ViewAction::Placed(summary, topology)
+                };
+                self.views = Rc::clone(&self.views).reduce(action);
+            }
         }
         let inputs = self.placed.inputs(&self.config, self.changes());
         if !self.reshard.inputs().same_as(&inputs) {

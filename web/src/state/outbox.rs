@@ -51,6 +51,22 @@ impl Outbox {
         self.0.borrow_mut().changes.drain(..).collect()
     }
 
+    /// Queues the changes `other` holds (a state made apart, taking this one's place), in
+    /// order, numbered after this one's; `other` is left empty.
+    pub fn take_from(&self, other: &Outbox) {
+        if Rc::ptr_eq(&self.0, &other.0) {
+            return;
+        }
+        for (_, change) in other.take() {
+            self.push(change);
+        }
+    }
+
+    /// Which queue it is (its address: the state's copies share one).
+    pub fn id(&self) -> usize {
+        Rc::as_ptr(&self.0) as *const () as usize
+    }
+
     /// How many changes are queued.
     pub fn queued(&self) -> usize {
         self.0.borrow().changes.len()

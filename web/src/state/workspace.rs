@@ -1,17 +1,18 @@
-//! The workspace part of the studio's state: the documents, kept by their placement (the
-//! one store of them in the page), the page of them the ID editor shows, the generator's
-//! fields and the import in progress.
+//! The workspace part of the studio's state: the page of documents the ID editor shows,
+//! what every view shows of them (the [`Summary`] the workspace's host sent last), the
+//! generator's fields and the import in progress. The documents themselves are the host's
+//! (in the studio's worker): each change of them is queued for it ([`Outbox`]), and its
+//! news bring the summary back ([`WorkspaceAction::Hosted`]).
 
 use super::editor::{Page, PageMove, PAGE_LINES};
 use super::inputs::{preview, Field};
 use super::limits::check_generation_fits;
-use super::live::Live;
 use super::notices::{Level, Notice};
 use super::outbox::Outbox;
 use ravenshard::Topology;
 use ravenshard_design::reshard::BucketStatistics;
-use ravenshard_model::advise::{rewrite_ids, Rewrite};
-use ravenshard_model::host::Change;
+use ravenshard_model::advise::Rewrite;
+use ravenshard_model::host::{Change, Changed};
 use ravenshard_model::sample::{chapter_examples, Generator};
 use ravenshard_model::workspace::{Document, Placement, PlacementOptions, Summary};
 use std::rc::Rc;
@@ -106,23 +107,30 @@ pub enum WorkspaceAction {
     /// The job stopped (cancelled or failed): the workspace is unchanged; the text says
     /// why.
     WorkStopped(String),
-    /// A job's placed documents replace the workspace's (sent by
+    /// The documents a job staged with the host replace the workspace's (sent by
     /// [`Action::Loaded`](super::Action::Loaded)).
     Loaded {
-        /// The documents.
-        placement: Live<Placement>,
-        /// The job's number with the host, which staged them (`None`: they are sent to it
-        /// whole).
-        job: Option<u64>,
+        /// How many.
+        documents: u64,
+        /// The job's number with the host.
+        job: u64,
     },
-    /// The configuration in force changed (sent by the studio's state): the documents are
-    /// placed by `topology` with `options`, in place when they can be.
-    Configure {
-        /// The topology in force.
-        topology: Rc<Topology>,
-        /// The placement options (the chapter's design when on).
-        options: Rc<PlacementOptions>,
+    /// The host refused the change `seq` (sent by the studio's state with its news): the
+    /// workspace is as the host had it, the editor shows its page again.
+    Refused {
+        /// The change's number.
+        seq: u64,
     },
+    /// The host made the change `seq` (sent by the studio's state with its news).
+    Hosted {
+        /// The change's number.
+        seq: u64,
+        /// What it did, and the summary after it.
+        changed: Rc<Changed>,
+    },
+    /// The configuration in force changed (sent by the studio's state): the host places
+    /// the documents by `topology`, in place when it can.
+    Configure(Rc<Topology>),
     /// Only the members of the shards changed (sent by the studio's state): no document
     /// moves.
     SetMembers(Rc<Topology>),
@@ -150,9 +158,12 @@ impl WorkspaceAction {
     }
 }
 
-/// The first page of the documents `placement` holds (a workspace made in the page).
-fn first_page(placement: &Placement) -> Page {
-    Page::of(0, placement.documents(0..PAGE_LINES).collect())
+/// What every view shows of `documents` placed by `topology`, before the host's news
+/// (a workspace made in the page: the chapter's examples, a share link's, a small saved
+/// studio's).
+fn summary_of(documents: &[Document], topology: &Topology) -> Rc<Summary> {
+    let options = PlacementOptions::default();
+    Rc::new(Placement::new(documents, topology, &options).summary())
 }
 
 /// The change that places the host's documents by `topology`.
@@ -208,13 +219,12 @@ pub struct WorkspaceState {
     page_wanted: Option<PageWanted>,
     /// The last page request's number.
     page_tokens: u64,
-    /// The documents placed by the configuration in force: the one store of them, changed
-    /// in place by an edit of the ID editor or a change of configuration (see [`Live`]).
-    placement: Live<Placement>,
-    /// What every view shows of the placement ([`Summary`]), made again after each change
-    /// of it (O(shards)), and the handle it was made from.
-    summary: (Live<Placement>, Rc<Summary>),
-    /// Bucket statistics in place of documents (then the placement is made from them).
+    /// How many documents the workspace holds after the changes queued.
+    documents: usize,
+    /// What every view shows of the documents ([`Summary`]): the host's, after the last
+    /// change it made.
+    summary: Rc<Summary>,
+    /// Bucket statistics in place of documents (the host places them).
     statistics: Option<Rc<BucketStatistics>>,
     parse_notes: Vec<String>,
     generated: Field<usize>,
@@ -226,33 +236,30 @@ pub struct WorkspaceState {
     notice: Option<Notice>,
     /// The changes on their way to the workspace's host.
     outbox: Outbox,
+    /// An advisor's rewrite sent to the host, until it says how many IDs it rewrote: its
+    /// change's number, its candidate's name and how many IDs it names.
+    rewriting: Option<(u64, String, usize)>,
 }
 
 impl WorkspaceState {
-    /// A workspace of `documents` placed by RavenDB's default configuration (the studio's
-    /// state places them by its own: [`WorkspaceAction::Configure`]), the editor on their
-    /// first page.
+    /// A workspace of `documents`, placed by RavenDB's default configuration until the
+    /// studio's state configures it ([`WorkspaceAction::Configure`]), the editor on their
+    /// first page; queued for the host.
     pub fn with_documents(documents: Vec<Document>) -> WorkspaceState {
         let topology = super::ConfigState::default().topology().clone();
-        let placement = Placement::new(&documents, &topology, &PlacementOptions::default());
-        WorkspaceState::new(placement)
-    }
-
-    /// A workspace of the documents `placement` holds, the editor on their first page.
-    pub fn new(placement: Placement) -> WorkspaceState {
-        let summary = Rc::new(placement.summary());
+        let summary = summary_of(&documents, &topology);
+        let page = Page::of(0, documents.iter().take(PAGE_LINES).cloned().collect());
         let outbox = Outbox::default();
-        let documents = placement.documents(0..placement.len()).collect();
+        let count = documents.len();
         outbox.push(Change::Replace { documents });
-        outbox.push(configure(placement.topology()));
-        let placement = Live::new(placement);
+        outbox.push(configure(&topology));
         WorkspaceState {
             outbox,
-            page: first_page(&placement.get()),
+            page,
             page_wanted: None,
             page_tokens: 0,
-            summary: (placement.clone(), summary),
-            placement,
+            documents: count,
+            summary,
             statistics: None,
             parse_notes: Vec::new(),
             generated: Field::new(DEFAULT_GENERATED, 10_000),
@@ -261,6 +268,7 @@ impl WorkspaceState {
             import_error: None,
             work: None,
             notice: None,
+            rewriting: None,
         }
     }
 
@@ -282,21 +290,15 @@ impl WorkspaceState {
         self.page_wanted = Some(PageWanted { token, start });
     }
 
-    /// The documents placed by the configuration in force, now (keep the `Rc` only while
-    /// needed: an edit while it is kept copies the placement).
-    pub fn placement(&self) -> Rc<Placement> {
-        self.placement.get()
-    }
-
-    /// What every view shows of the placement now: totals, shards, nodes × shards,
-    /// blocks, the groups' count.
+    /// What every view shows of the documents: totals, shards, nodes × shards, blocks,
+    /// the groups' count (the host's, after the last change it made).
     pub fn summary(&self) -> &Rc<Summary> {
-        &self.summary.1
+        &self.summary
     }
 
-    /// How many documents the workspace holds.
+    /// How many documents the workspace holds, once the host made the changes queued.
     pub fn len(&self) -> usize {
-        self.summary.1.documents
+        self.documents
     }
 
     /// Whether the workspace holds no document.
@@ -304,24 +306,16 @@ impl WorkspaceState {
         self.len() == 0
     }
 
-    /// The handle on the placement of the documents: it compares unequal once they or
-    /// their placement change.
-    pub fn live_placement(&self) -> &Live<Placement> {
-        &self.placement
-    }
-
-    /// Queues every document and the configuration again, for a host that holds none
-    /// (a new worker after a crash).
-    pub fn resend(&self) {
-        let placement = self.placement.get();
-        let documents = placement.documents(0..placement.len()).collect();
-        self.outbox.push(Change::Replace { documents });
-        self.outbox.push(configure(placement.topology()));
-    }
-
     /// The changes of the workspace on their way to its host.
     pub fn outbox(&self) -> &Outbox {
         &self.outbox
+    }
+
+    /// Sends its changes through `outbox` from now on (a workspace made apart, taking the
+    /// place of the one `outbox` is of), its queued changes too.
+    pub(super) fn send_through(&mut self, outbox: &Outbox) {
+        outbox.take_from(&self.outbox);
+        self.outbox = outbox.clone();
     }
 
     /// The bucket statistics the workspace holds instead of documents.
@@ -416,32 +410,21 @@ impl WorkspaceState {
                 self.work = None;
                 self.notice = Some(Notice::new(Level::Info, why));
             }
-            WorkspaceAction::Loaded { placement, job } => {
+            WorkspaceAction::Loaded { documents, job } => {
                 self.work = None;
                 self.import_error = None;
-                let change = match job {
-                    // The host staged the job's documents as they came.
-                    Some(job) => Change::Adopt {
-                        job,
-                        documents: placement.get().len() as u64,
-                    },
-                    None => {
-                        let p = placement.get();
-                        let documents = p.documents(0..p.len()).collect();
-                        Change::Replace { documents }
-                    }
-                };
-                self.outbox.push(change);
-                self.adopt(placement);
+                self.outbox.push(Change::Adopt { job, documents });
+                self.adopt(documents as usize);
             }
-            WorkspaceAction::Configure { topology, options } => self.configure(&topology, &options),
-            WorkspaceAction::SetMembers(topology) => {
+            WorkspaceAction::Hosted { seq, changed } => self.hosted(seq, &changed),
+            WorkspaceAction::Refused { seq } => {
+                self.documents = self.summary.documents;
+                self.rewriting.take_if(|(s, _, _)| *s == seq);
+                self.work = None;
+                self.want_page(self.page.start());
+            }
+            WorkspaceAction::Configure(topology) | WorkspaceAction::SetMembers(topology) => {
                 self.outbox.push(configure(&topology));
-                self.placement.update(|placement| {
-                    for shard in topology.shards() {
-                        placement.set_members(shard.number, shard.members.clone());
-                    }
-                })
             }
             WorkspaceAction::ImportCancelled => {
                 if let Some(status) = self.import.take() {
@@ -474,32 +457,15 @@ impl WorkspaceState {
         };
         self.parse_notes = edit.notes;
         if let Some(splice) = edit.splice {
-            let range = splice.at..splice.at + splice.remove;
             let change = Change::Splice {
                 at: splice.at as u64,
                 remove: splice.remove as u64,
                 insert: splice.insert.clone(),
             };
-            if self.statistics.take().is_some() {
-                // Typed documents replace bucket statistics: placed anew.
-                let placement = self.placement.get();
-                let (topology, options) = (placement.topology(), placement.options());
-                let typed = Placement::new(&splice.insert, topology, options);
-                self.placement = Live::new(typed);
-                self.outbox.push(change);
-            } else if let Err(e) = self
-                .placement
-                .update(|p| p.splice(range.clone(), &splice.insert))
-            {
-                self.notice = Some(Notice::new(
-                    Level::Error,
-                    format!("The edit was not applied: {e}."),
-                ));
-                self.want_page(self.page.start());
-                return;
-            } else {
-                self.outbox.push(change);
-            }
+            // Typed documents replace bucket statistics (the host places them anew).
+            self.statistics = None;
+            self.outbox.push(change);
+            self.documents = documents;
         }
         if edit.cut {
             self.want_page(self.page.start());
@@ -534,22 +500,30 @@ impl WorkspaceState {
         }
     }
 
-    /// Rewrites the IDs `rewrites` names; the notice says how many of the workspace's.
+    /// Rewrites the IDs `rewrites` names, in the host; the notice says how many of the
+    /// workspace's once it did ([`WorkspaceState::hosted`]).
     fn rewrite(&mut self, label: &str, rewrites: &[Rewrite]) {
-        let mut rewritten = 0;
-        let placement = self
-            .placement
-            .get()
-            .rewritten(|chunk| rewritten += rewrite_ids(chunk, rewrites));
-        let placement = match placement {
-            Ok(p) => p,
-            Err(e) => {
-                let text = format!("{label} was not applied: {e}.");
-                self.notice = Some(Notice::new(Level::Error, text));
-                return;
-            }
+        let rewrites = rewrites.to_vec();
+        let asked = rewrites.len();
+        let seq = self.outbox.push(Change::Rewrite { rewrites });
+        self.rewriting = Some((seq, label.to_string(), asked));
+    }
+
+    /// The host made the change `seq`: what every view shows is what it says; a rewrite
+    /// says how many IDs changed, and the editor shows the rewritten page.
+    fn hosted(&mut self, seq: u64, changed: &Changed) {
+        self.summary = Rc::new(changed.summary.clone());
+        if seq == self.outbox.last() {
+            self.documents = self.summary.documents;
+        }
+        if let Some(warning) = &changed.warning {
+            self.notice = Some(Notice::new(Level::Error, warning.clone()));
+        }
+        let Some((_, label, asked)) = self.rewriting.take_if(|(s, _, _)| *s == seq) else {
+            return;
         };
-        let missing = rewrites.len() - rewritten.min(rewrites.len());
+        let rewritten = changed.rewritten as usize;
+        let missing = asked - rewritten.min(asked);
         let (level, mut text) = match rewritten {
             0 => (
                 Level::Warning,
@@ -561,9 +535,7 @@ impl WorkspaceState {
             ),
         };
         if rewritten > 0 {
-            let rewrites = rewrites.to_vec();
-            self.outbox.push(Change::Rewrite { rewrites });
-            self.adopt(Live::new(placement));
+            self.want_page(self.page.start());
         }
         if missing > 0 {
             text.push_str(&format!(
@@ -578,24 +550,21 @@ impl WorkspaceState {
     /// Replaces the documents, placed as the documents before them; the editor opens on
     /// their first page.
     fn replace(&mut self, documents: Vec<Document>) {
-        let placement = {
-            let before = self.placement.get();
-            Placement::new(&documents, before.topology(), before.options())
-        };
         let page = Page::of(0, documents.iter().take(PAGE_LINES).cloned().collect());
+        let count = documents.len();
         self.outbox.push(Change::Replace { documents });
-        self.adopt(Live::new(placement));
+        self.adopt(count);
         self.page = page;
         self.page_wanted = None;
     }
 
-    /// Replaces the documents by those `placement` holds; the editor opens on their first
+    /// The workspace now holds `documents` new documents; the editor opens on their first
     /// page, asked of the workspace's host (empty until it comes).
-    fn adopt(&mut self, placement: Live<Placement>) {
+    fn adopt(&mut self, documents: usize) {
         self.page = Page::default();
         self.want_page(0);
         self.parse_notes.clear();
-        self.placement = placement;
+        self.documents = documents;
         self.statistics = None;
     }
 }
@@ -606,10 +575,6 @@ impl Reducible for WorkspaceState {
     fn reduce(self: Rc<Self>, action: WorkspaceAction) -> Rc<Self> {
         let mut next = Rc::unwrap_or_clone(self);
         next.apply(action);
-        if next.summary.0 != next.placement {
-            let summary = Rc::new(next.placement.get().summary());
-            next.summary = (next.placement.clone(), summary);
-        }
         Rc::new(next)
     }
 }

@@ -106,3 +106,54 @@ pub async fn cancel_when_working(seen: &RefCell<Seen>, token: &CancelToken) {
     assert!(s.loaded.is_none());
     assert_eq!(s.failed(), None, "a cancel is not a failure");
 }
+
+/// The host's documents after it adopted what `loaded`'s job staged, placed by the job's
+/// configuration (the host is this test module's worker), and its summary of them.
+pub async fn adopted(
+    loaded: &Loaded,
+) -> (
+    Vec<ravenshard_model::workspace::Document>,
+    ravenshard_model::workspace::Summary,
+) {
+    use ravenshard_model::host::{Answer, Change, Question, MAX_LISTED};
+    use ravenshard_studio::worker::host::{self, HostNews};
+    let summary: Rc<RefCell<Option<ravenshard_model::workspace::Summary>>> = Rc::default();
+    let keep = Rc::clone(&summary);
+    host::listen(yew::Callback::from(move |news| match news {
+        HostNews::Changed { changed, .. } => *keep.borrow_mut() = Some(changed.summary.clone()),
+        news => panic!("the host did not adopt the job's documents: {news:?}"),
+    }));
+    // The host places by the configuration in force: the job's.
+    let topology = &loaded.placer.topology;
+    let configuration = topology.to_json();
+    let database = topology.database().to_string();
+    let configure = Change::Configure {
+        configuration,
+        database,
+    };
+    host::change(u64::MAX / 2 + 2 * loaded.job, configure);
+    let (job, documents) = (loaded.job, loaded.documents);
+    host::change(u64::MAX / 2 + 2 * job + 1, Change::Adopt { job, documents });
+    until("the adoption", || {
+        summary.borrow().is_some() && host::is_idle()
+    })
+    .await;
+    let mut all = Vec::new();
+    loop {
+        let start = all.len() as u64;
+        let question = Question::Documents {
+            start,
+            end: start + MAX_LISTED,
+        };
+        let answered = host::answer(question).await.expect("the host answers");
+        let Answer::Documents(more) = Rc::unwrap_or_clone(answered.answer) else {
+            panic!("documents")
+        };
+        if more.is_empty() {
+            break;
+        }
+        all.extend(more);
+    }
+    let summary = summary.borrow_mut().take().unwrap();
+    (all, summary)
+}

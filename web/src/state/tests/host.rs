@@ -1,26 +1,14 @@
-//! The workspace's changes reach its host in order ([`Outbox`]): a host fed the queue holds
-//! what the page holds after any action, and the page tells when it does not.
+//! The workspace's changes reach its host in order ([`Outbox`]), and its news come back: after
+//! any action the page shows the host's summary, and the host's documents are placed as a
+//! placement made from scratch of them would be. A host that refuses a change or stops is
+//! told, and a stopped one is given the last saved studio.
 
 use super::*;
-use ravenshard_model::host::{Changed, Host};
 
-/// Hands the changes queued to `host`, in order; what the last one did.
-fn hosted(state: &State, host: &mut Host) -> Option<(u64, Changed)> {
-    let mut last = None;
-    for (seq, change) in state.workspace().outbox().take() {
-        let changed = host
-            .apply(change)
-            .expect("the host makes every change the page made");
-        last = Some((seq, changed));
-    }
-    last
-}
-
-/// After every kind of change of the documents or of the configuration, the host fed the
-/// queue holds the page's documents, placed the same way.
+/// After every kind of change of the documents or of the configuration, the page shows the
+/// host's summary, of documents placed as from scratch.
 #[test]
-fn a_host_fed_the_queue_holds_what_the_page_holds() {
-    let mut host = Host::default();
+fn the_page_shows_what_the_host_holds_after_every_change() {
     let mut state = State::default();
     let statistics = r#"{"Bucket": 7, "Size": 900, "NumberOfDocuments": 9}"#;
     let rewrites = vec![Rewrite {
@@ -93,71 +81,65 @@ fn a_host_fed_the_queue_holds_what_the_page_holds() {
     ];
     for (label, action) in steps {
         state = reduce(state, action);
-        hosted(&state, &mut host);
         assert_eq!(
-            host.placement().summary(),
+            state.placement().summary(),
             **state.summary(),
             "after {label}"
         );
-        let documents: Vec<Document> = host.placement().documents(0..usize::MAX).collect();
-        assert_eq!(documents, all(state.workspace()), "after {label}");
+        if state.workspace().statistics().is_none() {
+            assert_placed_as_fresh(&state);
+        }
         assert_eq!(state.workspace().outbox().queued(), 0);
+        assert_eq!(
+            state.workspace().len(),
+            state.summary().documents,
+            "after {label}"
+        );
     }
 }
 
-/// The host's summary once it made every change sent is checked against the page's: a
-/// difference is told, once per change, and the page records the host's version.
+/// A change the host refuses is told, and the editor shows the host's page again.
 #[test]
-fn the_page_tells_when_the_host_holds_other_figures() {
-    let mut host = Host::default();
-    let state = workspace(State::default(), WorkspaceAction::SetText("a/1\n".into()));
-    let (seq, changed) = hosted(&state, &mut host).unwrap();
-    let news = HostNews::Changed {
+fn a_refused_change_is_told_and_the_page_asked_again() {
+    let state = State::default();
+    let seq = state.changes();
+    let refused = HostNews::Refused {
         seq,
-        changed: Rc::new(changed.clone()),
+        error: ravenshard_model::host::ChangeError::Edit("too many documents".into()),
     };
-    let state = reduce(state, Action::Host(news));
-    assert!(
-        state.notices().list().is_empty(),
-        "{:?}",
-        state.notices().list()
-    );
-    assert_eq!(
-        (state.host().version, state.host().seq),
-        (changed.version, seq)
-    );
-    let mut other = changed;
-    other.summary.totals.placed += 1;
-    let state = reduce(
-        state,
-        Action::Host(HostNews::Changed {
-            seq,
-            changed: Rc::new(other),
-        }),
-    );
+    let state = reduce(state, Action::Host(refused));
     let list = state.notices().list();
-    assert_eq!(list.len(), 1);
     assert!(
-        list[0].text.contains("other figures than the page"),
+        list[0].text.contains("too many documents"),
         "{}",
         list[0].text
     );
+    assert!(state.workspace().page_wanted().is_some());
 }
 
-/// A host that stopped is sent every document and the configuration again.
+/// A host that stopped is told, and the last saved studio is to be restored into a new
+/// one; after [`HOST_RESTARTS`] the page asks for a reload instead.
 #[test]
-fn a_host_that_stopped_is_given_the_documents_again() {
-    let mut host = Host::default();
-    let state = State::default();
-    hosted(&state, &mut host);
-    let state = reduce(
-        state,
+fn a_host_that_stopped_is_given_the_last_saved_studio() {
+    let crashed = || {
         Action::Host(HostNews::Crashed {
             message: "oom".into(),
-        }),
-    );
-    let mut fresh = Host::default();
-    hosted(&state, &mut fresh);
-    assert_eq!(fresh.placement().summary(), **state.summary());
+        })
+    };
+    let state = reduce(State::default(), crashed());
+    assert!(state.restore_wanted());
+    assert!(state.notices().list()[0]
+        .text
+        .contains("last saved studio is restored"));
     assert_eq!(state.host().version, 0);
+    let mut state = reduce(state, Action::RestoreStarted);
+    assert!(!state.restore_wanted());
+    for _ in 0..HOST_RESTARTS {
+        state = reduce(state, crashed());
+    }
+    let list = state.notices().list();
+    assert!(
+        list.last().unwrap().text.contains("reload the page"),
+        "{list:?}"
+    );
 }

@@ -15,9 +15,9 @@ mod workspace;
 use super::*;
 use ravenshard_model::share::{decode_fragment, encode_fragment};
 
-/// Every document of the workspace, read from its placement (the one store of them).
-pub(super) fn all(workspace: &WorkspaceState) -> Vec<Document> {
-    workspace.placement().documents(0..usize::MAX).collect()
+/// Every document of the workspace, read from its host.
+pub(super) fn all(state: &State) -> Vec<Document> {
+    state.placement().documents(0..usize::MAX).collect()
 }
 
 /// Reduces `action`, then answers what the Resharding view asks the workspace's host, as the
@@ -31,7 +31,7 @@ fn reduce(state: State, action: Action) -> State {
     }
     if let Some(target) = state.reshard().checking() {
         let configuration = target.to_json();
-        let mut host = ravenshard_model::host::Host::new(Placement::clone(&state.placement()));
+        let mut host = ravenshard_model::host::Host::new(state.placement());
         let question = ravenshard_model::host::Question::CheckPrefixes {
             configuration: configuration.clone(),
         };
@@ -133,14 +133,14 @@ fn typed_documents_are_placed_and_shown() {
 #[test]
 fn unchanged_inputs_keep_the_placement() {
     let state = State::default();
-    let before = state.placement();
+    let before = state.host().version;
     let text = format!("{}\n\n", state.workspace().page().text());
     let state = workspace(state, WorkspaceAction::SetText(text));
     let state = config(state, ConfigAction::SetShardCount("3".into()));
     let state = config(state, ConfigAction::SetShardCount("oops".into()));
     let state = config(state, ConfigAction::SetDatabase("Orders".into()));
     let state = view(state, ViewAction::SelectTab(Tab::Map));
-    assert!(Rc::ptr_eq(&before, &state.placement()));
+    assert_eq!(before, state.host().version, "nothing placed again");
 }
 
 #[test]
@@ -166,7 +166,11 @@ pub(super) fn assert_placed_as_fresh(state: &State) {
         design: state.design().design().map(|d| ContentDesign::clone(d)),
         ..PlacementOptions::default()
     };
-    let fresh = Placement::new(&all(state.workspace()), state.config().topology(), &options);
+    let fresh = ravenshard_model::workspace::Placement::new(
+        &all(state),
+        state.config().topology(),
+        &options,
+    );
     assert_eq!(p.topology(), fresh.topology());
     assert_eq!(p.totals(), fresh.totals());
     assert_eq!(p.shards(), fresh.shards());
@@ -214,9 +218,9 @@ fn edits_of_the_id_editor_are_followed_in_place_as_if_placed_again() {
     lines.push("".into());
     edits.push(lines.join("\n"));
     for (k, edit) in edits.into_iter().enumerate() {
-        let before = state.live_placement().clone();
+        let before = state.changes();
         state = workspace(state, WorkspaceAction::SetText(edit));
-        assert_ne!(&before, state.live_placement(), "edit {k}");
+        assert_ne!(before, state.changes(), "edit {k}");
         assert_placed_as_fresh(&state);
         if k == 1 {
             state = config(state, ConfigAction::SetJson(DESIGN.into()));
@@ -357,8 +361,9 @@ fn using_the_target_makes_it_the_configuration() {
         .text
         .contains("configuration in force"));
     // Without a target, nothing happens.
-    let again = reduce(state.clone(), Action::UseReshardTarget);
-    assert!(Rc::ptr_eq(&again.placement(), &state.placement()));
+    let version = state.host().version;
+    let again = reduce(state, Action::UseReshardTarget);
+    assert_eq!(again.host().version, version);
 }
 
 #[test]
@@ -403,12 +408,12 @@ fn a_workspace_over_the_link_limit_is_refused_before_any_link_is_made() {
 fn share_links_round_trip() {
     let shared = decode_fragment("#shards=3&ids=orders%2F1-A%0AUsers%2F70%24Users%2F4").unwrap();
     let state = State::from_shared(shared);
-    assert_eq!(all(state.workspace()).len(), 2);
+    assert_eq!(all(&state).len(), 2);
     assert_eq!(state.placement().shards().len(), 3);
     assert_eq!(state.notices().list().len(), 1);
     let link = encode_fragment(&state.shared());
     let again = State::from_shared(decode_fragment(&link).unwrap());
-    assert_eq!(all(again.workspace()), all(state.workspace()));
+    assert_eq!(all(&again), all(&state));
     assert_eq!(
         again.config().topology().to_json(),
         state.config().topology().to_json()
@@ -430,7 +435,7 @@ fn share_links_round_trip() {
         ..Default::default()
     };
     let state = State::from_shared(shared);
-    assert_eq!(all(state.workspace()).len(), 1);
+    assert_eq!(all(&state).len(), 1);
     assert_eq!(state.notices().list()[0].level, Level::Error);
     assert!(
         state.config().problem().is_none(),
@@ -459,7 +464,7 @@ fn saved_state_round_trips_and_bad_ones_are_refused() {
     let back = State::from_saved(read_saved(&json).unwrap()).unwrap();
     assert_eq!(back.config().database().value(), "Shop");
     assert_eq!(back.config().topology().members(0), ["D"]);
-    assert_eq!(all(back.workspace()), all(state.workspace()));
+    assert_eq!(all(&back), all(&state));
     assert_eq!(back.placement().shards()[0].fragment, "Shop$0");
 
     let plain = State::from_saved(State::default().saved()).unwrap();
@@ -617,16 +622,11 @@ fn split_chars_clamps() {
 fn bodies_an_import_did_not_keep_are_told() {
     use ravenshard_model::import::{BodiesDropped, FieldPaths};
     let loaded = |state: &State, dropped: BodiesDropped| {
-        let placer = state.placer();
-        let mut builder = placer.builder();
-        builder.push(&[Document::new("orders/1-A")]).unwrap();
         let kept = KeptFields::new("orders.json".into(), FieldPaths::new(["Customer"]));
+        let loaded = state.loaded(&[Document::new("orders/1-A")], state.placer());
         Action::Loaded(Rc::new(Loaded {
-            placement: builder.finish(),
-            placer,
-            summary: None,
             kept: Some(kept.with_dropped(dropped)),
-            job: None,
+            ..loaded
         }))
     };
     let state = State::with_documents(Vec::new());
@@ -674,7 +674,7 @@ fn the_placed_topology_follows_the_placement() {
     state = config(state, ConfigAction::SetDatabase("Orders".into()));
     state = view(state, ViewAction::SelectTab(Tab::Map));
     assert_eq!(same(&start, &state), (true, true));
-    assert_eq!(state.live_placement(), start.live_placement());
+    assert_eq!(state.changes(), start.changes());
     // An edit: a new placement, the same topology and options.
     let text = format!("{}\nusers/9", start.workspace().page().text());
     let edited = workspace(state.clone(), WorkspaceAction::SetText(text));

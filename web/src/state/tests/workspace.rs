@@ -99,10 +99,10 @@ fn typing_ids_with_sizes_and_collections() {
 #[test]
 fn unchanged_documents_keep_their_list() {
     let w = chapter();
-    let before = w.live_placement().clone();
+    let before = w.outbox().last();
     let text = format!("{}\n\n", w.page().text());
     let w = reduce(w, WorkspaceAction::SetText(text));
-    assert!(before == *w.live_placement());
+    assert!(before == w.outbox().last());
 }
 
 #[test]
@@ -115,10 +115,10 @@ fn generator_fields_and_samples() {
     let error = w.anchored_percent().error().unwrap();
     assert!(error.contains("'150' is not an anchored share"), "{error}");
     assert_eq!(*w.anchored_percent().value(), 100.0);
-    let before = w.live_placement().clone();
+    let before = w.outbox().last();
     let w = reduce(w, WorkspaceAction::Generate);
     assert!(
-        before == *w.live_placement(),
+        before == w.outbox().last(),
         "not generated with a bad field"
     );
     let w = reduce(w, WorkspaceAction::SetGeneratorShare("30".into()));
@@ -145,7 +145,7 @@ fn a_failed_or_cancelled_import_leaves_the_workspace() {
     };
     let w = reduce(chapter(), started);
     assert_eq!(w.import().unwrap().fraction, Some(0.0));
-    let before = w.live_placement().clone();
+    let before = w.outbox().last();
     let w = reduce(
         w,
         WorkspaceAction::ImportStarted {
@@ -163,13 +163,13 @@ fn a_failed_or_cancelled_import_leaves_the_workspace() {
         w.import_error(),
         Some("b.json could not be read, so the workspace is unchanged: bad")
     );
-    assert!(before == *w.live_placement());
+    assert!(before == w.outbox().last());
     let w = reduce(w, WorkspaceAction::ImportStarted { name: "c".into() });
     assert!(w.import_error().is_none());
     let w = reduce(w, WorkspaceAction::ImportCancelled);
     assert!(w.import().is_none());
     assert!(w.notice().unwrap().text.contains("Import of c cancelled"));
-    assert!(before == *w.live_placement());
+    assert!(before == w.outbox().last());
 }
 
 #[test]
@@ -205,11 +205,11 @@ fn the_editor_shows_one_page_of_a_large_workspace() {
 fn an_edit_of_a_page_replaces_only_its_documents() {
     let w = WorkspaceState::with_documents(numbered(2_500));
     let w = reduce(w, WorkspaceAction::MovePage(PageMove::Next));
-    let before = w.live_placement().clone();
+    let before = w.outbox().last();
     // Unchanged documents (a blank line added) keep the list.
     let same = format!("{}\n\n", w.page().text());
     let w = reduce(w, WorkspaceAction::SetText(same));
-    assert!(before == *w.live_placement());
+    assert!(before == w.outbox().last());
     // Replace the page's 1,000 documents by three; the others stay, in order.
     let text = "customers/1-A\nbad\tx\norders/new-A";
     let w = reduce(w, WorkspaceAction::SetText(text.into()));

@@ -1,62 +1,16 @@
-//! The workspace's placement following the configuration, and bucket statistics placed in
-//! place of documents.
+//! Bucket statistics in place of documents: read in the page for the notice, placed by the
+//! workspace's host.
 
 use super::{plural, WorkspaceState};
-use crate::state::live::Live;
 use crate::state::notices::{Level, Notice};
-use ravenshard::Topology;
 use ravenshard_design::reshard::BucketStatistics;
 use ravenshard_model::host::Change;
-use ravenshard_model::workspace::{Placement, PlacementOptions};
 use std::rc::Rc;
 
 impl WorkspaceState {
-    /// Places the documents (or the bucket statistics) by `topology` with `options`: in
-    /// place when only the topology changed and the placement can follow it
-    /// ([`Placement::set_topology`], no ID hashed again), else placed again from the
-    /// placement's own tables. Bucket statistics the topology cannot place give an empty
-    /// placement, and a notice says why.
-    pub(super) fn configure(&mut self, topology: &Rc<Topology>, options: &Rc<PlacementOptions>) {
-        self.outbox.push(super::configure(topology));
-        if let Some(statistics) = &self.statistics {
-            let placement = match Placement::from_statistics(statistics, topology, options) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.notice = Some(Notice::new(
-                        Level::Error,
-                        format!(
-                            "The configuration in force cannot place the bucket statistics, \
-                             so the views are empty: {e}"
-                        ),
-                    ));
-                    Placement::new(&[], topology, options)
-                }
-            };
-            self.placement = Live::new(placement);
-            return;
-        }
-        let (same_options, same_topology) = {
-            let p = self.placement.get();
-            (p.options() == &**options, p.topology() == &**topology)
-        };
-        if same_options && same_topology {
-            return;
-        }
-        if same_options && self.placement.update(|p| p.set_topology(topology)).is_ok() {
-            return;
-        }
-        let again = self.placement.get().placed_again(topology, options);
-        match again {
-            Ok(p) => self.placement = Live::new(p),
-            Err(e) => {
-                let text = format!("The documents could not be placed again: {e}.");
-                self.notice = Some(Notice::new(Level::Error, text));
-            }
-        }
-    }
-
-    /// Bucket statistics were read: merged, they replace the documents; if they cannot be
-    /// read, the workspace is unchanged and the import's error says why.
+    /// Bucket statistics were read: merged, they replace the documents (the host places
+    /// them; when the configuration cannot, its news say why); if they cannot be read, the
+    /// workspace is unchanged and the import's error says why.
     pub(super) fn statistics_imported(&mut self, names: &[String], texts: &[String]) {
         self.import = None;
         let files = names
@@ -94,23 +48,10 @@ impl WorkspaceState {
             summary.push(' ');
             summary.push_str(note);
         }
-        let statistics = Rc::new(statistics);
-        let placement = self.placement.get();
-        let (topology, options) = (
-            Rc::new(placement.topology().clone()),
-            Rc::new(placement.options().clone()),
-        );
-        drop(placement);
-        self.adopt(Live::new(Placement::new(&[], &topology, &options)));
+        self.adopt(0);
         // Bucket statistics have no documents: no page to ask for.
         self.page_wanted = None;
-        self.statistics = Some(statistics);
-        self.notice = None;
-        self.configure(&topology, &options);
-        // When the configuration cannot place them, the notice says so after the summary.
-        self.notice = Some(match self.notice.take() {
-            Some(problem) => Notice::new(problem.level, format!("{summary} {}", problem.text)),
-            None => Notice::new(Level::Info, summary),
-        });
+        self.statistics = Some(Rc::new(statistics));
+        self.notice = Some(Notice::new(Level::Info, summary));
     }
 }
