@@ -854,7 +854,8 @@ def measure_table_edits(driver, docs, edits, rows, trace):
         saved = r["save"] = settle(driver, r["end"], docs)
         if "error" not in saved:
             written = saved["serialize"]
-            note = ("   (the settings alone)" if written is None
+            # A save in the workspace's host's worker leaves no page measure of its parts.
+            note = ("   (in the host's worker)" if written is None
                     else f"   (the parts copied to the worker by {written:.0f} ms)")
             table_row(f"save after them, {tab} view", saved["save"], None, saved["longest"],
                       loadavg(), float("inf"), note)

@@ -1,11 +1,15 @@
-//! The studio's entry point: renders [`App`] into the page's `<body>`.
+//! The studio's entry point: renders [`App`] into the page's `<body>`. The studio's workers
+//! load this same module (one download for the page and its workers): there, with no
+//! window, it renders nothing, and the worker's loader registers the worker.
 
 use ravenshard_studio::App;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsCast;
 
 fn main() {
-    yew::Renderer::<App>::new().render();
+    if web_sys::window().is_some() {
+        yew::Renderer::<App>::new().render();
+    }
 }
 
 /// The bytes of the page's WebAssembly memory (it grows, never shrinks): what

@@ -23,17 +23,43 @@ use yew::Callback;
 /// Where the worker's script is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Script {
-    /// A module made by wasm-bindgen's `web` target (trunk's worker target with
-    /// `data-bindgen-target="web"`), whose default export loads its wasm
-    /// (`<name>_bg.wasm`, next to it) and runs its `main`; relative to the page.
-    Module(String),
-    /// A module script that loads the wasm and registers [`StudioWorker`] itself (the
-    /// browser tests make one for their test module).
+    /// The page's own module (found in the page, [`page_module`]): the worker loads the
+    /// same wasm as the page, so the studio downloads one (the browser caches it), and
+    /// registers [`StudioWorker`] ([`register_studio_worker`](super::register_studio_worker)).
+    Page,
+    /// A module script that loads the wasm and registers [`StudioWorker`] itself
+    /// ([`loader`]: the browser tests make one of their test module).
     Loader(String),
 }
 
-/// The script of trunk's worker target, next to `index.html`.
-pub const WORKER_SCRIPT: &str = "ravenshard-studio-worker.js";
+/// The URL of the page's own wasm-bindgen module (trunk preloads it: a
+/// `<link rel="modulepreload">` of a `.js` file).
+pub fn page_module() -> Option<String> {
+    let window = web_sys::window()?;
+    let link = window
+        .document()?
+        .query_selector("link[rel=modulepreload][href$='.js']")
+        .ok()??;
+    let href = link.get_attribute("href")?;
+    let base = window.location().href().ok()?;
+    Some(web_sys::Url::new_with_base(&href, &base).ok()?.href())
+}
+
+/// A module script (a blob URL) that loads the wasm-bindgen module at `module` (its wasm
+/// next to it, `<name>_bg.wasm`) in a worker and registers [`StudioWorker`] there.
+pub fn loader(module: &str) -> Result<String, JsValue> {
+    let wasm = format!("{}_bg.wasm", module.trim_end_matches(".js"));
+    let source = format!(
+        "import init, {{ register_studio_worker }} from '{module}';\n\
+         await init({{ module_or_path: '{wasm}' }});\n\
+         register_studio_worker();\n"
+    );
+    let parts = js_sys::Array::of1(&source.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    web_sys::Url::create_object_url_with_blob(&blob)
+}
 
 struct Running {
     bridge: WorkerBridge<StudioWorker>,
@@ -44,7 +70,7 @@ struct Running {
 }
 
 thread_local! {
-    static SCRIPT: RefCell<Script> = RefCell::new(Script::Module(WORKER_SCRIPT.into()));
+    static SCRIPT: RefCell<Script> = const { RefCell::new(Script::Page) };
     static RUNNING: RefCell<HashMap<Channel, Running>> = RefCell::new(HashMap::new());
     static SINKS: RefCell<HashMap<Channel, Callback<Reply>>> = RefCell::new(HashMap::new());
     static STARTED: Cell<u64> = const { Cell::new(0) };
@@ -180,7 +206,16 @@ fn on_reply(channel: Channel, reply: Reply) {
 /// Starts a worker for `channel` through `gloo-worker`, keeping the browser's `Worker` it
 /// makes.
 fn spawn(channel: Channel) -> Option<Running> {
-    let script = SCRIPT.with(|s| s.borrow().clone());
+    let script = match SCRIPT.with(|s| s.borrow().clone()) {
+        Script::Loader(url) => url,
+        Script::Page => {
+            let made = page_module().map(|module| loader(&module));
+            let url = made.and_then(Result::ok)?;
+            // Made once: the page's module does not change.
+            set_script(Script::Loader(url.clone()));
+            url
+        }
+    };
     let made: Rc<RefCell<Option<web_sys::Worker>>> = Rc::default();
     let global = js_sys::global();
     let original = js_sys::Reflect::get(&global, &"Worker".into()).ok()?;
@@ -199,10 +234,7 @@ fn spawn(channel: Channel) -> Option<Running> {
     let wrapped = js_sys::Reflect::set(&global, &"Worker".into(), &proxy).unwrap_or(false);
     let mut spawner = StudioWorker::spawner();
     spawner.callback(move |reply| on_reply(channel, reply));
-    let bridge = match &script {
-        Script::Module(path) => spawner.as_module(true).spawn(path),
-        Script::Loader(url) => spawner.with_loader(true).as_module(true).spawn(url),
-    };
+    let bridge = spawner.with_loader(true).as_module(true).spawn(&script);
     if wrapped {
         let _ = js_sys::Reflect::set(&global, &"Worker".into(), &original);
     }

@@ -57,6 +57,14 @@ pub use protocol::{
     LoadData, Reply, Request, RestoreRequest, SavePart, Stage, BATCHES_AHEAD,
 };
 pub use ravenshard_model::batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};
+
+/// Registers [`StudioWorker`] in the worker that loaded this module: called by the worker's
+/// loader ([`client::loader`]), in the worker.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn register_studio_worker() {
+    use gloo::worker::Registrable;
+    StudioWorker::registrar().register();
+}
 pub use reading::Reading;
 pub use run::StudioWorker;
 pub use saving::Saving;

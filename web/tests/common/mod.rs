@@ -4,13 +4,10 @@
 
 pub mod jobs;
 
-use gloo::worker::Registrable;
 use ravenshard_studio::components::saving;
 use ravenshard_studio::worker::client::{self, Script};
 use ravenshard_studio::worker::host;
-use ravenshard_studio::worker::StudioWorker;
 use ravenshard_studio::App;
-use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement,
@@ -175,28 +172,15 @@ pub fn fire_at(target: &web_sys::EventTarget, kind: &str) {
     target.dispatch_event(&event).unwrap();
 }
 
-/// Called by the worker's loader, in the worker.
-#[wasm_bindgen]
-pub fn register_studio_worker() {
-    StudioWorker::registrar().register();
-}
-
 /// The studio's workers load this test module (any worker running is stopped).
 pub fn use_this_module_as_the_worker() {
     let base = gloo::utils::window().location().href().unwrap();
     let module = web_sys::Url::new_with_base("wasm-bindgen-test.js", &base)
         .unwrap()
         .href();
-    let wasm = module.replace(".js", "_bg.wasm");
-    // The runner builds the test module without a default path for its wasm: give it.
-    let source = format!(
-        "import init, {{ register_studio_worker }} from '{module}';\nawait init({{ module_or_path: '{wasm}' }});\nregister_studio_worker();\n"
-    );
-    let parts = js_sys::Array::of1(&source.into());
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/javascript");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).unwrap();
-    let url = web_sys::Url::create_object_url_with_blob(&blob).unwrap();
+    // The runner builds the test module without a default path for its wasm: the loader
+    // gives it.
+    let url = client::loader(&module).unwrap();
     client::terminate();
     client::set_script(Script::Loader(url));
 }
