@@ -9,11 +9,12 @@
 //! * [`ReshardState`] ([`ReshardAction`]): the Resharding view's target, plan and walk-through.
 //! * [`NoticesState`] ([`NoticeAction`]): the messages at the top.
 //!
-//! [`State`] holds them behind `Rc`s (a view's properties compare them by pointer); the
-//! workspace holds the [`Placement`] of the documents by the configuration, the one store
-//! of the documents in the page. After every action it tells the
-//! sub-states what changed elsewhere: the design the configuration in force, the views and
-//! the Resharding state the new placement. Everything derived is computed by the core, only
+//! [`State`] holds them behind `Rc`s (a view's properties compare them by pointer). The
+//! documents are the workspace's host's, in the studio's worker: the workspace queues each
+//! change for it ([`Outbox`]) and the host's news bring what every view shows
+//! ([`Action::Host`]). After every action the state tells the sub-states what changed
+//! elsewhere: the design the configuration in force, the views and the Resharding state
+//! the topology and the host's summary. Everything derived is computed by the core, only
 //! when its inputs change; the reducers are pure and tested natively. Typed fields are
 //! [`Field`]s: text, error and value together.
 
@@ -26,7 +27,6 @@ pub mod export;
 pub mod inputs;
 pub mod kept;
 pub mod limits;
-pub mod live;
 pub mod loaded;
 pub mod notices;
 pub mod other_tabs;
@@ -59,7 +59,6 @@ pub use inputs::{
 };
 pub use kept::{KeptFields, SavedKept};
 pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
-pub use live::Live;
 pub use loaded::{import_summary, nothing_imported, Loaded, Placer, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
 pub use other_tabs::{SaveOwner, SavedInTab, SAVES_CHANNEL};

@@ -10,8 +10,8 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::rc::Rc;
 
-/// Changes not yet sent, numbered in order; shared by every copy of the state (as
-/// [`Live`](super::Live) is), so that a change queued by one reducer is sent once.
+/// Changes not yet sent, numbered in order; shared by every copy of the state (yew keeps
+/// the previous one), so that a change queued by one reducer is sent once.
 ///
 /// # Examples
 ///

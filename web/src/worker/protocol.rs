@@ -27,16 +27,12 @@ pub struct RestoreRequest {
 }
 
 /// One step of a save's documents, in order ([`Request::SaveEnd`]): a stored part kept,
-/// a part a job's worker wrote, or the parts the save's worker wrote of one of the save's
-/// batches.
+/// or the parts the save's worker wrote of one of the save's batches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SavePart {
     /// A part stored by an earlier save, still the documents it holds (the layout in
     /// force names it).
     Kept(PartRef),
-    /// A part the worker of an import wrote of the documents it read
-    /// ([`Reply::BatchStored`]; no layout names it yet).
-    Written(PartRef),
     /// The parts written of the save's batch with this number.
     Batch(u64),
 }
@@ -333,8 +329,8 @@ pub enum Request {
     /// The save `run` sent all its batches: the worker stores the settings (the JSON of
     /// [`Saved`](crate::state::Saved) without documents) with the layout of `parts`, and
     /// removes every part the layout does not name, in one transaction
-    /// ([`Reply::Saved`]), except the parts of the runs still open and of the generations
-    /// kept ([`Request::SaveKeep`]); if a part kept is no longer in the layout in force,
+    /// ([`Reply::Saved`]), except the parts of the runs still open; if a part kept is no
+    /// longer in the layout in force,
     /// a part the new layout would name is no longer stored, or a batch of the run is
     /// missing (the worker was started again meanwhile), nothing changes
     /// ([`Reply::SaveOutdated`]).
@@ -718,11 +714,7 @@ mod tests {
                 generation: 1_764_000_000_001,
                 settings: "{\"version\":1}".into(),
                 own: vec![1_764_000_000_000, 1_764_000_000_001],
-                parts: vec![
-                    SavePart::Kept(part()),
-                    SavePart::Written(part()),
-                    SavePart::Batch(0),
-                ],
+                parts: vec![SavePart::Kept(part()), SavePart::Batch(0)],
                 documents: 16_385,
             },
             Request::SaveDrop { run: 4 },

@@ -286,7 +286,7 @@ impl SaveRun {
         let mut parts = Vec::with_capacity(order.len());
         for step in order {
             match step {
-                SavePart::Kept(part) | SavePart::Written(part) => parts.push(*part),
+                SavePart::Kept(part) => parts.push(*part),
                 SavePart::Batch(n) => parts.extend(self.written.get(*n as usize)?),
             }
         }

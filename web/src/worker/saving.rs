@@ -3,12 +3,10 @@
 //! ([`Transport::Local`]), the page's tests from the page ([`Transport::Page`]).
 //! [`Saving`] sends the documents in batches
 //! ([`Request::SaveBatch`]), never more than [`SAVE_AHEAD`] ahead of what the worker
-//! stored, then the settings ([`Request::SaveEnd`]), and hands over how it ended. The
-//! save's worker ([`Channel::Save`]) stays between saves. Several saves may be open at
-//! once (a save an edit stopped, which the next goes on from, and the save a job handed
-//! over): the worker's replies reach each save's own queue by its run. The page gives
-//! every save generation ([`next_generation`]), its own saves' and the jobs' that store
-//! their documents ([`keep`], [`release`]).
+//! stored, then the settings ([`Request::SaveEnd`]), and hands over how it ended. Several
+//! saves may be open at once (a save an edit stopped, which the next goes on from, and a
+//! newer one): the machinery's replies reach each save's own queue by its run. The page
+//! gives the host's saves their generation ([`next_generation`]): it outlives a worker.
 
 use super::client;
 use super::protocol::{Reply, Request, SavePart};
