@@ -207,33 +207,25 @@ impl StudioWorker {
             return;
         };
         let version = host.borrow().version();
+        let working = |(done, total): (u64, u64)| {
+            let reply = Reply::Working {
+                id: asked,
+                done,
+                total,
+            };
+            scope.respond(id, reply);
+        };
         let mut rows = self.rows.borrow_mut();
         if let Some(wanted) = rows.as_mut() {
             if wanted.version == version && wanted.query == *query {
-                let (done, total) = wanted.progress;
-                scope.respond(
-                    id,
-                    Reply::Working {
-                        id: asked,
-                        done,
-                        total,
-                    },
-                );
+                working(wanted.progress);
                 wanted.waiting.push((asked, question));
                 return;
             }
         }
         let job = host.borrow().rows_job(query);
         let progress = job.progress();
-        let (done, total) = progress;
-        scope.respond(
-            id,
-            Reply::Working {
-                id: asked,
-                done,
-                total,
-            },
-        );
+        working(progress);
         *rows = Some(RowsWanted {
             version,
             query: query.clone(),
