@@ -1232,9 +1232,8 @@ async fn a_large_generation_shows_progress_and_can_be_cancelled() {
     assert!(studio.text(".notices").contains("Cancelled"));
 }
 
-/// A chunked generation is shown when complete, saved (the save's worker making the
-/// documents again, the page copying none), and restored a chunk at a time on the next
-/// start.
+/// A chunked generation is shown when complete, saved (by the workspace's host, the page
+/// copying none of its documents), and restored a chunk at a time on the next start.
 #[wasm_bindgen_test]
 async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
     let studio = Studio::fresh().await;
@@ -1249,7 +1248,7 @@ async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
     studio.click("#tab-shards").await;
     let shards: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
     saved_with(60_000).await;
-    // The save's worker made the documents again from the generator: the page copied none.
+    // The host saved its own copy of the documents: the page copied none.
     assert_eq!(saving::copied_documents(), copied);
     drop(studio);
     let studio = Studio::mount(()).await;

@@ -133,23 +133,21 @@ pub enum Action {
     Host(HostNews),
 }
 
-/// What the page knows of the workspace's host: the version and summary of its last
-/// change, and that change's number.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// What the page knows of the workspace's host: the version after its last change, and that
+/// change's number (the summary it sent is the workspace's, [`State::summary`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct HostSeen {
     /// The host's version after its last change (0: none made yet).
     pub version: u64,
     /// The number of that change (the page's).
     pub seq: u64,
-    /// The host's summary after it.
-    pub summary: Option<Rc<Summary>>,
     /// How many times the host's worker stopped.
     pub crashes: u32,
 }
 
-/// How many times the page gives a new host's worker the documents again after a crash;
-/// after that it tells the user to reload (a worker that cannot load, or runs out of memory
-/// on these documents, would stop again and again).
+/// How many times the page restores the last saved studio into a new host's worker after a
+/// crash; after that it tells the user to reload (a worker that cannot load, or runs out of
+/// memory on these documents, would stop again and again).
 pub const HOST_RESTARTS: u32 = 3;
 
 /// What the studio says of a workspace too big for a share link (`why`: its size).
@@ -520,7 +518,7 @@ impl State {
     fn reopen(&mut self, state: Rc<State>) {
         let outbox = self.workspace.outbox().clone();
         let notices = Rc::clone(&self.notices);
-        let host = self.host.clone();
+        let host = self.host;
         *self = Rc::unwrap_or_clone(state);
         let mut workspace = Rc::unwrap_or_clone(Rc::clone(&self.workspace));
         workspace.send_through(&outbox);
@@ -574,7 +572,6 @@ impl State {
                 self.host = HostSeen {
                     version: changed.version,
                     seq,
-                    summary: Some(Rc::new(changed.summary.clone())),
                     crashes: self.host.crashes,
                 };
             }
@@ -631,10 +628,9 @@ impl State {
     }
 
     /// Tells the sub-states what changed elsewhere: the design follows the configuration;
-    /// the workspace places its documents by a new configuration (in place when it can;
-    /// only members are updated when only members changed); the views and the Resharding
-    /// state follow the placement; the Resharding state computes its view while its tab is
-    /// shown.
+    /// the workspace queues a new configuration (or new members) for its host; the views
+    /// and the Resharding state follow the topology; the Resharding state computes its view
+    /// while its tab is shown.
     fn reconcile(&mut self) {
         let topology = Rc::clone(self.config.topology());
         if !Rc::ptr_eq(self.design.topology(), &topology) {
@@ -646,17 +642,11 @@ impl State {
             }
         }
         let revision = self.config.revision();
-        let applied = if self.placed.revision != revision {
-            Some(WorkspaceAction::Configure(Rc::clone(&topology)))
-        } else if !Rc::ptr_eq(&self.placed.applied, &topology) {
-            // The same revision, another topology: only the members changed.
-            Some(WorkspaceAction::SetMembers(Rc::clone(&topology)))
-        } else {
-            None
-        };
-        if let Some(action) = applied {
-            let members = matches!(action, WorkspaceAction::SetMembers(_));
-            self.workspace = Rc::clone(&self.workspace).reduce(action);
+        // The same revision, another topology: only the members changed.
+        let members = self.placed.revision == revision;
+        if !members || !Rc::ptr_eq(&self.placed.applied, &topology) {
+            let configure = WorkspaceAction::Configure(Rc::clone(&topology));
+            self.workspace = Rc::clone(&self.workspace).reduce(configure);
             (self.placed.revision, self.placed.applied) = (revision, Rc::clone(&topology));
             let before = Rc::clone(&self.placed.topology);
             self.placed.follow(&topology);

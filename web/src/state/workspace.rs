@@ -128,12 +128,10 @@ pub enum WorkspaceAction {
         /// What it did, and the summary after it.
         changed: Rc<Changed>,
     },
-    /// The configuration in force changed (sent by the studio's state): the host places
-    /// the documents by `topology`, in place when it can.
+    /// The configuration in force changed, or only its members (sent by the studio's
+    /// state): the host places the documents by `topology`, in place when it can (no
+    /// document moves when only members changed).
     Configure(Rc<Topology>),
-    /// Only the members of the shards changed (sent by the studio's state): no document
-    /// moves.
-    SetMembers(Rc<Topology>),
     /// Rewrite the IDs of the documents the list names (ignoring case), as an advisor's
     /// candidate says; `label` names the candidate in the notice.
     RewriteIds {
@@ -423,7 +421,7 @@ impl WorkspaceState {
                 self.work = None;
                 self.want_page(self.page.start());
             }
-            WorkspaceAction::Configure(topology) | WorkspaceAction::SetMembers(topology) => {
+            WorkspaceAction::Configure(topology) => {
                 self.outbox.push(configure(&topology));
             }
             WorkspaceAction::ImportCancelled => {
@@ -460,7 +458,7 @@ impl WorkspaceState {
             let change = Change::Splice {
                 at: splice.at as u64,
                 remove: splice.remove as u64,
-                insert: splice.insert.clone(),
+                insert: splice.insert,
             };
             // Typed documents replace bucket statistics (the host places them anew).
             self.statistics = None;

@@ -188,7 +188,7 @@ impl StudioWorker {
             .clone();
         let store = self
             .store
-            .get_or_insert_with(|| Rc::new(Store::new(Transport::Local(saves), None)));
+            .get_or_insert_with(|| Rc::new(Store::new(Transport::Local(saves))));
         Rc::clone(store)
     }
 

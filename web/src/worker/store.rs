@@ -418,12 +418,12 @@ pub struct Store {
 }
 
 impl Store {
-    /// Saves over `transport`; `stored`: the documents IndexedDB holds already (a restored
-    /// studio's), if known.
-    pub fn new(transport: Transport, stored: Option<StoredDocuments>) -> Store {
+    /// Saves over `transport`; what IndexedDB holds is known from the first save, or from a
+    /// restore ([`Store::restored`]).
+    pub fn new(transport: Transport) -> Store {
         Store {
             transport,
-            stored: RefCell::new(stored),
+            stored: RefCell::new(None),
             paused: RefCell::new(None),
         }
     }
