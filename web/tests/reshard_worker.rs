@@ -1,6 +1,6 @@
-//! The Resharding view's balance in the studio's worker, in headless Chromium: the load and
-//! a balance go to the worker and back through `gloo-worker`'s codec with the answer the
-//! core gives on the page; the view balances there, shows Balancing… with Cancel while it
+//! The Resharding view's plan and balance in the studio's worker, in headless Chromium: a
+//! plan (with the load) and a balance go to the worker and back through `gloo-worker`'s
+//! codec with the answer the core gives on the page; the view balances there, shows Balancing… with Cancel while it
 //! runs, and a worker that panics leaves a usable view with a message.
 //!
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
@@ -8,10 +8,13 @@
 
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
-    add_shard, balance, BalanceOptions, BucketLoad, Measure, Objective, Throughput,
+    add_shard, balance, migration_step, plan, BalanceOptions, BucketLoad, Measure, Objective,
+    PlanOptions, Throughput,
 };
 use ravenshard_studio::worker::client;
-use ravenshard_studio::worker::{BalanceRequest, Channel, LoadData, Reply, Request};
+use ravenshard_studio::worker::{
+    BalanceRequest, Channel, LoadData, PlanRequest, PlanShown, Reply, Request, StepAt, StepShown,
+};
 use ravenshard_studio::App;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -38,7 +41,7 @@ async fn replies_until(replies: &RefCell<Vec<Reply>>, count: usize) {
 }
 
 #[wasm_bindgen_test]
-async fn a_balance_goes_to_the_worker_and_back_with_the_pages_answer() {
+async fn a_plan_and_a_balance_go_to_the_worker_and_back_with_the_pages_answer() {
     use_this_module_as_the_worker();
     let current = Topology::with_shards(3).unwrap();
     let ids = (0..20_000).map(|i| format!("orders/{i}-A"));
@@ -64,7 +67,34 @@ async fn a_balance_goes_to_the_worker_and_back_with_the_pages_answer() {
         let replies = Rc::clone(&replies);
         Callback::from(move |r: Reply| replies.borrow_mut().push(r))
     };
-    client::send(Request::KeepLoad(LoadData::of(7, &load)), sink.clone());
+    // The plan carries the load, which the worker keeps for the balance.
+    let plan_options = PlanOptions {
+        measure: Measure::Bytes,
+        throughput: Some(Throughput::Docs(5000.0)),
+        ..PlanOptions::default()
+    };
+    let target = expected.plan.target.clone();
+    let planned_here = plan(&current, &target, &load, &plan_options).unwrap();
+    let step_here = migration_step(&current, &planned_here, &load, 5).unwrap();
+    let asked = PlanRequest {
+        run: 1,
+        load: 7,
+        data: Some(LoadData::of(7, &load)),
+        current: current.to_json(),
+        target: target.to_json(),
+        database: current.database().to_string(),
+        options: plan_options,
+        step: StepAt::To(5),
+    };
+    client::send(Request::Plan(asked), sink.clone());
+    replies_until(&replies, 1).await;
+    let Reply::Planned { run: 1, planned } = replies.borrow_mut().remove(0) else {
+        panic!("a plan");
+    };
+    let planned = *planned;
+    assert_eq!(planned.plan, Ok(PlanShown::of(&planned_here)));
+    assert_eq!(planned.step, 5);
+    assert_eq!(planned.migration, Some(Ok(StepShown::of(step_here))));
     let request = BalanceRequest {
         run: 1,
         load: 7,

@@ -858,6 +858,34 @@ async fn the_chapters_design_rules_routing_and_transactions() {
 }
 
 #[wasm_bindgen_test]
+async fn resharding_drains_a_shard_in_the_worker_then_removes_it() {
+    let studio = Studio::fresh().await;
+    studio.set("#gen-count", "3000", "input").await;
+    studio.click("button.generate").await;
+    studio.click("#tab-reshard").await;
+    // The chosen shard is the last one: 2.
+    studio.click("button.drain-shard").await;
+    studio
+        .until("the drain and its plan", |s| {
+            s.find(".balancing").is_none() && s.text(".buckets-moved strong") != "0"
+        })
+        .await;
+    assert!(studio
+        .text(".reshard-bars .bar-row[data-shard=\"2\"] .bar-value")
+        .ends_with("→ 0"));
+    assert!(studio.find(".target-problem").is_none());
+    studio.click("button.remove-shard").await;
+    assert!(studio.find(".target-problem").is_none());
+    assert_eq!(
+        studio.count(".reshard-bars .bar-row"),
+        3,
+        "shard 2 shown as removed"
+    );
+    assert!(studio.text(".plan-notes").contains("Shard 2"));
+    assert!(studio.find(".notice.error").is_none());
+}
+
+#[wasm_bindgen_test]
 async fn resharding_adds_a_shard_balances_and_steps_through_the_migration() {
     let studio = Studio::fresh().await;
     studio.set("#gen-count", "3000", "input").await;
@@ -1093,8 +1121,13 @@ async fn the_plan_shows_both_terms_and_downloads_its_calls() {
     let stop = catch_downloads();
     studio.click("button.download-calls-json").await;
     studio.click("button.download-calls-sh").await;
+    // The worker writes the files: they come after the clicks.
+    let caught = || serde_json::from_str::<Vec<(String, String)>>(&caught_downloads()).unwrap();
+    studio
+        .until("the calls' files", |_| caught().len() >= 2)
+        .await;
     stop.call0(&JsValue::NULL).unwrap();
-    let caught: Vec<(String, String)> = serde_json::from_str(&caught_downloads()).unwrap();
+    let caught = caught();
     assert_eq!(caught.len(), 2, "{caught:?}");
     assert_eq!(caught[0].0, "Orders-calls.json");
     let json: serde_json::Value =

@@ -48,7 +48,7 @@ pub use matrix::{MatrixView, MatrixViewProps};
 pub use notices::{Notices, NoticesProps};
 pub use queries::{QueriesView, QueriesViewProps, EXAMPLE_QUERIES};
 pub use ranges::{RangesView, RangesViewProps};
-pub use reshard::{duration, ReshardView, ReshardViewProps, MOVES_SHOWN};
+pub use reshard::{duration, ReshardView, ReshardViewProps};
 pub use shards::{ShardsView, ShardsViewProps};
 pub use workspace::{WorkspacePanel, WorkspacePanelProps};
 

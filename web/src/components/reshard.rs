@@ -4,15 +4,12 @@
 use super::{browser, bytes, count, on_value, percent, plural, shard_style, ByPtr};
 use crate::editors::{BucketMap, ConfigJson, MapDocuments, PrefixEditor, RangeEditor};
 use crate::state::{Field, ReshardAction, ReshardState, StepMove, ViewAction};
-use crate::worker::{client, Channel, Reply, Request};
+use crate::worker::{client, Channel, PlanShown, Reply, Request, StepShown, MOVES_SHOWN};
 use gloo::timers::callback::Timeout;
 use ravenshard::Topology;
-use ravenshard_design::reshard::{migration_steps, Measure, MigrationStep, Obstacle, Phase, Plan};
+use ravenshard_design::reshard::{Measure, Obstacle, Phase};
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// The most moves listed.
-pub const MOVES_SHOWN: usize = 100;
 
 /// The most obstacles listed.
 pub const OBSTACLES_SHOWN: usize = 10;
@@ -66,10 +63,6 @@ pub fn duration(seconds: f64) -> String {
 /// done well before).
 pub const BALANCING_SHOWN_AFTER_MS: u32 = 200;
 
-/// How long the load waits, after a change of the documents while the view is shown, before
-/// it goes to the worker (edits in a row send it once).
-pub const LOAD_SENT_AFTER_MS: u32 = 300;
-
 /// Sends a balance of the target to the worker; nothing while an option field cannot be
 /// used (the form says why).
 fn send_balance(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<Reply>) {
@@ -82,16 +75,49 @@ fn send_balance(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callba
     on.emit(ReshardAction::BalanceSent { run, worker });
 }
 
-/// Sends the load per bucket to the worker, ahead of a balance (which then sends only the
-/// target and the options), when the worker does not hold it yet.
-fn send_load(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<Reply>) {
-    let Some(data) = r.load_to_send(client::instance(Channel::Reshard)) else {
+/// Sends the plan the view wants to the worker (with the load, when it does not hold it).
+fn send_plan(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<Reply>) {
+    let Some(request) = r.plan_request(client::instance(Channel::Reshard)) else {
         return;
     };
-    let load = data.number;
-    client::send(Request::KeepLoad(data), replies.clone());
+    let run = request.run;
+    client::send(Request::Plan(request), replies.clone());
     let worker = client::instance(Channel::Reshard);
-    on.emit(ReshardAction::LoadSent { load, worker });
+    let wanted = r.worker_wanted();
+    on.emit(ReshardAction::PlanSent {
+        run,
+        worker,
+        wanted,
+    });
+}
+
+/// Sends the drain the view wants to the worker; whether it sent one.
+fn send_drain(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<Reply>) -> bool {
+    let Some(request) = r.drain_request(client::instance(Channel::Reshard)) else {
+        return false;
+    };
+    let run = request.run;
+    client::send(Request::Drain(request), replies.clone());
+    let worker = client::instance(Channel::Reshard);
+    on.emit(ReshardAction::BalanceSent { run, worker });
+    true
+}
+
+/// Asks the worker for what the view wants of it, once rendered (the actions that want
+/// something in a row ask once): a drain, else a plan (a drain's target is planned when it
+/// comes).
+#[hook]
+fn use_worker_asks(state: &ByPtr<ReshardState>, on: &Callback<ReshardAction>) {
+    let (state, on) = (state.clone(), on.clone());
+    use_effect_with(state.worker_wanted(), move |_| {
+        let replies = on.reform(ReshardAction::Reply);
+        let timer = Timeout::new(0, move || {
+            if !send_drain(&state, &on, &replies) {
+                send_plan(&state, &on, &replies);
+            }
+        });
+        move || drop(timer)
+    });
 }
 
 /// Properties of [`Balancing`].
@@ -141,19 +167,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
     let on_bucket = props.on_view.reform(|b| ViewAction::SelectBucket(Some(b)));
     let replies = on.reform(ReshardAction::Reply);
     super::reshard_host::use_reshard_answers(r, on);
-    {
-        // The load goes to the worker when the view shows it (the worker starts then, not
-        // on the first balance), in a task of its own, as soon as the host's load came;
-        // after a change of the documents while it is shown, once they rest.
-        let (state, on, replies) = (props.reshard.clone(), on.clone(), replies.clone());
-        let loaded_before = use_mut_ref(|| false);
-        use_effect_with(r.load_number(), move |&number| {
-            let edited = number > 0 && std::mem::replace(&mut *loaded_before.borrow_mut(), true);
-            let delay = if edited { LOAD_SENT_AFTER_MS } else { 0 };
-            let timer = Timeout::new(delay, move || send_load(&state, &on, &replies));
-            move || drop(timer)
-        });
-    }
+    use_worker_asks(&props.reshard, on);
     let balance = {
         let (state, on, replies) = (props.reshard.clone(), on.clone(), replies.clone());
         Callback::from(move |_: MouseEvent| send_balance(&state, &on, &replies))
@@ -179,9 +193,12 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                     on_download={download_target(Rc::clone(&target), props.on_error.clone())} />
                 { target_form(r, on, balance, on_cancel, on_panic) }
             </section>
+            if r.planning() {
+                <p class="muted planning" role="status">{ "Planning in the studio's worker…" }</p>
+            }
             {
                 match r.view().map(|v| &v.plan) {
-                    None => html! { <p class="muted">{ "Computing…" }</p> },
+                    None => html! {},
                     Some(Err(e)) => html! { <p class="error plan-error" role="alert">{ e.clone() }</p> },
                     Some(Ok(plan)) => html! {
                         <>
@@ -384,7 +401,7 @@ fn obstacles(list: &[Obstacle]) -> Html {
     }
 }
 
-fn totals(plan: &Plan, r: &ReshardState, on: &Callback<ReshardAction>) -> Html {
+fn totals(plan: &PlanShown, r: &ReshardState, on: &Callback<ReshardAction>) -> Html {
     let skew = |s: Option<f64>| s.map_or("–".to_string(), |s| format!("{:.2}", s));
     let stat = |class: &'static str, label: &str, value: String| {
         html! { <div class={classes!("stat", class)}><span class="label">{ label.to_string() }</span><strong>{ value }</strong></div> }
@@ -401,7 +418,7 @@ fn totals(plan: &Plan, r: &ReshardState, on: &Callback<ReshardAction>) -> Html {
     }
 }
 
-fn per_shard(plan: &Plan) -> Html {
+fn per_shard(plan: &PlanShown) -> Html {
     let measure = plan.measure;
     let max = plan
         .per_shard
@@ -433,17 +450,17 @@ fn per_shard(plan: &Plan) -> Html {
     }
 }
 
-fn moves(plan: &Plan) -> Html {
+fn moves(plan: &PlanShown) -> Html {
     if plan.moves.is_empty() {
         return html! {};
     }
     html! {
         <section class="moves" aria-label="Moves">
-            <h3>{ format!("{} move{}", count(plan.moves.len() as u64), plural(plan.moves.len() as u64)) }</h3>
+            <h3>{ format!("{} move{}", count(plan.move_count), plural(plan.move_count)) }</h3>
             <table>
                 <thead><tr><th>{ "Buckets" }</th><th>{ "From" }</th><th>{ "To" }</th><th>{ "Docs" }</th><th>{ "Bytes" }</th></tr></thead>
                 <tbody>
-                    { for plan.moves.iter().take(MOVES_SHOWN).map(|m| html! {
+                    { for plan.moves.iter().map(|m| html! {
                         <tr>
                             <td>{ format!("{}–{} ({})", count(m.from_bucket), count(m.to_bucket), count(m.buckets())) }</td>
                             <td class="from" style={shard_style(m.from_shard)}><span class="shard-badge">{ m.from_shard }</span></td>
@@ -454,18 +471,18 @@ fn moves(plan: &Plan) -> Html {
                     }) }
                 </tbody>
             </table>
-            if plan.moves.len() > MOVES_SHOWN {
+            if plan.move_count > MOVES_SHOWN as u64 {
                 <p class="muted">{ format!("The first {MOVES_SHOWN} are listed; the target JSON has them all.") }</p>
             }
         </section>
     }
 }
 
-fn migration(r: &ReshardState, plan: &Plan, on: &Callback<ReshardAction>) -> Html {
+fn migration(r: &ReshardState, plan: &PlanShown, on: &Callback<ReshardAction>) -> Html {
     let Some(step) = r.migration() else {
         return html! {};
     };
-    let steps = migration_steps(plan);
+    let steps = plan.steps();
     let at = r.step();
     let (first, last) = (at == 0, at + 1 >= steps);
     let go = |to: StepMove| act(on, ReshardAction::MoveStep(to));
@@ -495,7 +512,7 @@ fn migration(r: &ReshardState, plan: &Plan, on: &Callback<ReshardAction>) -> Htm
     }
 }
 
-fn step_detail(s: &MigrationStep) -> Html {
+fn step_detail(s: &StepShown) -> Html {
     let phase = match s.phase {
         Phase::CleanedUp => "Cleaned up",
         other => other.name(),
@@ -508,7 +525,6 @@ fn step_detail(s: &MigrationStep) -> Html {
         };
         html! { <li style={shard_style(r.shard)}>{ format!("{what} → ") }<span class="shard-badge">{ r.shard }</span>{ " " }<code>{ r.fragment.clone() }</code>{ format!(" on {nodes}") }</li> }
     };
-    let json = step_json(s);
     html! {
         <div class="step-detail">
             <p class="step-head">
@@ -516,37 +532,14 @@ fn step_detail(s: &MigrationStep) -> Html {
                 <strong class={classes!("phase", s.phase.name().to_ascii_lowercase())}>{ phase }</strong>
                 { format!(" · {} of {} buckets done", count(s.buckets_done), count(s.steps / 4)) }
             </p>
-            <p>{ s.description }</p>
+            <p>{ s.phase.describe() }</p>
             <ul class="routes">
                 { route("Reads", &s.reads) }
                 { route("Writes", &s.writes) }
             </ul>
-            <pre class="step-config" aria-label="The configuration as RavenDB holds it">{ json }</pre>
+            <pre class="step-config" aria-label="The configuration as RavenDB holds it">{ s.configuration.clone() }</pre>
         </div>
     }
-}
-
-/// `BucketRanges` (one range a line) and `BucketMigrations` at a step, as JSON.
-fn step_json(s: &MigrationStep) -> String {
-    let ranges = &s.configuration.bucket_ranges;
-    let mut out = String::from("{\n  \"BucketRanges\": [\n");
-    for (i, r) in ranges.iter().enumerate() {
-        let comma = if i + 1 < ranges.len() { "," } else { "" };
-        out.push_str(&format!(
-            "    {{\"BucketRangeStart\": {}, \"ShardNumber\": {}}}{comma}\n",
-            r.bucket_range_start, r.shard_number
-        ));
-    }
-    let migrations = s
-        .configuration
-        .other
-        .get("BucketMigrations")
-        .and_then(|m| serde_json::to_string_pretty(m).ok())
-        .unwrap_or_else(|| "{}".into());
-    out.push_str("  ],\n  \"BucketMigrations\": ");
-    out.push_str(&migrations.replace('\n', "\n  "));
-    out.push_str("\n}");
-    out
 }
 
 #[cfg(test)]

@@ -1,16 +1,17 @@
 //! The Resharding view's estimate (data and buckets, term by term), the balance's
 //! objective with what each objective would take, and the plan as the calls that carry it
-//! out, downloaded as JSON or as a shell script.
+//! out, downloaded as JSON or as a shell script (the Resharding view's worker writes them).
 
 use super::reshard::duration;
 use super::{browser, count, on_value, plural, ByPtr};
 use crate::state::{ReshardAction, ReshardState};
-use ravenshard_design::reshard::{Dominant, Estimate, Objective, Plan};
+use crate::worker::{client, Channel, PlanShown, Reply, Request};
+use ravenshard_design::reshard::{Dominant, Estimate, Objective};
 use yew::prelude::*;
 
 /// The estimate: the data at the throughput plus the buckets at a cost each, with both
 /// fields; a warning when the buckets take most of the time.
-pub fn estimate(plan: &Plan, r: &ReshardState, on: &Callback<ReshardAction>) -> Html {
+pub fn estimate(plan: &PlanShown, r: &ReshardState, on: &Callback<ReshardAction>) -> Html {
     let e: &Estimate = &plan.estimate;
     let (throughput, cost) = (r.throughput(), r.bucket_cost());
     let input = |class: &'static str,
@@ -95,24 +96,35 @@ pub fn objectives(r: &ReshardState) -> Html {
     }
 }
 
-/// Offers the calls as `<database>-calls.json` or `<database>-calls.sh`.
-fn download(r: &ReshardState, script: bool) -> Result<(), String> {
-    let calls = r
-        .calls()
-        .ok_or_else(|| "The plan is still being computed.".to_string())??;
-    let (name, mime, text) = if script {
-        ("sh", "text/x-shellscript", calls.script())
-    } else {
-        let json = serde_json::to_string_pretty(&calls).map_err(|e| e.to_string())?;
-        ("json", "application/json", json)
+/// Asks the worker for the calls as `<database>-calls.json` or `<database>-calls.sh`, and
+/// offers the file it writes; why not goes to `on_error`.
+fn download(r: &ReshardState, script: bool, on_error: &Callback<String>) {
+    let Some(request) = r.calls_request(client::instance(Channel::Reshard), script) else {
+        on_error
+            .emit("The documents' load has not come yet: download the calls in a moment.".into());
+        return;
     };
-    browser::download(&format!("{}-calls.{name}", calls.database), mime, &text)
+    let on_error = on_error.clone();
+    let offer = Callback::from(move |reply: Reply| {
+        let offered = match reply {
+            Reply::Calls(Ok(file)) => browser::download(&file.name, &file.mime, &file.text),
+            Reply::Calls(Err(message)) => Err(format!("The calls could not be written: {message}")),
+            Reply::Crashed { message } => Err(format!(
+                "The studio's worker stopped while writing the calls ({message})."
+            )),
+            _ => return,
+        };
+        if let Err(e) = offered {
+            on_error.emit(e);
+        }
+    });
+    client::send(Request::Calls(request), offer);
 }
 
 /// The plan as the calls that carry it out: the node's URL, and the downloads.
 pub fn calls(
     r: &ByPtr<ReshardState>,
-    plan: &Plan,
+    plan: &PlanShown,
     on: &Callback<ReshardAction>,
     on_error: &Callback<String>,
 ) -> Html {
@@ -121,11 +133,7 @@ pub fn calls(
     }
     let offer = |script: bool| {
         let (state, on_error) = (r.clone(), on_error.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Err(e) = download(&state, script) {
-                on_error.emit(e);
-            }
-        })
+        Callback::from(move |_: MouseEvent| download(&state, script, &on_error))
     };
     html! {
         <section class="reshard-calls" aria-label="The calls">

@@ -2,28 +2,32 @@
 //! (edited ranges and prefixes, an added, drained or removed shard, a balance), the plan
 //! from the configuration in force to it, and a step of RavenDB's migration.
 //!
-//! The core computes everything (`ravenshard_design::reshard`). The documents are the
-//! workspace's host's: while the view is shown ([`ReshardAction::Show`]) it asks the host
-//! for the load per bucket ([`ReshardState::load_wanted`], [`ReshardAction::Load`]) and
-//! plans from it here; a target that adds or removes prefixes waits for the host's check
-//! of them against the IDs ([`ReshardState::checking`], [`ReshardAction::PrefixesChecked`]);
-//! the documents as the target places them are the host's too (the bucket map asks it).
+//! The core computes everything (`ravenshard_design::reshard`), off the page. The documents
+//! are the workspace's host's: while the view is shown ([`ReshardAction::Show`]) it asks
+//! the host for the load per bucket ([`ReshardState::load_wanted`], [`ReshardAction::Load`]);
+//! a target that adds or removes prefixes waits for the host's check of them against the
+//! IDs ([`ReshardState::checking`], [`ReshardAction::PrefixesChecked`]); the documents as
+//! the target places them are the host's too (the bucket map asks it).
 //!
-//! A balance runs in the studio's worker: the view sends the load per bucket once
-//! ([`ReshardState::load_to_send`]), then each balance only the target and the options
-//! ([`ReshardState::balance_request`], [`ReshardAction::BalanceSent`]); the balanced target
+//! The plan, the walk-through's step and the calls are the Resharding view's worker's: the
+//! first plan sends it the load, the next ones only the target, the options and the step
+//! ([`ReshardState::plan_request`], [`ReshardAction::PlanSent`]); the plan comes back as
+//! the view shows it ([`Reply::Planned`]). The plan shown stays until the next one comes
+//! ([`ReshardState::planning`]). A balance runs in the same worker
+//! ([`ReshardState::balance_request`], [`ReshardAction::BalanceSent`]): the balanced target
 //! comes back ([`Reply::Balanced`]), then the other objective's figures
-//! ([`Reply::Compared`]). The plan is then derived here, from the load per bucket.
+//! ([`Reply::Compared`]), and the target is planned.
 
 use super::config::{read_configuration, ConfigProblem};
 use super::inputs::Field;
-use crate::worker::{BalanceRequest, Balanced, LoadData, Reply};
+use crate::worker::{
+    BalanceRequest, Balanced, CallsRequest, DrainRequest, LoadData, PlanRequest, PlanShown,
+    Planned, Reply, StepAt, StepShown,
+};
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
-    add_shard, calls, changes_prefixes, drain_shard, migration_step, migration_steps,
-    next_step_with_documents, plan, remove_shard, BalanceOptions, BucketCost, BucketLoad, Calls,
-    CallsOptions, Measure, MigrationStep, Objective, ObjectiveSummary, Obstacle, Plan, PlanOptions,
-    ReshardError, Throughput,
+    add_shard, changes_prefixes, remove_shard, BalanceOptions, BucketCost, BucketLoad, Measure,
+    Objective, ObjectiveSummary, Obstacle, PlanOptions, ReshardError, Throughput,
 };
 use ravenshard_model::workspace::assign_members;
 use std::collections::BTreeMap;
@@ -102,7 +106,8 @@ pub enum ReshardAction {
     AddShard,
     /// Remove a shard from the target (it must own no buckets).
     RemoveShard(u32),
-    /// Move every bucket of a shard of the target elsewhere, evenly.
+    /// Move every bucket of a shard of the target elsewhere, evenly (the view's worker
+    /// drains it: [`ReshardState::drain_request`]).
     DrainShard(u32),
     /// Balance the target with the view's options, on this thread: the worker's code
     /// ([`Balancer`](crate::worker::Balancer)) run here, its replies taken as the worker's
@@ -111,19 +116,22 @@ pub enum ReshardAction {
     /// stays out of the page's wasm.
     #[cfg(test)]
     Balance,
-    /// The page sent [`ReshardState::balance_request`] to the worker: the run is under way.
+    /// The page sent [`ReshardState::balance_request`] or
+    /// [`drain_request`](ReshardState::drain_request) to the worker: the run is under way.
     BalanceSent {
         /// The run.
         run: u64,
         /// The worker that has it (the one that now holds the load), when running.
         worker: Option<u64>,
     },
-    /// The page sent [`ReshardState::load_to_send`] to the worker.
-    LoadSent {
-        /// The load's number.
-        load: u64,
-        /// The worker that holds it, when running.
+    /// The page sent [`ReshardState::plan_request`] to the worker.
+    PlanSent {
+        /// The run.
+        run: u64,
+        /// The worker that has it (the one that now holds the load), when running.
         worker: Option<u64>,
+        /// The [`worker_wanted`](ReshardState::worker_wanted) number it answers.
+        wanted: u64,
     },
     /// The balance in progress is cancelled (its worker is stopped).
     CancelBalance,
@@ -169,12 +177,11 @@ pub enum ReshardAction {
     Show(bool),
 }
 
-/// What the view shows, derived from the load per bucket, the configuration and the target.
+/// What the view shows: the worker's plan.
 #[derive(Debug)]
 pub struct ReshardView {
     /// The plan from the configuration in force to the target, or why there is none.
-    pub plan: Result<Plan, String>,
-    load: Rc<BucketLoad>,
+    pub plan: Result<PlanShown, String>,
 }
 
 /// The balance form's fields.
@@ -252,6 +259,8 @@ struct Runs {
     balancing: Option<u64>,
     /// The run whose comparison is awaited (its balance came).
     comparing: Option<u64>,
+    /// The run whose plan is awaited, and the plan wanted it answers.
+    planning: Option<(u64, u64)>,
     /// The worker holds this load (its number), in this worker (its instance).
     held: Option<(u64, u64)>,
     /// Why the last balance did not come (it was cancelled, or the worker stopped), or
@@ -284,7 +293,16 @@ pub struct ReshardState {
     objectives: Rc<Vec<ObjectiveSummary>>,
     step: u64,
     view: Option<Rc<ReshardView>>,
-    migration: Option<Rc<Result<MigrationStep, String>>>,
+    migration: Option<Rc<Result<StepShown, String>>>,
+    /// The view is not of the target, options or load now: a plan is wanted.
+    stale: bool,
+    /// A step of the walk-through the worker is to show.
+    step_wanted: Option<StepAt>,
+    /// A shard to drain, until its drain is sent.
+    drain: Option<u32>,
+    /// One more each time the worker is to be asked something: a plan or a step (while the
+    /// view is shown), a drain.
+    wanted: u64,
 }
 
 impl ReshardState {
@@ -307,6 +325,10 @@ impl ReshardState {
             step: 0,
             view: None,
             migration: None,
+            stale: true,
+            step_wanted: None,
+            drain: None,
+            wanted: 0,
         }
     }
 
@@ -396,19 +418,81 @@ impl ReshardState {
         &self.objectives
     }
 
-    /// The calls that carry out the plan to the target, to the node of
-    /// [`cluster_url`](Self::cluster_url); `None` while the view is not computed.
-    pub fn calls(&self) -> Option<Result<Calls, String>> {
-        let view = self.view.as_ref()?;
-        Some(view.plan.clone().and_then(|p| {
-            let options = CallsOptions {
-                url: self.fields.url.clone(),
-                throughput: *self.fields.throughput.value(),
-                bucket_cost: *self.fields.bucket_cost.value(),
-                ..CallsOptions::default()
-            };
-            calls(&self.inputs.current, &p, &options).map_err(|e| e.to_string())
-        }))
+    /// What to ask the worker `worker` for the calls that carry out the plan to the target,
+    /// to the node of [`cluster_url`](Self::cluster_url), as a shell script (`script`) or
+    /// JSON; `None` before the host's load came.
+    pub fn calls_request(&self, worker: Option<u64>, script: bool) -> Option<CallsRequest> {
+        Some(CallsRequest {
+            plan: self.plan_of(worker, 0, StepAt::To(self.step))?,
+            url: self.fields.url.clone(),
+            script,
+        })
+    }
+
+    /// Whether the plan shown is not of the target, options or documents now (the next one
+    /// is on its way), or a step of the walk-through is awaited.
+    pub fn planning(&self) -> bool {
+        self.shown && (self.stale || self.step_wanted.is_some())
+    }
+
+    /// One more each time the worker is to be asked something: the page then sends
+    /// [`drain_request`](Self::drain_request) and [`plan_request`](Self::plan_request).
+    pub fn worker_wanted(&self) -> u64 {
+        self.wanted
+    }
+
+    /// What to ask the worker `worker` (as for [`plan_request`](Self::plan_request)) to
+    /// drain the shard [`ReshardAction::DrainShard`] named, once the host's load came.
+    pub fn drain_request(&self, worker: Option<u64>) -> Option<DrainRequest> {
+        let shard = self.drain?;
+        let (load, data) = self.load_for(worker)?;
+        Some(DrainRequest {
+            run: self.runs.last + 1,
+            load,
+            data,
+            target: self.target().to_json(),
+            shard,
+            by: self.by,
+        })
+    }
+
+    /// What to ask the worker `worker` (the running one's instance, `None` when none runs)
+    /// to plan, while the view is shown and wants a plan or a step: the load goes with it
+    /// unless that worker holds it. `None` before the host's load came.
+    pub fn plan_request(&self, worker: Option<u64>) -> Option<PlanRequest> {
+        if !self.planning() {
+            return None;
+        }
+        let step = self.step_wanted.unwrap_or(StepAt::To(self.step));
+        self.plan_of(worker, self.runs.last + 1, step)
+    }
+
+    /// The plan of the target, run `run`, for the worker `worker`.
+    fn plan_of(&self, worker: Option<u64>, run: u64, step: StepAt) -> Option<PlanRequest> {
+        let (load, data) = self.load_for(worker)?;
+        let current = &self.inputs.current;
+        Some(PlanRequest {
+            run,
+            load,
+            data,
+            current: current.to_json(),
+            target: self.target().to_json(),
+            database: current.database().to_string(),
+            options: self.plan_options(),
+            step,
+        })
+    }
+
+    /// How the plan counts and estimates: a throughput only while its field is valid.
+    fn plan_options(&self) -> PlanOptions {
+        let throughput = self.fields.throughput.is_valid();
+        PlanOptions {
+            measure: self.by,
+            throughput: throughput
+                .then(|| *self.fields.throughput.value())
+                .flatten(),
+            bucket_cost: *self.fields.bucket_cost.value(),
+        }
     }
 
     /// Why the first option field that cannot be used cannot.
@@ -457,29 +541,25 @@ impl ReshardState {
         self.runs.message.as_deref()
     }
 
-    /// The load per bucket for the worker `worker` (the running one's instance, `None`
-    /// when none runs), when the view is computed and that worker does not hold it yet.
-    /// O(used buckets).
-    pub fn load_to_send(&self, worker: Option<u64>) -> Option<LoadData> {
-        let view = self.view.as_ref()?;
-        (!self.worker_holds_load(worker)).then(|| LoadData::of(self.load_number, &view.load))
+    /// The number of the load a request names, and the load itself unless the worker
+    /// `worker` holds it; `None` before the host's load came.
+    fn load_for(&self, worker: Option<u64>) -> Option<(u64, Option<LoadData>)> {
+        let load = self.load()?;
+        let held = worker.is_some_and(|w| self.runs.held == Some((self.load_number, w)));
+        let data = (!held).then(|| LoadData::of(self.load_number, &load));
+        Some((self.load_number, data))
     }
 
-    fn worker_holds_load(&self, worker: Option<u64>) -> bool {
-        worker.is_some_and(|w| self.runs.held == Some((self.load_number, w)))
-    }
-
-    /// What to ask the worker `worker` (as for [`load_to_send`](Self::load_to_send)) to
+    /// What to ask the worker `worker` (as for [`plan_request`](Self::plan_request)) to
     /// balance the target with the view's options: the load goes with it unless that
     /// worker holds it. `None` while an option field cannot be used, or before the host's
     /// load came.
     pub fn balance_request(&self, worker: Option<u64>) -> Option<BalanceRequest> {
         let options = self.options().ok()?;
-        let load = self.load()?;
-        let data = (!self.worker_holds_load(worker)).then(|| LoadData::of(self.load_number, &load));
+        let (load, data) = self.load_for(worker)?;
         Some(BalanceRequest {
             run: self.runs.last + 1,
-            load: self.load_number,
+            load,
             data,
             target: self.target().to_json(),
             options,
@@ -492,11 +572,12 @@ impl ReshardState {
     }
 
     /// The walk-through's step, when the plan moves buckets.
-    pub fn migration(&self) -> Option<&Rc<Result<MigrationStep, String>>> {
+    pub fn migration(&self) -> Option<&Rc<Result<StepShown, String>>> {
         self.migration.as_ref()
     }
 
-    /// The derived view, when computed.
+    /// The view, once a plan came (the last one while the next is awaited:
+    /// [`planning`](Self::planning)).
     pub fn view(&self) -> Option<&Rc<ReshardView>> {
         self.view.as_ref()
     }
@@ -516,6 +597,7 @@ impl ReshardState {
                 held: self.runs.held,
                 ..Runs::default()
             },
+            wanted: self.wanted,
             ..ReshardState::new(inputs)
         };
     }
@@ -525,66 +607,34 @@ impl ReshardState {
         self.load.as_ref().map(|(_, load)| Rc::clone(load))
     }
 
-    /// Computes the view if it is stale and a load came.
-    fn refresh(&mut self) {
-        if self.view.is_some() {
-            return;
-        }
-        let Some(load) = self.load() else {
-            return;
-        };
-        let target = Rc::clone(self.target());
-        let throughput = self.fields.throughput.is_valid();
-        let options = PlanOptions {
-            measure: self.by,
-            throughput: throughput
-                .then(|| *self.fields.throughput.value())
-                .flatten(),
-            bucket_cost: *self.fields.bucket_cost.value(),
-        };
-        let current = &self.inputs.current;
-        let plan = plan(current, &target, &load, &options).map_err(|e| e.to_string());
-        self.view = Some(Rc::new(ReshardView { plan, load }));
-        self.refresh_step();
-    }
-
-    /// Computes the walk-through's step (clamped to the plan's steps).
-    fn refresh_step(&mut self) {
-        self.migration = self.view.as_ref().and_then(|view| match &view.plan {
-            Ok(p) if p.buckets_moved > 0 => {
-                self.step = self.step.min(migration_steps(p) - 1);
-                let step = migration_step(&self.inputs.current, p, &view.load, self.step);
-                Some(Rc::new(step.map_err(|e| e.to_string())))
-            }
-            _ => None,
-        });
-    }
-
-    /// Goes to another step of the walk-through.
+    /// Goes to another step of the walk-through: at once to a step the page can count,
+    /// through the worker to the next one holding documents.
     fn move_step(&mut self, to: StepMove) {
         let at = self.step;
+        let steps = match self.view.as_deref() {
+            Some(ReshardView { plan: Ok(p) }) => p.steps(),
+            _ => 0,
+        };
         let next = match to {
             StepMove::First => 0,
             StepMove::Previous => at.saturating_sub(1),
             StepMove::Next => at.saturating_add(1),
             StepMove::NextBucket => (at / 4).saturating_add(1).saturating_mul(4),
-            StepMove::NextWithDocuments => self
-                .view
-                .as_ref()
-                .and_then(|view| match &view.plan {
-                    Ok(p) => next_step_with_documents(p, &view.load, at),
-                    Err(_) => None,
-                })
-                .unwrap_or(at),
+            StepMove::NextWithDocuments => {
+                self.step_wanted = Some(StepAt::NextWithDocuments(at));
+                return;
+            }
             StepMove::Last => u64::MAX,
             StepMove::To(step) => step,
         };
-        self.step = next;
-        self.refresh_step();
+        self.step = next.min(steps.saturating_sub(1));
+        self.step_wanted = Some(StepAt::To(self.step));
     }
 
     fn apply(&mut self, action: ReshardAction) {
         let target = Rc::clone(self.target());
+        // Whether the worker is to be asked again (a step, the view shown, a plan lost).
+        let mut ask = false;
         if action.changes_target() {
             // A balance of the target before is moot: its reply is dropped.
             self.runs.balancing = None;
@@ -614,29 +664,29 @@ impl ReshardState {
                 self.outcome(add_shard(&target, members).map(|(t, _)| t))
             }
             ReshardAction::RemoveShard(shard) => self.outcome(remove_shard(&target, shard)),
-            ReshardAction::DrainShard(shard) => match self.load() {
-                Some(load) => self.outcome(drain_shard(&target, shard, &load, self.by)),
-                None => {
-                    self.problem = Some(ConfigProblem::new(
-                        "The documents' load per bucket has not come yet: drain the shard \
-                         again in a moment.",
-                    ));
-                    false
-                }
-            },
+            ReshardAction::DrainShard(shard) => {
+                self.drain = Some(shard);
+                ask = true;
+                false
+            }
             #[cfg(test)]
             ReshardAction::Balance => self.balance_here(),
             ReshardAction::BalanceSent { run, worker } => {
+                self.drain = None;
                 self.runs.last = self.runs.last.max(run);
                 self.runs.balancing = Some(run);
                 self.runs.message = None;
                 self.runs.held = worker.map(|w| (self.load_number, w));
                 false
             }
-            ReshardAction::LoadSent { load, worker } => {
-                if load == self.load_number {
-                    self.runs.held = worker.map(|w| (load, w));
-                }
+            ReshardAction::PlanSent {
+                run,
+                worker,
+                wanted,
+            } => {
+                self.runs.last = self.runs.last.max(run);
+                self.runs.planning = Some((run, wanted));
+                self.runs.held = worker.map(|w| (self.load_number, w));
                 false
             }
             ReshardAction::CancelBalance => {
@@ -645,6 +695,8 @@ impl ReshardState {
                 }
                 self.runs.comparing = None;
                 self.runs.held = None;
+                // The worker is stopped: a plan it had is asked of the next one.
+                ask = self.runs.planning.take().is_some();
                 false
             }
             ReshardAction::Reply(reply) => self.reply(reply),
@@ -682,6 +734,7 @@ impl ReshardState {
             }
             ReshardAction::MoveStep(to) => {
                 self.move_step(to);
+                ask = true;
                 false
             }
             ReshardAction::Inputs(inputs) => {
@@ -711,14 +764,14 @@ impl ReshardState {
             } => self.prefixes_checked(&configuration, problem),
             ReshardAction::Show(shown) => {
                 self.shown = shown;
+                ask = shown;
                 false
             }
         };
-        if stale {
-            self.view = None;
-        }
-        if self.shown {
-            self.refresh();
+        self.stale |= stale;
+        let wants = self.planning() || self.drain.is_some();
+        if (stale || ask) && wants && self.load.is_some() {
+            self.wanted += 1;
         }
     }
 
@@ -834,9 +887,30 @@ impl ReshardState {
                 self.problem = Some(ConfigProblem::new(message));
                 false
             }
+            Reply::Drained { run, target } if self.runs.balancing == Some(run) => {
+                self.runs.balancing = None;
+                self.drained(target)
+            }
+            Reply::Planned { run, planned }
+                if self.runs.planning.is_some_and(|(r, _)| r == run) =>
+            {
+                self.planned(*planned);
+                false
+            }
             Reply::Crashed { message } => {
                 self.runs.held = None;
                 self.runs.comparing = None;
+                if self.runs.planning.take().is_some() {
+                    // Not asked again by itself: a plan that panics would panic again.
+                    self.stale = false;
+                    self.step_wanted = None;
+                    self.migration = None;
+                    let plan = Err(format!(
+                        "The studio's worker stopped while planning ({message}). Change the \
+                         target to plan again."
+                    ));
+                    self.view = Some(Rc::new(ReshardView { plan }));
+                }
                 let during = match self.runs.balancing.take() {
                     Some(_) => " during the balance",
                     None => "",
@@ -848,6 +922,44 @@ impl ReshardState {
                 false
             }
             _ => false,
+        }
+    }
+
+    /// Takes the worker's plan: the one wanted now, or an older one, shown until the one
+    /// wanted now comes.
+    fn planned(&mut self, planned: Planned) {
+        let Some((_, wanted)) = self.runs.planning.take() else {
+            return;
+        };
+        if wanted == self.wanted {
+            self.stale = false;
+            self.step_wanted = None;
+            self.step = planned.step;
+        }
+        self.migration = planned.migration.map(Rc::new);
+        self.view = Some(Rc::new(ReshardView { plan: planned.plan }));
+    }
+
+    /// Takes a drained target (its JSON), or shows why there is none.
+    fn drained(&mut self, target: Result<String, String>) -> bool {
+        let read = target.and_then(|json| {
+            let mut t = Topology::from_json(&json)
+                .map_err(|e| format!("The worker's drained target does not read: {e}"))?;
+            t.set_database(self.inputs.current.database());
+            Ok(t)
+        });
+        match read {
+            Ok(t) => {
+                self.obstacles = Rc::default();
+                self.balance_notes = Rc::default();
+                self.objectives = Rc::default();
+                self.outcome(Ok(t))
+            }
+            Err(message) => {
+                self.problem = Some(ConfigProblem::new(message));
+                // A plan wanted meanwhile waited for the drain: it is asked now.
+                true
+            }
         }
     }
 

@@ -139,3 +139,43 @@ impl State {
         }
     }
 }
+
+/// The Resharding view's worker, as the page uses it: what the view wants of it (a drain,
+/// else a plan) goes to a worker (`worker`, its instance), which answers with its own code,
+/// run here. The actions that send it and take the answer, in order; none when nothing is
+/// wanted. Call it again after them: a drain's target is planned next.
+pub(crate) fn worker_round_trip(
+    reshard: &super::ReshardState,
+    worker: Option<u64>,
+) -> Vec<super::ReshardAction> {
+    use super::ReshardAction;
+    use crate::worker::{Balancer, Planner, Reply};
+    let mut balancer = Balancer::default();
+    if let Some(request) = reshard.drain_request(worker) {
+        let run = request.run;
+        let reply = balancer.drain(&request);
+        return vec![
+            ReshardAction::BalanceSent { run, worker },
+            ReshardAction::Reply(reply),
+        ];
+    }
+    let Some(request) = reshard.plan_request(worker) else {
+        return Vec::new();
+    };
+    let (run, wanted) = (request.run, reshard.worker_wanted());
+    let planned = match balancer.load(request.load, request.data.as_ref()) {
+        Ok(load) => Planner::default().plan(load, &request),
+        Err(message) => panic!("the request names a load it does not carry: {message}"),
+    };
+    vec![
+        ReshardAction::PlanSent {
+            run,
+            worker,
+            wanted,
+        },
+        ReshardAction::Reply(Reply::Planned {
+            run,
+            planned: Box::new(planned),
+        }),
+    ]
+}

@@ -41,6 +41,7 @@ pub mod client;
 mod generate;
 pub mod host;
 mod import;
+pub mod plan;
 pub mod protocol;
 pub mod reading;
 pub mod restore;
@@ -52,9 +53,13 @@ pub mod store;
 mod writer;
 
 pub use balance::Balancer;
+pub use plan::{
+    CallsFile, CallsRequest, PlanRequest, PlanShown, Planned, Planner, StepAt, StepShown,
+    MOVES_SHOWN,
+};
 pub use protocol::{
-    AdviseRequest, BalanceRequest, Balanced, Channel, GenerateRequest, HostRequest, ImportRequest,
-    LoadData, Reply, Request, RestoreRequest, SavePart, Stage, BATCHES_AHEAD,
+    AdviseRequest, BalanceRequest, Balanced, Channel, DrainRequest, GenerateRequest, HostRequest,
+    ImportRequest, LoadData, Reply, Request, RestoreRequest, SavePart, Stage, BATCHES_AHEAD,
 };
 pub use ravenshard_model::batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};
 

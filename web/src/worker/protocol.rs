@@ -2,6 +2,7 @@
 //! Every request and reply of a run carries its run number, so that the page can drop a
 //! late reply of a run it cancelled. Each view has its own worker ([`Channel`]).
 
+use super::plan::{CallsFile, CallsRequest, PlanRequest, Planned};
 use super::store::StorageError;
 use crate::state::PartRef;
 use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
@@ -149,8 +150,8 @@ impl LoadData {
 pub struct BalanceRequest {
     /// The run's number.
     pub run: u64,
-    /// The number of the load to balance, which the worker holds (a
-    /// [`Request::KeepLoad`] before, or `data`).
+    /// The number of the load to balance, which the worker holds (a [`Request::Plan`]
+    /// sent it before, or `data`).
     pub load: u64,
     /// The load itself, when the page does not know that this worker holds it.
     pub data: Option<LoadData>,
@@ -162,8 +163,26 @@ pub struct BalanceRequest {
     pub options: BalanceOptions,
 }
 
+/// What a drain of a shard is asked: the target with every bucket of the shard given to
+/// the others, evenly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DrainRequest {
+    /// The run's number.
+    pub run: u64,
+    /// The number of the load to drain by, which the worker holds (or `data`).
+    pub load: u64,
+    /// The load itself, when the page does not know that this worker holds it.
+    pub data: Option<LoadData>,
+    /// The target to drain the shard of, as JSON.
+    pub target: String,
+    /// The shard.
+    pub shard: u32,
+    /// What "evenly" counts.
+    pub by: ravenshard_design::reshard::Measure,
+}
+
 /// A value as a JSON string, in a bincode message.
-mod as_json {
+pub(crate) mod as_json {
     use serde::de::{DeserializeOwned, Error as _};
     use serde::ser::Error as _;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -287,10 +306,15 @@ pub enum Request {
     },
     /// Panic (a hidden debug action: the page must survive it).
     Panic,
-    /// Keep this load for the balances to come (the Resharding view sends it when shown).
-    KeepLoad(LoadData),
+    /// Plan from the configuration in force to a target (and keep the load for the plans
+    /// and balances to come); the reply is [`Reply::Planned`].
+    Plan(PlanRequest),
+    /// The calls that carry out a plan, as a file; the reply is [`Reply::Calls`].
+    Calls(CallsRequest),
     /// Balance a target; the reply is [`Reply::Balanced`], then [`Reply::Compared`].
     Balance(BalanceRequest),
+    /// Drain a shard of a target; the reply is [`Reply::Drained`].
+    Drain(DrainRequest),
     /// Panic in the Resharding view's worker (a debug action, as [`Request::Panic`]).
     PanicReshard,
     /// Read a file and send its documents in batches ([`Reply::Batch`], then
@@ -374,7 +398,11 @@ impl Request {
     pub fn channel(&self) -> Channel {
         match self {
             Request::Advise(_) | Request::Rewrites { .. } | Request::Panic => Channel::Advisor,
-            Request::KeepLoad(_) | Request::Balance(_) | Request::PanicReshard => Channel::Reshard,
+            Request::Plan(_)
+            | Request::Calls(_)
+            | Request::Balance(_)
+            | Request::Drain(_)
+            | Request::PanicReshard => Channel::Reshard,
             Request::Import(_)
             | Request::Generate(_)
             | Request::Restore(_)
@@ -453,12 +481,28 @@ pub enum Reply {
         /// What it said.
         message: String,
     },
+    /// The plan of a [`Request::Plan`].
+    Planned {
+        /// The run.
+        run: u64,
+        /// The plan and its step (boxed: the largest reply).
+        planned: Box<Planned>,
+    },
+    /// The calls of a [`Request::Calls`], as a file, or why there are none.
+    Calls(Result<CallsFile, String>),
     /// The balanced target of a [`Request::Balance`].
     Balanced {
         /// The run.
         run: u64,
         /// The balance.
         balanced: Balanced,
+    },
+    /// The drained target of a [`Request::Drain`] (its JSON), or why there is none.
+    Drained {
+        /// The run.
+        run: u64,
+        /// The target.
+        target: Result<String, String>,
     },
     /// After [`Reply::Balanced`]: the same balance's figures under the other objective, for
     /// the comparison.
@@ -793,5 +837,67 @@ mod tests {
         for reply in replies {
             assert_eq!(round_trip(&reply), reply);
         }
+    }
+
+    /// A plan's request and its answer (a plan of more moves than are shown, its step, and
+    /// the calls) read back as they were written.
+    #[test]
+    fn plan_messages_survive_the_workers_codec() {
+        use crate::worker::{CallsRequest, Planner, StepAt, MOVES_SHOWN};
+        use ravenshard_design::reshard::{BucketCost, PlanOptions};
+        let current = ravenshard::Topology::with_shards(2).unwrap();
+        // Every other bucket of the first 400 moves: 200 moves of one bucket.
+        let ranges: Vec<String> = (0..=400u32)
+            .map(|b| format!(r#"{{"BucketRangeStart": {b}, "ShardNumber": {}}}"#, b % 2))
+            .collect();
+        let target = format!(
+            r#"{{"Shards": {{"0": {{}}, "1": {{}}}}, "BucketRanges": [{}, {{"BucketRangeStart": 524288, "ShardNumber": 1}}]}}"#,
+            ranges.join(",")
+        );
+        let load = BucketLoad::from_buckets((0..400u32).map(|b| (b, Some(10))));
+        let plan = PlanRequest {
+            run: 5,
+            load: 2,
+            data: Some(LoadData::of(2, &load)),
+            current: current.to_json(),
+            target,
+            database: "Orders".into(),
+            options: PlanOptions {
+                measure: Measure::Bytes,
+                throughput: Some(Throughput::Docs(500.0)),
+                bucket_cost: BucketCost::parse("10ms").unwrap(),
+            },
+            step: StepAt::NextWithDocuments(3),
+        };
+        let request = Request::Plan(plan.clone());
+        assert_eq!(round_trip(&request), request);
+        let mut planner = Planner::default();
+        let planned = planner.plan(&load, &plan);
+        let shown = planned.plan.as_ref().unwrap();
+        assert_eq!(shown.move_count, 200);
+        assert_eq!(shown.moves.len(), MOVES_SHOWN);
+        assert_eq!(shown.steps(), 800);
+        assert_eq!(planned.step, 4, "the next bucket holding documents");
+        let step = planned.migration.as_ref().unwrap().as_ref().unwrap();
+        assert_eq!((step.bucket, step.docs, step.bytes), (3, 1, 10));
+        assert!(step.configuration.contains("\"BucketMigrations\""));
+        let reply = Reply::Planned {
+            run: 5,
+            planned: Box::new(planned),
+        };
+        assert_eq!(round_trip(&reply), reply);
+        let calls = CallsRequest {
+            plan,
+            url: "https://a.example.com".into(),
+            script: false,
+        };
+        assert_eq!(
+            round_trip(&Request::Calls(calls.clone())),
+            Request::Calls(calls.clone())
+        );
+        let file = planner.calls(&load, &calls);
+        assert_eq!(file.as_ref().unwrap().name, "Orders-calls.json");
+        let reply = Reply::Calls(file);
+        assert_eq!(round_trip(&reply), reply);
     }
 }

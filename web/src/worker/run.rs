@@ -3,6 +3,7 @@
 //! can say so and start a new worker.
 
 use super::balance::Balancer;
+use super::plan::{PlanRequest, Planned, Planner};
 use super::protocol::{
     AdviseRequest, BalanceRequest, HostRequest, Reply, Request, Stage, PROGRESS_EVERY_MS,
 };
@@ -30,11 +31,14 @@ thread_local! {
 }
 
 /// The studio's worker. It keeps the export last advised on, for [`Request::Rewrites`],
-/// the load last sent, for [`Request::Balance`], and how many batches of an import or a
+/// the load last sent and the last plan, for [`Request::Plan`] and [`Request::Balance`],
+/// and how many batches of an import or a
 /// generation the page placed ([`Request::ImportPlaced`]).
 pub struct StudioWorker {
     export: Rc<RefCell<Option<(u64, ReadExport)>>>,
     balancer: Rc<RefCell<Balancer>>,
+    /// The last plan, for the walk-through's steps and the calls.
+    planner: Planner,
     placed: Rc<Cell<(u64, u64)>>,
     /// The save's requests, handled in order (started at the first).
     saves: Option<super::save::Saves>,
@@ -65,6 +69,7 @@ impl Worker for StudioWorker {
         StudioWorker {
             export: Rc::default(),
             balancer: Rc::default(),
+            planner: Planner::default(),
             placed: Rc::default(),
             saves: None,
             host: None,
@@ -129,8 +134,24 @@ impl Worker for StudioWorker {
                 panic!("the worker was asked to panic (the studio's debug action)")
             }
             Request::Host(request) => self.host(scope, id, request),
-            Request::KeepLoad(data) => self.balancer.borrow_mut().keep(&data),
+            Request::Plan(request) => {
+                let run = request.run;
+                let planned = Box::new(self.plan(&request));
+                scope.respond(id, Reply::Planned { run, planned });
+            }
+            Request::Calls(request) => {
+                let mut balancer = self.balancer.borrow_mut();
+                let plan = &request.plan;
+                let file = balancer
+                    .load(plan.load, plan.data.as_ref())
+                    .and_then(|load| self.planner.calls(load, &request));
+                scope.respond(id, Reply::Calls(file));
+            }
             Request::Balance(request) => self.balance(scope, id, request),
+            Request::Drain(request) => {
+                let reply = self.balancer.borrow_mut().drain(&request);
+                scope.respond(id, reply);
+            }
         }
     }
 }
@@ -239,6 +260,19 @@ impl StudioWorker {
 
     /// Answers the balance at once, then the comparison in a later task (a newer balance
     /// asked meanwhile makes it moot).
+    /// The plan of `request`, from the load it names.
+    fn plan(&mut self, request: &PlanRequest) -> Planned {
+        let mut balancer = self.balancer.borrow_mut();
+        match balancer.load(request.load, request.data.as_ref()) {
+            Ok(load) => self.planner.plan(load, request),
+            Err(message) => Planned {
+                plan: Err(message),
+                step: 0,
+                migration: None,
+            },
+        }
+    }
+
     fn balance(&self, scope: &WorkerScope<Self>, id: HandlerId, request: BalanceRequest) {
         let reply = self.balancer.borrow_mut().balance(&request);
         let balanced = matches!(reply, Reply::Balanced { .. });

@@ -97,8 +97,10 @@ impl<C: BaseComponent> Mounted<C> {
     /// comparison, are shown (or a message says why not).
     pub async fn balance(&self) {
         self.click("button.balance").await;
-        self.until("the balance", |s| {
-            s.find(".balancing").is_none() && s.find("table.objectives tr.pending").is_none()
+        self.until("the balance and its plan", |s| {
+            s.find(".balancing").is_none()
+                && s.find("table.objectives tr.pending").is_none()
+                && s.find(".planning").is_none()
         })
         .await;
     }
@@ -107,7 +109,7 @@ impl<C: BaseComponent> Mounted<C> {
     pub async fn until(&self, what: &str, ready: impl Fn(&Self) -> bool) {
         for _ in 0..1500 {
             if ready(self) {
-                if !host::is_idle() {
+                if !idle() {
                     settle().await;
                 }
                 return;
@@ -141,16 +143,23 @@ impl<C: BaseComponent> Drop for Mounted<C> {
     }
 }
 
+/// Whether the workspace's host answered every change sent and every question asked, and
+/// no view shows a plan on its way from the Resharding view's worker.
+fn idle() -> bool {
+    let planning = gloo::utils::document().query_selector(".planning");
+    host::is_idle() && matches!(planning, Ok(None))
+}
+
 /// Lets yew render, then waits (at most ~30 s: a debug build's worker compiles its module
 /// and places a large workspace slowly) until the workspace's host answered every change
-/// sent and every question asked, and the views that asked rendered the answers: a view
-/// that reads the host then shows what a user would see.
+/// sent and every question asked, the Resharding view's plan came, and the views rendered
+/// the answers: a view that reads the host then shows what a user would see.
 pub async fn settle() {
     yew::scheduler::flush().await;
     for _ in 0..6000 {
-        if host::is_idle() {
+        if idle() {
             yew::scheduler::flush().await;
-            if host::is_idle() {
+            if idle() {
                 return;
             }
         }

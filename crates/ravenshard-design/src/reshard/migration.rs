@@ -6,13 +6,13 @@ use super::plan::Plan;
 use super::ReshardError;
 use ravenshard::config::ShardingConfiguration;
 use ravenshard::Topology;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// Where one bucket is in its migration. RavenDB's `MigrationStatus` has the first three;
 /// the fourth is the end of the source's cleanup, when the migration leaves
 /// `BucketMigrations`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
     /// The source is sending the bucket; it still owns it and takes its reads and writes.
     Moving,
@@ -72,7 +72,7 @@ impl Phase {
 }
 
 /// Where requests for a document go: a shard, its fragment database and nodes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Route {
     /// The shard.
     pub shard: u32,

@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 
 /// A maximal run of consecutive buckets, within one block, that changes from one shard to
 /// another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Move {
     /// The run's first bucket.
     pub from_bucket: u32,
@@ -36,7 +36,7 @@ impl Move {
 }
 
 /// One shard before and after a plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardChange {
     /// The shard number.
     pub shard: u32,
@@ -148,7 +148,7 @@ impl std::fmt::Display for ThroughputError {
 impl std::error::Error for ThroughputError {}
 
 /// How a plan counts and estimates.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct PlanOptions {
     /// What the skew and the share moved count.
     pub measure: Measure,

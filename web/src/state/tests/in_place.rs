@@ -43,6 +43,9 @@ fn adding_a_shard_and_balancing_then_editing_is_placed_as_fresh() {
     for action in [ReshardAction::AddShard, ReshardAction::Balance] {
         current = Rc::clone(&current).reduce(Action::Reshard(action));
     }
+    for action in crate::state::testing::worker_round_trip(current.reshard(), None) {
+        current = Rc::clone(&current).reduce(Action::Reshard(action));
+    }
     let view = current
         .reshard()
         .view()

@@ -45,6 +45,15 @@ fn reduce(state: State, action: Action) -> State {
         };
         state = state.reduce(Action::Reshard(checked));
     }
+    for _ in 0..4 {
+        let actions = super::testing::worker_round_trip(state.reshard(), None);
+        if actions.is_empty() {
+            break;
+        }
+        for action in actions {
+            state = state.reduce(Action::Reshard(action));
+        }
+    }
     Rc::unwrap_or_clone(state)
 }
 

@@ -1,12 +1,15 @@
 //! The Resharding sub-state, on its own: targets from operations, balancing (on this
 //! thread, and as the page does it with the worker: the load sent once, the replies of
 //! the runs awaited taken, the others dropped; crashes and cancels), RavenDB's messages,
-//! the plan and the walk-through, computed only while the view is shown. The workspace's
-//! host answers the view's questions here as the page's worker does ([`reduce`]).
+//! the plan and the walk-through, asked of the worker only while the view is shown. The
+//! workspace's host answers the view's questions here as the page's worker does, and the
+//! view's worker its plans ([`reduce`]).
 
 use crate::state::*;
-use crate::worker::{BalanceRequest, Balancer, LoadData, Reply};
-use ravenshard_design::reshard::{Measure, Objective, Phase, Plan, PlanNote};
+use crate::worker::{
+    BalanceRequest, Balancer, CallsFile, CallsRequest, LoadData, PlanShown, Planner, Reply,
+};
+use ravenshard_design::reshard::{Measure, Objective, Phase, PlanNote};
 use ravenshard_model::host::{Answer, Host, Question};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Placement};
@@ -31,8 +34,32 @@ fn ask(state: &ReshardState, question: &Question) -> Answer {
     })
 }
 
+/// The calls the view's worker writes for `request`.
+fn calls_file(request: &CallsRequest) -> Result<CallsFile, String> {
+    let mut balancer = Balancer::default();
+    let plan = &request.plan;
+    let load = balancer.load(plan.load, plan.data.as_ref()).unwrap();
+    Planner::default().calls(load, request)
+}
+
+/// Sends what the view wants of its worker (a drain, a plan) to the worker `worker` (its
+/// instance), as the page does, and takes the answers.
+fn plan_in(mut state: Rc<ReshardState>, worker: Option<u64>) -> Rc<ReshardState> {
+    for _ in 0..4 {
+        let actions = crate::state::testing::worker_round_trip(&state, worker);
+        if actions.is_empty() {
+            break;
+        }
+        for action in actions {
+            state = state.reduce(action);
+        }
+    }
+    state
+}
+
 /// Reduces `action`, then answers what the view asks the host, as the page does: the load
-/// while it is wanted, the prefixes of a target waiting for their check.
+/// while it is wanted, the prefixes of a target waiting for their check; then the plan it
+/// wants, of a new worker.
 fn reduce(state: ReshardState, action: ReshardAction) -> ReshardState {
     let mut state = Rc::new(state).reduce(action);
     if state.load_wanted() {
@@ -57,7 +84,7 @@ fn reduce(state: ReshardState, action: ReshardAction) -> ReshardState {
         };
         state = state.reduce(checked);
     }
-    Rc::unwrap_or_clone(state)
+    Rc::unwrap_or_clone(plan_in(state, None))
 }
 
 /// The inputs of `documents` on the studio's default configuration, at `revision`: a change
@@ -96,7 +123,7 @@ fn generated() -> ReshardState {
     reduce(state, ReshardAction::Show(true))
 }
 
-fn plan(state: &ReshardState) -> Plan {
+fn plan(state: &ReshardState) -> PlanShown {
     let view = state.view().expect("computed while shown");
     view.plan.clone().expect("a plan")
 }
@@ -117,7 +144,7 @@ fn the_view_is_computed_only_when_shown() {
     let state = reduce(state, ReshardAction::Show(true));
     let p = plan(&state);
     assert!(p.moves.is_empty());
-    assert_eq!(p.notes, vec![PlanNote::NothingMoves]);
+    assert_eq!(p.notes, vec![PlanNote::NothingMoves.to_string()]);
     assert_eq!(p.docs, 3000);
     assert!(!state.has_target());
     assert!(state.migration().is_none());
@@ -134,7 +161,9 @@ fn adding_a_shard_then_balancing_and_walking_through() {
         "members assigned for the new shard"
     );
     let p = plan(&state);
-    assert!(p.notes.contains(&PlanNote::ShardAddedEmpty { shard: 3 }));
+    assert!(p
+        .notes
+        .contains(&PlanNote::ShardAddedEmpty { shard: 3 }.to_string()));
     let state = reduce(state, ReshardAction::SetThreshold("0".into()));
     let state = reduce(state, ReshardAction::Balance);
     let p = plan(&state);
@@ -213,7 +242,7 @@ fn removing_a_shard_needs_draining_first() {
     assert_eq!(state.target().shards().len(), 2);
     assert!(plan(&state)
         .notes
-        .contains(&PlanNote::ShardRemoved { shard: 1 }));
+        .contains(&PlanNote::ShardRemoved { shard: 1 }.to_string()));
     let state = reduce(state, ReshardAction::ResetTarget);
     assert!(!state.has_target());
 }
@@ -282,12 +311,12 @@ fn option_fields_are_checked() {
     let state = reduce(state, ReshardAction::SetThroughput("fast".into()));
     assert!(state.option_error().unwrap().contains("Throughput"));
     assert_eq!(
-        plan(&state).estimate_seconds,
+        plan(&state).estimate.total_seconds,
         None,
         "no estimate from a refused throughput"
     );
     let state = reduce(state, ReshardAction::SetThroughput("1000docs/s".into()));
-    assert_eq!(plan(&state).estimate_seconds, Some(0.0));
+    assert_eq!(plan(&state).estimate.total_seconds, Some(0.0));
     let state = reduce(state, ReshardAction::Balance);
     let p = plan(&state);
     let share0 = p.per_shard[0].docs_after as f64 / p.docs as f64;
@@ -297,7 +326,7 @@ fn option_fields_are_checked() {
     );
     assert_eq!(p.estimate.data_seconds, Some(p.docs_moved as f64 / 1000.0));
     assert_eq!(
-        p.estimate_seconds,
+        p.estimate.total_seconds,
         Some(p.docs_moved as f64 / 1000.0 + p.buckets_moved as f64 * 0.04)
     );
     // Bytes without sizes: the core says so.
@@ -373,18 +402,19 @@ fn the_estimate_objective_and_calls_follow_the_fields() {
     assert_eq!(compared[1].objective, Objective::FewestMigrations);
     assert_eq!(compared[1].migrations, p.buckets_moved);
     assert!(compared[1].migrations <= compared[0].migrations);
-    let calls = state.calls().unwrap().unwrap();
-    assert_eq!(calls.url, "http://127.0.0.1:8080");
-    assert_eq!(
-        calls.calls.iter().map(|c| c.buckets).sum::<u64>(),
-        p.buckets_moved
-    );
+    let file = calls_file(&state.calls_request(None, false).unwrap()).unwrap();
+    assert_eq!(file.name, "Orders-calls.json");
+    let calls: serde_json::Value = serde_json::from_str(&file.text).unwrap();
+    assert_eq!(calls["url"], "http://127.0.0.1:8080");
+    let buckets = calls["calls"].as_array().unwrap().iter();
+    let buckets: u64 = buckets.map(|c| c["buckets"].as_u64().unwrap()).sum();
+    assert_eq!(buckets, p.buckets_moved);
+    let script = calls_file(&state.calls_request(None, true).unwrap()).unwrap();
+    assert_eq!(script.name, "Orders-calls.sh");
+    assert!(script.text.starts_with("#!/bin/sh\n"));
     let state = reduce(state, ReshardAction::SetClusterUrl("nowhere".into()));
-    assert!(state
-        .calls()
-        .unwrap()
-        .unwrap_err()
-        .contains("is not a node's URL"));
+    let refused = calls_file(&state.calls_request(None, false).unwrap());
+    assert!(refused.unwrap_err().contains("is not a node's URL"));
 }
 
 /// The worker of a test: the worker's own code, run here.
@@ -400,26 +430,24 @@ fn grown() -> ReshardState {
 }
 
 #[test]
-fn a_balance_in_the_worker_sends_the_load_once_and_takes_the_balance_then_the_comparison() {
-    let state = grown();
-    // No worker runs: the load goes to the one the send starts.
-    let data = state.load_to_send(None).expect("the view is computed");
+fn a_plan_sends_the_load_once_then_a_balance_takes_the_balance_then_the_comparison() {
+    let state = Rc::new(grown()).reduce(ReshardAction::SetBy(Measure::Bytes));
+    assert!(state.planning());
+    // No worker runs: the load goes to the one the plan starts.
+    let request = state.plan_request(None).unwrap();
+    let data = request.data.as_ref().expect("the worker holds no load yet");
     assert_eq!(data.number, state.load_number());
     assert_eq!(data.docs.iter().sum::<u64>(), 3000);
     let mut worker = Balancer::default();
-    worker.keep(&data);
-    let state = reduce(
-        state,
-        ReshardAction::LoadSent {
-            load: data.number,
-            worker: Some(1),
-        },
-    );
-    assert!(state.load_to_send(Some(1)).is_none(), "worker 1 holds it");
+    let state = Rc::unwrap_or_clone(plan_in(state, Some(1)));
+    assert!(!state.planning());
+    assert_eq!(plan(&state).measure, Measure::Bytes);
+    assert!(state.plan_request(Some(1)).is_none(), "nothing more wanted");
     assert!(
-        state.load_to_send(Some(2)).is_some(),
-        "a new worker does not"
+        state.balance_request(Some(2)).unwrap().data.is_some(),
+        "a new worker"
     );
+    worker.keep(data);
     // A balance sends only the target and the options.
     let request = state.balance_request(Some(1)).unwrap();
     assert!(request.data.is_none());
@@ -446,7 +474,8 @@ fn a_balance_in_the_worker_sends_the_load_once_and_takes_the_balance_then_the_co
     let objectives: Vec<Objective> = state.objectives().iter().map(|o| o.objective).collect();
     assert_eq!(objectives, Objective::ALL);
     // The same as a balance on this thread.
-    let here = reduce(grown(), ReshardAction::Balance);
+    let here = reduce(grown(), ReshardAction::SetBy(Measure::Bytes));
+    let here = reduce(here, ReshardAction::Balance);
     assert_eq!(plan(&here), p);
     assert_eq!(here.objectives(), state.objectives());
     assert_eq!(here.balance_notes(), state.balance_notes());
@@ -455,9 +484,8 @@ fn a_balance_in_the_worker_sends_the_load_once_and_takes_the_balance_then_the_co
         state,
         ReshardAction::Inputs(inputs(generated_documents(1000), 0)),
     );
-    let data = state.load_to_send(Some(1)).unwrap();
+    let data = state.balance_request(Some(1)).unwrap().data.unwrap();
     assert_eq!(data.docs.iter().sum::<u64>(), 1000);
-    assert!(state.balance_request(Some(1)).unwrap().data.is_some());
 }
 
 #[test]
@@ -537,15 +565,8 @@ fn a_crash_or_a_cancel_says_so_and_the_next_balance_sends_the_load_again() {
 
 #[test]
 fn a_worker_without_the_load_says_so_and_the_next_balance_sends_it() {
-    let state = grown();
-    let load = state.load_number();
-    let state = reduce(
-        state,
-        ReshardAction::LoadSent {
-            load,
-            worker: Some(1),
-        },
-    );
+    let state = Rc::new(grown()).reduce(ReshardAction::SetBy(Measure::Bytes));
+    let state = Rc::unwrap_or_clone(plan_in(state, Some(1)));
     // Worker 1 was restarted without the page knowing: it holds nothing.
     let request = state.balance_request(Some(1)).unwrap();
     assert!(request.data.is_none());
@@ -568,8 +589,8 @@ fn a_worker_without_the_load_says_so_and_the_next_balance_sends_it() {
 #[test]
 fn the_load_goes_to_the_worker_and_back_unchanged() {
     let state = grown();
-    let load = state.view().unwrap().plan.as_ref().map(|p| p.docs).unwrap();
-    let data = state.load_to_send(None).unwrap();
+    let load = plan(&state).docs;
+    let data = state.calls_request(None, false).unwrap().plan.data.unwrap();
     assert!(data.last.is_empty(), "one bucket an entry");
     let back = data.load();
     assert_eq!(back.total().docs, load);
@@ -698,10 +719,171 @@ fn a_load_of_another_change_is_dropped_and_the_plan_waits_for_the_first() {
     assert!(state.load_wanted() && state.view().is_none());
     let state = state.reduce(ReshardAction::Load { changes, load });
     assert!(!state.load_wanted());
+    assert!(state.planning() && state.plan_request(None).is_some());
+    let state = plan_in(state, None);
     assert_eq!(plan(&state).docs, 0);
     // An edit (the same configuration): the plan of the last load stays until the next.
     let edited = ReshardAction::Inputs(inputs(generated_documents(400), 0));
     let state = state.reduce(edited);
     assert!(state.load_wanted());
     assert_eq!(plan(&state).docs, 0);
+}
+
+/// Worker 1, as the page's worker keeps its load and last plan.
+type Worker = (Balancer, Planner);
+
+/// The plan `state` wants sent to worker 1 (`worker`): the state that sent it, and the
+/// worker's answer, not taken yet.
+fn sent(state: Rc<ReshardState>, worker: &mut Worker) -> (Rc<ReshardState>, Reply) {
+    let request = state.plan_request(Some(1)).expect("a plan is wanted");
+    let load = worker.0.load(request.load, request.data.as_ref()).unwrap();
+    let planned = worker.1.plan(load, &request);
+    let (run, wanted) = (request.run, state.worker_wanted());
+    let state = state.reduce(ReshardAction::PlanSent {
+        run,
+        worker: Some(1),
+        wanted,
+    });
+    let planned = Box::new(planned);
+    (state, Reply::Planned { run, planned })
+}
+
+#[test]
+fn the_plan_shown_stays_until_the_one_wanted_now_comes() {
+    let mut worker = Worker::default();
+    let state = Rc::new(reduce(generated(), ReshardAction::AddShard));
+    let four = plan(&state);
+    assert!(!state.planning() && state.plan_request(None).is_none());
+    // Another target: the plan of four shards stays while the next is planned.
+    let state = state.reduce(ReshardAction::AddShard);
+    assert!(state.planning());
+    assert_eq!(plan(&state), four);
+    let (state, five) = sent(state, &mut worker);
+    // Meanwhile a sixth shard: the answer for five is shown, the one for six still wanted.
+    let state = state.reduce(ReshardAction::AddShard);
+    let state = state.reduce(ReshardAction::Reply(five));
+    assert_eq!(plan(&state).per_shard.len(), 5);
+    assert!(state.planning(), "the plan of six shards is still wanted");
+    let (state, six) = sent(state, &mut worker);
+    assert!(
+        state.plan_request(Some(1)).unwrap().data.is_none(),
+        "worker 1 holds the load"
+    );
+    let state = state.reduce(ReshardAction::Reply(six));
+    assert_eq!(plan(&state).per_shard.len(), 6);
+    assert!(!state.planning());
+}
+
+#[test]
+fn a_step_is_asked_of_the_worker_and_a_late_step_is_not_taken_back() {
+    let mut worker = Worker::default();
+    let state = reduce(generated(), ReshardAction::AddShard);
+    let state = reduce(state, ReshardAction::SetThreshold("0".into()));
+    let state = Rc::new(reduce(state, ReshardAction::Balance));
+    let wanted = state.worker_wanted();
+    let state = state.reduce(ReshardAction::MoveStep(StepMove::Next));
+    assert_eq!(state.step(), 1, "a step the page can count moves at once");
+    assert_eq!(state.worker_wanted(), wanted + 1);
+    assert!(state.planning());
+    let (state, one) = sent(state, &mut worker);
+    let state = state.reduce(ReshardAction::MoveStep(StepMove::Next));
+    let state = state.reduce(ReshardAction::Reply(one));
+    assert_eq!(
+        state.step(),
+        2,
+        "the answer for step 1 does not move the step back"
+    );
+    let (state, two) = sent(state, &mut worker);
+    let state = state.reduce(ReshardAction::Reply(two));
+    assert_eq!(phase_at(&state), (2, Phase::OwnershipTransferred));
+    assert!(!state.planning());
+    // The next step with documents is the worker's to find.
+    let state = state.reduce(ReshardAction::MoveStep(StepMove::NextWithDocuments));
+    assert_eq!(state.step(), 2, "until the worker answers");
+    let (state, found) = sent(state, &mut worker);
+    let state = state.reduce(ReshardAction::Reply(found));
+    assert!(state.step() > 2);
+    let step = state.migration().unwrap();
+    assert!(step.as_ref().as_ref().unwrap().docs > 0);
+}
+
+#[test]
+fn a_worker_that_stops_while_planning_says_so_and_a_cancel_asks_again() {
+    let mut worker = Worker::default();
+    let state = Rc::new(reduce(generated(), ReshardAction::AddShard));
+    let state = state.reduce(ReshardAction::AddShard);
+    let (state, _) = sent(state, &mut worker);
+    let crash = Reply::Crashed {
+        message: "the worker was asked to panic".into(),
+    };
+    let wanted = state.worker_wanted();
+    let state = state.reduce(ReshardAction::Reply(crash));
+    let shown = state.view().unwrap().plan.as_ref().unwrap_err();
+    assert!(shown.contains("stopped while planning"), "{shown}");
+    assert!(shown.contains("asked to panic"), "{shown}");
+    assert!(
+        !state.planning(),
+        "a plan that panics is not asked again by itself"
+    );
+    assert_eq!(state.worker_wanted(), wanted);
+    // The next change asks a new worker, with the load.
+    let state = state.reduce(ReshardAction::SetBy(Measure::Bytes));
+    assert!(state.plan_request(Some(2)).unwrap().data.is_some());
+    // A cancel of a balance stops the worker: the plan it had is asked again.
+    let (state, _) = sent(state, &mut worker);
+    let wanted = state.worker_wanted();
+    let state = state.reduce(ReshardAction::CancelBalance);
+    assert_eq!(state.worker_wanted(), wanted + 1);
+    assert!(state.plan_request(Some(3)).unwrap().data.is_some());
+    let state = plan_in(state, Some(3));
+    assert_eq!(plan(&state).per_shard.len(), 5);
+    assert_eq!(plan(&state).measure, Measure::Bytes);
+}
+
+#[test]
+fn a_plan_of_a_load_the_worker_lost_says_so() {
+    let state = Rc::new(grown()).reduce(ReshardAction::SetBy(Measure::Bytes));
+    let mut request = state.plan_request(None).unwrap();
+    request.data = None;
+    let mut balancer = Balancer::default();
+    let lost = balancer.load(request.load, None).unwrap_err();
+    assert!(lost.contains("no longer holds"), "{lost}");
+}
+
+#[test]
+fn a_drain_runs_in_the_worker_once_the_load_came() {
+    let state = ReshardState::new(inputs(generated_documents(3000), 0));
+    let state = Rc::new(state).reduce(ReshardAction::Show(true));
+    let state = state.reduce(ReshardAction::DrainShard(1));
+    assert!(state.drain_request(None).is_none(), "no load yet");
+    let asked = state.worker_wanted();
+    let Answer::Load(load) = ask(&state, &Question::Load) else {
+        panic!("a load")
+    };
+    let changes = state.inputs().changes;
+    let load = Rc::new(load);
+    let state = state.reduce(ReshardAction::Load { changes, load });
+    assert!(state.worker_wanted() > asked, "the drain is asked now");
+    let request = state.drain_request(Some(1)).unwrap();
+    assert_eq!(request.shard, 1);
+    assert!(request.data.is_some(), "worker 1 holds no load yet");
+    let run = request.run;
+    let state = state.reduce(ReshardAction::BalanceSent {
+        run,
+        worker: Some(1),
+    });
+    assert!(state.drain_request(Some(1)).is_none(), "sent once");
+    assert!(state.balancing());
+    let mut worker = Balancer::default();
+    let state = state.reduce(ReshardAction::Reply(worker.drain(&request)));
+    assert!(!state.balancing());
+    assert_eq!(state.target().shards().len(), 3);
+    let state = plan_in(state, None);
+    assert_eq!(plan(&state).per_shard[1].docs_after, 0);
+    assert_eq!(plan(&state).per_shard[1].buckets_after, 0);
+    // A shard the target does not have: the core says why.
+    let state = plan_in(state.reduce(ReshardAction::DrainShard(7)), None);
+    let problem = &state.problem().unwrap().message;
+    assert!(problem.contains('7'), "{problem}");
+    assert_eq!(plan(&state).per_shard[1].docs_after, 0, "the target stays");
 }
