@@ -106,7 +106,8 @@ async fn a_hosts_changes_and_answers_cross_the_worker() {
 }
 
 /// A job's batches staged in the worker, then adopted, are the workspace a host in the
-/// page makes of them; an adoption of what was not staged is refused, and changes nothing.
+/// page makes of them (`caught_up` resolves once it is made); an adoption of what was not
+/// staged is refused, and changes nothing.
 #[wasm_bindgen_test]
 async fn a_jobs_staged_batches_are_adopted_in_the_worker() {
     let heard = listening();
@@ -156,7 +157,10 @@ async fn a_jobs_staged_batches_are_adopted_in_the_worker() {
     };
     let expected = local.apply(adopt.clone()).unwrap();
     host::change(2, adopt);
-    until("the adoption", || heard.borrow().len() == 2).await;
+    // What a save waits for: the host made every change sent, the adoption's news heard.
+    host::caught_up().await;
+    assert!(host::is_idle());
+    assert_eq!(heard.borrow().len(), 2);
     let news = heard.borrow()[1].clone();
     let HostNews::Changed { seq: 2, changed } = news else {
         panic!("{news:?}");

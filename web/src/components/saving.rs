@@ -292,6 +292,13 @@ impl Saver {
         let saver = Rc::clone(self);
         wasm_bindgen_futures::spawn_local(async move {
             loop {
+                if saver.next.borrow().is_none() {
+                    break;
+                }
+                // The host saves what it holds once it made the changes sent before (a
+                // job's documents may still be on their way to it): the save, and its
+                // measure, start then, with the newest settings asked for meanwhile.
+                host::caught_up().await;
                 let Some(settings) = saver.next.borrow_mut().take() else {
                     break;
                 };

@@ -70,6 +70,9 @@ thread_local! {
     static NEXT_JOB: Cell<u64> = const { Cell::new(0) };
     /// Changes sent that the host has not answered yet (made or refused).
     static PENDING: Cell<u64> = const { Cell::new(0) };
+    /// Who waits for the host to answer every change sent ([`caught_up`]).
+    static CATCHING_UP: RefCell<Vec<futures::channel::oneshot::Sender<()>>> =
+        const { RefCell::new(Vec::new()) };
 }
 
 /// The host's news go to `on_news` from now on.
@@ -147,6 +150,28 @@ pub async fn save(settings: &Saved) -> Option<Result<usize, StorageError>> {
 pub fn restored() {
     send_queued();
     send(HostRequest::Restored);
+}
+
+/// Sends the changes the page queued, then resolves once the host made (or refused) every
+/// change sent: at once when it has, or when its worker stops. A job's last change (its
+/// documents' adoption) waits there until the host placed all the batches it staged.
+pub async fn caught_up() {
+    send_queued();
+    if PENDING.with(Cell::get) == 0 {
+        return;
+    }
+    let (sender, receiver) = futures::channel::oneshot::channel();
+    CATCHING_UP.with(|c| c.borrow_mut().push(sender));
+    let _ = receiver.await;
+}
+
+/// Wakes [`caught_up`]'s waiters once no change is pending.
+fn wake_caught_up() {
+    if PENDING.with(Cell::get) == 0 {
+        for sender in CATCHING_UP.with(|c| std::mem::take(&mut *c.borrow_mut())) {
+            let _ = sender.send(());
+        }
+    }
 }
 
 /// Sends the changes the page queued ([`before_ask`]).
@@ -243,6 +268,7 @@ pub(super) fn stopped() {
     PROGRESS.with(|p| p.borrow_mut().clear());
     WORKING.with(|w| w.borrow_mut().clear());
     PENDING.with(|p| p.set(0));
+    wake_caught_up();
 }
 
 /// Whether the host's worker runs.
@@ -263,6 +289,7 @@ fn news(news: HostNews) {
 
 fn answered_change() {
     PENDING.with(|p| p.set(p.get().saturating_sub(1)));
+    wake_caught_up();
 }
 
 /// Sends a reply of the host where it goes.
