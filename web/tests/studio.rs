@@ -1122,12 +1122,12 @@ async fn the_plan_shows_both_terms_and_downloads_its_calls() {
     studio.click("button.download-calls-json").await;
     studio.click("button.download-calls-sh").await;
     // The worker writes the files: they come after the clicks.
-    let caught = || serde_json::from_str::<Vec<(String, String)>>(&caught_downloads()).unwrap();
+    let caught_now = || serde_json::from_str::<Vec<(String, String)>>(&caught_downloads()).unwrap();
     studio
-        .until("the calls' files", |_| caught().len() >= 2)
+        .until("the calls' files", |_| caught_now().len() >= 2)
         .await;
     stop.call0(&JsValue::NULL).unwrap();
-    let caught = caught();
+    let caught = caught_now();
     assert_eq!(caught.len(), 2, "{caught:?}");
     assert_eq!(caught[0].0, "Orders-calls.json");
     let json: serde_json::Value =
@@ -1141,6 +1141,20 @@ async fn the_plan_shows_both_terms_and_downloads_its_calls() {
     let script = text_at(&caught[1].1).await.unwrap().as_string().unwrap();
     assert!(script.starts_with("#!/bin/sh\n"));
     assert!(script.contains("URL='https://a.example.com'"));
+    // A download and a plan asked at once of the view's worker: both answers arrive (one
+    // callback takes all of the channel's replies).
+    let stop = catch_downloads();
+    let json = studio.get("button.download-calls-json");
+    json.unchecked_ref::<web_sys::HtmlElement>().click();
+    studio.click("button.add-shard").await;
+    studio
+        .until("the calls' file", |_| caught_now().len() == 1)
+        .await;
+    stop.call0(&JsValue::NULL).unwrap();
+    assert!(studio.find(".planning").is_none());
+    assert!(studio
+        .text(".plan-notes")
+        .contains("Shard 4 is new and owns no buckets"));
     assert!(studio.find(".notice.error").is_none());
 }
 

@@ -103,14 +103,28 @@ fn send_drain(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback
     true
 }
 
+/// Where the replies of the view's worker go: the calls' file is offered for download (why
+/// not goes to `on_error`), everything else to the view's state. Every request of the
+/// channel is sent with it: a send routes the channel's later replies to its callback.
+fn worker_replies(on: &Callback<ReshardAction>, on_error: &Callback<String>) -> Callback<Reply> {
+    let (on, on_error) = (on.clone(), on_error.clone());
+    Callback::from(move |reply| match reply {
+        Reply::Calls(file) => super::reshard_calls::offer(file, &on_error),
+        other => on.emit(ReshardAction::Reply(other)),
+    })
+}
+
 /// Asks the worker for what the view wants of it, once rendered (the actions that want
 /// something in a row ask once): a drain, else a plan (a drain's target is planned when it
 /// comes).
 #[hook]
-fn use_worker_asks(state: &ByPtr<ReshardState>, on: &Callback<ReshardAction>) {
-    let (state, on) = (state.clone(), on.clone());
+fn use_worker_asks(
+    state: &ByPtr<ReshardState>,
+    on: &Callback<ReshardAction>,
+    replies: &Callback<Reply>,
+) {
+    let (state, on, replies) = (state.clone(), on.clone(), replies.clone());
     use_effect_with(state.worker_wanted(), move |_| {
-        let replies = on.reform(ReshardAction::Reply);
         let timer = Timeout::new(0, move || {
             if !send_drain(&state, &on, &replies) {
                 send_plan(&state, &on, &replies);
@@ -165,9 +179,9 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
     let target = Rc::clone(r.target());
     let on_target = on.reform(ReshardAction::SetTarget);
     let on_bucket = props.on_view.reform(|b| ViewAction::SelectBucket(Some(b)));
-    let replies = on.reform(ReshardAction::Reply);
+    let replies = worker_replies(on, &props.on_error);
     super::reshard_host::use_reshard_answers(r, on);
-    use_worker_asks(&props.reshard, on);
+    use_worker_asks(&props.reshard, on, &replies);
     let balance = {
         let (state, on, replies) = (props.reshard.clone(), on.clone(), replies.clone());
         Callback::from(move |_: MouseEvent| send_balance(&state, &on, &replies))
@@ -176,8 +190,10 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
         client::stop(Channel::Reshard);
         ReshardAction::CancelBalance
     });
-    let on_panic =
-        Callback::from(move |_: MouseEvent| client::send(Request::PanicReshard, replies.clone()));
+    let on_panic = {
+        let replies = replies.clone();
+        Callback::from(move |_: MouseEvent| client::send(Request::PanicReshard, replies.clone()))
+    };
     html! {
         <div class="reshard-view">
             <p class="hint">
@@ -210,7 +226,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
                         </section>
                         { per_shard(plan) }
                         { moves(plan) }
-                        { super::reshard_calls::calls(&props.reshard, plan, on, &props.on_error) }
+                        { super::reshard_calls::calls(&props.reshard, plan, on, &replies, &props.on_error) }
                         { migration(r, plan, on) }
                         </>
                     },

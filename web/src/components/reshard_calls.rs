@@ -5,7 +5,7 @@
 use super::reshard::duration;
 use super::{browser, count, on_value, plural, ByPtr};
 use crate::state::{ReshardAction, ReshardState};
-use crate::worker::{client, Channel, PlanShown, Reply, Request};
+use crate::worker::{client, CallsFile, Channel, PlanShown, Reply, Request};
 use ravenshard_design::reshard::{Dominant, Estimate, Objective};
 use yew::prelude::*;
 
@@ -96,29 +96,29 @@ pub fn objectives(r: &ReshardState) -> Html {
     }
 }
 
-/// Asks the worker for the calls as `<database>-calls.json` or `<database>-calls.sh`, and
-/// offers the file it writes; why not goes to `on_error`.
-fn download(r: &ReshardState, script: bool, on_error: &Callback<String>) {
-    let Some(request) = r.calls_request(client::instance(Channel::Reshard), script) else {
-        on_error
-            .emit("The documents' load has not come yet: download the calls in a moment.".into());
-        return;
-    };
-    let on_error = on_error.clone();
-    let offer = Callback::from(move |reply: Reply| {
-        let offered = match reply {
-            Reply::Calls(Ok(file)) => browser::download(&file.name, &file.mime, &file.text),
-            Reply::Calls(Err(message)) => Err(format!("The calls could not be written: {message}")),
-            Reply::Crashed { message } => Err(format!(
-                "The studio's worker stopped while writing the calls ({message})."
-            )),
-            _ => return,
-        };
-        if let Err(e) = offered {
-            on_error.emit(e);
-        }
-    });
-    client::send(Request::Calls(request), offer);
+/// Asks the worker for the calls as `<database>-calls.json` or `<database>-calls.sh`; its
+/// answer goes to `replies` (the view's worker's callback, which [`offer`]s it).
+fn download(
+    r: &ReshardState,
+    script: bool,
+    replies: &Callback<Reply>,
+    on_error: &Callback<String>,
+) {
+    match r.calls_request(client::instance(Channel::Reshard), script) {
+        Some(request) => client::send(Request::Calls(request), replies.clone()),
+        None => on_error
+            .emit("The documents' load has not come yet: download the calls in a moment.".into()),
+    }
+}
+
+/// Offers the calls' file the worker wrote for download; why not goes to `on_error`.
+pub fn offer(file: Result<CallsFile, String>, on_error: &Callback<String>) {
+    let offered = file
+        .map_err(|message| format!("The calls could not be written: {message}"))
+        .and_then(|file| browser::download(&file.name, &file.mime, &file.text));
+    if let Err(e) = offered {
+        on_error.emit(e);
+    }
 }
 
 /// The plan as the calls that carry it out: the node's URL, and the downloads.
@@ -126,6 +126,7 @@ pub fn calls(
     r: &ByPtr<ReshardState>,
     plan: &PlanShown,
     on: &Callback<ReshardAction>,
+    replies: &Callback<Reply>,
     on_error: &Callback<String>,
 ) -> Html {
     if plan.moves.is_empty() {
@@ -133,7 +134,8 @@ pub fn calls(
     }
     let offer = |script: bool| {
         let (state, on_error) = (r.clone(), on_error.clone());
-        Callback::from(move |_: MouseEvent| download(&state, script, &on_error))
+        let replies = replies.clone();
+        Callback::from(move |_: MouseEvent| download(&state, script, &replies, &on_error))
     };
     html! {
         <section class="reshard-calls" aria-label="The calls">
