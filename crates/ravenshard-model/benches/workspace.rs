@@ -16,10 +16,14 @@
 //! documents at once, and in steps of [`Freeing`] (what the studio does a task at a time
 //! when it frees a workspace: 20,000 anchored groups a step). `first_read/<n>` is what a new
 //! workspace's first render reads and the shard-count change, at 1,000,000 and 10,000,000
-//! generated documents.
+//! generated documents. `stage/1000000` is a job's 1,000,000 generated documents staged
+//! with the workspace's host in 31 batches ([`Host::stage`]), as an import or a
+//! generation hands them over (the host then adopts them).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
+use ravenshard_model::batch::{DocumentBatch, BATCH_DOCUMENTS};
+use ravenshard_model::host::{Host, Staging};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{
     assign_members, Document, Edit, Freeing, Placement, PlacementBuilder, PlacementOptions,
@@ -501,8 +505,54 @@ fn bench_first_read(c: &mut Criterion) {
     }
 }
 
+/// A job's generated documents staged with the host, batch after batch.
+fn bench_stage(c: &mut Criterion) {
+    let n = 1_000_000;
+    let generator = Generator {
+        documents: n,
+        anchored_share: 0.5,
+        seed: 1,
+    };
+    let documents = generator.generate().expect("a valid generator");
+    let batches: Vec<DocumentBatch> = (0u64..)
+        .zip(documents.chunks(BATCH_DOCUMENTS))
+        .map(|(number, chunk)| DocumentBatch::of(number, chunk, Default::default()))
+        .collect();
+    let bodies = documents.iter().filter_map(|d| d.body.as_ref());
+    let start = Staging {
+        configuration: Topology::with_shards(3).expect("3 shards").to_json(),
+        database: "Orders".into(),
+        documents: n as u64,
+        id_bytes: documents.iter().map(|d| d.id.len() as u64).sum(),
+        bodies: bodies.clone().count() as u64,
+        body_bytes: bodies.map(|b| b.len() as u64).sum(),
+    };
+    drop(documents);
+    let mut group = c.benchmark_group(format!("stage/{n}"));
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(n as u64));
+    group.bench_function(
+        format!("{} batches staged (Host::stage)", batches.len()),
+        |b| {
+            b.iter_batched(
+                || (Host::default(), batches.clone()),
+                |(mut host, batches)| {
+                    let mut start = Some(start.clone());
+                    for batch in batches {
+                        host.stage(1, start.take(), batch);
+                    }
+                    host
+                },
+                BatchSize::PerIteration,
+            )
+        },
+    );
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    bench_stage,
     bench_workspace,
     bench_scale,
     bench_documents_view,

@@ -34,6 +34,9 @@ pub(super) struct Staged {
     builder: PlacementBuilder,
     /// Why the staged documents cannot be adopted (a batch damaged or not placed).
     broken: Option<String>,
+    /// The last batch's documents: the next batch fills them in place, reusing their
+    /// strings (no allocation per ID and collection for each batch).
+    documents: Vec<Document>,
 }
 
 impl Host {
@@ -76,17 +79,18 @@ impl Host {
                     job,
                     builder,
                     broken,
+                    documents: Vec::new(),
                 })
             }
         };
         if staged.broken.is_some() {
             return;
         }
-        let mut documents: Vec<Document> = Vec::new();
+        let documents = &mut staged.documents;
         let placed = batch
-            .fill(&mut documents)
+            .fill(documents)
             .map_err(|e| e.to_string())
-            .and_then(|()| staged.builder.push(&documents).map_err(|e| e.to_string()));
+            .and_then(|()| staged.builder.push(documents).map_err(|e| e.to_string()));
         if let Err(why) = placed {
             staged.broken = Some(why);
             staged.builder =
@@ -155,5 +159,6 @@ fn staged(job: u64, start: &Staging, fallback: &Topology) -> Staged {
         job,
         builder,
         broken,
+        documents: Vec::new(),
     }
 }
