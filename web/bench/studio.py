@@ -721,7 +721,7 @@ def cancelled_reload(driver, url, docs):
     return r
 
 
-SCALE_TABS = ["map", "shards", "documents"]
+SCALE_TABS = ["map", "shards", "documents", "reshard"]
 EDIT_MEDIAN_TARGET_MS = 30
 EDIT_WORST_TARGET_MS = 60
 SHARDS_TARGET_MS = 100

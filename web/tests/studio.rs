@@ -858,6 +858,29 @@ async fn the_chapters_design_rules_routing_and_transactions() {
 }
 
 #[wasm_bindgen_test]
+async fn the_resharding_view_plans_the_edited_documents_once_the_edits_rest() {
+    let studio = Studio::fresh().await;
+    studio.set("#gen-count", "3000", "input").await;
+    studio.click("button.generate").await;
+    studio.click("#tab-reshard").await;
+    assert!(studio.text(".docs-moved strong").ends_with("of 3,000"));
+    // A line added: the host's load is asked again 300 ms after the last edit, and the
+    // plan follows it.
+    let text = studio
+        .get("#ids")
+        .unchecked_into::<HtmlTextAreaElement>()
+        .value();
+    let added = format!("{}\nextra/1", text.trim_end());
+    studio.type_into("#ids", &added).await;
+    studio
+        .until("the plan of the edited documents", |s| {
+            s.text(".docs-moved strong").ends_with("of 3,001")
+        })
+        .await;
+    assert!(studio.find(".notice.error").is_none());
+}
+
+#[wasm_bindgen_test]
 async fn resharding_drains_a_shard_in_the_worker_then_removes_it() {
     let studio = Studio::fresh().await;
     studio.set("#gen-count", "3000", "input").await;

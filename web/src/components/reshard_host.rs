@@ -4,9 +4,31 @@
 
 use super::answer::{use_answer, Asked};
 use crate::state::{ReshardAction, ReshardState};
+use gloo::timers::callback::Timeout;
 use ravenshard_model::host::{Answer, Question};
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// How long the documents rest after a change before the view asks the host for their load
+/// again (edits in a row ask once: the load of 1,000,000 documents is about 12 MB, which the
+/// page reads and passes on to the view's worker).
+pub const LOAD_ASKED_AFTER_MS: u32 = 300;
+
+/// Whether the workspace's change `changes` is the first this view saw, or has rested for
+/// [`LOAD_ASKED_AFTER_MS`].
+#[hook]
+fn use_rested(changes: u64) -> bool {
+    let rested = use_state(|| changes);
+    {
+        let rested = rested.clone();
+        use_effect_with(changes, move |&now| {
+            let timer = (*rested != now)
+                .then(|| Timeout::new(LOAD_ASKED_AFTER_MS, move || rested.set(now)));
+            move || drop(timer)
+        });
+    }
+    *rested == changes
+}
 
 /// Which answer `asked` holds (its pointer), so that an effect runs once per answer without
 /// comparing answers of megabytes.
@@ -22,7 +44,11 @@ fn answer_key(asked: &Asked) -> Option<usize> {
 #[hook]
 pub fn use_reshard_answers(r: &ReshardState, on: &Callback<ReshardAction>) {
     let changes = r.inputs().changes;
-    let load = use_answer(r.load_wanted().then_some(Question::Load), changes);
+    let rested = use_rested(changes);
+    let load = use_answer(
+        (r.load_wanted() && rested).then_some(Question::Load),
+        changes,
+    );
     {
         let (on, asked) = (on.clone(), load.clone());
         use_effect_with(answer_key(&load), move |_| {
