@@ -163,10 +163,7 @@ pub(crate) fn worker_round_trip(
         return Vec::new();
     };
     let (run, wanted) = (request.run, reshard.worker_wanted());
-    let planned = match balancer.load(request.load, request.data.as_ref()) {
-        Ok(load) => Planner::default().plan(load, &request),
-        Err(message) => panic!("the request names a load it does not carry: {message}"),
-    };
+    let planned = Planner::default().plan(&mut balancer, &request);
     vec![
         ReshardAction::PlanSent {
             run,

@@ -5,6 +5,7 @@
 //! of the walk-through or a download of the calls does not plan again. Plain Rust, so that
 //! the native tests run the page's side of a plan against it.
 
+use super::balance::Balancer;
 use super::protocol::{as_json, LoadData};
 use ravenshard::Topology;
 use ravenshard_design::reshard::{
@@ -281,17 +282,21 @@ impl Planner {
         &self.last.insert((key, made)).1
     }
 
-    /// The plan of `request` from `load`, and its step.
-    pub fn plan(&mut self, load: &BucketLoad, request: &PlanRequest) -> Planned {
+    /// The plan of `request` and its step, from the load `balancer` holds (or the one the
+    /// request carries, which it keeps); why not, when it holds another.
+    pub fn plan(&mut self, balancer: &mut Balancer, request: &PlanRequest) -> Planned {
+        let failed = |message: String| Planned {
+            plan: Err(message),
+            step: 0,
+            migration: None,
+        };
+        let load = match balancer.load(request.load, request.data.as_ref()) {
+            Ok(load) => load,
+            Err(message) => return failed(message),
+        };
         let (current, plan) = match self.made(load, request) {
             Ok(made) => made,
-            Err(message) => {
-                return Planned {
-                    plan: Err(message.clone()),
-                    step: 0,
-                    migration: None,
-                }
-            }
+            Err(message) => return failed(message.clone()),
         };
         let steps = migration_steps(plan);
         let step = match request.step {
@@ -311,12 +316,14 @@ impl Planner {
         }
     }
 
-    /// The calls that carry out the plan of `request.plan` from `load`, as a file.
+    /// The calls that carry out the plan of `request.plan`, as a file, from the load
+    /// `balancer` holds (as for [`plan`](Self::plan)).
     pub fn calls(
         &mut self,
-        load: &BucketLoad,
+        balancer: &mut Balancer,
         request: &CallsRequest,
     ) -> Result<CallsFile, String> {
+        let load = balancer.load(request.plan.load, request.plan.data.as_ref())?;
         let (current, plan) = self
             .made(load, &request.plan)
             .as_ref()

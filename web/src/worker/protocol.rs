@@ -872,7 +872,8 @@ mod tests {
         let request = Request::Plan(plan.clone());
         assert_eq!(round_trip(&request), request);
         let mut planner = Planner::default();
-        let planned = planner.plan(&load, &plan);
+        let mut balancer = crate::worker::Balancer::default();
+        let planned = planner.plan(&mut balancer, &plan);
         let shown = planned.plan.as_ref().unwrap();
         assert_eq!(shown.move_count, 200);
         assert_eq!(shown.moves.len(), MOVES_SHOWN);
@@ -895,7 +896,7 @@ mod tests {
             round_trip(&Request::Calls(calls.clone())),
             Request::Calls(calls.clone())
         );
-        let file = planner.calls(&load, &calls);
+        let file = planner.calls(&mut balancer, &calls);
         assert_eq!(file.as_ref().unwrap().name, "Orders-calls.json");
         let reply = Reply::Calls(file);
         assert_eq!(round_trip(&reply), reply);

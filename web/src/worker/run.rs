@@ -3,7 +3,7 @@
 //! can say so and start a new worker.
 
 use super::balance::Balancer;
-use super::plan::{PlanRequest, Planned, Planner};
+use super::plan::Planner;
 use super::protocol::{
     AdviseRequest, BalanceRequest, HostRequest, Reply, Request, Stage, PROGRESS_EVERY_MS,
 };
@@ -136,15 +136,14 @@ impl Worker for StudioWorker {
             Request::Host(request) => self.host(scope, id, request),
             Request::Plan(request) => {
                 let run = request.run;
-                let planned = Box::new(self.plan(&request));
+                let planned = self.planner.plan(&mut self.balancer.borrow_mut(), &request);
+                let planned = Box::new(planned);
                 scope.respond(id, Reply::Planned { run, planned });
             }
             Request::Calls(request) => {
-                let mut balancer = self.balancer.borrow_mut();
-                let plan = &request.plan;
-                let file = balancer
-                    .load(plan.load, plan.data.as_ref())
-                    .and_then(|load| self.planner.calls(load, &request));
+                let file = self
+                    .planner
+                    .calls(&mut self.balancer.borrow_mut(), &request);
                 scope.respond(id, Reply::Calls(file));
             }
             Request::Balance(request) => self.balance(scope, id, request),
@@ -260,19 +259,6 @@ impl StudioWorker {
 
     /// Answers the balance at once, then the comparison in a later task (a newer balance
     /// asked meanwhile makes it moot).
-    /// The plan of `request`, from the load it names.
-    fn plan(&mut self, request: &PlanRequest) -> Planned {
-        let mut balancer = self.balancer.borrow_mut();
-        match balancer.load(request.load, request.data.as_ref()) {
-            Ok(load) => self.planner.plan(load, request),
-            Err(message) => Planned {
-                plan: Err(message),
-                step: 0,
-                migration: None,
-            },
-        }
-    }
-
     fn balance(&self, scope: &WorkerScope<Self>, id: HandlerId, request: BalanceRequest) {
         let reply = self.balancer.borrow_mut().balance(&request);
         let balanced = matches!(reply, Reply::Balanced { .. });

@@ -36,10 +36,7 @@ fn ask(state: &ReshardState, question: &Question) -> Answer {
 
 /// The calls the view's worker writes for `request`.
 fn calls_file(request: &CallsRequest) -> Result<CallsFile, String> {
-    let mut balancer = Balancer::default();
-    let plan = &request.plan;
-    let load = balancer.load(plan.load, plan.data.as_ref()).unwrap();
-    Planner::default().calls(load, request)
+    Planner::default().calls(&mut Balancer::default(), request)
 }
 
 /// Sends what the view wants of its worker (a drain, a plan) to the worker `worker` (its
@@ -736,8 +733,7 @@ type Worker = (Balancer, Planner);
 /// worker's answer, not taken yet.
 fn sent(state: Rc<ReshardState>, worker: &mut Worker) -> (Rc<ReshardState>, Reply) {
     let request = state.plan_request(Some(1)).expect("a plan is wanted");
-    let load = worker.0.load(request.load, request.data.as_ref()).unwrap();
-    let planned = worker.1.plan(load, &request);
+    let planned = worker.1.plan(&mut worker.0, &request);
     let (run, wanted) = (request.run, state.worker_wanted());
     let state = state.reduce(ReshardAction::PlanSent {
         run,
@@ -845,8 +841,8 @@ fn a_plan_of_a_load_the_worker_lost_says_so() {
     let state = Rc::new(grown()).reduce(ReshardAction::SetBy(Measure::Bytes));
     let mut request = state.plan_request(None).unwrap();
     request.data = None;
-    let mut balancer = Balancer::default();
-    let lost = balancer.load(request.load, None).unwrap_err();
+    let planned = Planner::default().plan(&mut Balancer::default(), &request);
+    let lost = planned.plan.unwrap_err();
     assert!(lost.contains("no longer holds"), "{lost}");
 }
 
