@@ -859,10 +859,7 @@ async fn the_chapters_design_rules_routing_and_transactions() {
 
 #[wasm_bindgen_test]
 async fn the_resharding_view_plans_the_edited_documents_once_the_edits_rest() {
-    let studio = Studio::fresh().await;
-    studio.set("#gen-count", "3000", "input").await;
-    studio.click("button.generate").await;
-    studio.click("#tab-reshard").await;
+    let studio = Studio::resharding_3000().await;
     assert!(studio.text(".docs-moved strong").ends_with("of 3,000"));
     // A line added: the host's load is asked again 300 ms after the last edit, and the
     // plan follows it.
@@ -882,10 +879,7 @@ async fn the_resharding_view_plans_the_edited_documents_once_the_edits_rest() {
 
 #[wasm_bindgen_test]
 async fn resharding_drains_a_shard_in_the_worker_then_removes_it() {
-    let studio = Studio::fresh().await;
-    studio.set("#gen-count", "3000", "input").await;
-    studio.click("button.generate").await;
-    studio.click("#tab-reshard").await;
+    let studio = Studio::resharding_3000().await;
     // The chosen shard is the last one: 2.
     studio.click("button.drain-shard").await;
     studio
@@ -910,10 +904,7 @@ async fn resharding_drains_a_shard_in_the_worker_then_removes_it() {
 
 #[wasm_bindgen_test]
 async fn resharding_adds_a_shard_balances_and_steps_through_the_migration() {
-    let studio = Studio::fresh().await;
-    studio.set("#gen-count", "3000", "input").await;
-    studio.click("button.generate").await;
-    studio.click("#tab-reshard").await;
+    let studio = Studio::resharding_3000().await;
     assert!(studio
         .text(".plan-notes")
         .contains("No bucket changes shard"));
@@ -1019,12 +1010,18 @@ extern "C" {
 }
 
 impl Mounted<App> {
-    /// 3,000 generated documents on the Resharding tab, a shard added and balanced.
-    async fn balanced_with_a_new_shard() -> Studio {
+    /// 3,000 generated documents on the Resharding tab.
+    async fn resharding_3000() -> Studio {
         let studio = Studio::fresh().await;
         studio.set("#gen-count", "3000", "input").await;
         studio.click("button.generate").await;
         studio.click("#tab-reshard").await;
+        studio
+    }
+
+    /// 3,000 generated documents on the Resharding tab, a shard added and balanced.
+    async fn balanced_with_a_new_shard() -> Studio {
+        let studio = Studio::resharding_3000().await;
         studio.click("button.add-shard").await;
         studio.set("input.threshold", "0", "input").await;
         studio.balance().await;
