@@ -63,6 +63,13 @@ pub fn duration(seconds: f64) -> String {
 /// done well before).
 pub const BALANCING_SHOWN_AFTER_MS: u32 = 200;
 
+/// Sends `request` to the view's worker (started if none runs), its replies to `replies`:
+/// the worker that has it.
+fn send_to_worker(request: Request, replies: &Callback<Reply>) -> Option<u64> {
+    client::send(request, replies.clone());
+    client::instance(Channel::Reshard)
+}
+
 /// Sends a balance of the target to the worker; nothing while an option field cannot be
 /// used (the form says why).
 fn send_balance(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<Reply>) {
@@ -70,8 +77,7 @@ fn send_balance(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callba
         return;
     };
     let run = request.run;
-    client::send(Request::Balance(request), replies.clone());
-    let worker = client::instance(Channel::Reshard);
+    let worker = send_to_worker(Request::Balance(request), replies);
     on.emit(ReshardAction::BalanceSent { run, worker });
 }
 
@@ -81,8 +87,7 @@ fn send_plan(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<
         return;
     };
     let run = request.run;
-    client::send(Request::Plan(request), replies.clone());
-    let worker = client::instance(Channel::Reshard);
+    let worker = send_to_worker(Request::Plan(request), replies);
     let wanted = r.worker_wanted();
     on.emit(ReshardAction::PlanSent {
         run,
@@ -97,8 +102,7 @@ fn send_drain(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback
         return false;
     };
     let run = request.run;
-    client::send(Request::Drain(request), replies.clone());
-    let worker = client::instance(Channel::Reshard);
+    let worker = send_to_worker(Request::Drain(request), replies);
     on.emit(ReshardAction::BalanceSent { run, worker });
     true
 }
