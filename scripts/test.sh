@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs every check and test of ravenshard, installing what is missing first, in 13 steps:
-# formatting, clippy (host and wasm32), native unit/doc/integration/property tests (the
-# library and the CLI), the JS API and the studio in headless Chromium, the release build of
-# the studio and its smoke test in headless Chromium, then the npm package: its tarball
-# (scripts/js-package.sh), installed into a fresh project and tested in Node.js (import,
-# require, the vectors, the README examples), by tsc --strict, in a plain page and bundled by
-# esbuild in headless Chromium.
+# Runs every check and test of ravenshard, installing what is missing first, in 14 steps:
+# formatting, clippy (host and wasm32), the API docs with warnings denied, native
+# unit/doc/integration/property tests (the library and the CLI), the JS API and the studio in
+# headless Chromium, the release build of the studio and its smoke test in headless Chromium,
+# then the npm package: its tarball (scripts/js-package.sh), installed into a fresh project
+# and tested in Node.js (import, require, the vectors, the README examples), by tsc --strict,
+# in a plain page and bundled by esbuild in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser
@@ -40,10 +40,19 @@ in_dir() { (cd "$1" && shift && "$@"); }
 step "rustfmt" cargo fmt --all --check
 step "clippy (host)" cargo clippy --workspace --all-targets --locked -- -D warnings
 clippy_wasm32() {
-  cargo clippy --locked --target wasm32-unknown-unknown -p ravenshard -p ravenshard-design -p ravenshard-model --lib -- -D warnings &&
+  cargo clippy --locked --target wasm32-unknown-unknown -p ravenshard -p ravenshard-design -p ravenshard-reshard \
+      -p ravenshard-import -p ravenshard-advise -p ravenshard-model --lib -- -D warnings &&
     cargo clippy --locked --target wasm32-unknown-unknown -p ravenshard-js -p ravenshard-studio --all-targets -- -D warnings
 }
 step "clippy (wasm32)" clippy_wasm32
+api_docs() {
+  # Every crate's documentation, with warnings denied, so that a link to an item that is gone
+  # fails; the JS API and the studio also as wasm32 builds them.
+  RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked &&
+    RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --locked --target wasm32-unknown-unknown \
+      -p ravenshard-js -p ravenshard-studio
+}
+step "cargo doc (warnings denied; host and wasm32)" api_docs
 native_tests() {
   # The workspace (the CLI turns on the core's icu-collation feature), then the core alone,
   # as the JS API and the studio build it (without the feature).

@@ -1,10 +1,11 @@
 //! `advise`: the sharding advisor over an export with bodies (see
-//! [`ravenshard_model::advise`]).
+//! [`ravenshard_advise`]).
 
 use crate::{from_js, js_error, read_options, to_js, whole_number};
 use js_sys::{JsString, Uint8Array};
 use ravenshard::Topology;
-use ravenshard_model::advise::{self, Workload};
+use ravenshard_advise as advise;
+use ravenshard_advise::Workload;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -5,7 +5,8 @@
 use crate::reshard::{balance_options, plan_options, Workload};
 use crate::topology::Topology;
 use crate::{js_error, read_options, to_js};
-use ravenshard_design::reshard::{self, CallsOptions, Plan, Throughput};
+use ravenshard_reshard as reshard;
+use ravenshard_reshard::{CallsOptions, Plan, Throughput};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 

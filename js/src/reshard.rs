@@ -6,9 +6,8 @@ use crate::topology::Topology;
 use crate::{bulk_text, from_js, js_error, read_options, to_js, whole_number};
 use js_sys::{Uint8Array, JSON};
 use ravenshard::report::InvalidId;
-use ravenshard_design::reshard::{
-    self, BalanceOptions, BucketCost, Measure, Objective, PlanOptions, Throughput,
-};
+use ravenshard_reshard as reshard;
+use ravenshard_reshard::{BalanceOptions, BucketCost, Measure, Objective, PlanOptions, Throughput};
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;

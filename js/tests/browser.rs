@@ -1335,9 +1335,8 @@ fn advise_answers_the_libraries_object_from_text_or_bytes() {
     assert_eq!(string(&recommended, "field"), "Company");
     // The library's own answer, key for key.
     let topology = ravenshard::Topology::with_shards(3).unwrap();
-    let workload = ravenshard_model::advise::Workload::parse("", "Orders.Company").unwrap();
-    let expected =
-        ravenshard_model::advise::advise(text.as_bytes(), None, &topology, &workload).unwrap();
+    let workload = ravenshard_advise::Workload::parse("", "Orders.Company").unwrap();
+    let expected = ravenshard_advise::advise(text.as_bytes(), None, &topology, &workload).unwrap();
     let expected = JSON::parse(&serde_json::to_string(&expected).unwrap()).unwrap();
     assert_eq!(json(&from_text), json(&expected));
 }

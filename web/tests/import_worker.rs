@@ -8,7 +8,7 @@
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use ravenshard_model::import::{BodiesDropped, FieldPaths, Format, Importer, MAX_BODY_BYTES};
+use ravenshard_import::{BodiesDropped, FieldPaths, Format, Importer, MAX_BODY_BYTES};
 use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_studio::components::bulk;
 use ravenshard_studio::components::import::CancelToken;

@@ -7,7 +7,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use ravenshard::Topology;
-use ravenshard_design::reshard::{
+use ravenshard_reshard::{
     add_shard, balance, migration_step, plan, BalanceOptions, BucketLoad, Measure, Objective,
     PlanOptions, Throughput,
 };

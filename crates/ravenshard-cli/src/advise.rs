@@ -1,11 +1,11 @@
 //! `ravenshard advise`: how to shape each collection's IDs, from an export with bodies
-//! (see `ravenshard_model::advise`). The export is read in chunks; memory holds what the
+//! (see `ravenshard_advise`). The export is read in chunks; memory holds what the
 //! advisor keeps per document, never the bodies.
 
 use crate::Fatal;
 use ravenshard::Topology;
-use ravenshard_model::advise::{AdviseError, ExportReader, Workload};
-use ravenshard_model::import::Format;
+use ravenshard_advise::{AdviseError, ExportReader, Workload};
+use ravenshard_import::Format;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;

@@ -4,7 +4,7 @@
 
 use crate::Fatal;
 use ravenshard::Topology;
-use ravenshard_design::reshard::{BucketStatistics, Workload};
+use ravenshard_reshard::{BucketStatistics, Workload};
 use std::fs;
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 use crate::Fatal;
 use clap::Args;
 use ravenshard::Topology;
-use ravenshard_design::reshard::{calls, BucketCost, CallsOptions, Objective, Plan, Throughput};
+use ravenshard_reshard::{calls, BucketCost, CallsOptions, Objective, Plan, Throughput};
 use std::io::{self, Write};
 
 /// How to print the calls.

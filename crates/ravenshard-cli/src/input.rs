@@ -7,9 +7,9 @@
 
 use crate::Fatal;
 use flate2::bufread::MultiGzDecoder;
+use ravenshard::document::Document;
 use ravenshard::lines::{for_each_line, NotUtf8, Stop};
-use ravenshard_model::import::{Format, Importer};
-use ravenshard_model::workspace::Document;
+use ravenshard_import::{Format, Importer};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::path::Path;

@@ -19,7 +19,7 @@ use clap::{Args, Parser, Subcommand};
 use input::{Entry, Input, InputFormat};
 use ravenshard::{ConfigError, Topology};
 use ravenshard_design::content::{locate_id, ContentDesign, ContentError};
-use ravenshard_model::import::{Format, ImportError};
+use ravenshard_import::{Format, ImportError};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -158,7 +158,7 @@ enum Command {
         /// `contiguous` (few ranges) or `fewest-migrations` (the fullest buckets first:
         /// far fewer bucket migrations, more ranges).
         #[arg(long, value_name = "OBJECTIVE", default_value = "contiguous", value_parser = calls::parse_objective)]
-        objective: ravenshard_design::reshard::Objective,
+        objective: ravenshard_reshard::Objective,
         #[command(flatten)]
         common: ReshardArgs,
     },
@@ -193,7 +193,7 @@ struct ReshardArgs {
     by: By,
     /// Migration speed for a time estimate: `50MB/s`, `800KB/s` or `20000docs/s`.
     #[arg(long, value_name = "RATE", value_parser = parse_throughput)]
-    throughput: Option<ravenshard_design::reshard::Throughput>,
+    throughput: Option<ravenshard_reshard::Throughput>,
     #[command(flatten)]
     input: FormatArgs,
     #[command(flatten)]
@@ -233,16 +233,16 @@ enum By {
     Bytes,
 }
 
-fn parse_throughput(text: &str) -> Result<ravenshard_design::reshard::Throughput, String> {
-    ravenshard_design::reshard::Throughput::parse(text).map_err(|e| e.to_string())
+fn parse_throughput(text: &str) -> Result<ravenshard_reshard::Throughput, String> {
+    ravenshard_reshard::Throughput::parse(text).map_err(|e| e.to_string())
 }
 
 impl ReshardArgs {
     fn common(&self) -> reshard::Common<'_> {
         reshard::Common {
             by: match self.by {
-                By::Docs => ravenshard_design::reshard::Measure::Docs,
-                By::Bytes => ravenshard_design::reshard::Measure::Bytes,
+                By::Docs => ravenshard_reshard::Measure::Docs,
+                By::Bytes => ravenshard_reshard::Measure::Bytes,
             },
             throughput: self.throughput,
             calls: &self.calls,
@@ -412,20 +412,18 @@ fn main() -> ExitCode {
             max_buckets,
             objective,
             common,
-        } => ravenshard_design::reshard::BalanceOptions::parse_weights(
-            weights.as_deref().unwrap_or(""),
-        )
-        .map_err(|e| Fatal::Usage(format!("--weights: {e}")))
-        .and_then(|weights| {
-            let options = ravenshard_design::reshard::BalanceOptions {
-                weights,
-                threshold,
-                max_buckets,
-                objective,
-                ..Default::default()
-            };
-            reshard::run_balance(&config, options, common.common())
-        }),
+        } => ravenshard_reshard::BalanceOptions::parse_weights(weights.as_deref().unwrap_or(""))
+            .map_err(|e| Fatal::Usage(format!("--weights: {e}")))
+            .and_then(|weights| {
+                let options = ravenshard_reshard::BalanceOptions {
+                    weights,
+                    threshold,
+                    max_buckets,
+                    objective,
+                    ..Default::default()
+                };
+                reshard::run_balance(&config, options, common.common())
+            }),
     };
     match result {
         Ok(code) => code,

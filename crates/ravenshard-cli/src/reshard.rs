@@ -8,7 +8,7 @@ use crate::input::{place, Entry, Input, InputFormat};
 use crate::{read_design, read_topology, Fatal};
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
-use ravenshard_design::reshard::{
+use ravenshard_reshard::{
     balance, BalanceOptions, Measure, PlanOptions, ReshardError, Throughput, Workload,
     WorkloadReader,
 };

@@ -9,7 +9,7 @@ use crate::Fatal;
 use ravenshard::lines::for_each_line_in;
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
-use ravenshard_design::reshard::{Workload, WorkloadReader};
+use ravenshard_reshard::{Workload, WorkloadReader};
 
 /// What one block of lines gave.
 struct Part<'a> {

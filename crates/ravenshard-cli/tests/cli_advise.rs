@@ -6,7 +6,7 @@ use common::{ravenshard, ravenshard_bytes};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use ravenshard::Topology;
-use ravenshard_model::advise::{advise, Workload};
+use ravenshard_advise::{advise, Workload};
 use serde_json::Value;
 use std::io::Write;
 

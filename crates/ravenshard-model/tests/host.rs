@@ -3,12 +3,12 @@
 
 use proptest::prelude::*;
 use ravenshard::Topology;
-use ravenshard_design::reshard::check_prefix_changes;
-use ravenshard_model::advise::Rewrite;
+use ravenshard_advise::Rewrite;
 use ravenshard_model::host::{
     options_of, Answer, Change, ChangeError, GeneratedId, Host, Question, Rejected, What,
 };
 use ravenshard_model::workspace::{Document, Placement, RowQuery, SortKey, Unplaced};
+use ravenshard_reshard::check_prefix_changes;
 
 /// The configurations a change may apply: other shard counts, other members only,
 /// prefixes, and the draft chapter's design.
@@ -261,7 +261,7 @@ proptest! {
                 }
                 Step::Rewrite(pairs) => {
                     let rewrites: Vec<Rewrite> = pairs.into_iter().map(|(from, to)| Rewrite { from, to }).collect();
-                    ravenshard_model::advise::rewrite_ids(&mut documents, &rewrites);
+                    ravenshard_advise::rewrite_ids(&mut documents, &rewrites);
                     Change::Rewrite { rewrites }
                 }
                 Step::OutOfRange => Change::Splice { at: documents.len() as u64, remove: 1, insert: Vec::new() },

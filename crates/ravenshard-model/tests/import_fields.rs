@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
-use ravenshard_model::import::{FieldPaths, Format, Importer};
+use ravenshard_import::{FieldPaths, Format, Importer};
 use ravenshard_model::workspace::{Document, Placement, PlacementOptions};
 
 /// The chapter's rules: by a reference, by a nested numeric field, by a date, a convention.

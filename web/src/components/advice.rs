@@ -2,7 +2,7 @@
 //! highlighted, with a button that applies a candidate to the workspace.
 
 use super::{count, percent, shard_style, ByPtr};
-use ravenshard_model::advise::{Advice, Candidate, CollectionAdvice, Strategy};
+use ravenshard_advise::{Advice, Candidate, CollectionAdvice, Strategy};
 use yew::prelude::*;
 
 /// Properties of [`AdviceView`].
@@ -183,10 +183,10 @@ fn collection_view(
 }
 
 /// What to tell when the export had documents whose body was too large to read
-/// ([`MAX_BODY_BYTES`](ravenshard_model::import::MAX_BODY_BYTES)): their references are
+/// ([`MAX_BODY_BYTES`](ravenshard_import::MAX_BODY_BYTES)): their references are
 /// unknown, so the advice does not count them.
 fn bodies_note(dropped: u64) -> Option<String> {
-    let limit = ravenshard_model::import::MAX_BODY_BYTES >> 20;
+    let limit = ravenshard_import::MAX_BODY_BYTES >> 20;
     (dropped > 0).then(|| {
         let (documents, were) = match dropped {
             1 => ("1 document's body".to_string(), "was"),

@@ -5,8 +5,8 @@ use super::advice::{candidate_label, AdviceView};
 use super::{bytes, count, drag_handlers, duration, on_value, ByPtr};
 use crate::state::{AdvisorAction, AdvisorState, ExportFile, Run};
 use crate::worker::{client, AdviseRequest, Channel, Reply, Request, Stage};
-use ravenshard_model::advise::Strategy;
-use ravenshard_model::import::ACCEPT;
+use ravenshard_advise::Strategy;
+use ravenshard_import::ACCEPT;
 use web_sys::{DragEvent, FileList, HtmlInputElement};
 use yew::prelude::*;
 

@@ -4,7 +4,7 @@
 
 use super::bulk;
 use crate::state::{Loaded, Placer, WorkspaceAction};
-use ravenshard_model::import::is_bucket_statistics;
+use ravenshard_import::is_bucket_statistics;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen_futures::JsFuture;
@@ -30,7 +30,7 @@ impl CancelToken {
 
 /// How many of a file's first bytes are read to tell whether it holds bucket statistics
 /// (the worker tells a document list's format from as many).
-pub(crate) const SNIFF_BYTES: f64 = ravenshard_model::import::DETECT_BYTES as f64;
+pub(crate) const SNIFF_BYTES: f64 = ravenshard_import::DETECT_BYTES as f64;
 
 /// What a JavaScript exception says: an `Error`'s message, a thrown string, or its type.
 fn js_message(e: &wasm_bindgen::JsValue) -> String {

@@ -7,7 +7,7 @@ use crate::state::{Field, ReshardAction, ReshardState, StepMove, ViewAction};
 use crate::worker::{client, Channel, PlanShown, Reply, Request, StepShown, MOVES_SHOWN};
 use gloo::timers::callback::Timeout;
 use ravenshard::Topology;
-use ravenshard_design::reshard::{Measure, Obstacle, Phase};
+use ravenshard_reshard::{Measure, Obstacle, Phase};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -537,7 +537,7 @@ fn step_detail(s: &StepShown) -> Html {
         Phase::CleanedUp => "Cleaned up",
         other => other.name(),
     };
-    let route = |what: &str, r: &ravenshard_design::reshard::Route| {
+    let route = |what: &str, r: &ravenshard_reshard::Route| {
         let nodes = if r.nodes.is_empty() {
             "no nodes".to_string()
         } else {

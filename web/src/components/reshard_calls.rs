@@ -6,7 +6,7 @@ use super::reshard::duration;
 use super::{browser, count, on_value, plural, ByPtr};
 use crate::state::{ReshardAction, ReshardState};
 use crate::worker::{client, CallsFile, Channel, PlanShown, Reply, Request};
-use ravenshard_design::reshard::{Dominant, Estimate, Objective};
+use ravenshard_reshard::{Dominant, Estimate, Objective};
 use yew::prelude::*;
 
 /// The estimate: the data at the throughput plus the buckets at a cost each, with both

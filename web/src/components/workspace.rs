@@ -7,8 +7,8 @@ use crate::state::{
     Loaded, Page, PageMove, PageWanted, Placer, WorkspaceAction, WorkspaceState, PAGE_LINES,
 };
 use crate::worker::host::{self, Answered};
+use ravenshard_import::ACCEPT;
 use ravenshard_model::host::{Answer, Question};
-use ravenshard_model::import::ACCEPT;
 use ravenshard_model::sample::Generator;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;

@@ -18,7 +18,7 @@
 //! The editors check every edit with the core before emitting it
 //! ([`Topology::from_configuration`]): an invalid edit is shown with the core's message
 //! (RavenDB's wording, with the JSON path) and is not emitted. The logic they need is in
-//! plain functions, tested natively: [`geometry`], [`ranges`], [`boundaries`], [`prefixes`](ravenshard_design::reshard::prefixes),
+//! plain functions, tested natively: [`geometry`], [`ranges`], [`boundaries`], [`prefixes`](ravenshard_reshard::prefixes),
 //! [`rules`].
 
 pub mod boundaries;

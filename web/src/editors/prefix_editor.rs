@@ -4,7 +4,7 @@ use super::geometry::group_digits;
 use super::{emit_checked, shard_colour, validate};
 use crate::components::with_value;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
-use ravenshard_design::reshard::prefixes::{
+use ravenshard_reshard::prefixes::{
     add_prefix, next_prefix_block_start, remove_prefix, set_prefix_shards,
 };
 use std::collections::BTreeSet;

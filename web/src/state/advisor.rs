@@ -4,7 +4,7 @@
 //! replies, ignoring those of a run it no longer waits for.
 
 use crate::worker::{Reply, Stage};
-use ravenshard_model::advise::{Advice, Workload};
+use ravenshard_advise::{Advice, Workload};
 use std::rc::Rc;
 use yew::Reducible;
 

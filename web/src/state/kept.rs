@@ -4,7 +4,7 @@
 //! placing the documents as if they had no such field without a word.
 
 use ravenshard_design::content::ContentDesign;
-use ravenshard_model::import::{BodiesDropped, FieldPaths, Format};
+use ravenshard_import::{BodiesDropped, FieldPaths, Format};
 use serde::{Deserialize, Serialize};
 
 /// The fields an import kept, and the missing fields already told.
@@ -62,7 +62,7 @@ impl KeptFields {
     /// # Examples
     ///
     /// ```
-    /// use ravenshard_model::import::{BodiesDropped, FieldPaths, Format};
+    /// use ravenshard_import::{BodiesDropped, FieldPaths, Format};
     /// use ravenshard_studio::state::KeptFields;
     ///
     /// assert_eq!(KeptFields::of_import("a.csv".into(), Format::Csv, FieldPaths::default()), None);
@@ -84,7 +84,7 @@ impl KeptFields {
     /// # Examples
     ///
     /// ```
-    /// use ravenshard_model::import::{BodiesDropped, FieldPaths};
+    /// use ravenshard_import::{BodiesDropped, FieldPaths};
     /// use ravenshard_studio::state::KeptFields;
     ///
     /// let kept = KeptFields::new("orders.json".into(), FieldPaths::new(["Customer"]));
@@ -106,7 +106,7 @@ impl KeptFields {
     /// ```
     /// use ravenshard::Topology;
     /// use ravenshard_design::content::ContentDesign;
-    /// use ravenshard_model::import::FieldPaths;
+    /// use ravenshard_import::FieldPaths;
     /// use ravenshard_studio::state::KeptFields;
     ///
     /// let json = r#"{"Shards": {"0": {}}, "ByContent": {"Orders": {"Fields": ["Customer"]}}}"#;

@@ -232,7 +232,7 @@ mod tests {
 
     /// A studio whose 10 documents an import of `a.json` made, keeping `fields`.
     fn imported_keeping(fields: &[&str]) -> State {
-        use ravenshard_model::import::FieldPaths;
+        use ravenshard_import::FieldPaths;
         let mut state = State::with_documents(Vec::new());
         let mut made = loaded(&state, &generated(10), state.placer(), None);
         made.kept = Some(KeptFields::new("a.json".into(), FieldPaths::new(fields)));
@@ -271,7 +271,7 @@ mod tests {
     /// one without a body (the import kept none) is placed by its ID alone, not rejected.
     #[test]
     fn the_notice_says_how_documents_without_the_fields_are_placed() {
-        use ravenshard_model::import::FieldPaths;
+        use ravenshard_import::FieldPaths;
         let mut state = State::with_documents(Vec::new());
         let orders: Vec<Document> = (1..=20)
             .map(|i| Document {

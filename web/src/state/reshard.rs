@@ -2,7 +2,7 @@
 //! (edited ranges and prefixes, an added, drained or removed shard, a balance), the plan
 //! from the configuration in force to it, and a step of RavenDB's migration.
 //!
-//! The core computes everything (`ravenshard_design::reshard`), off the page. The documents
+//! The core computes everything (`ravenshard_reshard`), off the page. The documents
 //! are the workspace's host's: while the view is shown ([`ReshardAction::Show`]) it asks
 //! the host for the load per bucket ([`ReshardState::load_wanted`], [`ReshardAction::Load`]);
 //! a target that adds or removes prefixes waits for the host's check of them against the
@@ -25,11 +25,11 @@ use crate::worker::{
     Planned, Reply, StepAt, StepShown,
 };
 use ravenshard::Topology;
-use ravenshard_design::reshard::{
+use ravenshard_model::workspace::assign_members;
+use ravenshard_reshard::{
     add_shard, changes_prefixes, remove_shard, BalanceOptions, BucketCost, BucketLoad, Measure,
     Objective, ObjectiveSummary, Obstacle, PlanOptions, ReshardError, Throughput,
 };
-use ravenshard_model::workspace::assign_members;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::Reducible;

@@ -10,11 +10,11 @@ use super::limits::check_generation_fits;
 use super::notices::{Level, Notice};
 use super::outbox::Outbox;
 use ravenshard::Topology;
-use ravenshard_design::reshard::BucketStatistics;
-use ravenshard_model::advise::Rewrite;
+use ravenshard_advise::Rewrite;
 use ravenshard_model::host::{Change, Changed};
 use ravenshard_model::sample::{chapter_examples, Generator};
 use ravenshard_model::workspace::{Document, Placement, PlacementOptions, Summary};
+use ravenshard_reshard::BucketStatistics;
 use std::rc::Rc;
 use yew::Reducible;
 

@@ -7,7 +7,7 @@
 
 use super::protocol::{BalanceRequest, Balanced, DrainRequest, LoadData, Reply};
 use ravenshard::Topology;
-use ravenshard_design::reshard::{
+use ravenshard_reshard::{
     balance_without_comparison, drain_shard, objective_summary, BucketLoad, Objective,
 };
 

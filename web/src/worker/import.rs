@@ -6,8 +6,8 @@
 use super::protocol::{ImportRequest, Reply, Stage, BATCHES_AHEAD};
 use super::run::{Chunks, Reporter, StudioWorker};
 use gloo::worker::{HandlerId, WorkerScope};
+use ravenshard_import::{FieldPaths, Format, Importer, DETECT_BYTES};
 use ravenshard_model::batch::{DocumentBatch, Read, BATCH_DOCUMENTS};
-use ravenshard_model::import::{FieldPaths, Format, Importer, DETECT_BYTES};
 use ravenshard_model::workspace::Document;
 use std::cell::Cell;
 

@@ -1,8 +1,8 @@
 //! The studio's Web Worker: work that can take longer than a frame runs there, so that the
 //! page's main thread only renders. It runs the sharding advisor
-//! ([`ravenshard_model::advise`]), the Resharding view's balance
-//! ([`ravenshard_design::reshard::balance`]), the reading of imports (inflating and
-//! parsing, [`ravenshard_model::import`]), large generations
+//! ([`ravenshard_advise`]), the Resharding view's balance
+//! ([`ravenshard_reshard::balance`]), the reading of imports (inflating and
+//! parsing, [`ravenshard_import`]), large generations
 //! ([`ravenshard_model::sample::Generator`]) and the restore of the saved studio; it is built with `gloo-worker` as trunk's
 //! worker target (`src/bin/worker.rs`, `ravenshard-studio-worker.js` and its wasm next to
 //! `index.html`).

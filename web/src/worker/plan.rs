@@ -8,7 +8,7 @@
 use super::balance::Balancer;
 use super::protocol::{as_json, LoadData};
 use ravenshard::Topology;
-use ravenshard_design::reshard::{
+use ravenshard_reshard::{
     calls, migration_step, migration_steps, next_step_with_documents, plan, BucketLoad,
     CallsOptions, Estimate, Measure, MigrationStep, Move, Phase, Plan, PlanOptions, Route,
     ShardChange,

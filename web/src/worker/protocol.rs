@@ -5,10 +5,10 @@
 use super::plan::{CallsFile, CallsRequest, PlanRequest, Planned};
 use super::store::StorageError;
 use crate::state::PartRef;
-use ravenshard_design::reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
+use ravenshard_import::BodiesDropped;
 use ravenshard_model::batch::{DocumentBatch, Read};
 use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question, Staging};
-use ravenshard_model::import::BodiesDropped;
+use ravenshard_reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
 use serde::{Deserialize, Serialize};
 
 /// What a restore is asked: read the saved documents' records from IndexedDB and send
@@ -178,7 +178,7 @@ pub struct DrainRequest {
     /// The shard.
     pub shard: u32,
     /// What "evenly" counts.
-    pub by: ravenshard_design::reshard::Measure,
+    pub by: ravenshard_reshard::Measure,
 }
 
 /// A value as a JSON string, in a bincode message.
@@ -454,7 +454,7 @@ pub enum Reply {
     Advice {
         /// The run.
         run: u64,
-        /// The JSON of [`ravenshard_model::advise::Advice`].
+        /// The JSON of [`ravenshard_advise::Advice`].
         json: String,
     },
     /// The IDs to rewrite, `(from, to)`.
@@ -524,7 +524,7 @@ pub enum Reply {
         /// The run.
         run: u64,
         /// The format the worker read the file as, from its name and first bytes
-        /// ([`Format::key`](ravenshard_model::import::Format::key)).
+        /// ([`Format::key`](ravenshard_import::Format::key)).
         format: String,
         /// How many documents the batches held.
         documents: u64,
@@ -642,9 +642,7 @@ pub const PROGRESS_EVERY_MS: f64 = 100.0;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ravenshard_design::reshard::{
-        balance, BucketLoad, Measure, Objective, Throughput, MAX_OBSTACLES,
-    };
+    use ravenshard_reshard::{balance, BucketLoad, Measure, Objective, Throughput, MAX_OBSTACLES};
 
     /// Encodes and decodes as `gloo-worker`'s codec does.
     fn round_trip<T: Serialize + serde::de::DeserializeOwned>(value: &T) -> T {
@@ -844,7 +842,7 @@ mod tests {
     #[test]
     fn plan_messages_survive_the_workers_codec() {
         use crate::worker::{CallsRequest, Planner, StepAt, MOVES_SHOWN};
-        use ravenshard_design::reshard::{BucketCost, PlanOptions};
+        use ravenshard_reshard::{BucketCost, PlanOptions};
         let current = ravenshard::Topology::with_shards(2).unwrap();
         // Every other bucket of the first 400 moves: 200 moves of one bucket.
         let ranges: Vec<String> = (0..=400u32)

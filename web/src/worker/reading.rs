@@ -8,8 +8,8 @@ use super::client;
 use super::protocol::{Channel, GenerateRequest, ImportRequest, Reply, Request, RestoreRequest};
 use futures::channel::mpsc::UnboundedReceiver;
 use futures::StreamExt;
+use ravenshard_import::FieldPaths;
 use ravenshard_model::batch::Read;
-use ravenshard_model::import::FieldPaths;
 use ravenshard_model::sample::Generator;
 use web_sys::Blob;
 

@@ -1,8 +1,8 @@
 //! What changes the workspace ([`Change`]), what a change did ([`Changed`]), and why one
 //! was refused ([`ChangeError`]).
 
-use crate::advise::Rewrite;
 use crate::workspace::{Document, Summary};
+use ravenshard_advise::Rewrite;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

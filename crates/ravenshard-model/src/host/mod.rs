@@ -42,18 +42,18 @@ pub use change::{Change, ChangeError, Changed, What};
 pub use question::{Answer, GeneratedId, ListedDocument, Question, Rejected, RowData, MAX_LISTED};
 pub use staging::Staging;
 
-use crate::advise::rewrite_ids;
 use crate::workspace::{
     GroupsRanking, Placement, PlacementChanged, PlacementOptions, RowQuery, RowView, RowsJob,
     Unplaced,
 };
+use ravenshard_advise::rewrite_ids;
 
 /// Anchored groups from which the host's worker ranks them in steps after a change
 /// ([`Host::rank_groups`]).
 pub const RANKED_IN_STEPS_FROM: usize = 20_000;
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
-use ravenshard_design::reshard::BucketStatistics;
+use ravenshard_reshard::BucketStatistics;
 
 /// The documents' placement and its version, changed and read as plain data.
 #[derive(Debug)]

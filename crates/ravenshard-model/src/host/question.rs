@@ -2,7 +2,7 @@
 //! plain data, as much as a screen shows.
 
 use crate::workspace::{Bin, Document, GroupSummary, Row, RowQuery};
-use ravenshard_design::reshard::BucketLoad;
+use ravenshard_reshard::BucketLoad;
 use serde::{Deserialize, Serialize};
 
 /// The most documents one answer lists ([`Question::Documents`],

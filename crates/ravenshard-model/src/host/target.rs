@@ -5,7 +5,7 @@
 use super::{options_of, Answer, Host};
 use crate::workspace::{Bin, Placement};
 use ravenshard::Topology;
-use ravenshard_design::reshard::check_prefix_changes;
+use ravenshard_reshard::check_prefix_changes;
 
 impl Host {
     /// The bins of buckets `start..end` as `configuration` (JSON) places the documents: the

@@ -719,7 +719,7 @@ mod generate_timing {
 mod import_timing {
     use super::step_timing::{count, print_slowest};
     use super::*;
-    use crate::import::{Format, Importer};
+    use ravenshard_import::{Format, Importer};
     use std::time::{Duration, Instant};
 
     /// `cargo test --release -p ravenshard-model --lib -- --ignored ids_import_timing --nocapture`

@@ -91,7 +91,7 @@ pub use summary::{StatisticsShape, Summary};
 
 use ravenshard::{explain, hashed_chars, push_lower_id, Explanation, IdError};
 use ravenshard::{BucketRange, Topology, NUMBER_OF_BUCKETS};
-use ravenshard_design::reshard::BucketLoad;
+use ravenshard_reshard::BucketLoad;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
@@ -719,7 +719,7 @@ impl Placement {
     ///
     /// ```
     /// use ravenshard::{Document, Topology};
-    /// use ravenshard_design::reshard::BucketLoad;
+    /// use ravenshard_reshard::BucketLoad;
     /// use ravenshard_model::workspace::{Placement, PlacementOptions};
     ///
     /// let mut sized = Document::new("customers/1-A");

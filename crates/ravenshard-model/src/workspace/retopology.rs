@@ -6,7 +6,7 @@ use super::loads::{Loads, Sign};
 use super::used_buckets::UsedBuckets;
 use super::{Locator, Placement, PlacementOptions, Unplaced, NONE};
 use ravenshard::{push_lower_id, Prefix, Topology, NUMBER_OF_BUCKETS};
-use ravenshard_design::reshard::StatisticsError;
+use ravenshard_reshard::StatisticsError;
 use std::fmt;
 use std::sync::Arc;
 

@@ -6,7 +6,7 @@
 
 use super::{loads, Locator, ObeseBucket, Placement, PlacementOptions, Totals};
 use ravenshard::Topology;
-use ravenshard_design::reshard::{BucketLoad, BucketStatistics, StatisticsError, Workload};
+use ravenshard_reshard::{BucketLoad, BucketStatistics, StatisticsError, Workload};
 use std::sync::{Arc, OnceLock};
 
 /// What a placement of bucket statistics keeps besides the views: the statistics (to follow
@@ -32,7 +32,7 @@ impl Placement {
     /// # Examples
     ///
     /// ```
-    /// use ravenshard_design::reshard::BucketStatistics;
+    /// use ravenshard_reshard::BucketStatistics;
     /// use ravenshard_model::workspace::Placement;
     /// use ravenshard::Topology;
     ///

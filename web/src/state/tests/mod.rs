@@ -629,7 +629,7 @@ fn split_chars_clamps() {
 /// kept every body says nothing of it.
 #[test]
 fn bodies_an_import_did_not_keep_are_told() {
-    use ravenshard_model::import::{BodiesDropped, FieldPaths};
+    use ravenshard_import::{BodiesDropped, FieldPaths};
     let loaded = |state: &State, dropped: BodiesDropped| {
         let kept = KeptFields::new("orders.json".into(), FieldPaths::new(["Customer"]));
         let loaded = state.loaded(&[Document::new("orders/1-A")], state.placer());

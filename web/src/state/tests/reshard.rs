@@ -9,10 +9,10 @@ use crate::state::*;
 use crate::worker::{
     BalanceRequest, Balancer, CallsFile, CallsRequest, LoadData, PlanShown, Planner, Reply,
 };
-use ravenshard_design::reshard::{Measure, Objective, Phase, PlanNote};
 use ravenshard_model::host::{Answer, Host, Question};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Placement};
+use ravenshard_reshard::{Measure, Objective, Phase, PlanNote};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -593,17 +593,9 @@ fn the_load_goes_to_the_worker_and_back_unchanged() {
     assert_eq!(back.total().docs, load);
     assert_eq!(LoadData::of(data.number, &back), data);
     // Statistics: entries of many buckets.
-    let ranges = ravenshard_design::reshard::BucketLoad::from_ranges([
-        (
-            0,
-            31,
-            ravenshard_design::reshard::Amount { docs: 5, bytes: 50 },
-        ),
-        (
-            40,
-            40,
-            ravenshard_design::reshard::Amount { docs: 1, bytes: 7 },
-        ),
+    let ranges = ravenshard_reshard::BucketLoad::from_ranges([
+        (0, 31, ravenshard_reshard::Amount { docs: 5, bytes: 50 }),
+        (40, 40, ravenshard_reshard::Amount { docs: 1, bytes: 7 }),
     ]);
     let data = LoadData::of(7, &ranges);
     assert_eq!(data.last, [31, 40]);

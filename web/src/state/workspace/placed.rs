@@ -3,8 +3,8 @@
 
 use super::{plural, WorkspaceState};
 use crate::state::notices::{Level, Notice};
-use ravenshard_design::reshard::BucketStatistics;
 use ravenshard_model::host::Change;
+use ravenshard_reshard::BucketStatistics;
 use std::rc::Rc;
 
 impl WorkspaceState {
