@@ -47,8 +47,9 @@ clippy_wasm32() {
 step "clippy (wasm32)" clippy_wasm32
 api_docs() {
   # Every crate's documentation, with warnings denied, so that a link to an item that is gone
-  # fails; the JS API and the studio also as wasm32 builds them.
-  RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked &&
+  # fails; the JS API and the studio also as wasm32 builds them. Libraries only: the CLI's
+  # binary `ravenshard` would write over the core's pages (cargo#6313).
+  RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --lib &&
     RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --locked --target wasm32-unknown-unknown \
       -p ravenshard-js -p ravenshard-studio
 }

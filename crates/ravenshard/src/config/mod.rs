@@ -6,7 +6,7 @@
 //!
 //! Reading and writing are serde's derive. Reading takes a `null` `Shards`, `BucketRanges`,
 //! `Prefixed`, `Members` or prefix `Shards` as empty, and names the JSON path of any value
-//! it cannot use ([`json`](crate::json)); a bucket range keeps its two numbers only.
+//! it cannot use ([`json`]); a bucket range keeps its two numbers only.
 
 use crate::json::{self, null_as_default};
 use crate::ConfigError;
