@@ -215,9 +215,9 @@ fn check_loads(
             Severity::Blocks,
             location.clone(),
             format!(
-                "{}({}) loads {loaded} from {from}: when the loaded document is on another \
+                "{} loads {loaded} from {from}: when the loaded document is on another \
                  shard the load returns null and the index entry misses its values",
-                call.name, call.argument
+                call.written
             ),
         ));
         match (&read.collection, field) {

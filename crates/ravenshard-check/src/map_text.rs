@@ -33,8 +33,10 @@ pub(crate) struct LoadCall {
     pub name: &'static str,
     /// The loaded collection: the string argument, or `LoadDocument<T>`'s type.
     pub collection: Option<String>,
-    /// The loaded ID's expression as written (the first argument).
+    /// The loaded ID's expression as written (the first argument), without white space.
     pub argument: String,
+    /// The whole call as written, without white space (`LoadDocument<Company>(o.Company)`).
+    pub written: String,
 }
 
 /// What a map says about loads.
@@ -189,13 +191,17 @@ fn load_call(text: &str, tokens: &[Token], name: &'static str) -> Option<LoadCal
             _ => {}
         }
     }
-    let end = commas.first().copied().or(close)?;
-    let argument: String = text.get(open + 1..end)?.split_whitespace().collect();
+    let close = close?;
+    let end = commas.first().copied().unwrap_or(close);
+    let compact = |from: usize, to: usize| -> Option<String> {
+        Some(text.get(from..to)?.split_whitespace().collect())
+    };
     Some(LoadCall {
         offset: *offset,
         name,
         collection: strings.into_iter().next().or(type_name),
-        argument,
+        argument: compact(open + 1, end)?,
+        written: compact(*offset, close + 1)?,
     })
 }
 
@@ -356,6 +362,7 @@ mod tests {
                 (Some("Employees".into()), Some("Employee".into()))
             ]
         );
+        assert_eq!(map.loads[0].written, "LoadDocument<Company>(o.Company)");
         assert_eq!(position("a\nbc", 3).column, 2);
     }
 

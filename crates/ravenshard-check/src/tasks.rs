@@ -198,8 +198,8 @@ fn etl_script(script: &str, location: Location, findings: &mut Vec<Finding>) {
                     Severity::Blocks,
                     map_text::place(&location, script, call.offset),
                     format!(
-                        "load({}) in the transform script: it fails for a document on another shard",
-                        call.argument
+                        "{} in the transform script: it fails for a document on another shard",
+                        call.written
                     ),
                 ));
             }
