@@ -3,7 +3,6 @@
 //! to set at creation.
 
 use crate::error::CheckError;
-use crate::export;
 use crate::finding::{Finding, Location, Severity};
 use crate::rules;
 use ravenshard::{Document, ReportOptions, Topology, Warning};
@@ -74,15 +73,20 @@ fn collection_of(document: &Document) -> &str {
         .unwrap_or_else(|| document.id.split('/').next().unwrap_or_default())
 }
 
-/// Reads the export and applies the data checks.
+/// The fields the relations read: what the export keeps of each body.
+pub(crate) fn fields(relations: &[Relation]) -> Vec<&str> {
+    relations.iter().map(|r| r.field.as_str()).collect()
+}
+
+/// Applies the data checks to the export's documents; `creating`: the database is not
+/// sharded yet, so the layout's prefixes are set at its creation.
 pub(crate) fn check(
-    bytes: &[u8],
+    documents: &[Document],
     topology: &Topology,
+    creating: bool,
     relations: &[Relation],
     findings: &mut Vec<Finding>,
-) -> Result<(), CheckError> {
-    let fields: Vec<&str> = relations.iter().map(|r| r.field.as_str()).collect();
-    let documents = export::read(bytes, &fields)?;
+) {
     let shard_of: HashMap<String, u32> = documents
         .iter()
         .filter_map(|d| {
@@ -99,16 +103,17 @@ pub(crate) fn check(
             amend(findings, relation.finding, finding);
             continue;
         }
-        let counts = count_loads(&documents, &shard_of, topology, relation);
+        let counts = count_loads(documents, &shard_of, topology, relation);
         findings.push(loads_finding(relation, &counts, topology));
         let data = findings.len() - 1;
         amend(findings, relation.finding, data);
         done.insert(key, data);
     }
-    ids(&documents, findings);
-    obese(&documents, topology, findings);
-    prefixes(&documents, topology, findings);
-    Ok(())
+    ids(documents, findings);
+    obese(documents, topology, findings);
+    if creating {
+        prefixes(documents, topology, findings);
+    }
 }
 
 /// Copies a data finding's share onto the finding that reported the load; a load that

@@ -48,6 +48,7 @@ mod error;
 mod export;
 mod finding;
 mod indexes;
+mod layout;
 mod licence;
 mod map_text;
 mod queries;
@@ -134,8 +135,17 @@ pub fn check(inputs: &Inputs<'_>) -> Result<Report, CheckError> {
         relations.extend(data::read_loads(text)?);
     }
     licence::check(&record, layout, &mut findings);
-    match (inputs.export, layout) {
-        (Some(bytes), Some(layout)) => data::check(bytes, layout, &relations, &mut findings)?,
+    let documents = match (inputs.export, layout) {
+        (Some(bytes), Some(_)) => Some(export::read(bytes, &data::fields(&relations))?),
+        _ => None,
+    };
+    if let (Some(own), Some(intended)) = (&own, inputs.sharding) {
+        layout::check(own, intended, documents.as_deref(), &mut findings);
+    }
+    match (&documents, layout) {
+        (Some(documents), Some(layout)) => {
+            data::check(documents, layout, own.is_none(), &relations, &mut findings)
+        }
         (Some(_), None) | (None, None) if inputs.queries.is_some() || inputs.export.is_some() => {
             findings.push(rules::CROSS_SHARD_LOADS.finding(
                 Severity::NotChecked,

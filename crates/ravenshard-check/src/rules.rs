@@ -150,6 +150,12 @@ rules! {
     PREFIX_AT_CREATION = "data.prefix-at-creation", "Prefixes of the intended sharding",
         "Create the database with these prefixes: RavenDB refuses to add a prefix while documents with it exist, or to remove one that documents use.",
         "ravendb/ravendb ShardingStore (prefix rules); ravendb/docs docs/sharding/administration/sharding-by-prefix.mdx";
+    REMOVE_SHARD_WITH_BUCKETS = "sharding.remove-shard-with-buckets", "Removing a shard that holds buckets",
+        "Move the shard's buckets first (ravenshard plan or balance, then RavenDB's resharding), then remove it.",
+        "ravendb/ravendb ShardingStore (a shard is removed only once it holds no bucket); ravenshard docs/resharding.md";
+    PREFIX_CHANGE_WITH_DOCUMENTS = "sharding.prefix-change-with-documents", "Adding or removing a prefix that documents use",
+        "Keep the prefix set as it is, or move the documents to IDs without (or with) the prefix first.",
+        "ravendb/ravendb ShardingStore (\"There are existing documents in database ... that start with ...\"); ravenshard docs/resharding.md";
     REPLICATION_FACTOR = "licence.replication-factor", "Shard replication on a Developer licence",
         "Give each shard one node on a Developer licence.",
         "ravendb/docs docs/sharding/overview.mdx (Licensing)";

@@ -19,6 +19,7 @@ const QUERIES: &str = include_str!("../fixtures/queries.rql");
 const LOADS: &str = include_str!("../fixtures/loads.txt");
 const EXPORT: &str = include_str!("../fixtures/export.ndjson");
 const SHARDING: &str = include_str!("../fixtures/sharding.json");
+const SHARDED: &str = include_str!("../fixtures/sharded-record.json");
 
 fn run(inputs: &Inputs<'_>) -> Report {
     check(inputs).unwrap_or_else(|e| panic!("{e}"))
@@ -47,6 +48,55 @@ fn full() -> Report {
         export: Some(EXPORT.as_bytes()),
         sharding: Some(&sharding),
     })
+}
+
+/// The sharded fixture (4 shards, the prefix `us/`) against the intended sharding (3 shards,
+/// the prefix `eu/`), with the export.
+fn sharded_against_intended() -> Report {
+    let sharding = Topology::from_json(SHARDING).unwrap();
+    run(&Inputs {
+        export: Some(EXPORT.as_bytes()),
+        sharding: Some(&sharding),
+        ..Inputs::record(SHARDED)
+    })
+}
+
+#[test]
+fn a_sharded_record_against_the_intended_layout() {
+    let report = sharded_against_intended();
+    assert!(report.sharded);
+    assert_eq!(
+        of(&report, "sharding.remove-shard-with-buckets"),
+        [(
+            Severity::Blocks,
+            "sharding: at Shards".into(),
+            "the intended sharding drops shard 3, which holds 262144 buckets in the record".into()
+        )]
+    );
+    let prefixes: Vec<String> = of(&report, "sharding.prefix-change-with-documents")
+        .into_iter()
+        .map(|f| f.2)
+        .collect();
+    assert_eq!(
+        prefixes,
+        [
+            "the intended sharding adds the prefix 'eu/', and 3 documents of the export start with it",
+            "the intended sharding removes the prefix 'us/', and 2 documents of the export start with it"
+        ]
+    );
+    // The database exists: its prefixes are not set at creation any more.
+    assert_eq!(report.of_rule("data.prefix-at-creation").count(), 0);
+    // Without an export, a prefix change is a change to look at, not a known refusal.
+    let sharding = Topology::from_json(SHARDING).unwrap();
+    let report = run(&Inputs {
+        sharding: Some(&sharding),
+        ..Inputs::record(SHARDED)
+    });
+    let severities: Vec<Severity> = report
+        .of_rule("sharding.prefix-change-with-documents")
+        .map(|f| f.severity)
+        .collect();
+    assert_eq!(severities, [Severity::Changes, Severity::Changes]);
 }
 
 #[test]
@@ -110,10 +160,13 @@ fn every_blocking_feature_at_once() {
             finding.rule
         );
     }
+    let sharded = sharded_against_intended();
     let unseen: Vec<&str> = rules::ALL
         .iter()
         .map(|r| r.name)
-        .filter(|name| report.of_rule(name).next().is_none())
+        .filter(|name| {
+            report.of_rule(name).next().is_none() && sharded.of_rule(name).next().is_none()
+        })
         .collect();
     assert_eq!(unseen, Vec::<&str>::new());
 }
