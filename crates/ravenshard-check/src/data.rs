@@ -3,6 +3,7 @@
 //! to set at creation.
 
 use crate::error::CheckError;
+use crate::export::Candidate;
 use crate::finding::{Finding, Location, Severity};
 use crate::rules;
 use ravenshard::{Document, ReportOptions, Topology, Warning};
@@ -73,6 +74,14 @@ fn collection_of(document: &Document) -> &str {
         .unwrap_or_else(|| document.id.split('/').next().unwrap_or_default())
 }
 
+/// The relations as the advisor's loads: `Collection.Field` lines.
+pub(crate) fn loads_text(relations: &[Relation]) -> String {
+    relations
+        .iter()
+        .map(|r| format!("{}.{}\n", r.collection, r.field))
+        .collect()
+}
+
 /// The fields the relations read: what the export keeps of each body.
 pub(crate) fn fields(relations: &[Relation]) -> Vec<&str> {
     relations.iter().map(|r| r.field.as_str()).collect()
@@ -85,6 +94,7 @@ pub(crate) fn check(
     topology: &Topology,
     creating: bool,
     relations: &[Relation],
+    candidates: &[Candidate],
     findings: &mut Vec<Finding>,
 ) {
     let shard_of: HashMap<String, u32> = documents
@@ -104,7 +114,11 @@ pub(crate) fn check(
             continue;
         }
         let counts = count_loads(documents, &shard_of, topology, relation);
-        findings.push(loads_finding(relation, &counts, topology));
+        let mut finding = loads_finding(relation, &counts, topology);
+        if finding.severity == Severity::Blocks {
+            finding.detail += &advised(candidates, relation);
+        }
+        findings.push(finding);
         let data = findings.len() - 1;
         amend(findings, relation.finding, data);
         done.insert(key, data);
@@ -130,6 +144,51 @@ fn amend(findings: &mut [Finding], target: usize, data: usize) {
                 "; under the intended layout every such load in the export stays on its shard";
         }
     }
+}
+
+/// The advisor's candidates on the relation's field, in words (what each co-locates), and
+/// the one it recommends for the collection.
+fn advised(candidates: &[Candidate], relation: &Relation) -> String {
+    let mine: Vec<&Candidate> = candidates
+        .iter()
+        .filter(|c| c.collection.eq_ignore_ascii_case(&relation.collection))
+        .collect();
+    let on = |c: &Candidate| {
+        c.field
+            .as_deref()
+            .map(|f| format!(" on {f}"))
+            .unwrap_or_default()
+    };
+    let scored: Vec<String> = mine
+        .iter()
+        .filter(|c| c.field.as_deref() == Some(relation.field.as_str()))
+        .filter_map(|c| {
+            Some(format!(
+                "{}{} {:.1}%",
+                c.strategy,
+                on(c),
+                c.colocated? * 100.0
+            ))
+        })
+        .collect();
+    if scored.is_empty() {
+        return String::new();
+    }
+    let chosen = mine.iter().find_map(|c| {
+        let why = c.recommended.as_ref()?;
+        Some(format!(
+            "; for {} it recommends {}{}: {why}",
+            relation.collection,
+            c.strategy,
+            on(c)
+        ))
+    });
+    format!(
+        ". The advisor's candidates (ravenshard advise) on {}, by the share of the documents in the bucket of the one they load: {}{}",
+        relation.field,
+        scored.join(", "),
+        chosen.unwrap_or_default()
+    )
 }
 
 /// The loads of one relation in the export.

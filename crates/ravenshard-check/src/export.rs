@@ -1,5 +1,6 @@
-//! Reading the export: the one module that uses `ravenshard_model::import` (it moves to
-//! `ravenshard_import` with the crates' split; retarget it here).
+//! Reading the export and scoring the advisor's candidates on it: the one module that uses
+//! `ravenshard_model::import` and `ravenshard_model::advise` (they move to
+//! `ravenshard_import` with the crates' split; retarget them here).
 
 use crate::error::CheckError;
 use ravenshard::Document;
@@ -25,4 +26,48 @@ pub(crate) fn read(bytes: &[u8], fields: &[&str]) -> Result<Vec<Document>, Check
         .finish()
         .map_err(|e| CheckError::Export(format!("(read as {format}) {e}")))?;
     Ok(imported.documents)
+}
+
+/// One of the advisor's candidate placements for a collection (`ravenshard advise`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Candidate {
+    /// The collection, as the advisor names it.
+    pub collection: String,
+    /// `none`, `anchor`, `prefix` or `content`.
+    pub strategy: String,
+    /// The field it reads, if any.
+    pub field: Option<String>,
+    /// The share of the collection's documents in the bucket of the document their field
+    /// names.
+    pub colocated: Option<f64>,
+    /// Whether the advisor recommends it, and why.
+    pub recommended: Option<String>,
+}
+
+/// The advisor's candidates for the collections that load, scored on the export under
+/// `topology` with the relations as its `LoadDocument` workload.
+pub(crate) fn candidates(
+    bytes: &[u8],
+    topology: &ravenshard::Topology,
+    loads: &str,
+) -> Result<Vec<Candidate>, CheckError> {
+    use ravenshard_model::advise::{advise, Workload};
+    let workload = Workload::parse("", loads).map_err(|e| CheckError::Export(e.to_string()))?;
+    let advice =
+        advise(bytes, None, topology, &workload).map_err(|e| CheckError::Export(e.to_string()))?;
+    let mut out = Vec::new();
+    for collection in advice.collections {
+        for candidate in &collection.candidates {
+            let chosen = collection.recommended.strategy == candidate.strategy
+                && collection.recommended.field == candidate.field;
+            out.push(Candidate {
+                collection: collection.collection.clone(),
+                strategy: candidate.strategy.to_string(),
+                field: candidate.field.clone(),
+                colocated: candidate.colocated,
+                recommended: chosen.then(|| collection.recommended.reason.clone()),
+            });
+        }
+    }
+    Ok(out)
 }

@@ -142,11 +142,23 @@ pub fn check(inputs: &Inputs<'_>) -> Result<Report, CheckError> {
     if let (Some(own), Some(intended)) = (&own, inputs.sharding) {
         layout::check(own, intended, documents.as_deref(), &mut findings);
     }
-    match (&documents, layout) {
-        (Some(documents), Some(layout)) => {
-            data::check(documents, layout, own.is_none(), &relations, &mut findings)
+    match (&documents, layout, inputs.export) {
+        (Some(documents), Some(layout), Some(bytes)) => {
+            let candidates = match relations.is_empty() {
+                true => Vec::new(),
+                false => export::candidates(bytes, layout, &data::loads_text(&relations))?,
+            };
+            let creating = own.is_none();
+            data::check(
+                documents,
+                layout,
+                creating,
+                &relations,
+                &candidates,
+                &mut findings,
+            )
         }
-        (Some(_), None) | (None, None) if inputs.queries.is_some() || inputs.export.is_some() => {
+        (_, None, _) if inputs.queries.is_some() || inputs.export.is_some() => {
             findings.push(rules::CROSS_SHARD_LOADS.finding(
                 Severity::NotChecked,
                 Location::new("sharding"),
