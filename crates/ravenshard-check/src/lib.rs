@@ -118,7 +118,7 @@ pub fn check(inputs: &Inputs<'_>) -> Result<Report, CheckError> {
         definitions.extend(indexes::of_definitions(text)?);
     }
     indexes::check(&record, &definitions, &mut findings, &mut relations)?;
-    tasks::check(&record, &mut findings)?;
+    tasks::check(&record, &mut findings, &mut relations)?;
     let map_reduce: BTreeSet<String> = definitions
         .iter()
         .filter(|d| d.map_reduce)

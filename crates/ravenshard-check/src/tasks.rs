@@ -4,10 +4,11 @@
 //! `EtlConfiguration<T>` with `Transforms[].Script`, `PullReplicationDefinition`,
 //! `PullReplicationAsSink`, `IntegrationConfigurations.PostgreSql`).
 
+use crate::data::Relation;
 use crate::error::CheckError;
 use crate::finding::{Finding, Location, Severity};
 use crate::map_text;
-use crate::record::{flag, list, task_name, text};
+use crate::record::{flag, list, strings, task_name, text};
 use crate::rules::{self, Rule};
 use serde_json::{Map, Value};
 
@@ -69,6 +70,7 @@ fn each_blocks(
 pub(crate) fn check(
     record: &Map<String, Value>,
     findings: &mut Vec<Finding>,
+    relations: &mut Vec<Relation>,
 ) -> Result<(), CheckError> {
     for (i, backup) in list(record, "PeriodicBackups", "record", "")? {
         if text(backup, "BackupType") == Some("Snapshot") {
@@ -116,7 +118,7 @@ pub(crate) fn check(
     )?;
     postgresql(record, findings);
     ai(record, findings);
-    etls(record, findings)?;
+    etls(record, findings, relations)?;
     mentors(record, findings)?;
     revisions(record, findings);
     findings.push(rules::CLIENT_FEATURES.finding(
@@ -168,7 +170,11 @@ fn ai(record: &Map<String, Value>, findings: &mut Vec<Finding>) {
     }
 }
 
-fn etls(record: &Map<String, Value>, findings: &mut Vec<Finding>) -> Result<(), CheckError> {
+fn etls(
+    record: &Map<String, Value>,
+    findings: &mut Vec<Finding>,
+    relations: &mut Vec<Relation>,
+) -> Result<(), CheckError> {
     for (key, kind) in ETLS {
         for (i, etl) in list(record, key, "record", "")? {
             let location = task_location(key, i, etl);
@@ -183,31 +189,61 @@ fn etls(record: &Map<String, Value>, findings: &mut Vec<Finding>) -> Result<(), 
                 };
                 let mut at = location.clone();
                 at.path = Some(format!("{key}[{i}].Transforms[{t}].Script"));
-                etl_script(script, at, findings);
+                let path = format!("{key}[{i}].Transforms[{t}]");
+                let collections = strings(transform, "Collections", "record", &path)?;
+                let script = Script {
+                    text: script,
+                    collections: &collections,
+                };
+                etl_script(&script, at, findings, relations);
             }
         }
     }
     Ok(())
 }
 
-fn etl_script(script: &str, location: Location, findings: &mut Vec<Finding>) {
-    match map_text::read(script) {
-        Ok(read) => {
+/// An ETL transform's script and the collections it transforms.
+struct Script<'a> {
+    text: &'a str,
+    collections: &'a [&'a str],
+}
+
+/// The loads of a transform script; a load of `this.Field` is a relation of each of the
+/// transform's collections, for the data checks.
+fn etl_script(
+    script: &Script<'_>,
+    location: Location,
+    findings: &mut Vec<Finding>,
+    relations: &mut Vec<Relation>,
+) {
+    match map_text::read(script.text) {
+        Ok(mut read) => {
+            read.alias = Some("this".into());
             for call in read.loads.iter().filter(|c| c.name == "load") {
                 findings.push(rules::ETL_LOAD.finding(
                     Severity::Blocks,
-                    map_text::place(&location, script, call.offset),
+                    map_text::place(&location, script.text, call.offset),
                     format!(
                         "{} in the transform script: it fails for a document on another shard",
                         call.written
                     ),
                 ));
+                let Some(field) = read.field_of(call) else {
+                    continue;
+                };
+                for collection in script.collections {
+                    relations.push(Relation {
+                        collection: collection.to_string(),
+                        field: field.clone(),
+                        finding: findings.len() - 1,
+                    });
+                }
             }
         }
         Err(e) => {
             findings.push(rules::ETL_LOAD.finding(
                 Severity::NotChecked,
-                map_text::place(&location, script, e.offset),
+                map_text::place(&location, script.text, e.offset),
                 format!(
                     "the script could not be read ({}): its loads are not checked",
                     e.message

@@ -427,6 +427,9 @@ fn data_checks_are_exact_for_the_layout() {
         "{}",
         company.detail
     );
+    // The ETL script's load of this.Company (Transforms[].Collections: Orders) carries it too.
+    let etl = report.of_rule("task.etl-load").next().unwrap();
+    assert_eq!(etl.share, company.share);
     // The index's and the query's loads of Orders.Company carry the share too.
     let index = report
         .of_rule("index.load-document")
