@@ -151,6 +151,19 @@ pub struct Report {
 
 impl Report {
     /// Whether any finding blocks: the CLI's exit status 1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_check::{check, Inputs, Severity};
+    ///
+    /// let record = r#"{"DatabaseName": "Shop", "QueueSinks": [{"Name": "in"}]}"#;
+    /// let report = check(&Inputs::record(record))?;
+    /// assert!(report.blocks());
+    /// assert_eq!(report.count(Severity::Blocks), 1);
+    /// assert_eq!(report.of_rule("task.queue-sink").next().unwrap().location.to_string(), "record: task in, at QueueSinks[0]");
+    /// # Ok::<(), ravenshard_check::CheckError>(())
+    /// ```
     pub fn blocks(&self) -> bool {
         self.count(Severity::Blocks) > 0
     }

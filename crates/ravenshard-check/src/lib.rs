@@ -91,7 +91,26 @@ impl<'a> Inputs<'a> {
 }
 
 /// Checks a database record (and what else `inputs` holds) against RavenDB's sharding
-/// rules: see the crate's documentation.
+/// rules: see the crate's documentation. Index definitions given on their own replace the
+/// record's of the same name.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::Topology;
+/// use ravenshard_check::{check, Inputs, Severity};
+///
+/// let record = r#"{"DatabaseName": "Shop", "Sorters": {"Rank": {"Name": "Rank"}}}"#;
+/// let three = Topology::with_shards(3).unwrap();
+/// let queries = "from Orders where id() = 'orders/1-A'\nfrom Orders order by score()";
+/// let report = check(&Inputs { queries: Some(queries), sharding: Some(&three), ..Inputs::record(record) })?;
+/// assert_eq!(report.count(Severity::Blocks), 2); // the sorter, and order by score()
+/// let score = report.of_rule("query.order-by-score").next().unwrap();
+/// assert_eq!((score.location.query, score.location.column), (Some(2), Some(22)));
+/// // The second query goes to every shard; the first, by id(), to one.
+/// assert_eq!(report.of_rule("query.all-shards").count(), 1);
+/// # Ok::<(), ravenshard_check::CheckError>(())
+/// ```
 ///
 /// # Errors
 ///
@@ -115,7 +134,10 @@ pub fn check(inputs: &Inputs<'_>) -> Result<Report, CheckError> {
     let mut relations = Vec::new();
     let mut definitions = indexes::of_record(&record)?;
     if let Some(text) = inputs.indexes {
-        definitions.extend(indexes::of_definitions(text)?);
+        // A definition given on its own replaces the record's of the same name.
+        let given = indexes::of_definitions(text)?;
+        definitions.retain(|d| !given.iter().any(|g| g.name.eq_ignore_ascii_case(&d.name)));
+        definitions.extend(given);
     }
     indexes::check(&record, &definitions, &mut findings, &mut relations)?;
     tasks::check(&record, &mut findings, &mut relations)?;

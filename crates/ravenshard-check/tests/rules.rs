@@ -227,6 +227,14 @@ fn index_definitions_on_their_own() {
         of(&report, "index.load-document")[0].1,
         "indexes: index Orders/ByEmployee/JS, map 1, line 2, column 13, collection Orders, field Employee, at Results[0].Maps[0]"
     );
+    // A definition given on its own replaces the record's of the same name.
+    let newer = r#"{"Results": [{"Name": "orders/withcompany", "Maps": ["from o in docs.Orders select new { o.X }"]}]}"#;
+    let report = run(&Inputs {
+        indexes: Some(newer),
+        ..Inputs::record(EVERY)
+    });
+    assert_eq!(report.of_rule("index.load-document").count(), 1);
+    assert_eq!(of(&report, "index.rolling-deployment").len(), 1);
     // An array of definitions, and one definition alone, read too.
     let one = r#"{"Name": "X", "Maps": ["from o in docs.Orders select new { C = LoadDocument(o.C, \"Cs\").N }"]}"#;
     for text in [one.to_string(), format!("[{one}]")] {
