@@ -97,8 +97,14 @@ pub(crate) fn check(
     candidates: &[Candidate],
     findings: &mut Vec<Finding>,
 ) {
+    // Only the relations look documents up by ID.
     let shard_of: HashMap<String, u32> = documents
         .iter()
+        .take(if relations.is_empty() {
+            0
+        } else {
+            documents.len()
+        })
         .filter_map(|d| {
             Some((
                 ravenshard::lower_id(&d.id).into_owned(),
