@@ -41,7 +41,7 @@ step "rustfmt" cargo fmt --all --check
 step "clippy (host)" cargo clippy --workspace --all-targets --locked -- -D warnings
 clippy_wasm32() {
   cargo clippy --locked --target wasm32-unknown-unknown -p ravenshard -p ravenshard-design -p ravenshard-reshard \
-      -p ravenshard-import -p ravenshard-advise -p ravenshard-model --lib -- -D warnings &&
+      -p ravenshard-import -p ravenshard-advise -p ravenshard-model -p ravenshard-check --lib -- -D warnings &&
     cargo clippy --locked --target wasm32-unknown-unknown -p ravenshard-js -p ravenshard-studio --all-targets -- -D warnings
 }
 step "clippy (wasm32)" clippy_wasm32
@@ -65,7 +65,7 @@ step "studio components in headless Chromium" in_dir web cargo test --locked --t
 step "studio release build (trunk)" trunk build --release
 step "studio smoke test (dist/ in headless Chromium)" scripts/smoke.sh
 step "npm package: the tarball (scripts/js-package.sh)" scripts/js-package.sh
-step "npm package in Node.js (node --test: import, require, vectors, README examples)" js/package/test/run.sh node
+step "npm package in Node.js (node --test: import, require, vectors, README examples, check)" js/package/test/run.sh node
 step "npm package typings (tsc --noEmit --strict over every export)" js/package/test/run.sh types
 step "npm package in a plain page (headless Chromium)" js/bench/run.sh
 step "npm package bundled by esbuild (headless Chromium)" js/bench/run.sh --bundle

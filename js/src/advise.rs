@@ -1,14 +1,11 @@
 //! `advise`: the sharding advisor over an export with bodies (see
 //! [`ravenshard_advise`]).
 
-use crate::{from_js, js_error, read_options, to_js, whole_number};
-use js_sys::{JsString, Uint8Array};
-use ravenshard::Topology;
+use crate::{file_bytes, js_error, read_options, to_js, topology_of};
 use ravenshard_advise as advise;
 use ravenshard_advise::Workload;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -89,27 +86,13 @@ pub fn advise(
     else {
         return Err(js_error("options: give shards or config"));
     };
-    let topology = match (&js.config, js.shards) {
-        (Some(config), _) => Topology::from_json(config).map_err(js_error)?,
-        (None, Some(n)) => {
-            let n = whole_number("shards", n, u64::from(u32::MAX))? as u32;
-            Topology::with_shards(n).map_err(js_error)?
-        }
-        (None, None) => return Err(js_error("options: give shards or config")),
-    };
+    let topology = topology_of(js.config.as_deref(), js.shards)?
+        .ok_or_else(|| js_error("options: give shards or config"))?;
     let workload = Workload::parse(
         js.queries.as_deref().unwrap_or(""),
         js.loads.as_deref().unwrap_or(""),
     )
     .map_err(js_error)?;
-    let bytes = if let Some(bytes) = export.dyn_ref::<Uint8Array>() {
-        bytes.to_vec()
-    } else if export.is_instance_of::<JsString>() || export.is_string() {
-        from_js::<String>("export", export)?.into_bytes()
-    } else {
-        return Err(js_error(
-            "export: give a Uint8Array of the file's bytes or its text",
-        ));
-    };
+    let bytes = file_bytes("export", export)?;
     to_js(&advise::advise(&bytes, None, &topology, &workload).map_err(js_error)?)
 }

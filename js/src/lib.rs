@@ -55,11 +55,13 @@
 
 mod advise;
 mod calls;
+mod check;
 mod design;
 mod reshard;
 mod topology;
 
 pub use advise::advise;
+pub use check::check;
 pub use design::config_diff;
 pub use reshard::Workload;
 pub use topology::Topology;
@@ -177,6 +179,39 @@ pub(crate) fn whole_number(what: &str, value: f64, max: u64) -> Result<u64, JsEr
         Err(js_error(format_args!(
             "{what} must be a whole number from 0 to {max}, not {value}"
         )))
+    }
+}
+
+/// The bytes of a file argument: a `Uint8Array` of the file's bytes, or its text.
+pub(crate) fn file_bytes(what: &str, value: JsValue) -> Result<Vec<u8>, JsError> {
+    if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+        Ok(bytes.to_vec())
+    } else if value.is_instance_of::<JsString>() || value.is_string() {
+        Ok(from_js::<String>(what, value)?.into_bytes())
+    } else {
+        Err(js_error(format_args!(
+            "{what}: give a Uint8Array of the file's bytes or its text"
+        )))
+    }
+}
+
+/// The topology of the options `config` (a configuration or a record with "Sharding") or
+/// `shards` (N shards with RavenDB's default ranges); `None` with neither.
+pub(crate) fn topology_of(
+    config: Option<&str>,
+    shards: Option<f64>,
+) -> Result<Option<ravenshard::Topology>, JsError> {
+    match (config, shards) {
+        (Some(config), _) => Ok(Some(
+            ravenshard::Topology::from_json(config).map_err(js_error)?,
+        )),
+        (None, Some(n)) => {
+            let n = whole_number("shards", n, u64::from(u32::MAX))? as u32;
+            Ok(Some(
+                ravenshard::Topology::with_shards(n).map_err(js_error)?,
+            ))
+        }
+        (None, None) => Ok(None),
     }
 }
 

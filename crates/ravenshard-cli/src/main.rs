@@ -4,6 +4,7 @@ mod advise;
 mod blocks;
 mod buckets;
 mod calls;
+mod check;
 mod check_tx;
 mod config_diff;
 mod explain;
@@ -161,6 +162,30 @@ enum Command {
         objective: ravenshard_reshard::Objective,
         #[command(flatten)]
         common: ReshardArgs,
+    },
+    /// Before you shard: what of the database breaks, gets slower or needs changing, from
+    /// its record (GET /admin/databases?name=<db>), index definitions, queries, loads and an
+    /// export. A report grouped by severity (or --json); exit status 0 when nothing blocks,
+    /// 1 when something does, 2 on bad input.
+    Check {
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// Index definitions on their own (GET /databases/<db>/indexes).
+        #[arg(long, value_name = "FILE")]
+        indexes: Option<PathBuf>,
+        /// RQL queries, one a line; `stream:` or `delete:` before a query says how it runs.
+        #[arg(long, value_name = "FILE")]
+        queries: Option<PathBuf>,
+        /// LoadDocument relations, `Collection.Field` one a line.
+        #[arg(long, value_name = "FILE")]
+        loads: Option<PathBuf>,
+        /// Print the findings as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The database record's JSON.
+        record: PathBuf,
+        /// An export with bodies (.ravendbdump, NDJSON or JSON) for the data checks.
+        export: Option<PathBuf>,
     },
     /// Can one local transaction write these documents atomically? (JSON)
     CheckTx {
@@ -384,6 +409,25 @@ fn main() -> ExitCode {
         Command::Store { config, file } => store::run(&config, file.as_deref()),
         Command::ConfigDiff { old, new, docs } => config_diff::run(&old, &new, docs.as_deref()),
         Command::CheckTx { topology, ids } => check_tx::run(&topology, &ids),
+        Command::Check {
+            topology,
+            indexes,
+            queries,
+            loads,
+            json,
+            record,
+            export,
+        } => check::run(
+            &topology,
+            &check::Files {
+                record,
+                export,
+                indexes,
+                queries,
+                loads,
+                json,
+            },
+        ),
         Command::Route { topology, query } => route::run(&topology, &query),
         Command::Advise {
             topology,

@@ -5,7 +5,8 @@
 #   run.sh node    node --test: import.test.mjs, require.test.cjs (the assertions of
 #                  js/bench/assertions.js through `import` and `require`) and
 #                  vectors.test.mjs (every row of vectors/*.tsv), readme.test.mjs (the
-#                  JavaScript examples of the package's README and of README.md run)
+#                  JavaScript examples of the package's README and of README.md run),
+#                  check.test.mjs (check on crates/ravenshard-check/fixtures)
 #   run.sh types   tsc --noEmit --strict (typescript from npm, pinned by scripts/setup.sh)
 #                  over types.mts and types.cts, which use every export
 # The page in headless Chromium, plain and bundled by esbuild, is js/bench/run.sh.
@@ -30,9 +31,10 @@ echo '{"name": "ravenshard-test", "private": true, "type": "module"}' >"$work/pa
 if [ "$mode" = node ]; then
   cp "$here"/*.test.* "$here/report.js" "$root/js/bench/assertions.js" "$work/"
   cp -r "$root/vectors" "$work/vectors"
+  cp -r "$root/crates/ravenshard-check/fixtures" "$work/check-fixtures"
   cp "$root/README.md" "$work/README.repository.md"
   cd "$work"
-  node --test import.test.mjs require.test.cjs vectors.test.mjs readme.test.mjs
+  node --test import.test.mjs require.test.cjs vectors.test.mjs readme.test.mjs check.test.mjs
 else
   cp "$here/types.mts" "$here/types.cts" "$here/tsconfig.json" "$work/"
   echo "tsc $(tsc --version) --noEmit --strict over types.mts and types.cts"

@@ -14,5 +14,6 @@ const workload = new ravenshard.Workload(topology, "orders/1-A\n");
 is<ravenshard.BalancePlan>()(workload.balance());
 is<ravenshard.ConfigDiff>()(ravenshard.configDiff("{}", "{}"));
 is<ravenshard.Advice>()(ravenshard.advise("", { shards: 3 }));
+is<ravenshard.CheckReport>()(ravenshard.check("{}", { config: "{}" }));
 workload.free();
 topology.free();

@@ -1,9 +1,10 @@
 // Every export of the npm package, through `import`, checked by `tsc --noEmit --strict`
 // (js/package/test/run.sh types): the calls type-check, and no result is `any`.
 import {
-  advise, bucketFor, bucketsFor, configDiff, explain, Topology, Workload,
+  advise, bucketFor, bucketsFor, check, configDiff, explain, Topology, Workload,
   type Advice, type AdviseCandidate, type CallsExport, type Estimate, type Objective, type AdviseStrategy, type BalancePlan, type ConfigDiff, type ContentRule, type Explanation, type LoadCheck,
   type Location, type MigrationStep, type Notice, type PlacedId, type Plan, type Report,
+  type CheckFinding, type CheckLocation, type CheckReport, type CheckSeverity,
   type Route, type StoreAnswer, type TransactionCheck, type WorkloadSummary, type DrillDown,
 } from "ravenshard";
 
@@ -100,6 +101,16 @@ is<AdviseStrategy>()(advice.collections[0].recommended.strategy);
 is<number | null>()(advice.collections[0].candidates[0].colocated);
 // @ts-expect-error: an unknown option of advise.
 advise(bytes, { shard: 3 });
+
+const checked = check('{"DatabaseName": "x"}', { shards: 3, queries: "from Orders", export: bytes });
+is<CheckReport>()(checked);
+is<CheckReport>()(check("{}"));
+is<CheckFinding[]>()(checked.findings);
+is<CheckSeverity>()(checked.findings[0].severity);
+is<CheckLocation>()(checked.findings[0].location);
+is<number | null>()(checked.findings[0].share);
+// @ts-expect-error: an unknown option of check.
+check("{}", { shard: 3 });
 
 // @ts-expect-error: IDs are strings or bytes, not numbers.
 bucketsFor(42);
