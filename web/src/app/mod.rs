@@ -13,5 +13,5 @@ mod workspace;
 
 pub use config::{ConfigPanel, ConfigPanelProps};
 pub use notices::{Notices, NoticesProps};
-pub use studio::{App, Dispatch};
+pub use studio::App;
 pub use workspace::{WorkspacePanel, WorkspacePanelProps};

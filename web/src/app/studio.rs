@@ -8,13 +8,9 @@ use crate::jobs::import::CancelToken;
 use crate::jobs::other_tabs::OtherTabs;
 use crate::jobs::save::Saver;
 use crate::jobs::{browser, export};
-use crate::state::{
-    ConfigAction, DesignAction, Level, Loaded, Notice, NoticeAction, SaveTimer, SavedInTab,
-    ViewAction, Work, WorkspaceAction,
-};
-use crate::views::advisor::state::AdvisorAction;
-use crate::views::reshard::state::ReshardAction;
+use crate::state::{NoticeAction, SaveTimer, SavedInTab, Work, WorkspaceAction};
 use crate::views::state::{Action, State};
+use crate::views::Dispatch;
 use crate::widgets::{count, plural, ByPtr};
 use crate::workers::host;
 use crate::workers::save::StorageError;
@@ -25,58 +21,6 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::hook;
 use yew::prelude::*;
-
-/// Where each sub-state's actions go: made once, so that a view's properties stay equal
-/// from one render to the next.
-#[derive(Clone, PartialEq)]
-pub struct Dispatch {
-    /// Actions that span sub-states.
-    pub state: Callback<Action>,
-    /// The configuration's.
-    pub config: Callback<ConfigAction>,
-    /// The workspace's.
-    pub workspace: Callback<WorkspaceAction>,
-    /// The views'.
-    pub view: Callback<ViewAction>,
-    /// The design's.
-    pub design: Callback<DesignAction>,
-    /// The Resharding view's.
-    pub reshard: Callback<ReshardAction>,
-    /// The notices'.
-    pub notice: Callback<NoticeAction>,
-    /// An error notice.
-    pub error: Callback<String>,
-    /// [`Action::UseReshardTarget`].
-    pub use_reshard_target: Callback<()>,
-    /// The Advisor view's (and its worker's replies).
-    pub advisor: Callback<AdvisorAction>,
-    /// [`Action::ApplyConfiguration`]: `(label, JSON)`.
-    pub apply_configuration: Callback<(String, String)>,
-    /// [`Action::Loaded`]: a workspace a chunked job made.
-    pub loaded: Callback<Rc<Loaded>>,
-}
-
-impl Dispatch {
-    fn new(state: Callback<Action>) -> Dispatch {
-        Dispatch {
-            loaded: state.reform(Action::Loaded),
-            config: state.reform(Action::Config),
-            workspace: state.reform(Action::Workspace),
-            view: state.reform(Action::View),
-            design: state.reform(Action::Design),
-            reshard: state.reform(Action::Reshard),
-            notice: state.reform(Action::Notice),
-            error: state.reform(|text| {
-                Action::Notice(NoticeAction::Notify(Notice::new(Level::Error, text)))
-            }),
-            use_reshard_target: state.reform(|()| Action::UseReshardTarget),
-            advisor: state.reform(Action::Advisor),
-            apply_configuration: state
-                .reform(|(label, json)| Action::ApplyConfiguration { label, json }),
-            state,
-        }
-    }
-}
 
 /// The studio page: restores the saved studio (IndexedDB is asynchronous), then shows it.
 #[function_component(App)]

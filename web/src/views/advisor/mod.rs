@@ -7,6 +7,8 @@ pub mod state;
 pub use advice::{candidate_label, AdviceView, AdviceViewProps};
 
 use crate::views::reshard::duration;
+use crate::views::state::State;
+use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::{bytes, count, drag_handlers, on_value, ByPtr};
 use crate::workers::{client, AdviseRequest, Channel, Reply, Request, Stage};
 use ravenshard_model::advise::Strategy;
@@ -14,6 +16,22 @@ use ravenshard_model::import::ACCEPT;
 use state::{AdvisorAction, AdvisorState, ExportFile, Run};
 use web_sys::{DragEvent, FileList, HtmlInputElement};
 use yew::prelude::*;
+
+/// The Advisor tab ([`Tab::Advisor`](crate::state::Tab::Advisor)).
+pub const VIEW: View = View {
+    page,
+    statistics: OnStatistics::Unaffected,
+};
+
+/// The tab's page: the view, with its part of `state`.
+fn page(state: &State, on: &Dispatch) -> Html {
+    let topology = state.config().topology();
+    html! {
+        <AdvisorView advisor={ByPtr(state.advisor().clone())}
+            configuration={AttrValue::from(topology.to_json())} shards={topology.shards().len()}
+            on_action={on.advisor.clone()} on_apply_configuration={on.apply_configuration.clone()} />
+    }
+}
 
 /// Properties of [`AdvisorView`].
 #[derive(Properties, PartialEq)]

@@ -2,6 +2,8 @@
 //! workspace — the IDs they generate and the writes they reject.
 
 use crate::state::{ConfigAction, ViewAction};
+use crate::views::state::State;
+use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::answer::use_answer;
 use crate::widgets::ContentRulesEditor;
 use crate::widgets::{count, shard_style, ByPtr};
@@ -11,6 +13,21 @@ use yew::prelude::*;
 
 /// The most generated IDs and rejected writes listed.
 pub const LISTED: u64 = 200;
+
+/// The Content rules tab ([`Tab::Content`](crate::state::Tab::Content)).
+pub const VIEW: View = View {
+    page,
+    statistics: OnStatistics::NeedsIds("the content rules"),
+};
+
+/// The tab's page: the view, with its part of `state`.
+fn page(state: &State, on: &Dispatch) -> Html {
+    html! {
+        <ContentView topology={ByPtr(state.config().topology().clone())} version={state.changes()}
+            design_on={state.design().design().is_some()}
+            on_config={on.config.clone()} on_view={on.view.clone()} />
+    }
+}
 
 /// Properties of [`ContentView`].
 #[derive(Properties, PartialEq)]

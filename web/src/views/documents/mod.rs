@@ -4,6 +4,8 @@
 //! a step at a time: its progress shows, with a Cancel, over the rows shown before.
 
 use crate::state::ViewAction;
+use crate::views::state::State;
+use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::answer::use_answer;
 use crate::widgets::{bytes, count, on_value, shard_style, HighlightedId};
 use ravenshard_model::host::{Answer, Question, RowData};
@@ -17,6 +19,20 @@ pub const ROW_HEIGHT: f64 = 28.0;
 /// Rows rendered at once: enough for a tall window, plus a margin above and below.
 const WINDOW_ROWS: u64 = 48;
 const OVERSCAN: u64 = 8;
+
+/// The Documents tab ([`Tab::Documents`](crate::state::Tab::Documents)).
+pub const VIEW: View = View {
+    page,
+    statistics: OnStatistics::NeedsIds("the documents table"),
+};
+
+/// The tab's page: the view, with its part of `state`.
+fn page(state: &State, on: &Dispatch) -> Html {
+    html! {
+        <DocumentsView summary={Rc::clone(state.summary())} version={state.changes()}
+            query={state.views().query().clone()} on_action={on.view.clone()} />
+    }
+}
 
 /// Properties of [`DocumentsView`].
 #[derive(Properties, PartialEq)]

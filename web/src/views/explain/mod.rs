@@ -1,9 +1,26 @@
 //! Explain: every step from one ID to its shard and nodes, as a pipeline.
 
 use crate::state::ViewAction;
+use crate::views::state::State;
+use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::{on_value, shard_style, ByPtr, HighlightedId};
 use ravenshard::{Explanation, NUMBER_OF_BUCKETS};
 use yew::prelude::*;
+
+/// The Explain tab ([`Tab::Explain`](crate::state::Tab::Explain)).
+pub const VIEW: View = View {
+    page,
+    statistics: OnStatistics::NeedsIds("Explain"),
+};
+
+/// The tab's page: the view, with its part of `state`.
+fn page(state: &State, on: &Dispatch) -> Html {
+    let views = state.views();
+    html! {
+        <ExplainView id={AttrValue::from(views.explain_id().to_string())}
+            explanation={views.explanation().cloned().map(ByPtr)} on_action={on.view.clone()} />
+    }
+}
 
 /// Properties of [`ExplainView`].
 #[derive(Properties, PartialEq)]

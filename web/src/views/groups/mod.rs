@@ -1,6 +1,8 @@
 //! Anchored groups: documents that travel together because they share an anchor.
 
 use crate::state::ViewAction;
+use crate::views::state::State;
+use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::answer::use_answer;
 use crate::widgets::{bytes, count, shard_style};
 use ravenshard_model::host::{Answer, Question};
@@ -10,6 +12,20 @@ use yew::prelude::*;
 
 /// How many groups are listed at first, and how many more each "Show more" adds.
 pub const GROUPS_LISTED: usize = 100;
+
+/// The Anchored groups tab ([`Tab::Groups`](crate::state::Tab::Groups)).
+pub const VIEW: View = View {
+    page,
+    statistics: OnStatistics::NeedsIds("anchored groups"),
+};
+
+/// The tab's page: the view, with its part of `state`.
+fn page(state: &State, on: &Dispatch) -> Html {
+    html! {
+        <GroupsView summary={Rc::clone(state.summary())} version={state.changes()}
+            selected={state.views().selected_group()} on_action={on.view.clone()} />
+    }
+}
 
 /// Properties of [`GroupsView`].
 #[derive(Properties, PartialEq)]

@@ -1,6 +1,8 @@
 //! The Bucket map view: the editors' canvas map, with the selected bucket's documents.
 
 use crate::state::ViewAction;
+use crate::views::state::State;
+use crate::views::{Dispatch, OnStatistics, View, IMPORT_DRILL_DOWNS};
 use crate::widgets::answer::use_answer;
 use crate::widgets::ByPtr;
 use crate::widgets::{BucketMap, MapDocuments};
@@ -11,6 +13,24 @@ use yew::prelude::*;
 
 /// How many documents of a selected bucket are listed.
 const LISTED: u64 = 200;
+
+/// The Bucket map tab ([`Tab::Map`](crate::state::Tab::Map)).
+pub const VIEW: View = View {
+    page,
+    statistics: OnStatistics::Works {
+        coarse: IMPORT_DRILL_DOWNS,
+    },
+};
+
+/// The tab's page: the view, with its part of `state`.
+fn page(state: &State, on: &Dispatch) -> Html {
+    let views = state.views();
+    html! {
+        <MapView topology={ByPtr(state.config().topology().clone())} version={state.changes()}
+            selected_bucket={views.selected_bucket()} selected_group={views.selected_group()}
+            on_action={on.view.clone()} />
+    }
+}
 
 /// Properties of [`MapView`].
 #[derive(Properties, PartialEq)]

@@ -1,6 +1,8 @@
 //! Nodes × shards: how many documents each node holds of each shard (the chapter's
 //! "Distributing 100 users among 4 nodes and 3 shards").
 
+use crate::views::state::State;
+use crate::views::{Dispatch, OnStatistics, View, IMPORT_DRILL_DOWNS};
 use crate::widgets::{count, plural, shard_style};
 use ravenshard_model::workspace::Summary;
 use std::rc::Rc;
@@ -8,6 +10,19 @@ use yew::prelude::*;
 
 /// The most shard columns drawn.
 pub const COLUMNS_DRAWN: usize = 48;
+
+/// The Nodes × shards tab ([`Tab::Nodes`](crate::state::Tab::Nodes)).
+pub const VIEW: View = View {
+    page,
+    statistics: OnStatistics::Works {
+        coarse: IMPORT_DRILL_DOWNS,
+    },
+};
+
+/// The tab's page: the view, with its part of `state`.
+fn page(state: &State, _on: &Dispatch) -> Html {
+    html! { <MatrixView summary={Rc::clone(state.summary())} /> }
+}
 
 /// Properties of [`MatrixView`].
 #[derive(Properties, PartialEq)]

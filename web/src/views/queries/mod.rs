@@ -5,11 +5,17 @@ mod locality;
 
 pub use locality::{LocalityView, LocalityViewProps};
 
+use crate::state::MAX_TRANSACTION_IDS;
 use crate::state::{DesignAction, DesignState};
+use crate::views::state::State;
+use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::{count, shard_style, ByPtr};
 use crate::widgets::{BucketMap, MapDocuments};
+use crate::workers::host::{self, Answered};
 use ravenshard::Topology;
 use ravenshard_design::route::Route;
+use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::workspace::RowQuery;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -21,6 +27,24 @@ pub const EXAMPLE_QUERIES: [&str; 5] = [
     "from index 'Orders/ByCustomer' where Count < 10 limit 2",
     "from Customers where Address.State = 'WA' and Address.City = 'Seattle'",
 ];
+
+/// The Queries tab ([`Tab::Queries`](crate::state::Tab::Queries)).
+pub const VIEW: View = View {
+    page,
+    statistics: OnStatistics::NeedsIds("the query router's documents"),
+};
+
+/// The tab's page: the view, with its part of `state`.
+fn page(state: &State, on: &Dispatch) -> Html {
+    let design = || ByPtr(state.design().clone());
+    html! {
+        <>
+        <QueriesView design={design()} version={state.changes()} on_action={on.design.clone()} />
+        <LocalityView design={design()} on_action={on.design.clone()}
+            on_use_shown={use_shown(state.views().query(), &on.design)} />
+        </>
+    }
+}
 
 /// Properties of [`QueriesView`].
 #[derive(Properties, PartialEq)]
@@ -112,4 +136,25 @@ fn route_result(props: &RouteResultProps) -> Html {
             { for route.warnings.iter().map(|w| html! { <p class="route-warning">{ w.clone() }</p> }) }
         </div>
     }
+}
+
+/// Checks a transaction over the first [`MAX_TRANSACTION_IDS`] documents the documents
+/// view shows (its query's rows, asked of the workspace's host).
+fn use_shown(query: &RowQuery, design: &Callback<DesignAction>) -> Callback<()> {
+    let (query, design) = (query.clone(), design.clone());
+    Callback::from(move |()| {
+        let question = Question::Rows {
+            query: query.clone(),
+            from: 0,
+            count: MAX_TRANSACTION_IDS as u64,
+        };
+        let design = design.clone();
+        let on_answer = Callback::from(move |answered: Answered| {
+            if let Answer::Rows { rows, .. } = &*answered.answer {
+                let ids: String = rows.iter().map(|r| format!("{}\n", r.id)).collect();
+                design.emit(DesignAction::SetTransactionIds(ids));
+            }
+        });
+        host::ask(question, on_answer);
+    })
 }

@@ -1,11 +1,27 @@
 //! The Ranges & prefixes view: the editors of the configuration, applied through the state.
 
 use crate::state::{ConfigAction, ConfigProblem};
+use crate::views::state::State;
+use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::ByPtr;
 use crate::widgets::{ConfigJson, PrefixEditor, RangeEditor};
 use ravenshard::Topology;
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// The Ranges & prefixes tab ([`Tab::Ranges`](crate::state::Tab::Ranges)).
+pub const VIEW: View = View {
+    page,
+    statistics: OnStatistics::Unaffected,
+};
+
+/// The tab's page: the view, with its part of `state`.
+fn page(state: &State, on: &Dispatch) -> Html {
+    html! {
+        <RangesView topology={ByPtr(state.config().topology().clone())}
+            problem={state.config().problem().cloned()} on_action={on.config.clone()} />
+    }
+}
 
 /// Properties of [`RangesView`].
 #[derive(Properties, PartialEq)]

@@ -7,6 +7,8 @@ pub mod state;
 
 use crate::jobs::browser;
 use crate::state::{Field, ViewAction};
+use crate::views::state::State;
+use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::{bytes, count, on_value, percent, plural, shard_style, ByPtr};
 use crate::widgets::{BucketMap, ConfigJson, MapDocuments, PrefixEditor, RangeEditor};
 use crate::workers::{client, Channel, PlanShown, Reply, Request, StepShown, MOVES_SHOWN};
@@ -19,6 +21,29 @@ use yew::prelude::*;
 
 /// The most obstacles listed.
 pub const OBSTACLES_SHOWN: usize = 10;
+
+/// What a balance and a plan do with a range of buckets counted at its first (bucket
+/// statistics that are not per bucket).
+const RANGES_MOVE_WHOLE: &str = "a balance moves each range whole, and the plan's notes list \
+    the drill-downs (fromBucket, toBucket, range = (to − from + 1) / 32) that would resolve the \
+    ranges that matter.";
+
+/// The Resharding tab ([`Tab::Reshard`](crate::state::Tab::Reshard)).
+pub const VIEW: View = View {
+    page,
+    statistics: OnStatistics::Works {
+        coarse: RANGES_MOVE_WHOLE,
+    },
+};
+
+/// The tab's page: the view, with its part of `state`.
+fn page(state: &State, on: &Dispatch) -> Html {
+    html! {
+        <ReshardView reshard={ByPtr(state.reshard().clone())} on_action={on.reshard.clone()}
+            on_use_target={on.use_reshard_target.clone()} on_view={on.view.clone()}
+            on_error={on.error.clone()} />
+    }
+}
 
 /// Properties of [`ReshardView`].
 #[derive(Properties, PartialEq)]

@@ -2,6 +2,8 @@
 //! card per shard (fragment).
 
 use crate::state::{Metric, ViewAction};
+use crate::views::state::State;
+use crate::views::{Dispatch, OnStatistics, View, IMPORT_DRILL_DOWNS};
 use crate::widgets::{bytes, count, percent, plural, shard_style};
 use ravenshard_model::workspace::{BalanceVerdict, ShardSummary, Summary};
 use std::rc::Rc;
@@ -9,6 +11,22 @@ use yew::prelude::*;
 
 /// The most shards drawn (bars and cards); with more, the fullest are drawn.
 pub const SHARDS_DRAWN: usize = 64;
+
+/// The Shards tab ([`Tab::Shards`](crate::state::Tab::Shards)).
+pub const VIEW: View = View {
+    page,
+    statistics: OnStatistics::Works {
+        coarse: IMPORT_DRILL_DOWNS,
+    },
+};
+
+/// The tab's page: the view, with its part of `state`.
+fn page(state: &State, on: &Dispatch) -> Html {
+    html! {
+        <ShardsView summary={Rc::clone(state.summary())} metric={state.views().metric()}
+            on_action={on.view.clone()} />
+    }
+}
 
 /// Properties of [`ShardsView`].
 #[derive(Properties, PartialEq)]

@@ -1,29 +1,28 @@
 //! What the views say when the workspace holds a cluster's bucket statistics instead of
-//! documents: which figures are per range of buckets, and which views need IDs.
+//! documents: which figures are per range of buckets, and which views need IDs (each view
+//! says which it is: [`View::statistics`](crate::views::View::statistics)).
 
-use super::{State, Tab};
+use super::State;
+use crate::state::Tab;
+use crate::views::{view, OnStatistics};
 
 impl State {
     /// The note a view shows above itself when the placement comes from bucket statistics;
     /// `None` for documents, and for the views that show only the configuration.
     pub fn statistics_note(&self, tab: Tab) -> Option<String> {
         let statistics = self.summary().statistics?;
-        let needs_ids = match tab {
-            Tab::Documents => Some("the documents table"),
-            Tab::Groups => Some("anchored groups"),
-            Tab::Explain => Some("Explain"),
-            Tab::Content => Some("the content rules"),
-            Tab::Queries => Some("the query router's documents"),
-            Tab::Ranges | Tab::Advisor => return None,
-            Tab::Shards | Tab::Nodes | Tab::Map | Tab::Reshard => None,
+        let coarse_end = match view(tab).statistics {
+            OnStatistics::Unaffected => return None,
+            OnStatistics::NeedsIds(view) => {
+                return Some(format!(
+                    "The workspace holds bucket statistics, which have no document IDs: {view} \
+                     needs a document list (an export, JSON, NDJSON, CSV or ID lines). The \
+                     bucket map, shards, nodes × shards and resharding views work on the \
+                     statistics."
+                ))
+            }
+            OnStatistics::Works { coarse } => coarse,
         };
-        if let Some(view) = needs_ids {
-            return Some(format!(
-                "The workspace holds bucket statistics, which have no document IDs: {view} \
-                 needs a document list (an export, JSON, NDJSON, CSV or ID lines). The bucket \
-                 map, shards, nodes × shards and resharding views work on the statistics."
-            ));
-        }
         let (ranges, coarse) = (statistics.ranges, statistics.coarse);
         if coarse == 0 {
             return Some(format!(
@@ -31,20 +30,11 @@ impl State {
                  bucket. There are no document IDs."
             ));
         }
-        let mut note = format!(
+        Some(format!(
             "From the cluster's bucket statistics: {coarse} of {ranges} figures are per range \
              of buckets (up to {} buckets), not per bucket. A range's documents and bytes \
-             count at its first bucket, in one bin, one shard and one move: ",
+             count at its first bucket, in one bin, one shard and one move: {coarse_end}",
             statistics.widest
-        );
-        note.push_str(if tab == Tab::Reshard {
-            "a balance moves each range whole, and the plan's notes list the drill-downs \
-             (fromBucket, toBucket, range = (to − from + 1) / 32) that would resolve the ranges \
-             that matter."
-        } else {
-            "import drill-downs (fromBucket, toBucket, range = (to − from + 1) / 32) with the \
-             answer to resolve them."
-        });
-        Some(note)
+        ))
     }
 }
