@@ -179,7 +179,7 @@ if (!window.__observer) {
 }
 """
 
-# The studio's job measures (web/src/components/bulk.rs) since `since`, per stage.
+# The studio's job measures (web/src/jobs/bulk.rs) since `since`, per stage.
 JOB_MEASURES = """
 const jobMeasures = since => {
   const m = {};
@@ -212,7 +212,7 @@ const [n, limit, done] = arguments;
 """
 
 # After a generation: waits for the studio's save of the generated documents and reports its
-# performance measures (names from web/src/components/saving.rs) and the longest task the
+# performance measures (names from web/src/marks.rs) and the longest task the
 # main thread ran meanwhile (the save starts 500 ms after the generation, so after this).
 SAVED = PRELUDE + """
 const [since, limit, done] = arguments;
@@ -1552,7 +1552,7 @@ def measure_table_views(driver, docs, rows, trace):
 
 
 def print_stages(r):
-    """The studio's job measures (web/src/components/bulk.rs): per stage, count, total, longest."""
+    """The studio's job measures (web/src/jobs/bulk.rs): per stage, count, total, longest."""
     stages = r.get("stages") or {}
     if stages:
         print("  stages: " + ", ".join(f"{k} {v['n']}x {v['total']:.0f} ms (max {v['max']:.1f})"

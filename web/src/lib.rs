@@ -4,22 +4,35 @@
 //! shard count and sees, for each ID, the part that is hashed, its bucket, its shard and its
 //! fragment database, with per-shard totals.
 //!
-//! * [`state`]: small sub-states (configuration, workspace, views, design, resharding,
-//!   notices), each a [`Reducible`](yew::Reducible) with its own action enum, put together
-//!   by [`State`](state::State). All derived data is computed there, by the core; the
-//!   reducers are pure and tested natively.
-//! * [`components`]: function components that render a sub-state and turn DOM events into
-//!   its actions, through `Properties` and `Callback`s. [`App`] wires them together;
-//!   [`components::tabs`] maps each [`Tab`](state::Tab) to its view.
+//! The modules are layers; each imports only the ones below it (a native test, `src/layers.rs`, checks):
+//!
+//! * [`app`]: the root component ([`App`]): opens, saves and lays out the studio, the tab
+//!   bar and the panels around the views.
+//! * [`views`]: one folder per tab (`views/<tab>/`: its components and, if it has one, its
+//!   sub-state with its actions), and the studio's whole state ([`views::state::State`]).
+//! * [`widgets`]: reusable controls (the bucket map, the range editor, the JSON editor) and
+//!   the DOM helpers of every component.
+//! * [`jobs`]: long operations (import, generation, export, save) and their progress.
+//! * [`workers`]: the studio's Web Workers, one folder per role, each with its client.
+//! * [`persist`]: the saved studio's format, layout and records in IndexedDB.
+//! * [`state`]: the sub-states every view shares, pure and tested natively.
+//! * [`numbers`] and [`marks`]: numbers for people, and the bench's performance marks.
 //!
 //! The binary (`src/main.rs`) only renders [`App`] into the page; `trunk build` builds it
 //! from the repository's `index.html`.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub mod components;
-pub mod editors;
+pub mod app;
+pub mod jobs;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod layers;
+pub mod marks;
+pub mod numbers;
+pub mod persist;
 pub mod state;
-pub mod worker;
+pub mod views;
+pub mod widgets;
+pub mod workers;
 
-pub use components::App;
+pub use app::App;

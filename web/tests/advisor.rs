@@ -7,7 +7,7 @@
 //! studio).
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard_studio::worker::{client, Channel};
+use ravenshard_studio::workers::{client, Channel};
 use ravenshard_studio::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};

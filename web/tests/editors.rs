@@ -9,12 +9,12 @@ use ravenshard::Topology;
 use ravenshard_design::content::{ContentDesign, ContentRule, Field};
 use ravenshard_model::host::Change;
 use ravenshard_model::workspace::Document;
-use ravenshard_studio::editors::{
+use ravenshard_studio::widgets::{
     BucketMap, BucketMapProps, ConfigJson, ConfigJsonProps, ContentRulesEditor,
     ContentRulesEditorProps, MapDocuments, PrefixEditor, PrefixEditorProps, RangeEditor,
     RangeEditorProps,
 };
-use ravenshard_studio::worker::host::{self, HostNews};
+use ravenshard_studio::workers::host::{self, HostNews};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -970,10 +970,10 @@ async fn the_map_colours_only_the_lit_shards() {
     // Shard 0 (the first third of the block) is grey; shard 2 (the last third) has its colour.
     assert_eq!(
         pixel(&canvas, width * 0.1, 90.0),
-        ravenshard_studio::editors::UNOWNED_COLOUR
+        ravenshard_studio::widgets::UNOWNED_COLOUR
     );
     assert_eq!(
         pixel(&canvas, width * 0.9, 90.0),
-        ravenshard_studio::editors::shard_colour(2)
+        ravenshard_studio::widgets::shard_colour(2)
     );
 }

@@ -9,10 +9,10 @@
 use ravenshard_model::host::{Answer, Question};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::Placement;
-use ravenshard_studio::components::bulk;
-use ravenshard_studio::components::import::CancelToken;
+use ravenshard_studio::jobs::bulk;
+use ravenshard_studio::jobs::import::CancelToken;
 use ravenshard_studio::state::Placer;
-use ravenshard_studio::worker::{client, host, Channel, Request, BATCH_DOCUMENTS};
+use ravenshard_studio::workers::{client, host, Channel, Request, BATCH_DOCUMENTS};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};

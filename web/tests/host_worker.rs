@@ -9,7 +9,7 @@ use ravenshard::Topology;
 use ravenshard_model::batch::{DocumentBatch, BATCH_DOCUMENTS};
 use ravenshard_model::host::{Answer, Change, ChangeError, Host, Question, Staging, What};
 use ravenshard_model::sample::Generator;
-use ravenshard_studio::worker::host::{self, Answered, HostNews};
+use ravenshard_studio::workers::host::{self, Answered, HostNews};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};

@@ -11,8 +11,8 @@ use ravenshard_reshard::{
     add_shard, balance, migration_step, plan, BalanceOptions, BucketLoad, Measure, Objective,
     PlanOptions, Throughput,
 };
-use ravenshard_studio::worker::client;
-use ravenshard_studio::worker::{
+use ravenshard_studio::workers::client;
+use ravenshard_studio::workers::{
     BalanceRequest, Channel, LoadData, PlanRequest, PlanShown, Reply, Request, StepAt, StepShown,
 };
 use ravenshard_studio::App;

@@ -17,14 +17,17 @@
 use ravenshard_model::host::{Answer, Change, Question};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Placement};
-use ravenshard_studio::components::import::CancelToken;
-use ravenshard_studio::components::restore::{self, Restored, CHUNKED_RESTORE_DOCUMENTS};
-use ravenshard_studio::components::saving;
-use ravenshard_studio::state::{read_layout, read_saved, Level, Saved, State, Stored, Work};
-use ravenshard_studio::worker::host::{self, HostNews};
-use ravenshard_studio::worker::saved::{self, to_bytes};
-use ravenshard_studio::worker::saving as saving_worker;
-use ravenshard_studio::worker::{client, Channel, Read, Reading, Reply, Request};
+use ravenshard_studio::app::open;
+use ravenshard_studio::app::restore::{self, Restored, CHUNKED_RESTORE_DOCUMENTS};
+use ravenshard_studio::jobs::import::CancelToken;
+use ravenshard_studio::persist::records::{self, to_bytes};
+use ravenshard_studio::persist::{read_layout, read_saved, Saved, Stored};
+use ravenshard_studio::state::{Level, Work};
+use ravenshard_studio::views::state::State;
+use ravenshard_studio::workers::host::{self, HostNews};
+use ravenshard_studio::workers::save;
+use ravenshard_studio::workers::save::client as saving_worker;
+use ravenshard_studio::workers::{client, Channel, Read, Reading, Reply, Request};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -62,30 +65,30 @@ fn many(count: usize) -> Vec<Document> {
 
 /// Replaces IndexedDB's records by `records` (key, text).
 async fn put(records: &[(String, String)]) {
-    saving::forget().await.unwrap();
+    records::forget().await.unwrap();
     add(records).await;
 }
 
 /// Adds `records` (key, text) to IndexedDB's.
 async fn add(records: &[(String, String)]) {
-    let db = saved::open().await.unwrap();
+    let db = records::open().await.unwrap();
     let tx = db
-        .transaction(&[saved::STORE], rexie::TransactionMode::ReadWrite)
+        .transaction(&[records::STORE], rexie::TransactionMode::ReadWrite)
         .unwrap();
-    let store = tx.store(saved::STORE).unwrap();
+    let store = tx.store(records::STORE).unwrap();
     for (key, text) in records {
         let key = JsValue::from(key.as_str());
         store.put(&to_bytes(text), Some(&key)).await.unwrap();
     }
-    saved::commit(tx).await.unwrap();
+    records::commit(tx).await.unwrap();
     db.close();
 }
 
 /// Saves `stored` as the studio does.
 async fn put_stored(stored: &Stored) {
-    let mut records = vec![(saved::SETTINGS_KEY.to_string(), stored.settings.clone())];
+    let mut records = vec![(records::SETTINGS_KEY.to_string(), stored.settings.clone())];
     for (i, part) in stored.parts.iter().enumerate() {
-        records.push((saved::part_key(i), part.clone()));
+        records.push((records::part_key(i), part.clone()));
     }
     put(&records).await;
 }
@@ -99,7 +102,7 @@ async fn open(cancel: CancelToken) -> (State, bool, Progress) {
         let seen = Rc::clone(&seen);
         yew::Callback::from(move |w| seen.borrow_mut().push(w))
     };
-    let (state, saved) = saving::open_state(on_progress, cancel).await;
+    let (state, saved) = open::open_state(on_progress, cancel).await;
     (state, saved, seen)
 }
 
@@ -187,15 +190,15 @@ async fn old_saves_in_one_record_are_read_by_the_worker() {
     // line format or as JSON.
     let settings = serde_json::to_string(&old).unwrap();
     for text in [
-        ravenshard_studio::state::write_documents(&documents[..25_000]),
-        ravenshard_studio::state::documents_json(&documents),
+        ravenshard_studio::persist::write_documents(&documents[..25_000]),
+        ravenshard_studio::persist::documents_json(&documents),
     ] {
-        let count = ravenshard_studio::state::read_documents(&text)
+        let count = ravenshard_studio::persist::read_documents(&text)
             .unwrap()
             .len();
         put(&[
-            (saved::SETTINGS_KEY.into(), settings.clone()),
-            (saved::DOCUMENTS_KEY.into(), text),
+            (records::SETTINGS_KEY.into(), settings.clone()),
+            (records::DOCUMENTS_KEY.into(), text),
         ])
         .await;
         let (state, saved, _) = open(CancelToken::default()).await;
@@ -227,7 +230,7 @@ fn open_later(cancel: &CancelToken) -> (Opened, Progress) {
     let (slot, progress, cancel) = (Rc::clone(&opened), Rc::clone(&seen), cancel.clone());
     wasm_bindgen_futures::spawn_local(async move {
         let on_progress = yew::Callback::from(move |w| progress.borrow_mut().push(w));
-        let (state, _) = saving::open_state(on_progress, cancel).await;
+        let (state, _) = open::open_state(on_progress, cancel).await;
         *slot.borrow_mut() = Some(state);
     });
     (opened, seen)
@@ -235,7 +238,7 @@ fn open_later(cancel: &CancelToken) -> (Opened, Progress) {
 
 /// The saved records are as `stored` put them.
 async fn untouched(stored: &Stored) {
-    let kept = saving::load().await.unwrap().unwrap();
+    let kept = open::load().await.unwrap().unwrap();
     assert_eq!(kept.settings, stored.settings);
     assert!(kept.parts == stored.parts, "the saved parts are untouched");
 }
@@ -280,7 +283,7 @@ async fn a_worker_that_panics_while_restoring_leaves_a_usable_studio_with_a_mess
             && notice.text.contains("asked to panic")
             && notice.text.contains(&format!(
                 "{} documents",
-                ravenshard_studio::components::count(MANY as u64)
+                ravenshard_studio::numbers::count(MANY as u64)
             )),
         "{}",
         notice.text
@@ -299,7 +302,7 @@ async fn another_tab_saves() -> Vec<Document> {
     newer.database = "Newer".into();
     let documents = many(CHUNKED_RESTORE_DOCUMENTS + 1_000);
     let held = placement(&documents);
-    saving::store(&newer, &Rc::downgrade(&held), None)
+    save::store(&newer, &Rc::downgrade(&held), None)
         .await
         .unwrap()
         .unwrap();
@@ -348,7 +351,7 @@ async fn a_restore_whose_parts_another_save_replaced_restores_the_newer_studio()
     let documents = another_tab_saves().await;
     let mut notices = Vec::new();
     let on_progress = yew::Callback::from(|_: Work| {});
-    let state = saving::from_settings(
+    let state = open::from_settings(
         stored.settings.clone(),
         &mut notices,
         &on_progress,
@@ -362,7 +365,9 @@ async fn a_restore_whose_parts_another_save_replaced_restores_the_newer_studio()
     assert!(notices[0].text.contains("this tab restored the newer one"));
     let aside = keys().await;
     assert!(
-        !aside.iter().any(|k| k.starts_with(saved::SET_ASIDE_PREFIX)),
+        !aside
+            .iter()
+            .any(|k| k.starts_with(records::SET_ASIDE_PREFIX)),
         "nothing set aside: {aside:?}"
     );
 }
@@ -373,7 +378,7 @@ async fn saved_again_with_the_last_edited(
     settings: &Saved,
     first: &[Document],
     held: &Placement,
-    base: saving::StoredDocuments,
+    base: save::StoredDocuments,
 ) -> Vec<Document> {
     let mut edited = held.clone();
     let at = first.len() - 1;
@@ -382,7 +387,7 @@ async fn saved_again_with_the_last_edited(
         .splice(at..at + 1, std::slice::from_ref(&changed))
         .unwrap();
     let edited = Rc::new(edited);
-    saving::store(settings, &Rc::downgrade(&edited), Some(base))
+    save::store(settings, &Rc::downgrade(&edited), Some(base))
         .await
         .unwrap()
         .unwrap();
@@ -398,10 +403,10 @@ async fn saved_again_with_the_last_edited(
 #[wasm_bindgen_test]
 async fn a_restore_outdated_by_an_edit_reads_on_from_the_part_it_replaced() {
     let (settings, first, held, base) = saved_fresh().await;
-    let old = saving::load().await.unwrap().unwrap().settings;
+    let old = open::load().await.unwrap().unwrap().settings;
     let old_parts = read_layout(&old).parts.unwrap();
     let expected = saved_again_with_the_last_edited(&settings, &first, &held, base).await;
-    let now = read_layout(&saving::load().await.unwrap().unwrap().settings);
+    let now = read_layout(&open::load().await.unwrap().unwrap().settings);
     let kept = now.parts.as_ref().unwrap();
     assert_eq!(kept[..kept.len() - 1], old_parts[..old_parts.len() - 1]);
     let seen: Progress = Rc::default();
@@ -418,7 +423,7 @@ async fn a_restore_outdated_by_an_edit_reads_on_from_the_part_it_replaced() {
     assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
     // The studio opens on it with a note.
     let mut notices = Vec::new();
-    let state = saving::from_settings(old, &mut notices, &on_progress, &cancel)
+    let state = open::from_settings(old, &mut notices, &on_progress, &cancel)
         .await
         .unwrap();
     assert_eq!(restored_documents(&state).await, expected);
@@ -427,7 +432,7 @@ async fn a_restore_outdated_by_an_edit_reads_on_from_the_part_it_replaced() {
     assert!(!keys()
         .await
         .iter()
-        .any(|k| k.starts_with(saved::SET_ASIDE_PREFIX)));
+        .any(|k| k.starts_with(records::SET_ASIDE_PREFIX)));
 }
 
 /// A save's end keeps the parts no layout names of a generation this page did not give
@@ -443,16 +448,16 @@ async fn a_saves_end_keeps_another_tabs_young_parts_and_removes_the_rest() {
     while own.contains(&young) {
         young -= 1;
     }
-    let young = saved::layout_part_key(Some(young), 0);
-    let old = now - saved::OTHER_TABS_PARTS_KEPT_MS - 60_000;
-    let old = saved::layout_part_key(Some(old), 0);
+    let young = records::layout_part_key(Some(young), 0);
+    let old = now - records::OTHER_TABS_PARTS_KEPT_MS - 60_000;
+    let old = records::layout_part_key(Some(old), 0);
     add(&[(young.clone(), "x".into()), (old.clone(), "x".into())]).await;
     // This page saves an edit: the part it replaced is its own, no longer named.
     saved_again_with_the_last_edited(&settings, &first, &held, base).await;
-    let stored = saving::load().await.unwrap().unwrap();
+    let stored = open::load().await.unwrap().unwrap();
     let named = read_layout(&stored.settings).part_keys().unwrap();
     let unnamed: Vec<String> = (keys().await.into_iter())
-        .filter(|k| k.starts_with(saved::PART_PREFIX) && !named.contains(k))
+        .filter(|k| k.starts_with(records::PART_PREFIX) && !named.contains(k))
         .collect();
     assert_eq!(unnamed, [young]);
     assert_eq!(stored.read().unwrap().documents.len(), first.len());
@@ -463,7 +468,7 @@ async fn a_saves_end_keeps_another_tabs_young_parts_and_removes_the_rest() {
 #[wasm_bindgen_test]
 async fn a_restore_run_that_reads_on_counts_on() {
     let (_, first, _, _) = saved_fresh().await;
-    let layout = read_layout(&saving::load().await.unwrap().unwrap().settings);
+    let layout = read_layout(&open::load().await.unwrap().unwrap().settings);
     let (parts, keys) = (layout.parts.clone().unwrap(), layout.part_keys().unwrap());
     let at = parts.len() - 1;
     let documents: u64 = parts[..at].iter().map(|p| u64::from(p.documents)).sum();
@@ -500,9 +505,9 @@ async fn a_restore_run_that_reads_on_counts_on() {
 #[wasm_bindgen_test]
 async fn a_missing_part_the_settings_still_name_is_set_aside() {
     let stored = Stored::new(&read_saved(SETTINGS).unwrap(), &documents());
-    let mut records = vec![(saved::SETTINGS_KEY.to_string(), stored.settings.clone())];
+    let mut records = vec![(records::SETTINGS_KEY.to_string(), stored.settings.clone())];
     for (i, part) in stored.parts.iter().enumerate().filter(|(i, _)| *i != 2) {
-        records.push((saved::part_key(i), part.clone()));
+        records.push((records::part_key(i), part.clone()));
     }
     put(&records).await;
     let (state, saved, _) = open(CancelToken::default()).await;
@@ -513,7 +518,7 @@ async fn a_missing_part_the_settings_still_name_is_set_aside() {
             && text.contains("It was set aside"),
         "{text}"
     );
-    let aside = format!("{}{}", saved::SET_ASIDE_PREFIX, saved::SETTINGS_KEY);
+    let aside = format!("{}{}", records::SET_ASIDE_PREFIX, records::SETTINGS_KEY);
     assert!(keys().await.contains(&aside));
     client::terminate();
 }
@@ -532,15 +537,15 @@ async fn a_damaged_part_read_by_the_worker_is_set_aside() {
         "{text}"
     );
     assert!(text.contains("It was set aside"), "{text}");
-    let db = saved::open().await.unwrap();
-    let aside = format!("{}{}", saved::SET_ASIDE_PREFIX, saved::part_key(2));
+    let db = records::open().await.unwrap();
+    let aside = format!("{}{}", records::SET_ASIDE_PREFIX, records::part_key(2));
     assert_eq!(
-        saved::get(&db, &aside).await.unwrap().as_deref(),
+        records::get(&db, &aside).await.unwrap().as_deref(),
         Some(damaged.parts[2].as_str())
     );
-    let aside = format!("{}{}", saved::SET_ASIDE_PREFIX, saved::SETTINGS_KEY);
+    let aside = format!("{}{}", records::SET_ASIDE_PREFIX, records::SETTINGS_KEY);
     assert_eq!(
-        saved::get(&db, &aside).await.unwrap().as_deref(),
+        records::get(&db, &aside).await.unwrap().as_deref(),
         Some(damaged.settings.as_str())
     );
     db.close();
@@ -549,12 +554,12 @@ async fn a_damaged_part_read_by_the_worker_is_set_aside() {
 
 /// The keys IndexedDB holds.
 async fn keys() -> Vec<String> {
-    let db = saved::open().await.unwrap();
+    let db = records::open().await.unwrap();
     let tx = db
-        .transaction(&[saved::STORE], rexie::TransactionMode::ReadOnly)
+        .transaction(&[records::STORE], rexie::TransactionMode::ReadOnly)
         .unwrap();
     let keys = tx
-        .store(saved::STORE)
+        .store(records::STORE)
         .unwrap()
         .get_all_keys(None, None)
         .await;
@@ -572,13 +577,13 @@ fn placement(documents: &[Document]) -> Rc<Placement> {
 
 /// A fresh IndexedDB holding a saved studio of `documents()`: its settings, documents,
 /// placement and what the save stored.
-async fn saved_fresh() -> (Saved, Vec<Document>, Rc<Placement>, saving::StoredDocuments) {
+async fn saved_fresh() -> (Saved, Vec<Document>, Rc<Placement>, save::StoredDocuments) {
     common::use_this_module_as_the_worker();
-    saving::forget().await.unwrap();
+    records::forget().await.unwrap();
     let settings = read_saved(SETTINGS).unwrap();
     let first = documents();
     let held = placement(&first);
-    let (_, base) = saving::store(&settings, &Rc::downgrade(&held), None)
+    let (_, base) = save::store(&settings, &Rc::downgrade(&held), None)
         .await
         .unwrap()
         .unwrap();
@@ -614,7 +619,7 @@ async fn host_holds(documents: Vec<Document>) {
 
 /// Saves the host's documents with a new `Saver` and waits until that save ended, well.
 async fn saved_once(settings: &Saved) {
-    let saver = Rc::new(ravenshard_studio::components::saving::Saver::new(false));
+    let saver = Rc::new(ravenshard_studio::jobs::save::Saver::new(false));
     let (ended, done) = saves_ended();
     saver.save(settings.clone(), done);
     common::jobs::eventually("the save", || async {
@@ -627,14 +632,11 @@ async fn saved_once(settings: &Saved) {
 /// How each save of a `Saver` ended (the error as text), and the callback that hears it.
 type SavesEnded = Rc<RefCell<Vec<Result<usize, String>>>>;
 
-fn saves_ended() -> (
-    SavesEnded,
-    yew::Callback<Result<usize, saving::StorageError>>,
-) {
+fn saves_ended() -> (SavesEnded, yew::Callback<Result<usize, save::StorageError>>) {
     let ended = SavesEnded::default();
     let done = {
         let ended = Rc::clone(&ended);
-        yew::Callback::from(move |r: Result<usize, saving::StorageError>| {
+        yew::Callback::from(move |r: Result<usize, save::StorageError>| {
             ended.borrow_mut().push(r.map_err(|e| e.to_string()))
         })
     };
@@ -644,13 +646,13 @@ fn saves_ended() -> (
 #[wasm_bindgen_test]
 async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
     common::use_this_module_as_the_worker();
-    saving::forget().await.unwrap();
+    records::forget().await.unwrap();
     let settings = read_saved(SETTINGS).unwrap();
     let first = documents();
     let held = placement(&first);
-    let bytes = saving::store(&settings, &Rc::downgrade(&held), None).await;
+    let bytes = save::store(&settings, &Rc::downgrade(&held), None).await;
     let (bytes, _) = bytes.unwrap().unwrap();
-    let stored = saving::load().await.unwrap().unwrap();
+    let stored = open::load().await.unwrap().unwrap();
     assert_eq!(bytes, stored.len());
     let back = stored.read().unwrap();
     assert_eq!(back.documents, first);
@@ -664,7 +666,7 @@ async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
     let weak = Rc::downgrade(&second);
     let saving = {
         let settings = settings.clone();
-        async move { saving::store(&settings, &weak, None).await }
+        async move { save::store(&settings, &weak, None).await }
     };
     let edit = async move {
         gloo::timers::future::TimeoutFuture::new(30).await;
@@ -672,14 +674,14 @@ async fn a_save_in_the_worker_stores_all_or_nothing_and_reads_back() {
     };
     let (result, ()) = futures::future::join(saving, edit).await;
     assert_eq!(result, Ok(None));
-    assert_eq!(saving::load().await.unwrap().unwrap(), stored);
+    assert_eq!(open::load().await.unwrap().unwrap(), stored);
     // The next save swaps its parts in and removes every other (the stopped save's too).
     let third = placement(&first[..100]);
-    saving::store(&settings, &Rc::downgrade(&third), None)
+    save::store(&settings, &Rc::downgrade(&third), None)
         .await
         .unwrap()
         .unwrap();
-    let stored = saving::load().await.unwrap().unwrap();
+    let stored = open::load().await.unwrap().unwrap();
     assert_eq!(stored.read().unwrap().documents, first[..100]);
     assert_eq!(keys().await.len(), 2);
     // A studio saved this way opens again.
@@ -703,7 +705,7 @@ async fn a_save_after_an_edit_writes_only_the_parts_it_touched() {
         .splice(at..at + 1, &[Document::new("customers/9-A")])
         .unwrap();
     let edited = Rc::new(edited);
-    let (_, after) = saving::store(&settings, &Rc::downgrade(&edited), Some(base))
+    let (_, after) = save::store(&settings, &Rc::downgrade(&edited), Some(base))
         .await
         .unwrap()
         .unwrap();
@@ -712,7 +714,7 @@ async fn a_save_after_an_edit_writes_only_the_parts_it_touched() {
     assert_eq!(kept, parts.len() - 1, "one part written again: {now:?}");
     let mut expected = first.clone();
     expected[at] = Document::new("customers/9-A");
-    let stored = saving::load().await.unwrap().unwrap();
+    let stored = open::load().await.unwrap().unwrap();
     assert_eq!(stored.read().unwrap().documents, expected);
     assert_eq!(keys().await.len(), 1 + now.len(), "no part left unnamed");
     // Another studio's save replaces the records: the kept parts are gone, so the next
@@ -721,13 +723,13 @@ async fn a_save_after_an_edit_writes_only_the_parts_it_touched() {
     let mut again = (*edited).clone();
     again.splice(0..1, &[]).unwrap();
     let again = Rc::new(again);
-    let (_, whole) = saving::store(&settings, &Rc::downgrade(&again), Some(after))
+    let (_, whole) = save::store(&settings, &Rc::downgrade(&again), Some(after))
         .await
         .unwrap()
         .unwrap();
     let whole = whole.parts().unwrap();
     assert!(whole.iter().all(|p| !now.contains(p)), "{whole:?}");
-    let stored = saving::load().await.unwrap().unwrap();
+    let stored = open::load().await.unwrap().unwrap();
     assert_eq!(stored.read().unwrap().documents, expected[1..]);
     assert_eq!(keys().await.len(), 1 + whole.len());
 }
@@ -737,7 +739,7 @@ async fn a_save_after_an_edit_writes_only_the_parts_it_touched() {
 /// missing from the save), cover every document once.
 #[wasm_bindgen_test]
 fn ten_million_documents_make_batches_that_cover_them_all() {
-    use ravenshard_studio::state::{even_batches, PART_DOCUMENTS};
+    use ravenshard_studio::persist::{even_batches, PART_DOCUMENTS};
     let batches = even_batches(0..10_000_000);
     assert_eq!(batches.len(), 611);
     let mut at = 0;
@@ -755,9 +757,9 @@ fn ten_million_documents_make_batches_that_cover_them_all() {
 /// edited and no record is left that the layout does not name.
 #[wasm_bindgen_test]
 async fn a_save_stopped_by_an_edit_goes_on_from_where_it_stopped() {
-    use ravenshard_studio::components::saving::Saver;
+    use ravenshard_studio::jobs::save::Saver;
     common::use_this_module_as_the_worker();
-    saving::forget().await.unwrap();
+    records::forget().await.unwrap();
     let settings = read_saved(SETTINGS).unwrap();
     let first = many(MANY);
     host_holds(first.clone()).await;
@@ -782,7 +784,7 @@ async fn a_save_stopped_by_an_edit_goes_on_from_where_it_stopped() {
         ended.borrow()
     );
     assert!(ended.borrow()[0].is_ok(), "{:?}", ended.borrow());
-    let stored = saving::load().await.unwrap().unwrap();
+    let stored = open::load().await.unwrap().unwrap();
     let mut expected = first.clone();
     expected[0] = Document::new("customers/9-A");
     assert_eq!(stored.read().unwrap().documents, expected);
@@ -819,8 +821,8 @@ async fn host_edit_first() {
 #[wasm_bindgen_test]
 async fn a_jobs_workspace_is_saved_from_the_hosts_copy() {
     use common::jobs::{job, placer};
-    use ravenshard_studio::components::bulk;
-    use ravenshard_studio::components::saving::copied_documents;
+    use ravenshard_studio::jobs::bulk;
+    use ravenshard_studio::workers::save::copied_documents;
     let (settings, _, _, _) = saved_fresh().await;
     let ids: String = (0..MANY).map(|i| format!("orders/{i}-A\n")).collect();
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(ids.as_bytes()));
@@ -840,7 +842,7 @@ async fn a_jobs_workspace_is_saved_from_the_hosts_copy() {
     let before = copied_documents();
     saved_once(&settings).await;
     assert_eq!(copied_documents(), before, "the page copied none");
-    let stored = saving::load().await.unwrap().unwrap();
+    let stored = open::load().await.unwrap().unwrap();
     let documents = stored.read().unwrap().documents;
     assert_eq!(documents.len(), MANY);
     assert!(documents
@@ -855,7 +857,7 @@ async fn a_jobs_workspace_is_saved_from_the_hosts_copy() {
 #[wasm_bindgen_test]
 async fn a_generations_workspace_edited_in_the_host_is_saved_as_edited() {
     use common::jobs::{job, placer};
-    use ravenshard_studio::components::bulk;
+    use ravenshard_studio::jobs::bulk;
     let (settings, _, _, _) = saved_fresh().await;
     let generator = Generator {
         documents: MANY,
@@ -883,7 +885,7 @@ async fn a_generations_workspace_edited_in_the_host_is_saved_as_edited() {
     saved_once(&settings).await;
     let mut expected = generator.generate().unwrap();
     expected[50_000] = edited;
-    let stored = saving::load().await.unwrap().unwrap();
+    let stored = open::load().await.unwrap().unwrap();
     assert_eq!(stored.read().unwrap().documents, expected);
     let parts = read_layout(&stored.settings).parts.unwrap();
     assert_eq!(keys().await.len(), 1 + parts.len(), "no part left unnamed");
@@ -893,16 +895,16 @@ async fn a_generations_workspace_edited_in_the_host_is_saved_as_edited() {
 /// document once its first parts are stored (nothing asks for the edit's save yet).
 struct StoppedSave {
     settings: Saved,
-    saver: Rc<ravenshard_studio::components::saving::Saver>,
+    saver: Rc<ravenshard_studio::jobs::save::Saver>,
     ended: SavesEnded,
-    done: yew::Callback<Result<usize, saving::StorageError>>,
+    done: yew::Callback<Result<usize, save::StorageError>>,
 }
 
 impl StoppedSave {
     async fn new() -> StoppedSave {
         let (settings, _, _, _) = saved_fresh().await;
         host_holds(many(MANY)).await;
-        let saver = Rc::new(ravenshard_studio::components::saving::Saver::new(false));
+        let saver = Rc::new(ravenshard_studio::jobs::save::Saver::new(false));
         let (ended, done) = saves_ended();
         let before = keys().await.len();
         saver.save(settings.clone(), done.clone());
@@ -934,7 +936,7 @@ impl StoppedSave {
         assert!(ended.borrow()[0].is_ok(), "{:?}", ended.borrow());
         let mut expected = many(MANY);
         expected[0] = Document::new("customers/9-A");
-        let stored = saving::load()
+        let stored = open::load()
             .await
             .unwrap()
             .expect("the saved studio reads back");
@@ -966,7 +968,7 @@ async fn a_stopped_save_whose_worker_stops_meanwhile_is_saved_again() {
 /// it removes every part that the layout in force does not name (the parts of a save in
 /// progress are named by none until its end).
 async fn another_tabs_end_removes_unnamed_parts() -> usize {
-    let named: Vec<String> = saving::load()
+    let named: Vec<String> = open::load()
         .await
         .unwrap()
         .map(|stored| {
@@ -976,17 +978,17 @@ async fn another_tabs_end_removes_unnamed_parts() -> usize {
         })
         .unwrap_or_default();
     let unnamed: Vec<String> = (keys().await.into_iter())
-        .filter(|key| key.starts_with(saved::PART_PREFIX) && !named.contains(key))
+        .filter(|key| key.starts_with(records::PART_PREFIX) && !named.contains(key))
         .collect();
-    let db = saved::open().await.unwrap();
+    let db = records::open().await.unwrap();
     let tx = db
-        .transaction(&[saved::STORE], rexie::TransactionMode::ReadWrite)
+        .transaction(&[records::STORE], rexie::TransactionMode::ReadWrite)
         .unwrap();
-    let store = tx.store(saved::STORE).unwrap();
+    let store = tx.store(records::STORE).unwrap();
     for key in &unnamed {
         store.delete(JsValue::from(key.as_str())).await.unwrap();
     }
-    saved::commit(tx).await.unwrap();
+    records::commit(tx).await.unwrap();
     db.close();
     unnamed.len()
 }

@@ -4,9 +4,13 @@
 //! wasm32-unknown-unknown` (the runner reads `web/webdriver.json` for Chromium's flags).
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard_studio::components::count;
-use ravenshard_studio::components::saving;
-use ravenshard_studio::state::{Saved, SavedInTab, SAVES_CHANNEL, SET_ASIDE_KEY, STORAGE_KEY};
+use ravenshard_studio::app::open;
+use ravenshard_studio::marks;
+use ravenshard_studio::numbers::count;
+use ravenshard_studio::persist::records;
+use ravenshard_studio::persist::{Saved, SET_ASIDE_KEY, STORAGE_KEY};
+use ravenshard_studio::state::{SavedInTab, SAVES_CHANNEL};
+use ravenshard_studio::workers::save;
 use ravenshard_studio::App;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -27,7 +31,7 @@ fn storage() -> web_sys::Storage {
 /// No saved studio anywhere: neither in IndexedDB nor in `localStorage`.
 async fn forget() {
     storage().clear().unwrap();
-    saving::forget().await.unwrap();
+    records::forget().await.unwrap();
 }
 
 /// No saved studio and no link; the workers load this test module.
@@ -40,18 +44,23 @@ async fn clean() {
 /// Waits (at most ~10 s) until IndexedDB holds a studio of `documents` documents, and
 /// returns it.
 async fn saved_with(documents: usize) -> Saved {
+    saved_where(|saved| saved.documents.len() == documents).await
+}
+
+/// The first saved studio IndexedDB holds that `wanted` accepts (waiting up to 10 s).
+async fn saved_where(wanted: impl Fn(&Saved) -> bool) -> Saved {
     let mut last = None;
     for _ in 0..500 {
-        if let Ok(Some(stored)) = saving::load().await {
+        if let Ok(Some(stored)) = open::load().await {
             let saved = stored.read().unwrap();
-            if saved.documents.len() == documents {
+            if wanted(&saved) {
                 return saved;
             }
-            last = Some(saved.documents.len());
+            last = Some((saved.documents.len(), saved.tab));
         }
         gloo::timers::future::TimeoutFuture::new(20).await;
     }
-    panic!("IndexedDB never held {documents} documents (last: {last:?})");
+    panic!("IndexedDB never held the studio wanted (last: documents and tab {last:?})");
 }
 
 type Studio = Mounted<App>;
@@ -262,7 +271,7 @@ async fn imports_csv_and_ndjson() {
 /// page copies none of them), and the studio restores them.
 #[wasm_bindgen_test]
 async fn a_large_import_is_saved_from_the_hosts_copy() {
-    use ravenshard_studio::components::saving::copied_documents;
+    use ravenshard_studio::workers::save::copied_documents;
     let studio = Studio::fresh().await;
     let before = copied_documents();
     let ids: String = (0..40_000).map(|i| format!("orders/{i}-A\n")).collect();
@@ -279,7 +288,7 @@ async fn a_large_import_is_saved_from_the_hosts_copy() {
 /// page says so, restores the last saved studio into a new worker, and stays usable.
 #[wasm_bindgen_test]
 async fn a_host_that_stops_leaves_a_usable_studio_restored_from_the_last_save() {
-    use ravenshard_studio::worker::host;
+    use ravenshard_studio::workers::host;
     let studio = Studio::fresh().await;
     studio.type_into("#gen-count", "3000").await;
     studio.click("button.generate").await;
@@ -459,7 +468,7 @@ async fn leaving_the_page_saves_at_once() {
     common::fire_at(&web_sys::window().unwrap(), "pagehide");
     // Well before the debounced save (500 ms after the change) would run.
     for _ in 0..15 {
-        if let Ok(Some(stored)) = saving::load().await {
+        if let Ok(Some(stored)) = open::load().await {
             if stored.read().unwrap().documents.len() == 3 {
                 return;
             }
@@ -484,7 +493,7 @@ async fn changes_that_never_pause_are_saved_by_the_deadline() {
         text.push_str(&format!("\nb{i}"));
         studio.type_into("#ids", &text).await;
         gloo::timers::future::TimeoutFuture::new(200).await;
-        let stored = saving::load().await.unwrap().unwrap();
+        let stored = open::load().await.unwrap().unwrap();
         let saved = stored.read().unwrap().documents.len();
         if saved > 1 {
             let after = now() - started;
@@ -511,13 +520,16 @@ async fn a_generated_workspace_of_20000_documents_survives_a_reload() {
     studio.click("#tab-shards").await;
     let shards: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
     studio.click("#tab-nodes").await;
-    let saved = saved_with(20_000).await;
+    // The save after the generation may start before the tabs are chosen (a loaded
+    // machine): the one that names the tab follows it.
+    let saved =
+        saved_where(|s| s.documents.len() == 20_000 && s.tab.as_deref() == Some("nodes")).await;
     assert_eq!(saved.tab.as_deref(), Some("nodes"));
     drop(studio);
     let saves = || {
         let performance = web_sys::window().unwrap().performance().unwrap();
         performance
-            .get_entries_by_name(saving::SAVE_MEASURE)
+            .get_entries_by_name(marks::SAVE_MEASURE)
             .length()
     };
     let before = saves();
@@ -569,7 +581,7 @@ async fn a_cancelled_restore_opens_empty_and_keeps_the_saved_copy_until_a_change
     );
     // Well after a save would have run: the saved copy is untouched.
     gloo::timers::future::TimeoutFuture::new(900).await;
-    let kept = saving::load().await.unwrap().unwrap().read().unwrap();
+    let kept = open::load().await.unwrap().unwrap().read().unwrap();
     assert_eq!(kept.documents.len(), 200_000);
     // The first change is saved in its place.
     studio.type_into("#ids", "customers/1-A").await;
@@ -601,8 +613,8 @@ async fn a_refused_save_says_so_with_the_size_and_offers_export() {
     clean().await;
     // A newer version of the database than the studio opens: the browser refuses every
     // open (VersionError), as it refuses a store that is full.
-    rexie::Rexie::builder(saving::DATABASE)
-        .version(saving::DATABASE_VERSION + 1)
+    rexie::Rexie::builder(records::DATABASE)
+        .version(records::DATABASE_VERSION + 1)
         .build()
         .await
         .unwrap()
@@ -631,18 +643,18 @@ async fn unreadable_saved_records_are_set_aside() {
     saved_with(2).await;
     drop(studio);
     // The first part of the save in force.
-    let settings = saving::load().await.unwrap().unwrap().settings;
-    let generation = ravenshard_studio::state::read_layout(&settings).generation;
-    let part = ravenshard_studio::worker::saved::layout_part_key(generation, 0);
-    let db = rexie::Rexie::builder(saving::DATABASE)
-        .version(saving::DATABASE_VERSION)
+    let settings = open::load().await.unwrap().unwrap().settings;
+    let generation = ravenshard_studio::persist::read_layout(&settings).generation;
+    let part = ravenshard_studio::persist::records::layout_part_key(generation, 0);
+    let db = rexie::Rexie::builder(records::DATABASE)
+        .version(records::DATABASE_VERSION)
         .build()
         .await
         .unwrap();
     let tx = db
-        .transaction(&[saving::STORE], rexie::TransactionMode::ReadWrite)
+        .transaction(&[records::STORE], rexie::TransactionMode::ReadWrite)
         .unwrap();
-    let store = tx.store(saving::STORE).unwrap();
+    let store = tx.store(records::STORE).unwrap();
     let key = JsValue::from(part.as_str());
     store.put(&"garbage".into(), Some(&key)).await.unwrap();
     tx.done().await.unwrap();
@@ -650,22 +662,22 @@ async fn unreadable_saved_records_are_set_aside() {
     let studio = Studio::open().await;
     assert!(studio.text(".notice.warning").contains("does not know"));
     assert_eq!(studio.count(".dt-row"), 12, "opens on the examples");
-    let db = rexie::Rexie::builder(saving::DATABASE)
+    let db = rexie::Rexie::builder(records::DATABASE)
         .build()
         .await
         .unwrap();
     let tx = db
-        .transaction(&[saving::STORE], rexie::TransactionMode::ReadOnly)
+        .transaction(&[records::STORE], rexie::TransactionMode::ReadOnly)
         .unwrap();
-    let aside = format!("{}{part}", saving::SET_ASIDE_PREFIX);
+    let aside = format!("{}{part}", records::SET_ASIDE_PREFIX);
     let kept = tx
-        .store(saving::STORE)
+        .store(records::STORE)
         .unwrap()
         .get(aside.into())
         .await
         .unwrap();
     assert_eq!(
-        ravenshard_studio::worker::saved::from_bytes(kept.unwrap()).unwrap(),
+        ravenshard_studio::persist::records::from_bytes(kept.unwrap()).unwrap(),
         "garbage",
         "kept as it was stored"
     );
@@ -1309,14 +1321,14 @@ async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
     studio.wait_for(".work-progress").await;
     shown(&studio, "60,000", 120).await;
     // Read before the save (500 ms after the workspace is shown).
-    let copied = saving::copied_documents();
+    let copied = save::copied_documents();
     assert!(studio.find(".work-progress").is_none());
     let first = studio.cell(0, "id-text");
     studio.click("#tab-shards").await;
     let shards: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
     saved_with(60_000).await;
     // The host saved its own copy of the documents: the page copied none.
-    assert_eq!(saving::copied_documents(), copied);
+    assert_eq!(save::copied_documents(), copied);
     drop(studio);
     let studio = Studio::mount(()).await;
     shown(&studio, "60,000", 120).await;
@@ -1363,7 +1375,7 @@ fn shown_ids(studio: &Studio) -> Vec<String> {
 
 /// A count as the studio writes it (thousands separated by commas).
 fn count_text(n: u64) -> String {
-    ravenshard_studio::components::count(n)
+    ravenshard_studio::numbers::count(n)
 }
 
 fn rows_state(studio: &Studio) -> String {
@@ -1499,8 +1511,8 @@ async fn a_workspace_too_big_for_a_link_is_offered_as_a_file() {
 
 /// The saved studio's settings record and the generation of its documents' parts.
 async fn saved_settings() -> (Saved, Option<u64>) {
-    let stored = saving::load().await.unwrap().unwrap();
-    let layout = ravenshard_studio::state::read_layout(&stored.settings);
+    let stored = open::load().await.unwrap().unwrap();
+    let layout = ravenshard_studio::persist::read_layout(&stored.settings);
     (stored.read().unwrap(), layout.generation)
 }
 
@@ -1549,32 +1561,32 @@ async fn a_change_of_tab_saves_the_settings_without_the_documents() {
     assert_ne!(saved_settings().await.1, generation);
     // The saved studio removed meanwhile (another tab cleared it): the next change saves
     // the documents whole again.
-    saving::forget().await.unwrap();
+    records::forget().await.unwrap();
     studio.click("#tab-nodes").await;
     saved_with(2001).await;
 }
 
 /// The saved studio's documents' parts, as its settings record names them.
-async fn saved_parts() -> Vec<ravenshard_studio::state::PartRef> {
-    let stored = saving::load().await.unwrap().unwrap();
-    let layout = ravenshard_studio::state::read_layout(&stored.settings);
+async fn saved_parts() -> Vec<ravenshard_studio::persist::PartRef> {
+    let stored = open::load().await.unwrap().unwrap();
+    let layout = ravenshard_studio::persist::read_layout(&stored.settings);
     layout.parts.expect("a save names its parts")
 }
 
 /// The keys of every documents' record IndexedDB holds, sorted.
 async fn part_records() -> Vec<String> {
-    use ravenshard_studio::worker::saved;
-    let db = saved::open().await.unwrap();
+    use ravenshard_studio::persist::records;
+    let db = records::open().await.unwrap();
     let tx = db
-        .transaction(&[saved::STORE], rexie::TransactionMode::ReadOnly)
+        .transaction(&[records::STORE], rexie::TransactionMode::ReadOnly)
         .unwrap();
-    let store = tx.store(saved::STORE).unwrap();
+    let store = tx.store(records::STORE).unwrap();
     let keys = store.get_all_keys(None, None).await.unwrap();
     db.close();
     let mut keys: Vec<String> = keys
         .iter()
         .filter_map(JsValue::as_string)
-        .filter(|k| k.starts_with(saving::PART_PREFIX))
+        .filter(|k| k.starts_with(records::PART_PREFIX))
         .collect();
     keys.sort();
     keys
@@ -1618,10 +1630,10 @@ async fn an_edit_saves_only_the_parts_it_touched() {
     assert_eq!(saved.documents[0].id, "customers/1-A");
     assert_eq!(saved.documents[1..], generated.documents[1..]);
     // The storage cleared meanwhile: the next edit's save keeps nothing, and writes all.
-    saving::forget().await.unwrap();
+    records::forget().await.unwrap();
     studio.retype_first_id("customers/2-A").await;
-    let stored = eventually("the whole save", || async { saving::load().await.ok()? }).await;
-    let whole = ravenshard_studio::state::read_layout(&stored.settings)
+    let stored = eventually("the whole save", || async { open::load().await.ok()? }).await;
+    let whole = ravenshard_studio::persist::read_layout(&stored.settings)
         .parts
         .unwrap_or_default();
     assert!(whole.len() >= 3, "{whole:?}");

@@ -8,7 +8,6 @@
 
 use super::inputs::{parse_database, parse_nodes, parse_replication_factor, parse_shard_count};
 use super::inputs::{parse_tags, Field};
-use super::persist::Saved;
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
 use ravenshard_model::workspace::assign_members;
@@ -144,20 +143,36 @@ impl Default for ConfigState {
     }
 }
 
+/// The configuration's fields of a saved studio (`crate::persist::Saved`), as text.
+#[derive(Debug, Clone, Copy)]
+pub struct SavedFields<'a> {
+    /// The database name.
+    pub database: &'a str,
+    /// The nodes field.
+    pub nodes: &'a str,
+    /// The replication factor field.
+    pub replication_factor: &'a str,
+    /// The `ShardingConfiguration` JSON in force.
+    pub config: &'a str,
+    /// Whether the configuration was given as JSON.
+    pub custom: bool,
+}
+
 impl ConfigState {
-    /// The configuration a saved studio describes, or why it cannot be used.
-    pub fn from_saved(saved: &Saved) -> Result<ConfigState, String> {
-        let mut topology = Topology::from_json(&saved.config)
+    /// The configuration a saved studio describes (its fields as saved), or why it cannot
+    /// be used.
+    pub fn from_saved(saved: SavedFields<'_>) -> Result<ConfigState, String> {
+        let mut topology = Topology::from_json(saved.config)
             .map_err(|e| format!("its sharding configuration is invalid ({e})"))?;
         ContentDesign::from_topology(&topology)
             .map_err(|e| format!("its content rules are invalid ({e})"))?;
-        let database = parse_database(&saved.database)
+        let database = parse_database(saved.database)
             .map_err(|e| format!("its database name is invalid ({e})"))?;
         topology.set_database(&database);
         let mut config = ConfigState::default();
         config.database.set(database.clone(), database);
-        config.nodes.input(saved.nodes.clone(), parse_nodes);
-        config.set_replication_factor(saved.replication_factor.clone());
+        config.nodes.input(saved.nodes.to_string(), parse_nodes);
+        config.set_replication_factor(saved.replication_factor.to_string());
         config.install(topology, saved.custom, false);
         config.members_edited = true;
         Ok(config)

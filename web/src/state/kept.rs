@@ -20,7 +20,7 @@ pub struct KeptFields {
     told: Vec<String>,
 }
 
-/// What is saved of [`KeptFields`] with the studio ([`Saved::kept`](super::Saved::kept)):
+/// What is saved of [`KeptFields`] with the studio ([`Saved::kept`](crate::persist::Saved::kept)):
 /// the file and the fields kept. What was told is not saved: a reload tells it again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedKept {

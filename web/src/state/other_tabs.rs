@@ -5,7 +5,7 @@
 //! that hears it says so once ([`SaveOwner`]) until it saves again.
 
 use super::{Level, Notice};
-use crate::editors::geometry::group_digits;
+use crate::numbers::group_digits;
 use serde::{Deserialize, Serialize};
 
 /// The name of the `BroadcastChannel` the studio's tabs tell each other their saves on.

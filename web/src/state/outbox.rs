@@ -1,7 +1,7 @@
 //! The workspace's changes on their way to its host ([`Outbox`]): the reducers queue a
 //! [`Change`] for each change of the documents or of the configuration that places them,
 //! and the page sends the queue in order after each render
-//! ([`worker::host::change`](crate::worker::host::change)). The reducers stay pure: they
+//! ([`worker::host::change`](crate::workers::host::change)). The reducers stay pure: they
 //! only queue, and a test hands the queue to a [`Host`](ravenshard_model::host::Host) itself.
 
 use ravenshard_model::host::Change;

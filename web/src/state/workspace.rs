@@ -108,7 +108,7 @@ pub enum WorkspaceAction {
     /// why.
     WorkStopped(String),
     /// The documents a job staged with the host replace the workspace's (sent by
-    /// [`Action::Loaded`](super::Action::Loaded)).
+    /// [`Action::Loaded`](crate::views::state::Action::Loaded)).
     Loaded {
         /// How many.
         documents: u64,
@@ -311,7 +311,7 @@ impl WorkspaceState {
 
     /// Sends its changes through `outbox` from now on (a workspace made apart, taking the
     /// place of the one `outbox` is of), its queued changes too.
-    pub(super) fn send_through(&mut self, outbox: &Outbox) {
+    pub(crate) fn send_through(&mut self, outbox: &Outbox) {
         outbox.take_from(&self.outbox);
         self.outbox = outbox.clone();
     }

@@ -4,8 +4,8 @@
 use ravenshard::Topology;
 use ravenshard_design::content::ContentDesign;
 use ravenshard_model::workspace::PlacementOptions;
-use ravenshard_studio::components::bulk::Job;
-use ravenshard_studio::components::import::CancelToken;
+use ravenshard_studio::jobs::bulk::Job;
+use ravenshard_studio::jobs::import::CancelToken;
 use ravenshard_studio::state::{Loaded, Placer, WorkspaceAction};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -93,7 +93,7 @@ pub async fn eventually<T, F: std::future::Future<Output = Option<T>>>(
 /// progress, then checks that the worker is terminated and that the job neither loaded
 /// nor failed (a cancel is not a failure).
 pub async fn cancel_when_working(seen: &RefCell<Seen>, token: &CancelToken) {
-    use ravenshard_studio::worker::{client, Channel};
+    use ravenshard_studio::workers::{client, Channel};
     until("the worker", || client::instance(Channel::Import).is_some()).await;
     until("the first progress", || seen.borrow().working()).await;
     token.cancel();
@@ -116,7 +116,7 @@ pub async fn adopted(
     ravenshard_model::workspace::Summary,
 ) {
     use ravenshard_model::host::{Answer, Change, Question, MAX_LISTED};
-    use ravenshard_studio::worker::host::{self, HostNews};
+    use ravenshard_studio::workers::host::{self, HostNews};
     let summary: Rc<RefCell<Option<ravenshard_model::workspace::Summary>>> = Rc::default();
     let keep = Rc::clone(&summary);
     host::listen(yew::Callback::from(move |news| match news {

@@ -4,9 +4,9 @@
 
 pub mod jobs;
 
-use ravenshard_studio::components::saving;
-use ravenshard_studio::worker::client::{self, Script};
-use ravenshard_studio::worker::host;
+use ravenshard_studio::persist::records;
+use ravenshard_studio::workers::client::{self, Script};
+use ravenshard_studio::workers::host;
 use ravenshard_studio::App;
 use wasm_bindgen::JsCast;
 use web_sys::{
@@ -199,7 +199,7 @@ pub fn use_this_module_as_the_worker() {
 pub async fn fresh_studio() -> Mounted<App> {
     let window = web_sys::window().unwrap();
     window.local_storage().unwrap().unwrap().clear().unwrap();
-    saving::forget().await.unwrap();
+    records::forget().await.unwrap();
     window.location().set_hash("").unwrap();
     use_this_module_as_the_worker();
     let studio = Mounted::<App>::mount(()).await;

@@ -1,0 +1,17 @@
+//! The root of the studio: [`App`] opens the state (share link, saved studio or sample,
+//! [`open`], [`restore`]), saves it, and lays out the panels around the view shown
+//! ([`ConfigPanel`], [`WorkspacePanel`], [`Notices`], the tab bar of [`tabs`]).
+
+mod config;
+mod notices;
+pub mod open;
+pub mod restore;
+pub mod share;
+mod studio;
+pub mod tabs;
+mod workspace;
+
+pub use config::{ConfigPanel, ConfigPanelProps};
+pub use notices::{Notices, NoticesProps};
+pub use studio::App;
+pub use workspace::{WorkspacePanel, WorkspacePanelProps};

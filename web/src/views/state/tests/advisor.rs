@@ -1,0 +1,268 @@
+//! The Advisor sub-state on its own (a run's life, late replies dropped, crashes), and the
+//! studio's handling of what applying a candidate does to the workspace and the
+//! configuration.
+
+use super::reduce;
+use crate::state::*;
+use crate::views::advisor::state::*;
+use crate::views::state::*;
+use crate::workers::{Reply, Stage};
+use ravenshard::Topology;
+use ravenshard_advise::{advise, Strategy, Workload};
+use ravenshard_import::Format;
+use ravenshard_model::workspace::Document;
+use std::rc::Rc;
+use yew::Reducible;
+
+fn advisor(state: AdvisorState, action: AdvisorAction) -> AdvisorState {
+    Rc::unwrap_or_clone(Rc::new(state).reduce(action))
+}
+
+fn export() -> ExportFile {
+    ExportFile {
+        name: "Northwind.ndjson".into(),
+        size: 1000,
+        url: "blob:x".into(),
+    }
+}
+
+/// 200 companies, 2,000 orders naming them, as NDJSON.
+fn ndjson() -> String {
+    let mut text = String::new();
+    for c in 1..=200 {
+        text += &format!(
+            "{{\"@metadata\": {{\"@id\": \"companies/{c}-A\", \"@collection\": \"Companies\"}}}}\n"
+        );
+    }
+    for o in 1..=2000 {
+        text += &format!(
+            "{{\"Company\": \"companies/{}-A\", \"@metadata\": {{\"@id\": \"orders/{o}-A\", \"@collection\": \"Orders\"}}}}\n",
+            o % 200 + 1
+        );
+    }
+    text
+}
+
+fn advice_json() -> String {
+    let topology = Topology::with_shards(3).unwrap();
+    let advice = advise(
+        ndjson().as_bytes(),
+        Some(Format::Ndjson),
+        &topology,
+        &Workload::default(),
+    );
+    serde_json::to_string(&advice.unwrap()).unwrap()
+}
+
+fn started(run: u64) -> AdvisorState {
+    let state = advisor(
+        AdvisorState::default(),
+        AdvisorAction::ChooseExport(export()),
+    );
+    advisor(state, AdvisorAction::Started(run))
+}
+
+fn progress(run: u64, done: u64) -> AdvisorAction {
+    AdvisorAction::Reply(Reply::Progress {
+        run,
+        stage: Stage::Reading,
+        done,
+        total: Some(1000),
+        elapsed_ms: 200,
+    })
+}
+
+#[test]
+fn a_run_needs_an_export_and_a_workload_that_reads() {
+    let state = AdvisorState::default();
+    assert!(!state.can_run());
+    let state = advisor(state, AdvisorAction::ChooseExport(export()));
+    assert!(state.can_run());
+    let state = advisor(state, AdvisorAction::SetQueries("from where".into()));
+    assert!(state.workload_problem().unwrap().contains("line 1"));
+    assert!(!state.can_run());
+    let state = advisor(state, AdvisorAction::SetQueries("from Orders".into()));
+    let state = advisor(state, AdvisorAction::SetLoads("Orders".into()));
+    assert!(state
+        .workload_problem()
+        .unwrap()
+        .contains("Collection.Field"));
+    let state = advisor(state, AdvisorAction::SetLoads("Orders.Company".into()));
+    assert_eq!(state.workload_problem(), None);
+    assert!(state.can_run());
+}
+
+#[test]
+fn a_run_reports_progress_with_an_estimate_then_its_advice() {
+    let state = started(1);
+    assert!(state.running() && !state.can_run());
+    assert_eq!(state.next_run(), 2);
+    let state = advisor(state, progress(1, 250));
+    assert!(matches!(state.run(), Run::Running { done: 250, .. }));
+    assert_eq!(state.estimate_ms(), Some(600));
+    let json = advice_json();
+    let state = advisor(state, AdvisorAction::Reply(Reply::Advice { run: 1, json }));
+    let Run::Done(advice) = state.run() else {
+        panic!("no advice: {:?}", state.run());
+    };
+    assert_eq!(advice.documents, 2200);
+    let orders = advice
+        .collections
+        .iter()
+        .find(|c| c.collection == "Orders")
+        .unwrap();
+    assert_eq!(orders.recommended.strategy, Strategy::Anchor);
+    assert_eq!(state.advised_run(), Some(1));
+    assert!(state.can_run());
+}
+
+#[test]
+fn late_replies_of_a_cancelled_run_are_dropped() {
+    let state = advisor(started(1), AdvisorAction::Cancel);
+    assert_eq!(
+        state.run(),
+        &Run::Failed("Cancelled: the worker was stopped.".into())
+    );
+    let json = advice_json();
+    let late = advisor(
+        state.clone(),
+        AdvisorAction::Reply(Reply::Advice { run: 1, json }),
+    );
+    assert_eq!(late, state);
+    let state = advisor(state, AdvisorAction::Started(2));
+    let state = advisor(state, progress(1, 999));
+    assert!(matches!(state.run(), Run::Running { done: 0, .. }));
+    let failed = Reply::Failed {
+        run: 2,
+        message: "Northwind.ndjson: line 3 is no JSON".into(),
+    };
+    let state = advisor(state, AdvisorAction::Reply(failed));
+    assert_eq!(
+        state.run(),
+        &Run::Failed("Northwind.ndjson: line 3 is no JSON".into())
+    );
+    assert_eq!(advisor(state.clone(), AdvisorAction::Started(2)), state);
+}
+
+#[test]
+fn a_crash_is_shown_until_dismissed_and_ends_the_run() {
+    let crash = Reply::Crashed {
+        message: "panicked at run.rs".into(),
+    };
+    let state = advisor(started(1), AdvisorAction::Reply(crash));
+    assert_eq!(state.crash(), Some("panicked at run.rs"));
+    assert!(matches!(state.run(), Run::Failed(m) if m.contains("run it again")));
+    assert_eq!(state.advised_run(), None);
+    assert!(state.can_run());
+    let state = advisor(state, AdvisorAction::DismissCrash);
+    assert_eq!(state.crash(), None);
+    let again = advisor(
+        advisor(state, AdvisorAction::Started(2)),
+        AdvisorAction::Reply(Reply::Crashed {
+            message: "x".into(),
+        }),
+    );
+    assert!(advisor(again, AdvisorAction::Started(3)).crash().is_none());
+}
+
+fn last_notice(state: &State) -> &str {
+    &state.notices().list().last().unwrap().text
+}
+
+fn studio_of(ids: &[&str]) -> State {
+    State::with_documents(ids.iter().map(|id| Document::new(*id)).collect())
+}
+
+#[test]
+fn applying_an_anchor_rewrites_the_workspaces_ids_and_every_view_follows() {
+    let state = studio_of(&["companies/1-A", "orders/1-A", "Orders/2-A"]);
+    let rewrites = Reply::Rewrites {
+        run: 1,
+        collection: "Orders".into(),
+        field: "Company".into(),
+        rewrites: vec![
+            ("orders/1-A".into(), "orders/1-A$companies/1-A".into()),
+            ("orders/2-A".into(), "orders/2-A$companies/1-A".into()),
+            ("orders/3-A".into(), "orders/3-A$companies/1-A".into()),
+        ],
+    };
+    let state = reduce(state, Action::Advisor(AdvisorAction::Reply(rewrites)));
+    let documents = super::all(&state);
+    let ids: Vec<&str> = documents.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "companies/1-A",
+            "orders/1-A$companies/1-A",
+            "orders/2-A$companies/1-A"
+        ]
+    );
+    let p = state.placement();
+    let bucket = |i: usize| p.place(i).unwrap().bucket;
+    assert_eq!((bucket(1), bucket(2)), (bucket(0), bucket(0)));
+    let notice = &state.notices().list().last().unwrap().text;
+    assert!(
+        notice.contains("Applied anchor on Company (Orders): 2 IDs rewritten."),
+        "{notice}"
+    );
+    assert!(
+        notice.contains("1 document of the export is not in the workspace"),
+        "{notice}"
+    );
+}
+
+#[test]
+fn applying_an_anchor_to_a_workspace_without_the_export_changes_nothing_and_says_so() {
+    let state = studio_of(&["users/1"]);
+    let before = state.host().version;
+    let rewrites = Reply::Rewrites {
+        run: 1,
+        collection: "Orders".into(),
+        field: "Company".into(),
+        rewrites: vec![("orders/1-A".into(), "orders/1-A$companies/1-A".into())],
+    };
+    let state = reduce(state, Action::Advisor(AdvisorAction::Reply(rewrites)));
+    assert_eq!(state.host().version, before, "the host changed nothing");
+    let notice = state.notices().list().last().unwrap();
+    assert_eq!(notice.level, Level::Warning);
+    assert!(notice.text.contains("no ID changed"), "{}", notice.text);
+}
+
+#[test]
+fn applying_a_configuration_puts_it_in_force() {
+    let state = studio_of(&["eu/orders/1-A", "us/orders/1-A"]);
+    let json = r#"{"Prefixed": [{"Prefix": "eu/", "Shards": [1]}, {"Prefix": "us/", "Shards": [2]}], "Shards": {"0": {}, "1": {}, "2": {}}}"#;
+    let action = Action::ApplyConfiguration {
+        label: "prefix (Orders)".into(),
+        json: json.into(),
+    };
+    let state = reduce(state, action);
+    assert_eq!(state.config().problem(), None);
+    let p = state.placement();
+    assert_eq!(
+        (p.place(0).unwrap().shard, p.place(1).unwrap().shard),
+        (1, 2)
+    );
+    assert!(last_notice(&state).contains("Applied prefix (Orders)"));
+}
+
+#[test]
+fn a_failure_outside_a_run_and_a_crash_are_noticed() {
+    let failed = Reply::Failed {
+        run: 1,
+        message: "the worker no longer holds this export".into(),
+    };
+    let state = reduce(
+        State::default(),
+        Action::Advisor(AdvisorAction::Reply(failed)),
+    );
+    let notice = state.notices().list().last().unwrap();
+    assert_eq!(notice.level, Level::Error);
+    assert!(notice.text.contains("no longer holds"));
+    let crash = Reply::Crashed {
+        message: "panicked".into(),
+    };
+    let state = reduce(state, Action::Advisor(AdvisorAction::Reply(crash)));
+    assert_eq!(state.advisor().crash(), Some("panicked"));
+    assert!(last_notice(&state).contains("worker stopped (panicked)"));
+}

@@ -1,0 +1,123 @@
+//! The Resharding view's balance and drain, as its worker runs them: the worker keeps the
+//! load the page sent last (with a [`Request::Plan`](crate::workers::Request::Plan), a balance or a
+//! drain), balances a target under the chosen objective and answers at once
+//! ([`Reply::Balanced`]), then works out the other objective's figures for the comparison
+//! ([`Reply::Compared`]); a drain answers its target ([`Reply::Drained`]). Plain Rust, so
+//! that the native tests run the page's side of a balance against it.
+
+use crate::workers::protocol::{BalanceRequest, Balanced, DrainRequest, LoadData, Reply};
+use ravenshard::Topology;
+use ravenshard_reshard::{
+    balance_without_comparison, drain_shard, objective_summary, BucketLoad, Objective,
+};
+
+/// What the worker keeps between balances.
+#[derive(Debug, Default)]
+pub struct Balancer {
+    /// The last load sent, with its number.
+    load: Option<(u64, BucketLoad)>,
+    /// The last run asked: a comparison of an older run is not worked out.
+    latest: u64,
+}
+
+impl Balancer {
+    /// Keeps `data` for the balances to come (the load kept before is dropped).
+    pub fn keep(&mut self, data: &LoadData) {
+        self.load = Some((data.number, data.load()));
+    }
+
+    /// The number of the load kept.
+    pub fn kept(&self) -> Option<u64> {
+        self.load.as_ref().map(|(number, _)| *number)
+    }
+
+    /// The load numbered `number`: `data` when given (kept for the requests to come), else
+    /// the one kept, or why the worker does not hold it.
+    pub fn load(&mut self, number: u64, data: Option<&LoadData>) -> Result<&BucketLoad, String> {
+        if let Some(data) = data {
+            self.keep(data);
+        }
+        self.held(number)
+    }
+
+    /// The load numbered `number`, or why the worker does not hold it.
+    fn held(&self, number: u64) -> Result<&BucketLoad, String> {
+        match &self.load {
+            Some((kept, load)) if *kept == number => Ok(load),
+            _ => Err(
+                "the worker no longer holds the documents' load (it was restarted): \
+                 try again."
+                    .into(),
+            ),
+        }
+    }
+
+    /// Balances the request's target: [`Reply::Balanced`], or [`Reply::BalanceFailed`] with
+    /// why.
+    pub fn balance(&mut self, request: &BalanceRequest) -> Reply {
+        let run = request.run;
+        self.latest = self.latest.max(run);
+        if let Some(data) = &request.data {
+            self.keep(data);
+        }
+        let failed = |message: String| Reply::BalanceFailed { run, message };
+        let (target, load) = match self.inputs(request) {
+            Ok(inputs) => inputs,
+            Err(message) => return failed(message),
+        };
+        match balance_without_comparison(&target, load, &request.options) {
+            Ok(b) => Reply::Balanced {
+                run,
+                balanced: Balanced {
+                    target: b.plan.target.to_json(),
+                    notes: b.plan.notes.iter().map(ToString::to_string).collect(),
+                    summary: b.summary(),
+                    obstacles: b.obstacles,
+                },
+            },
+            Err(e) => failed(e.to_string()),
+        }
+    }
+
+    /// Drains the request's shard: [`Reply::Drained`], with the target or why not.
+    pub fn drain(&mut self, request: &DrainRequest) -> Reply {
+        let run = request.run;
+        self.latest = self.latest.max(run);
+        let target = Topology::from_json(&request.target)
+            .map_err(|e| format!("the target does not read: {e}"))
+            .and_then(|target| {
+                let load = self.load(request.load, request.data.as_ref())?;
+                let drained = drain_shard(&target, request.shard, load, request.by);
+                drained.map(|t| t.to_json()).map_err(|e| e.to_string())
+            });
+        Reply::Drained { run, target }
+    }
+
+    /// The figures of the request's balance under the objective it did not choose, for
+    /// the comparison ([`Reply::Compared`]); `None` once a later run was asked, or when
+    /// the balance cannot be made.
+    pub fn compare(&self, request: &BalanceRequest) -> Option<Reply> {
+        if request.run < self.latest {
+            return None;
+        }
+        let (target, load) = self.inputs(request).ok()?;
+        let other = match request.options.objective {
+            Objective::Contiguous => Objective::FewestMigrations,
+            Objective::FewestMigrations => Objective::Contiguous,
+        };
+        let options = request.options.with_objective(other);
+        let summary = objective_summary(&target, load, &options).ok()?;
+        Some(Reply::Compared {
+            run: request.run,
+            summary,
+        })
+    }
+
+    /// The target and the load of a request, or why they cannot be had.
+    fn inputs(&self, request: &BalanceRequest) -> Result<(Topology, &BucketLoad), String> {
+        let load = self.held(request.load)?;
+        let target = Topology::from_json(&request.target)
+            .map_err(|e| format!("the target does not read: {e}"))?;
+        Ok((target, load))
+    }
+}

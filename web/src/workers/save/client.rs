@@ -1,0 +1,346 @@
+//! One save's side of the talk with the save's machinery ([`Saving`]), which runs in the
+//! workspace's host's worker: the host's own saves talk to it in that worker
+//! ([`Transport::Local`]), the page's tests from the page ([`Transport::Page`]).
+//! [`Saving`] sends the documents in batches
+//! ([`Request::SaveBatch`]), never more than [`SAVE_AHEAD`] ahead of what the worker
+//! stored, then the settings ([`Request::SaveEnd`]), and hands over how it ended. Several
+//! saves may be open at once (a save an edit stopped, which the next goes on from, and a
+//! newer one): the machinery's replies reach each save's own queue by its run. The page
+//! gives the host's saves their generation ([`next_generation`]): it outlives a worker.
+
+use crate::persist::records::OTHER_TABS_PARTS_KEPT_MS;
+use crate::persist::PartRef;
+use crate::workers::client;
+use crate::workers::protocol::{Reply, Request, SavePart};
+use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
+use futures::StreamExt;
+use ravenshard_model::batch::DocumentBatch;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use yew::Callback;
+
+/// How many batches the page sends ahead of the worker's storing: enough that the worker
+/// never waits, few enough that the copies in flight stay small.
+pub const SAVE_AHEAD: u64 = 3;
+
+/// The most documents of a save's batch: one part of the saved documents
+/// ([`PART_DOCUMENTS`](crate::persist::PART_DOCUMENTS), what
+/// [`even_batches`](crate::persist::even_batches) cuts to), which the worker stores in one
+/// transaction. Copying it from the placement, encoding and posting it is the page's task
+/// of the save: four parts a batch made tasks of 110-150 ms on a loaded 2-core machine
+/// (one transaction for four parts did not make the save faster there).
+pub const SAVE_BATCH_DOCUMENTS: usize = crate::persist::PART_DOCUMENTS;
+
+/// Why a save in the worker did not store the studio.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveError {
+    /// The browser refused to store it (the worker's reason), after `bytes` were written
+    /// out.
+    Refused {
+        /// The browser's reason.
+        reason: String,
+        /// The bytes written out until then.
+        bytes: u64,
+    },
+    /// The worker stopped (what it said).
+    Stopped(String),
+}
+
+impl fmt::Display for SaveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SaveError::Refused { reason, .. } => write!(f, "{reason}"),
+            SaveError::Stopped(said) => {
+                write!(f, "the studio's worker stopped while saving ({said})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SaveError {}
+
+thread_local! {
+    /// The queue of each save in progress, by run.
+    static QUEUES: RefCell<HashMap<u64, UnboundedSender<Reply>>> = RefCell::new(HashMap::new());
+    /// The save generations given ([`next_generation`]), oldest first.
+    static GIVEN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A generation for the parts of a new save, or of a job that stores its documents as it
+/// makes them: the time in milliseconds (later than the ones an earlier visit wrote), and
+/// always more than the last one given. The page gives them all, so that parts written by
+/// different workers never share a key.
+pub fn next_generation() -> u64 {
+    let now = js_sys::Date::now().max(0.0) as u64;
+    GIVEN.with(|given| {
+        let mut given = given.borrow_mut();
+        let generation = given.last().map_or(now, |last| now.max(last + 1));
+        // The older ones are removed by age alone (`kept_for_another_tab`).
+        let old = given.partition_point(|g| now.saturating_sub(*g) >= OTHER_TABS_PARTS_KEPT_MS);
+        given.drain(..old);
+        given.push(generation);
+        generation
+    })
+}
+
+/// Notes generations another thread of this tab gave (the page's, in the host's worker):
+/// they count as this tab's ([`own_generations`]), and the next one given here is later.
+pub fn note_given(generations: &[u64]) {
+    GIVEN.with(|given| {
+        let mut given = given.borrow_mut();
+        given.extend_from_slice(generations);
+        given.sort_unstable();
+        given.dedup();
+    });
+}
+
+/// The generations this page gave in the last [`OTHER_TABS_PARTS_KEPT_MS`]: a save's end
+/// removes their parts no layout names, and keeps the young parts of other generations
+/// (maybe another tab's save in progress).
+pub fn own_generations() -> Vec<u64> {
+    GIVEN.with(|given| given.borrow().clone())
+}
+
+/// Where the save's worker's replies go: each to the queue of its save's run; a crash to
+/// every save's.
+fn route(reply: Reply) {
+    let run = match &reply {
+        Reply::SaveWritten { run, .. }
+        | Reply::Saved { run, .. }
+        | Reply::SaveOutdated { run }
+        | Reply::SaveFailed { run, .. } => Some(*run),
+        _ => None,
+    };
+    QUEUES.with(|queues| {
+        let queues = queues.borrow();
+        match run {
+            Some(run) => {
+                if let Some(queue) = queues.get(&run) {
+                    let _ = queue.unbounded_send(reply);
+                }
+            }
+            None => {
+                for queue in queues.values() {
+                    let _ = queue.unbounded_send(reply.clone());
+                }
+            }
+        }
+    });
+}
+
+/// Sends `request` to the save's worker (started if none runs).
+fn send(request: Request) {
+    client::send(request, Callback::from(route));
+}
+
+thread_local! {
+    /// The last run of a local save ([`local_run`]).
+    static LOCAL_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(1 << 48) };
+}
+
+/// A run number for a save in the worker: far above the page's, which share its save
+/// machinery.
+fn local_run() -> u64 {
+    LOCAL_RUNS.with(|r| {
+        r.set(r.get() + 1);
+        r.get()
+    })
+}
+
+/// Where a [`Saving`] sends its requests and hears the replies.
+#[derive(Clone, Default)]
+pub enum Transport {
+    /// To the worker, from the page (its replies routed by run).
+    #[default]
+    Page,
+    /// To the save's machinery in this worker (the host's saves): each reply goes to the
+    /// queue given with its request.
+    Local(crate::workers::save::Saves),
+}
+
+impl Transport {
+    /// Sends `request`; its replies go to `replies` (a local transport) or to the queue
+    /// of its run (the page's).
+    fn send(&self, request: Request, replies: &UnboundedSender<Reply>) {
+        match self {
+            Transport::Page => send(request),
+            Transport::Local(saves) => saves.push_local(request, replies.clone()),
+        }
+    }
+
+    /// Sends `request` if the save's machinery runs; no reply is awaited.
+    fn tell(&self, request: Request) {
+        match self {
+            Transport::Page => {
+                client::tell(request);
+            }
+            Transport::Local(saves) => {
+                let (ignored, _) = futures::channel::mpsc::unbounded();
+                saves.push_local(request, ignored);
+            }
+        }
+    }
+}
+
+/// How a save's end went ([`Saving::end`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ended {
+    /// Stored: the bytes of the saved studio and the documents' parts, in order.
+    Stored {
+        /// The bytes stored in all.
+        bytes: u64,
+        /// The parts.
+        parts: Vec<PartRef>,
+    },
+    /// A part the save kept is no longer stored (another tab saved, or the storage was
+    /// cleared): nothing changed; save again, whole.
+    Outdated,
+}
+
+/// A save in the worker. Dropped before it ended, it tells the worker to remove what it
+/// wrote ([`Request::SaveDrop`]).
+pub struct Saving {
+    run: u64,
+    generation: u64,
+    transport: Transport,
+    /// Where the replies of a local transport go.
+    queue: UnboundedSender<Reply>,
+    replies: UnboundedReceiver<Reply>,
+    sent: u64,
+    written: u64,
+    /// Whether its end was sent.
+    ended: bool,
+}
+
+impl Saving {
+    /// A new save over `transport`: a run and a save generation of its own (`generation`,
+    /// given by the page, else a new one; its parts are kept apart from other saves' ends
+    /// until it ends or is dropped).
+    pub fn new(transport: Transport, generation: Option<u64>) -> Saving {
+        let run = match transport {
+            Transport::Page => client::next_run(),
+            Transport::Local(_) => local_run(),
+        };
+        let (queue, replies) = futures::channel::mpsc::unbounded();
+        if let Transport::Page = transport {
+            QUEUES.with(|q| q.borrow_mut().insert(run, queue.clone()));
+        }
+        Saving {
+            run,
+            generation: generation.unwrap_or_else(next_generation),
+            transport,
+            queue,
+            replies,
+            sent: 0,
+            written: 0,
+            ended: false,
+        }
+    }
+
+    /// Reads `reply`: `Some` once the save ended.
+    fn take(&mut self, reply: Reply) -> Result<Option<Ended>, SaveError> {
+        let run = self.run;
+        match reply {
+            Reply::SaveWritten { run: r, batches } if r == run => {
+                self.written = self.written.max(batches);
+                Ok(None)
+            }
+            Reply::Saved {
+                run: r,
+                bytes,
+                parts,
+            } if r == run => Ok(Some(Ended::Stored { bytes, parts })),
+            Reply::SaveOutdated { run: r } if r == run => Ok(Some(Ended::Outdated)),
+            Reply::SaveFailed {
+                run: r,
+                message,
+                bytes,
+            } if r == run => Err(SaveError::Refused {
+                reason: message,
+                bytes,
+            }),
+            Reply::Crashed { message } => Err(SaveError::Stopped(message)),
+            _ => Ok(None),
+        }
+    }
+
+    /// The next reply read (`Some`: the save ended).
+    async fn next(&mut self) -> Result<Option<Ended>, SaveError> {
+        match self.replies.next().await {
+            Some(reply) => self.take(reply),
+            None => Err(SaveError::Stopped("no reply".into())),
+        }
+    }
+
+    /// Reads the replies that came, and waits until the worker stored all but
+    /// [`SAVE_AHEAD`] of the batches sent.
+    pub async fn room(&mut self) -> Result<(), SaveError> {
+        while let Ok(reply) = self.replies.try_recv() {
+            self.take(reply)?;
+        }
+        while self.sent >= self.written + SAVE_AHEAD {
+            self.next().await?;
+        }
+        Ok(())
+    }
+
+    /// The number the next batch must carry.
+    pub fn next_batch(&self) -> u64 {
+        self.sent
+    }
+
+    /// Sends `batch` (numbered [`next_batch`](Self::next_batch)).
+    pub fn send(&mut self, batch: DocumentBatch) {
+        let (run, generation) = (self.run, self.generation);
+        let request = Request::SaveBatch {
+            run,
+            generation,
+            batch,
+        };
+        self.transport.send(request, &self.queue);
+        self.sent += 1;
+    }
+
+    /// Sends the settings record (without the layout, which the worker adds) and the
+    /// documents' `parts` in order (stored parts kept, and the batches sent), which hold
+    /// `documents` in all, and waits until the save ended.
+    ///
+    /// # Errors
+    ///
+    /// The browser refused to store it, or the worker stopped.
+    pub async fn end(
+        mut self,
+        settings: String,
+        parts: Vec<SavePart>,
+        documents: u64,
+    ) -> Result<Ended, SaveError> {
+        self.room().await?;
+        let run = self.run;
+        let request = Request::SaveEnd {
+            run,
+            generation: self.generation,
+            settings,
+            parts,
+            documents,
+            own: own_generations(),
+        };
+        self.transport.send(request, &self.queue);
+        self.ended = true;
+        loop {
+            if let Some(ended) = self.next().await? {
+                return Ok(ended);
+            }
+        }
+    }
+}
+
+impl Drop for Saving {
+    fn drop(&mut self) {
+        QUEUES.with(|q| q.borrow_mut().remove(&self.run));
+        if !self.ended && self.sent > 0 {
+            // A worker started again holds nothing of it: the next save's end removes it.
+            self.transport.tell(Request::SaveDrop { run: self.run });
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! The save of the studio. [`engine`] writes the workspace's documents to IndexedDB in
+//! parts, only what changed since the last save, and swaps them in with the settings at
+//! once ([`Store`]); it runs in the workspace's host's worker, over the host's placement.
+//! [`client`] is the machinery a save runs on ([`Saving`](client::Saving)): batches a few
+//! ahead of the storing; `worker` the save's side of a worker that stores batches sent
+//! to it.
+
+pub mod client;
+pub mod engine;
+mod worker;
+
+pub use engine::{
+    copied_documents, size_text, store, unchanged_since, Documents, StorageError, Store,
+    StoredDocuments,
+};
+pub(crate) use worker::Saves;
