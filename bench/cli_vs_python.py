@@ -284,7 +284,7 @@ def by_shapes(shapes_given: list, runs: int) -> None:
                     elapsed, mb, _ = run(cmd, path)
                     best[k] = min(best.get(k, float("inf")), elapsed)
                     peak[k] = max(peak.get(k, 0), mb)
-            rows.append((shapes.name(shape), threads, best, peak))
+            rows.append((shape, threads, best, peak))
             for k in names[1:]:
                 ratio = best[k] / best["bucket"]
                 if ratio > MOST_OVER_BUCKET or peak[k] > MOST_MB:
@@ -294,10 +294,7 @@ def by_shapes(shapes_given: list, runs: int) -> None:
           f"{os.getloadavg()[0]:.1f}")
     print("| shape | threads | bucket s | " + " | ".join(f"{k} s (/ bucket, MB)" for k in names[1:]) + " |")
     print("|---|---|---|" + "---|" * (len(names) - 1))
-    defaults = dict(shapes.DEFAULTS)
-    for name, threads, best, peak in rows:
-        short = ",".join(p for p in name.split(",") if p.split("=")[0] == "ids" or p not in
-                         {f"{k}={v}" for k, v in defaults.items()})
+    for short, threads, best, peak in rows:
         cells = [f"{best[k]:.2f} ({best[k] / best['bucket']:.2f}x, {peak[k]:.0f})" for k in names[1:]]
         print(f"| {short} | {threads} | {best['bucket']:.2f} ({peak['bucket']:.0f} MB) | " + " | ".join(cells) + " |")
     print(f"\ntargets: every command at most {MOST_OVER_BUCKET}x bucket's time, at most {MOST_MB} MB: "
