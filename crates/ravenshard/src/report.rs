@@ -232,9 +232,9 @@ fn text(lower: &[u8]) -> std::borrow::Cow<'_, str> {
 
 /// Buckets pending before they are counted.
 const PENDING: usize = 1 << 16;
-/// Anchored documents pending before they are counted: enough that each part of the table
-/// of anchors gets a run of about a thousand at a time.
-const ANCHORED: usize = 1 << 18;
+/// Anchored documents pending before they are counted (1 MiB of them, per builder of a
+/// thread): each part of the table of anchors gets a run of about 256 at a time.
+const ANCHORED: usize = 1 << 16;
 
 impl<'t> ReportBuilder<'t> {
     /// A builder for documents placed by `topology` (or by bucket only, without one).
