@@ -175,6 +175,14 @@ fn large_input() -> Vec<String> {
         };
         ids.push(id);
     }
+    // A run of members of one group, written the same way line after line (the second
+    // pass counts them without hashing each), some of them too long to be IDs.
+    for j in 0..3_000 {
+        match j % 500 {
+            499 => ids.push(format!("run/{}$Customers/7-A", "x".repeat(600))),
+            _ => ids.push(format!("run/{j}$Customers/7-A")),
+        }
+    }
     for k in 0..300 {
         ids.push(format!("kunden/{k}"));
     }

@@ -120,6 +120,10 @@ impl<'t> Wanted<'t> {
     pub fn look_at_lines(&self, block: &[u8]) -> Found {
         let mut found = self.found();
         let (mut start, mut tab, mut dollar) = (0, None, None);
+        // The anchor as written of the last member looked at, and its group: a line anchored
+        // to it written the same way (the members of a large group, mostly) is counted
+        // without lowering and hashing it again.
+        let mut last: Option<(&[u8], (u64, usize))> = None;
         let hits = memchr::memchr3_iter(b'\n', b'\t', b'$', block).chain([block.len()]);
         for at in hits {
             match block.get(at) {
@@ -143,7 +147,16 @@ impl<'t> Wanted<'t> {
                 let part = block.get(from..end).unwrap_or_default();
                 if self.may_want_part(part, dollar.is_some()) {
                     let id = std::str::from_utf8(line).map(crate::lines::id_field);
-                    self.look(&mut found, id.unwrap_or_default());
+                    let id = id.unwrap_or_default();
+                    let again = match last {
+                        Some((written, group)) if dollar.is_some() && written == part => {
+                            self.count_again(&mut found, group, id)
+                        }
+                        _ => false,
+                    };
+                    if !again {
+                        last = self.look_for(&mut found, id).map(|group| (part, group));
+                    }
                 }
             }
             (start, tab, dollar) = (at + 1, None, None);
@@ -153,8 +166,14 @@ impl<'t> Wanted<'t> {
 
     /// Looks at one more ID (in input order within `found`'s part).
     pub fn look(&self, found: &mut Found, id: &str) {
+        self.look_for(found, id);
+    }
+
+    /// [`look`](Self::look); the group the ID is a member of (its hash and place among the
+    /// groups of that hash), when it is one.
+    fn look_for(&self, found: &mut Found, id: &str) -> Option<(u64, usize)> {
         if check_id(id).is_err() {
-            return;
+            return None;
         }
         with_lowered_bytes(id, self.version(), |lower| {
             let start = anchor_start(lower);
@@ -165,27 +184,58 @@ impl<'t> Wanted<'t> {
                     if start > 0 && ties.contains(&hash) {
                         add_name(&mut found.names, *k, part);
                     }
+                    None
                 }
                 Look::Collect { hashes, .. } if hashes.contains(&hash) => {
                     if start == 0 {
                         found.documents.insert(text(lower).into_owned());
-                    } else {
-                        self.add_member(found, hash, lower, part, id);
+                        return None;
                     }
+                    Some((hash, self.add_member(found, hash, lower, part, id)))
                 }
-                Look::Collect { .. } => {}
+                Look::Collect { .. } => None,
             }
-        });
+        })
     }
 
-    fn add_member(&self, found: &mut Found, hash: u64, lower: &[u8], part: &[u8], id: &str) {
+    /// Counts `id` (valid or not) in the group at `at` again: it is anchored to the same
+    /// anchor, written the same way, as the member before it. Whether it was counted.
+    fn count_again(&self, found: &mut Found, (hash, at): (u64, usize), id: &str) -> bool {
+        if check_id(id).is_err() {
+            return true;
+        }
+        let group = found
+            .groups
+            .get_mut(&hash)
+            .and_then(|same| same.get_mut(at));
+        let Some(group) = group else {
+            return false;
+        };
+        group.count += 1;
+        if group.members.len() < self.members_per_group {
+            group.members.push(id.to_string());
+        }
+        true
+    }
+
+    /// Adds a member to its group (made when new); the group's place among those of `hash`.
+    fn add_member(
+        &self,
+        found: &mut Found,
+        hash: u64,
+        lower: &[u8],
+        part: &[u8],
+        id: &str,
+    ) -> usize {
         let same = found.groups.entry(hash).or_default();
-        if let Some(group) = same.iter_mut().find(|g| g.anchor.as_bytes() == part) {
-            group.count += 1;
-            if group.members.len() < self.members_per_group {
-                group.members.push(id.to_string());
+        if let Some(at) = same.iter().position(|g| g.anchor.as_bytes() == part) {
+            if let Some(group) = same.get_mut(at) {
+                group.count += 1;
+                if group.members.len() < self.members_per_group {
+                    group.members.push(id.to_string());
+                }
             }
-            return;
+            return at;
         }
         let offset = match self.topology {
             Some(t) if !t.prefixes().is_empty() => t.prefix_block_start(&text(lower)),
@@ -201,6 +251,7 @@ impl<'t> Wanted<'t> {
             members,
             bucket: bucket_of_hash(hash) + offset,
         });
+        same.len() - 1
     }
 
     /// What this pass finds in a part of the input, before looking at it.
