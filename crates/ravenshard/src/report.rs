@@ -351,7 +351,7 @@ impl<'t> ReportBuilder<'t> {
     /// # Examples
     ///
     /// ```
-    /// use ravenshard::{report, ReportBuilder, ReportOptions};
+    /// use ravenshard::{ReportBuilder, ReportOptions};
     ///
     /// let mut first = ReportBuilder::new(None, ReportOptions::default());
     /// let mut second = first.part();
