@@ -4,6 +4,10 @@ over `xxhash`, then `cargo bench -p ravenshard --bench bucket` (`bucket_for` per
 
 Usage: python3 bench/cli_vs_python.py [N] [--runs R] [--no-criterion]
        (N IDs per file, default 10,000,000; R timed runs of each command, default 3)
+       python3 bench/cli_vs_python.py --shapes [--runs R] [SHAPE ...]
+       (the ID shapes of issue 32, or the shapes given, see bench/shapes.py: one table,
+       `bucket`, `report`, `report --json`, `plan` and `balance` side by side, the ratios
+       to `bucket`'s time and the peak memory, one thread and all cores)
 
 Needs Python's `xxhash` package for the Python loop: `pip install xxhash` (the script
 installs it with pip when it is missing).
@@ -96,6 +100,14 @@ def criterion() -> list:
 def main() -> None:
     n, runs, with_criterion = 10_000_000, 3, True
     argv = sys.argv[1:]
+    if "--shapes" in argv:
+        argv.remove("--shapes")
+        if "--runs" in argv:
+            at = argv.index("--runs")
+            runs = int(argv[at + 1])
+            del argv[at:at + 2]
+        by_shapes(argv or SHAPES, runs)
+        return
     while argv:
         arg = argv.pop(0)
         if arg in ("-h", "--help"):
@@ -211,6 +223,82 @@ def main() -> None:
                 met = mid >= targets[name]
                 verdict = f"  target >= {targets[name]} M/s {'met' if met else 'NOT met'}"
             print(f"  {name:<32} {thrpt}{verdict}")
+
+
+# Issue 32's shapes: every value of every dimension of bench/shapes.py in some row.
+SHAPES = [
+    "ids=1M",
+    "ids=10M",
+    "ids=10M,anchored=1/2,anchors=1M",
+    "ids=10M,anchored=1/2,anchors=1M,pick=zipf",
+    "ids=10M,anchored=1/2,anchors=1M,docs=before",
+    "ids=10M,anchored=1/2,anchors=1M,pick=zipf,docs=after",
+    "ids=10M,anchored=1/3,anchors=100k,docs=before",
+    "ids=10M,anchored=9/10,anchors=1k,pick=zipf,docs=after",
+    "ids=10M,anchored=9/10,anchors=1",
+    "ids=1M,anchored=1/2,anchors=1M",
+    "ids=1M,anchored=1/2,anchors=100k,non_ascii=1/2,docs=before",
+    "ids=1M,anchored=1/2,anchors=100k,prefixed=1/2,docs=after",
+    "ids=1M,anchored=1/3,anchors=100k,length=100",
+    "ids=1M,anchored=1/3,anchors=100k,length=500,docs=before",
+]
+
+# The targets of issue 32, as a command's time over `bucket`'s and its peak memory.
+MOST_OVER_BUCKET = 2.0
+MOST_MB = 100
+
+
+def by_shapes(shapes_given: list, runs: int) -> None:
+    """One table over ID shapes: each command's best time, its ratio to `bucket`'s on the
+    same file and threads, and `report`'s peak memory; the targets met or not."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import shapes
+
+    subprocess.run(["cargo", "build", "--quiet", "--release", "--bin", "ravenshard"], cwd=ROOT, check=True)
+    exe = os.path.join(ROOT, "target", "release", "ravenshard")
+    os.makedirs(BENCH, exist_ok=True)
+    cores = os.cpu_count() or 1
+    names = ["bucket", "report", "report --json", "plan", "balance"]
+    rows, missed = [], []
+    load_before = os.getloadavg()[0]
+    for shape in shapes_given:
+        path = shapes.path(shape)
+        three, four = shapes.config(shape), shapes.config(shape, 4)
+        arguments = {
+            "bucket": ["bucket", "--config", three],
+            "report": ["report", "--config", three],
+            "report --json": ["report", "--json", "--config", three],
+            "plan": ["plan", "--config", three, "--target", four],
+            "balance": ["balance", "--config", three],
+        }
+        for threads in sorted({1, cores}):
+            cmds = {k: [exe] + a + ["--threads", str(threads)] for k, a in arguments.items()}
+            if threads != 1:
+                for k in ("report", "report --json", "plan"):
+                    one = cmds[k][:-1] + ["1"]
+                    if output(cmds[k], path) != output(one, path):
+                        sys.exit(f"{k} on {shape}: {threads} threads print other bytes than 1")
+            best, peak = {}, {}
+            for _ in range(runs):
+                for k, cmd in cmds.items():
+                    elapsed, mb, _ = run(cmd, path)
+                    best[k] = min(best.get(k, float("inf")), elapsed)
+                    peak[k] = max(peak.get(k, 0), mb)
+            rows.append((shape, threads, best, peak))
+            for k in names[1:]:
+                ratio = best[k] / best["bucket"]
+                if ratio > MOST_OVER_BUCKET or peak[k] > MOST_MB:
+                    missed.append(f"{k} on {shape}, {threads} thread(s): {ratio:.2f}x, {peak[k]:.0f} MB")
+    print(f"{runs} interleaved runs each (best), whole process, stdin, output to /dev/null, "
+          f"{cores} cores; load average (1 min) before: {load_before:.1f}, after: "
+          f"{os.getloadavg()[0]:.1f}")
+    print("| shape | threads | bucket s | " + " | ".join(f"{k} s (/ bucket, MB)" for k in names[1:]) + " |")
+    print("|---|---|---|" + "---|" * (len(names) - 1))
+    for short, threads, best, peak in rows:
+        cells = [f"{best[k]:.2f} ({best[k] / best['bucket']:.2f}x, {peak[k]:.0f})" for k in names[1:]]
+        print(f"| {short} | {threads} | {best['bucket']:.2f} ({peak['bucket']:.0f} MB) | " + " | ".join(cells) + " |")
+    print(f"\ntargets: every command at most {MOST_OVER_BUCKET}x bucket's time, at most {MOST_MB} MB: "
+          + ("met on every shape" if not missed else "NOT met:\n  " + "\n  ".join(missed)))
 
 
 if __name__ == "__main__":

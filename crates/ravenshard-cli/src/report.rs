@@ -1,22 +1,22 @@
 //! `ravenshard report`: where a list of documents lands.
 //!
-//! Memory stays flat however large the input: the report counts per bucket, and finds the
-//! anchors that are documents in a second pass over the input (stdin read again from where
-//! it started when it is a file, else copied to a temporary file as the first pass reads
-//! it) instead of remembering every ID. Entries that the importer skips (documents without an ID in an
+//! Memory stays flat however large the input: the report counts per bucket and per distinct
+//! anchor (a hash and a count each), and finds the text, the members and the anchor document
+//! of the groups it lists in a second pass over the input (a third when many groups tie for
+//! the last places): stdin is read again from where it started when it is a file, else
+//! copied to a temporary file as the first pass reads it. Entries that the importer skips (documents without an ID in an
 //! export, say) are said on stderr, once.
 
 use crate::blocks::Pool;
 use crate::input::{Entry, Input, InputFormat, LineInput};
 use crate::Fatal;
-use ravenshard::lines::{byte_lines, for_each_id_in, id_field, NotUtf8};
-use ravenshard::report::{BucketCounts, EarlierAnchors};
-use ravenshard::{FullGroups, Report, ReportBuilder, ReportOptions, Topology};
+use ravenshard::lines::{for_each_id_in, id_field, NotUtf8};
+use ravenshard::report::Found;
+use ravenshard::{Report, ReportBuilder, ReportOptions, Topology};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
 
 /// What `report` prints, and how it reads its input.
 pub struct Options {
@@ -64,89 +64,62 @@ pub fn run(
         }
         Ok(input)
     };
-    let mut builder = ReportBuilder::two_pass(topology, report_options.clone());
+    let mut builder = ReportBuilder::new(topology, report_options.clone());
     // ID lines are read one answer a line: a blank line is an empty (invalid) ID. They are
     // read a block at a time on the pool's threads, the builders of the blocks merged in
-    // input order; `second` is how much of them a second pass must read again.
+    // input order.
     let first = match copy.take() {
         Some(copy) => Input::from_source("stdin".into(), Box::new(copy), options.format)?,
         None => open()?,
     };
-    let (skipped, second) = match first.lines() {
-        Ok(lines) => (
-            0,
-            Some(first_pass(
-                lines,
-                &mut builder,
-                topology,
-                &report_options,
-                pool,
-            )?),
-        ),
-        Err(input) => {
-            let skipped = input.read(|entry: Entry| {
-                match entry {
-                    Entry::Line(_, Ok(line)) => builder.add(id_field(line)),
-                    Entry::Line(_, Err(e)) => builder.add_invalid("", &e),
-                    Entry::Document(_, document) => builder.add(&document.id),
-                    Entry::Argument(_, id) => builder.add(id),
-                }
-                Ok(())
-            })?;
-            (skipped, None)
+    let skipped = match first.lines() {
+        Ok(lines) => {
+            first_pass(lines, &mut builder, pool)?;
+            0
         }
+        Err(input) => input.read(|entry: Entry| {
+            match entry {
+                Entry::Line(_, Ok(line)) => builder.add(id_field(line)),
+                Entry::Line(_, Err(e)) => builder.add_invalid("", &e),
+                Entry::Document(_, document) => builder.add(&document.id),
+                Entry::Argument(_, id) => builder.add(id),
+            }
+            Ok(())
+        })?,
     };
-    // The second pass finds the anchors that are documents (when there are anchors and
-    // the first pass did not find them all).
-    let mut anchors: Vec<String> = Vec::new();
-    let second = match (builder.has_anchored_groups(), second) {
-        (false, _) | (true, Some(0)) => None,
-        (true, Some(len)) => Some((open()?.quiet().lines(), len)),
-        (true, None) => Some((open()?.quiet().lines(), u64::MAX)),
-    };
-    match second {
-        None => {}
-        Some((Ok(mut lines), len)) => {
-            let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
-            // Most lines are dismissed by their first bytes, without reading them as text.
-            let work = |block: &[u8]| {
-                let mut found = Vec::new();
-                for line in byte_lines(block) {
-                    if !builder.may_be_anchor_document(line) {
-                        continue;
-                    }
-                    let id = std::str::from_utf8(line).map(id_field).unwrap_or_default();
-                    if builder.is_anchor_document(id) {
-                        found.push(id.to_string());
-                    }
-                }
-                found
-            };
-            let sink = |found: Vec<String>| {
-                anchors.extend(found);
-                Ok(())
-            };
-            pool.run(reader.take(len), work, sink)
-                .map_err(|stop| lines.stopped(stop))?;
-        }
-        Some((Err(input), _)) => {
-            input.read(|entry: Entry| {
-                let id = match &entry {
-                    Entry::Line(_, Ok(line)) => id_field(line),
-                    Entry::Document(_, document) => &document.id,
-                    Entry::Line(_, Err(_)) | Entry::Argument(..) => "",
+    // The next passes find the groups the report lists: their anchors, members and
+    // whether their anchor is a document.
+    let mut listing = builder.listing();
+    while let Some(wanted) = listing.wanted() {
+        match open()?.quiet().lines() {
+            Ok(mut lines) => {
+                let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
+                // Most lines are dismissed by their bytes, without reading them as text.
+                let work = |block: &[u8]| wanted.look_at_lines(block);
+                let sink = |found: Found| {
+                    listing.add(found);
+                    Ok(())
                 };
-                if builder.is_anchor_document(id) {
-                    anchors.push(id.to_string());
-                }
-                Ok(())
-            })?;
+                pool.run(reader, work, sink)
+                    .map_err(|stop| lines.stopped(stop))?;
+            }
+            Err(input) => {
+                let mut found = wanted.found();
+                input.read(|entry: Entry| {
+                    let id = match &entry {
+                        Entry::Line(_, Ok(line)) => id_field(line),
+                        Entry::Document(_, document) => &document.id,
+                        Entry::Line(_, Err(_)) | Entry::Argument(..) => "",
+                    };
+                    wanted.look(&mut found, id);
+                    Ok(())
+                })?;
+                listing.add(found);
+            }
         }
+        listing.end_pass();
     }
-    for id in &anchors {
-        builder.mark_anchor_document(id);
-    }
-    let report = builder.finish();
+    let report = builder.finish(listing);
     let text = if options.json {
         serde_json::to_string_pretty(&report).unwrap_or_else(|e| format!("error: {e}"))
     } else {
@@ -162,85 +135,37 @@ pub fn run(
     })
 }
 
-/// What the first pass made of one block of lines.
-struct Part<'t> {
-    builder: ReportBuilder<'t>,
-    /// How many anchors the builders of the blocks before it had when it began.
-    knew: u64,
-    /// The block's length in bytes.
-    len: u64,
-}
-
-/// The first pass over ID lines, into `builder`, on the pool's threads; how many bytes of
-/// them the second pass must read (every byte up to the end of the last block whose
-/// builder did not know every anchor of the input: the others found their anchor
-/// documents themselves).
-fn first_pass<'t>(
+/// The first pass over ID lines, into `builder`, on the pool's threads: each block's
+/// builder moves what it counted into its thread's builder, which counts the anchors into
+/// `builder`'s table in large batches.
+fn first_pass(
     mut lines: LineInput,
-    builder: &mut ReportBuilder<'t>,
-    topology: Option<&'t Topology>,
-    options: &ReportOptions,
+    builder: &mut ReportBuilder<'_>,
     pool: &Pool,
-) -> Result<u64, Fatal> {
+) -> Result<(), Fatal> {
     let reader = std::mem::replace(&mut lines.reader, Box::new(io::empty()));
-    // The groups already full when a block is worked on: its builder copies no member IDs
-    // for them (merging would drop them). The anchors known then: its builder finds their
-    // anchor documents.
-    let full = Mutex::new(Arc::new(FullGroups::default()));
-    let earlier = Mutex::new(Arc::new(EarlierAnchors::default()));
-    let work = |counts: &mut BucketCounts, block: &[u8]| {
-        let mut builder = ReportBuilder::two_pass(topology, options.clone());
-        if let Ok(full) = full.lock() {
-            builder.skip_members_of(Arc::clone(&full));
-        }
-        let known = earlier.lock().map(|known| Arc::clone(&known));
-        let knew = known.as_ref().map_or(0, |known| known.groups());
-        if let Ok(known) = known {
-            builder.look_up_earlier_anchors(known);
-        }
+    let whole = builder.part();
+    let work = |counts: &mut ReportBuilder<'_>, block: &[u8]| {
+        let mut part = whole.part();
         each_id(block, |id| match id {
-            Ok(id) => builder.add(id),
-            Err(e) => builder.add_invalid("", &e),
+            Ok(id) => part.add(id),
+            Err(e) => part.add_invalid("", &e),
         });
         // Counted here, on the pool's threads, rather than where the blocks are merged.
-        builder.move_counts_to(counts);
-        Part {
-            builder,
-            knew,
-            len: block.len() as u64,
-        }
+        part.move_counts_to(counts);
+        part
     };
-    // The end of each run of blocks whose builders knew as many anchors.
-    let mut knew: Vec<(u64, u64)> = Vec::new();
-    let mut read = 0;
-    let sink = |part: Part<'t>| {
-        builder.merge(part.builder);
-        read += part.len;
-        match knew.last_mut() {
-            Some((end, before)) if *before == part.knew => *end = read,
-            _ => knew.push((read, part.knew)),
-        }
-        if let Ok(mut full) = full.lock() {
-            if let Some(more) = builder.full_groups(&full) {
-                *full = Arc::new(more);
-            }
-        }
-        if let Ok(mut earlier) = earlier.lock() {
-            if let Some(more) = builder.earlier_anchors(&earlier) {
-                *earlier = Arc::new(more);
-            }
-        }
+    let sink = |part: ReportBuilder<'_>| {
+        builder.merge(part);
         Ok(())
     };
     let counts = pool
-        .run_with(reader, BucketCounts::default, work, sink)
+        .run_with(reader, || whole.part(), work, sink)
         .map_err(|stop| lines.stopped(stop))?;
     for counts in counts {
-        builder.add_counts(counts);
+        builder.merge(counts);
     }
-    let groups = builder.anchored_group_count();
-    let unknown = knew.iter().filter(|(_, knew)| *knew < groups);
-    Ok(unknown.map(|(end, _)| *end).max().unwrap_or(0))
+    Ok(())
 }
 
 /// Calls `f` with the ID of every line of a block (the builders count lines, so no number

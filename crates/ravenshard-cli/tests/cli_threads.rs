@@ -153,12 +153,9 @@ fn groups_at_the_start() -> String {
     text
 }
 
-/// The builders of later blocks know the anchors of earlier ones, and find their anchor
-/// documents in the first pass; the second pass reads the input again only up to the last
-/// block that did not know every anchor. An anchor document long after its group (found
-/// by the first pass alone: the second reads the first blocks only), and long before it (a
-/// group that begins in the last block: the second pass reads everything), whatever the
-/// number of threads.
+/// The second pass finds the anchor documents of the listed groups wherever they are: an
+/// anchor document long after its group, and long before it (a group that begins in the
+/// last block), whatever the number of threads.
 #[test]
 fn report_finds_anchor_documents_before_and_after_their_groups() {
     let after = groups_at_the_start() + "EARLY/1\n";
@@ -172,6 +169,61 @@ fn report_finds_anchor_documents_before_and_after_their_groups() {
     let found = anchor_documents("threads-anchors-before.txt", &before);
     let expected = [("late/1", true), ("early/1", false), ("never/1", false)];
     assert_eq!(found, expected.map(|(a, is)| (a.to_string(), is)));
+}
+
+/// About 9 MB of ID lines, nearly all anchored: 100,000 distinct anchors in other cases,
+/// skewed, some non-ASCII, anchor documents before and after their groups, and groups tied
+/// for the last places listed.
+fn anchor_heavy() -> String {
+    let mut text = String::new();
+    for k in 0..3_000 {
+        text.push_str(&format!("Customers/{k}-A\n"));
+    }
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for i in 0..330_000u64 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let line = match i % 10 {
+            0..=5 => format!(
+                "orders/{i}-A$customers/{}-a\n",
+                state % (state % 100_000 + 1)
+            ),
+            6 => format!("Lines/{i}$KUNDEN/{}-É\t120\r\n", state % 5_000),
+            7 => format!("kunden/{}-é\n", state % 5_000),
+            8 => format!("x/{i}$ties/{}\n", i / 10),
+            _ => format!("orders/{i}-A\n"),
+        };
+        text.push_str(&line);
+    }
+    text
+}
+
+/// The report of a large anchor-heavy file is the same bytes whatever the threads, from the
+/// file and from a pipe, and the library's report of the same IDs (which
+/// `crates/ravenshard/tests/report_reference.rs` checks against a slow reference count).
+#[test]
+fn an_anchor_heavy_report_is_the_librarys_whatever_the_threads() {
+    let text = anchor_heavy();
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("threads-anchor-heavy.txt");
+    std::fs::write(&path, &text).expect("the input is written");
+    let path = path.to_str().expect("a UTF-8 temporary path");
+    for top in ["10", "40"] {
+        let args = ["report", "--shards", "3", "--json", "--top", top, "FILE"];
+        let out = same_whatever_the_threads(&args, path, false);
+        let topology = ravenshard::Topology::with_shards(3).expect("three shards");
+        let options = ravenshard::ReportOptions {
+            top_buckets: top.parse().unwrap_or_default(),
+            top_groups: top.parse().unwrap_or_default(),
+            ..ravenshard::ReportOptions::default()
+        };
+        let ids = ravenshard::lines::ids(&text);
+        let expected = ravenshard::report(ids, Some(&topology), &options);
+        let expected = serde_json::to_string_pretty(&expected).expect("JSON") + "\n";
+        assert!(out.stdout == expected.as_bytes(), "--top {top}");
+        let piped = run(&args[..args.len() - 1], text.as_bytes());
+        assert!(piped.stdout == out.stdout, "--top {top} from a pipe");
+    }
 }
 
 /// A configuration file in the test's temporary directory.

@@ -122,6 +122,23 @@ pub fn bucket_for(id: &str) -> Result<u32, IdError> {
 /// [`bucket_for`] under a given server version's rule for control characters.
 #[inline]
 pub fn bucket_for_with(id: &str, version: ServerVersion) -> Result<u32, IdError> {
+    hashed_for_with(id, version).map(|hashed| bucket_of_hash(hashed.hash))
+}
+
+/// What placing an ID computes: the XXH64 of its hashed part, and whether it is anchored
+/// (its hashed part is the text after a `$`, see [`anchor_start`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hashed {
+    /// The XXH64 of the lowered hashed part.
+    pub(crate) hash: u64,
+    /// Whether the hashed part is an anchor rather than the whole ID.
+    pub(crate) anchored: bool,
+}
+
+/// [`Hashed`] of an ID under a server version's rule for control characters: the path of
+/// [`bucket_for_with`], which is this hash modulo 2^20.
+#[inline]
+pub(crate) fn hashed_for_with(id: &str, version: ServerVersion) -> Result<Hashed, IdError> {
     check_id(id)?;
     let bytes = id.as_bytes();
     // One pass over the ID's 8-byte words both hashes them, lower-cased in a register
@@ -136,33 +153,49 @@ pub fn bucket_for_with(id: &str, version: ServerVersion) -> Result<u32, IdError>
         last = at;
         seen.after_dollar <= 1 && seen.high & Seen::HIGH == 0
     });
+    let plain = |hash| Hashed {
+        hash,
+        anchored: false,
+    };
     match whole {
-        Some(hash) if seen.controls & Seen::HIGH == 0 => return Ok(bucket_of_hash(hash)),
+        Some(hash) if seen.controls & Seen::HIGH == 0 => return Ok(plain(hash)),
         Some(_) => {}
-        None if seen.high & Seen::HIGH != 0 => return Ok(bucket_of_non_ascii(id, version)),
+        None if seen.high & Seen::HIGH != 0 => return Ok(hashed_non_ascii(id, version)),
         // Anchored: the words after the one that stopped the hash.
         None => for_each_word(bytes, last + 8, |w, at| seen.note(w, at)),
     }
     match seen.finish() {
-        Some(Ascii::Plain { anchor }) => Ok(bucket_of_hash(xxh64_lowered(bytes, anchor))),
+        Some(Ascii::Plain { anchor }) => Ok(Hashed {
+            hash: xxh64_lowered(bytes, anchor),
+            anchored: anchor > 0,
+        }),
         // Rare: lowered and escaped by the reference path (the escaping rule is the same in
         // 6.2 and 7.x for ASCII IDs).
-        Some(Ascii::WithControls) => Ok(bucket_of_lower(lower_id_with(id, version).as_bytes())),
-        None => Ok(bucket_of_non_ascii(id, version)),
+        Some(Ascii::WithControls) => Ok(hashed_lower(lower_id_with(id, version).as_bytes())),
+        None => Ok(hashed_non_ascii(id, version)),
+    }
+}
+
+/// [`Hashed`] of a lowered ID.
+fn hashed_lower(lower: &[u8]) -> Hashed {
+    let start = anchor_start(lower);
+    Hashed {
+        hash: hash_of_key(lower.get(start..).unwrap_or_default()),
+        anchored: start > 0,
     }
 }
 
 /// Most IDs fit a buffer this small, which is cheaper to set up than a 512-byte one.
 const SHORT: usize = 48;
 
-/// The bucket of an ID with non-ASCII characters: lower-cased through the BMP table into a
+/// [`Hashed`] of an ID with non-ASCII characters: lower-cased through the BMP table into a
 /// stack buffer ([`lower_into`]), no allocation. An ID with a control character (rare) takes
 /// the full path, which escapes it as the server version does.
 #[inline(never)]
-fn bucket_of_non_ascii(id: &str, version: ServerVersion) -> u32 {
-    fn hash_in(id: &str, buffer: &mut [u8]) -> Option<u32> {
+fn hashed_non_ascii(id: &str, version: ServerVersion) -> Hashed {
+    fn hash_in(id: &str, buffer: &mut [u8]) -> Option<Hashed> {
         let n = lower_into(id, buffer)?;
-        buffer.get(..n).map(bucket_of_lower)
+        buffer.get(..n).map(hashed_lower)
     }
     let fast = if has_control_byte(id.as_bytes()) {
         None
@@ -171,7 +204,7 @@ fn bucket_of_non_ascii(id: &str, version: ServerVersion) -> u32 {
     } else {
         hash_in(id, &mut [0u8; 3 * MAX_ID_BYTES])
     };
-    fast.unwrap_or_else(|| bucket_of_lower(lower_id_with(id, version).as_bytes()))
+    fast.unwrap_or_else(|| hashed_lower(lower_id_with(id, version).as_bytes()))
 }
 
 /// Calls `f` with the lowered ID ([`lower_id_with`]), lowered into a stack buffer when it

@@ -32,7 +32,7 @@ impl<E: fmt::Debug + fmt::Display> std::error::Error for LineError<E> {}
 /// let ids: Vec<&str> = ravenshard::bulk::lines("a\r\nb\t120\nc\n").collect();
 /// assert_eq!(ids, ["a", "b", "c"]);
 /// ```
-pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+pub fn lines(text: &str) -> impl Iterator<Item = &str> + Clone {
     crate::lines::ids(text)
 }
 

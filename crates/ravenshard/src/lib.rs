@@ -58,7 +58,7 @@ pub use id::{check_id, validate_id, MAX_ID_BYTES};
 pub use lowered::{
     escape_controls, is_escaped_control, lower_id, lower_id_with, push_lower_id, ServerVersion,
 };
-pub use report::{report, FullGroups, HashIsKey, Report, ReportBuilder, ReportOptions};
+pub use report::{report, HashIsKey, Report, ReportBuilder, ReportOptions};
 pub use topology::{
     BucketRange, Location, Prefix, Shard, Topology, DEFAULT_DATABASE, MAX_PREFIXES,
 };

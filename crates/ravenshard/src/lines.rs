@@ -46,7 +46,7 @@ use std::io::{self, BufRead, Read};
 /// let lines: Vec<_> = ravenshard::lines::split("a\r\n\nb\tc\n").collect();
 /// assert_eq!(lines, [(1, "a"), (2, ""), (3, "b\tc")]);
 /// ```
-pub fn split(text: &str) -> impl Iterator<Item = (usize, &str)> {
+pub fn split(text: &str) -> impl Iterator<Item = (usize, &str)> + Clone {
     let mut rest = text;
     let mut number = 0;
     std::iter::from_fn(move || {
@@ -119,7 +119,7 @@ fn id_before(line: &str, tab: Option<usize>) -> &str {
 /// let ids: Vec<&str> = ravenshard::lines::ids("a\r\nb\t120\n\nc\n").collect();
 /// assert_eq!(ids, ["a", "b", "", "c"]);
 /// ```
-pub fn ids(text: &str) -> impl Iterator<Item = &str> {
+pub fn ids(text: &str) -> impl Iterator<Item = &str> + Clone {
     split(text).map(|(_, line)| id_field(line))
 }
 

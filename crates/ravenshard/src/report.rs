@@ -1,34 +1,36 @@
 //! Where a set of documents lands: per shard, per bucket, anchored groups, obese buckets.
 //!
-//! A [`ReportBuilder`] takes IDs one at a time. Its counters are per bucket (a dense table
-//! of 2^20 counters per block of buckets in use), so they do not grow with the number of
-//! documents; what grows is one entry per distinct anchor (with at most
-//! [`ReportOptions::members_per_group`] member IDs kept each) and, to tell whether an
-//! anchor is itself a document, the unanchored IDs seen. Over input that can be read twice,
-//! [`ReportBuilder::two_pass`] avoids keeping those IDs: a second pass
-//! ([`ReportBuilder::mark_anchor_document`]) finds the anchor documents.
+//! A report takes two passes over the documents. The first ([`ReportBuilder::add`]) counts
+//! documents per bucket (a dense table of 2^20 counters per block of buckets in use) and
+//! per distinct anchor (its hash, its count and a tag of its text, [`AnchorCounts`]):
+//! memory grows with the distinct anchors, by a few dozen bytes each, and not with the
+//! documents. The second ([`Listing`]) finds again, for the groups the report lists only,
+//! their anchor's text, their first members and whether the anchor is a document; most
+//! lines are dismissed by their first and last bytes.
 //!
-//! Builders of consecutive parts of the input (made on several threads, say) combine with
+//! Builders of consecutive parts of the input (made on several threads, say, with
+//! [`ReportBuilder::part`], which shares one table of anchors) combine with
 //! [`ReportBuilder::merge`] into the builder of the whole: the report is the same. They can
-//! count their documents per bucket into one [`BucketCounts`] per thread, and look up the
-//! anchors of the parts before them ([`EarlierAnchors`]), so that the second pass needs to
-//! read again only the parts that did not know every anchor.
+//! move what they counted into one builder per thread
+//! ([`ReportBuilder::move_counts_to`]).
 
-use crate::bucket::{with_lowered, with_lowered_bytes};
-use crate::casing::lower_bytes_into;
-use crate::lowered::has_control_byte;
-use crate::{anchor_start, bucket_of_hash, check_id, hash_of_key, Topology};
+use crate::bucket::{hashed_for_with, with_lowered, with_lowered_bytes};
+use crate::{anchor_start, bucket_of_hash, Topology};
 use serde::Serialize;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::Hasher;
 use std::sync::Arc;
 
+mod anchors;
 mod counts;
-mod earlier;
+mod listing;
+mod tag;
 
-pub use counts::BucketCounts;
-pub use earlier::EarlierAnchors;
+pub use anchors::AnchorCounts;
+use counts::BucketCounts;
+pub use listing::{Found, Listing, Wanted};
+use tag::Tag;
 
 /// Knobs of a report.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,7 +144,9 @@ pub struct Report {
     pub anchored_groups: Vec<AnchorGroup>,
 }
 
-/// Builds a [`Report`] one ID at a time.
+/// Builds a [`Report`]: every ID once ([`add`](Self::add)), then the passes of its
+/// [`listing`](Self::listing), then [`finish`](Self::finish). [`report`] does it all for IDs
+/// in memory.
 ///
 /// # Examples
 ///
@@ -150,11 +154,21 @@ pub struct Report {
 /// use ravenshard::{ReportBuilder, ReportOptions, Topology};
 ///
 /// let topology = Topology::with_shards(3).unwrap();
+/// let ids = ["users/4", "Users/70$Users/4", "Users/71$Users/4", "orders/1-A", ""];
 /// let mut builder = ReportBuilder::new(Some(&topology), ReportOptions::default());
-/// for id in ["users/4", "Users/70$Users/4", "Users/71$Users/4", "orders/1-A", ""] {
+/// for id in ids {
 ///     builder.add(id);
 /// }
-/// let report = builder.finish();
+/// let mut listing = builder.listing();
+/// while let Some(wanted) = listing.wanted() {
+///     let mut found = wanted.found();
+///     for id in ids {
+///         wanted.look(&mut found, id);
+///     }
+///     listing.add(found);
+///     listing.end_pass();
+/// }
+/// let report = builder.finish(listing);
 /// assert_eq!(report.documents, 4);
 /// assert_eq!(report.invalid_count, 1);
 /// assert_eq!(report.shards[1].documents, 3);
@@ -174,50 +188,10 @@ pub struct ReportBuilder<'t> {
     counts: BucketCounts,
     invalid_count: u64,
     invalid: Vec<InvalidId>,
-    /// The groups by the XXH64 of their anchor (which their bucket is computed from anyway);
-    /// anchors with the same hash share an entry.
-    groups: HashMap<u64, Vec<AnchorGroup>, BuildHasherDefault<HashIsKey>>,
-    group_count: u64,
-    /// The first eight bytes of every anchor ([`head_of_lowered`]), so that the second pass hashes only
-    /// the IDs that begin as an anchor does.
-    heads: HashSet<u64, BuildHasherDefault<HashIsKey>>,
-    /// Lower-cased unanchored IDs not (yet) known to be anchors; `None` in two-pass mode.
-    unanchored_seen: Option<HashSet<String>>,
-    /// Groups that earlier input already filled with members (see
-    /// [`skip_members_of`](ReportBuilder::skip_members_of)).
-    full: Option<Arc<FullGroups>>,
-    /// The anchors of earlier input (see
-    /// [`look_up_earlier_anchors`](ReportBuilder::look_up_earlier_anchors)).
-    earlier: Option<Arc<EarlierAnchors>>,
-    /// Lowered unanchored IDs that may be the anchor of a group of `earlier`.
-    found: Vec<String>,
-    /// How many of this builder's groups `earlier` does not have: while none, an
-    /// unanchored ID whose hash `earlier` lacks is the anchor of none of them either.
-    unknown_groups: u64,
-}
-
-/// The anchors whose groups already hold all the members a report lists
-/// ([`ReportOptions::members_per_group`]), taken from a builder of earlier input
-/// ([`ReportBuilder::full_groups`]): a builder of later input keeps no members for them
-/// ([`ReportBuilder::skip_members_of`]), as merging would drop them anyway.
-#[derive(Debug, Default)]
-pub struct FullGroups {
-    anchors: HashMap<u64, Vec<String>, BuildHasherDefault<HashIsKey>>,
-    len: usize,
-}
-
-impl FullGroups {
-    /// Whether the group of this anchor (lowered, XXH64 `hash`) is full.
-    fn has(&self, hash: u64, anchor: &[u8]) -> bool {
-        self.anchors
-            .get(&hash)
-            .is_some_and(|same| same.iter().any(|a| a.as_bytes() == anchor))
-    }
-}
-
-/// Whether `full` says the group of this anchor is full.
-fn is_full(full: Option<&FullGroups>, hash: u64, anchor: &[u8]) -> bool {
-    full.is_some_and(|full| full.has(hash, anchor))
+    /// The hash and tag of anchored documents not counted in `anchors` yet.
+    anchored: Vec<(u64, Tag)>,
+    /// Documents per anchor, shared with the builders made by [`part`](Self::part).
+    anchors: Arc<AnchorCounts>,
 }
 
 /// The hasher of keys that are already hashes (XXH64 values): a `u64` key is its own hash,
@@ -251,56 +225,6 @@ impl Hasher for HashIsKey {
     }
 }
 
-/// The first eight bytes of a lowered ID (zeros after its end), mixed for hashing.
-fn head_of_lowered(lower: &[u8]) -> u64 {
-    let mut bytes = [0u8; 8];
-    for (to, &from) in bytes.iter_mut().zip(lower) {
-        *to = from;
-    }
-    mixed(u64::from_le_bytes(bytes))
-}
-
-/// Eight bytes mixed into a hash whose low bits (a hash table's index) depend on all of
-/// them: the high and low halves of their 128-bit product with an odd constant, folded. A
-/// plain 64-bit product leaves the low bits to the first bytes alone (`a/1…`, `a/2…`): the
-/// heads of many anchors then fell on a few slots of the table, and adding 750,000 anchors
-/// took seconds.
-fn mixed(bytes: u64) -> u64 {
-    let product = u128::from(bytes) * 0x9E37_79B9_7F4A_7C15;
-    (product as u64) ^ ((product >> 64) as u64)
-}
-
-/// [`head_of_lowered`] of an ID's lowered form, without lowering it: `None` when one of its
-/// first eight bytes is not printable ASCII (then lower-casing or escaping may change them).
-fn head(text: &[u8]) -> Option<u64> {
-    let mut bytes = [0u8; 8];
-    for (to, &from) in bytes.iter_mut().zip(text) {
-        if !(0x20..0x80).contains(&from) {
-            return None;
-        }
-        *to = from.to_ascii_lowercase();
-    }
-    Some(mixed(u64::from_le_bytes(bytes)))
-}
-
-/// [`head_of_lowered`] of an ID whose first bytes are not all printable ASCII, from its
-/// first eight characters lowered (at least eight bytes): without control characters
-/// lowering maps one character at a time, so they lower to the start of the lowered ID.
-/// `None` when one of them is a control character (escaping depends on the whole ID). The
-/// bytes need not be checked as UTF-8: for bytes that are not, any answer will do.
-fn head_of_start(id: &[u8]) -> Option<u64> {
-    let mut starts = id.iter().enumerate().filter(|(_, &b)| b & 0xC0 != 0x80);
-    let end = starts.nth(8).map_or(id.len(), |(i, _)| i);
-    let start = id.get(..end)?;
-    if has_control_byte(start) {
-        return None;
-    }
-    // Eight characters lowered: at most 8 times 4 bytes.
-    let mut lowered = [0u8; 32];
-    let n = lower_bytes_into(start, &mut lowered)?;
-    Some(head_of_lowered(lowered.get(..n)?))
-}
-
 /// Lowered bytes as text: they are UTF-8 (the lowered form of a `str`), so this borrows.
 fn text(lower: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(lower)
@@ -308,6 +232,9 @@ fn text(lower: &[u8]) -> std::borrow::Cow<'_, str> {
 
 /// Buckets pending before they are counted.
 const PENDING: usize = 1 << 16;
+/// Anchored documents pending before they are counted (1 MiB of them, per builder of a
+/// thread): each part of the table of anchors gets a run of about 256 at a time.
+const ANCHORED: usize = 1 << 16;
 
 impl<'t> ReportBuilder<'t> {
     /// A builder for documents placed by `topology` (or by bucket only, without one).
@@ -321,210 +248,68 @@ impl<'t> ReportBuilder<'t> {
             counts: BucketCounts::default(),
             invalid_count: 0,
             invalid: Vec::new(),
-            groups: HashMap::default(),
-            group_count: 0,
-            heads: HashSet::default(),
-            unanchored_seen: Some(HashSet::new()),
-            full: None,
-            earlier: None,
-            found: Vec::new(),
-            unknown_groups: 0,
+            anchored: Vec::new(),
+            anchors: Arc::default(),
         }
     }
 
-    /// A builder that does not keep unanchored IDs: after adding every ID, pass them all
-    /// again to [`mark_anchor_document`](Self::mark_anchor_document) before
-    /// [`finish`](Self::finish).
-    pub fn two_pass(topology: Option<&'t Topology>, options: ReportOptions) -> Self {
+    /// A builder for a later part of the input (on another thread, say) that counts its
+    /// anchors into this builder's table: [`merge`](Self::merge) it into this one (or into
+    /// the builder of the parts before it) in input order.
+    pub fn part(&self) -> ReportBuilder<'t> {
         ReportBuilder {
-            unanchored_seen: None,
-            ..ReportBuilder::new(topology, options)
+            anchors: Arc::clone(&self.anchors),
+            ..ReportBuilder::new(self.topology, self.options.clone())
         }
     }
 
-    /// `f` of the lowered ID under the topology's server version (7.x without a topology).
-    fn with_lowered<R>(&self, id: &str, f: impl FnOnce(&str) -> R) -> R {
-        let version = self.topology.map(Topology::server_version);
-        with_lowered(id, version.unwrap_or_default(), f)
-    }
-
-    /// Where the group whose anchor is this lowered, unanchored ID is: its hash and index.
-    fn group_of(&self, lower: &str) -> Option<(u64, usize)> {
-        self.group_at(hash_of_key(lower.as_bytes()), lower.as_bytes())
-    }
-
-    /// [`group_of`](Self::group_of) when the hash of `lower` is known.
-    fn group_at(&self, hash: u64, lower: &[u8]) -> Option<(u64, usize)> {
-        let groups = self.groups.get(&hash)?;
-        let at = groups.iter().position(|g| g.anchor.as_bytes() == lower)?;
-        Some((hash, at))
-    }
-
-    /// Whether this ID is the anchor of a group added so far (for a second pass over the
-    /// input on several threads; [`mark_anchor_document`](Self::mark_anchor_document)
-    /// marks it).
-    pub fn is_anchor_document(&self, id: &str) -> bool {
-        if self.groups.is_empty() || check_id(id).is_err() {
-            return false;
-        }
-        if let Some(head) = head(id.as_bytes()).or_else(|| head_of_start(id.as_bytes())) {
-            if !self.heads.contains(&head) {
-                return false;
-            }
-        }
-        self.with_lowered(id, |lower| {
-            self.heads.contains(&head_of_lowered(lower.as_bytes()))
-                && anchor_start(lower.as_bytes()) == 0
-                && self.group_of(lower).is_some()
-        })
-    }
-
-    /// A first filter for a second pass, on a line of the line format as bytes (without its
-    /// `\n` or `\r\n`, not checked as UTF-8): `false` when the line's ID (see
-    /// [`lines::id_field`](crate::lines::id_field)) is surely not the anchor of a group
-    /// ([`is_anchor_document`](Self::is_anchor_document) is then `false`), decided from the
-    /// first bytes of the line, so most lines are never read as text.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ravenshard::{ReportBuilder, ReportOptions};
-    ///
-    /// let mut builder = ReportBuilder::two_pass(None, ReportOptions::default());
-    /// builder.add("Orders/1$Straße/1");
-    /// assert!(builder.may_be_anchor_document("STRAßE/1\t120".as_bytes()));
-    /// assert!(builder.is_anchor_document("STRAßE/1"));
-    /// assert!(!builder.may_be_anchor_document(b"orders/1"));
-    /// ```
-    pub fn may_be_anchor_document(&self, line: &[u8]) -> bool {
-        if self.groups.is_empty() {
-            return false;
-        }
-        // The first 32 bytes of the ID hold its first eight characters.
-        let first = line.get(..32).unwrap_or(line);
-        let start = match first.iter().position(|&b| b == b'\t') {
-            Some(tab) => first.get(..tab).unwrap_or_default(),
-            None => first,
-        };
-        if start.is_empty() {
-            return false;
-        }
-        let head = head(start).or_else(|| head_of_start(start));
-        head.is_none_or(|head| self.heads.contains(&head))
-    }
-
-    /// Whether any ID added so far is anchored (else a second pass has nothing to find).
-    pub fn has_anchored_groups(&self) -> bool {
-        self.group_count > 0
-    }
-
-    /// Second pass of [`two_pass`](Self::two_pass): marks the group whose anchor is this ID.
-    pub fn mark_anchor_document(&mut self, id: &str) {
-        if self.groups.is_empty() || check_id(id).is_err() {
-            return;
-        }
-        let found = self.with_lowered(id, |lower| {
-            (anchor_start(lower.as_bytes()) == 0).then(|| self.group_of(lower))
-        });
-        if let Some((hash, at)) = found.flatten() {
-            if let Some(group) = self.groups.get_mut(&hash).and_then(|g| g.get_mut(at)) {
-                group.anchor_is_document = true;
-            }
-        }
+    fn version(&self) -> crate::ServerVersion {
+        self.topology
+            .map(Topology::server_version)
+            .unwrap_or_default()
     }
 
     /// Adds one document ID (its position counts for error messages even if invalid).
     pub fn add(&mut self, id: &str) {
-        if let Err(e) = check_id(id) {
-            return self.add_invalid(id, &e);
-        }
-        let version = self.topology.map(Topology::server_version);
-        with_lowered_bytes(id, version.unwrap_or_default(), |lower| {
-            self.add_lowered(id, lower)
-        });
-    }
-
-    /// Adds an ID by the bytes of its lowered form (UTF-8, read as text only when needed).
-    fn add_lowered(&mut self, id: &str, lower: &[u8]) {
+        let version = self.version();
+        let hashed = match hashed_for_with(id, version) {
+            Ok(hashed) => hashed,
+            Err(e) => return self.add_invalid(id, &e),
+        };
         self.lines += 1;
         self.documents += 1;
         let offset = match self.topology {
-            Some(t) if !t.prefixes().is_empty() => t.prefix_block_start(&text(lower)),
+            Some(t) if !t.prefixes().is_empty() => {
+                with_lowered(id, version, |lower| t.prefix_block_start(lower))
+            }
             _ => 0,
         };
-        let start = anchor_start(lower);
-        let hashed = lower.get(start..).unwrap_or(lower);
-        let hash = hash_of_key(hashed);
-        let bucket = bucket_of_hash(hash) + offset;
-        self.count(bucket);
-        if start == 0 {
-            if self.earlier.as_ref().is_some_and(|e| e.may_have(hash)) {
-                self.found.push(text(lower).into_owned());
-                return;
+        self.count(bucket_of_hash(hashed.hash) + offset);
+        if hashed.anchored {
+            let written = listing::hashed_part(id.as_bytes());
+            let tag = Tag::of_written(written).unwrap_or_else(|| {
+                with_lowered_bytes(id, version, |lower| {
+                    Tag::of_lowered(lower.get(anchor_start(lower)..).unwrap_or_default())
+                })
+            });
+            self.anchored.push((hashed.hash, tag));
+            if self.anchored.len() >= ANCHORED {
+                self.anchors.add(&mut self.anchored);
             }
-            if self.unknown_groups == 0 && self.unanchored_seen.is_none() {
-                return;
-            }
-            if let Some((hash, at)) = self.group_at(hash, lower) {
-                if let Some(group) = self.groups.get_mut(&hash).and_then(|g| g.get_mut(at)) {
-                    group.anchor_is_document = true;
-                }
-            } else if let Some(seen) = self.unanchored_seen.as_mut() {
-                seen.insert(text(lower).into_owned());
-            }
-            return;
         }
-        let members_per_group = self.options.members_per_group;
-        let same = self.groups.get_mut(&hash).into_iter().flatten();
-        if let Some(group) = same.into_iter().find(|g| g.anchor.as_bytes() == hashed) {
-            group.count += 1;
-            // Whether `full` has the group does not change: a group it has began without
-            // members, the others with one.
-            if !group.members.is_empty() && group.members.len() < members_per_group {
-                group.members.push(id.to_string());
-            }
-            return;
-        }
-        let members = match is_full(self.full.as_deref(), hash, hashed) {
-            true => Vec::new(),
-            false => vec![id.to_string()],
-        };
-        let group = AnchorGroup {
-            anchor: String::new(),
-            count: 1,
-            members,
-            anchor_is_document: false,
-            bucket,
-            shard: None,
-        };
-        self.add_to_group(hash, &text(hashed), group);
     }
 
-    /// Adds `part` (a group of later documents, whose anchor is `anchor`, XXH64 `hash`) to
-    /// the group of its anchor, or makes it a new group.
-    fn add_to_group(&mut self, hash: u64, anchor: &str, mut part: AnchorGroup) {
-        let members_per_group = self.options.members_per_group;
-        let same = self.groups.entry(hash).or_default();
-        if let Some(group) = same.iter_mut().find(|g| g.anchor == anchor) {
-            group.count += part.count;
-            let room = members_per_group.saturating_sub(group.members.len());
-            group.members.extend(part.members.into_iter().take(room));
-            group.anchor_is_document |= part.anchor_is_document;
-            return;
-        }
-        if part.anchor.is_empty() {
-            part.anchor = anchor.to_string();
-        }
-        part.members.truncate(members_per_group);
-        part.shard = self.topology.and_then(|t| t.shard_for_bucket(part.bucket));
-        if let Some(seen) = self.unanchored_seen.as_mut() {
-            part.anchor_is_document |= seen.remove(anchor);
-        }
-        self.heads.insert(head_of_lowered(anchor.as_bytes()));
-        same.push(part);
-        self.group_count += 1;
-        if !self.earlier.as_ref().is_some_and(|e| e.may_have(hash)) {
-            self.unknown_groups += 1;
+    /// Counts an input line that holds no usable ID (such as a line that is not UTF-8),
+    /// with the reason.
+    pub fn add_invalid(&mut self, text: &str, error: &dyn std::fmt::Display) {
+        self.lines += 1;
+        self.invalid_count += 1;
+        if self.invalid.len() < self.options.max_invalid {
+            self.invalid.push(InvalidId {
+                line: self.lines,
+                id: text.chars().take(80).collect(),
+                error: error.to_string(),
+            });
         }
     }
 
@@ -545,103 +330,19 @@ impl<'t> ReportBuilder<'t> {
         self.counts.used()
     }
 
-    /// Moves the documents per bucket counted so far into `counts` (the counts of this
-    /// thread, say; see [`BucketCounts`]): the builder keeps its other figures, and the
-    /// builder of the whole input needs `counts` back
-    /// ([`add_counts`](Self::add_counts)) before its report.
-    pub fn move_counts_to(&mut self, counts: &mut BucketCounts) {
-        counts.count(&self.pending);
+    /// Moves the documents counted so far, per bucket and per anchor, into `counts`: the
+    /// builder of a thread, say, that adds no IDs itself, and is [merged](Self::merge) into
+    /// the builder of the whole input at the end. The builder keeps its other figures. So
+    /// the counting is done where the IDs are hashed, not where the parts are merged, and
+    /// in large batches.
+    pub fn move_counts_to(&mut self, counts: &mut ReportBuilder<'_>) {
+        counts.counts.count(&self.pending);
         self.pending.clear();
-        counts.merge(std::mem::take(&mut self.counts));
-    }
-
-    /// Adds documents per bucket counted apart ([`move_counts_to`](Self::move_counts_to)).
-    pub fn add_counts(&mut self, counts: BucketCounts) {
-        self.counts.merge(counts);
-    }
-
-    /// How many distinct anchors the IDs added so far have.
-    pub fn anchored_group_count(&self) -> u64 {
-        self.group_count
-    }
-
-    /// The anchors of this builder's groups, for builders of later input
-    /// ([`look_up_earlier_anchors`](Self::look_up_earlier_anchors)); `None` when it has no
-    /// more groups than `known` (an earlier answer), or when copying them is not worth it
-    /// yet: while the groups outnumber the lines read since `known` (input where nearly
-    /// every ID has its own anchor), so that asking after every merge costs at most one
-    /// copied hash per line read.
-    pub fn earlier_anchors(&self, known: &EarlierAnchors) -> Option<EarlierAnchors> {
-        let worth = self.lines.saturating_sub(known.lines) >= self.group_count;
-        if self.group_count <= known.groups || !worth {
-            return None;
+        counts.counts.merge(std::mem::take(&mut self.counts));
+        counts.anchored.append(&mut self.anchored);
+        if counts.anchored.len() >= ANCHORED {
+            counts.anchors.add(&mut counts.anchored);
         }
-        Some(EarlierAnchors {
-            hashes: self.groups.keys().copied().collect(),
-            groups: self.group_count,
-            lines: self.lines,
-        })
-    }
-
-    /// Notes the IDs (added after this call) that may be the anchor of a group of
-    /// `earlier` (from the builder of the input before this one's,
-    /// [`earlier_anchors`](Self::earlier_anchors)); merged after that builder, this
-    /// builder marks the groups whose anchor they are, as the second pass would. A builder
-    /// of several threads' input finds most anchor documents in its first pass this way.
-    pub fn look_up_earlier_anchors(&mut self, earlier: Arc<EarlierAnchors>) {
-        self.earlier = Some(earlier);
-    }
-
-    /// The groups that hold all the members a report lists, for builders of later input
-    /// ([`skip_members_of`](Self::skip_members_of)); `None` when no more are full than in
-    /// `known` (an earlier answer), so that it is worth asking after every merge.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ravenshard::{FullGroups, ReportBuilder, ReportOptions};
-    /// use std::sync::Arc;
-    ///
-    /// let options = ReportOptions { members_per_group: 1, ..ReportOptions::default() };
-    /// let mut first = ReportBuilder::new(None, options.clone());
-    /// first.add("orders/1$users/4");
-    /// let full = Arc::new(first.full_groups(&FullGroups::default()).unwrap());
-    /// assert!(first.full_groups(&full).is_none());
-    /// let mut later = ReportBuilder::new(None, options);
-    /// later.skip_members_of(Arc::clone(&full));
-    /// later.add("orders/2$Users/4");
-    /// first.merge(later);
-    /// let report = first.finish();
-    /// assert_eq!(report.anchored_groups[0].count, 2);
-    /// assert_eq!(report.anchored_groups[0].members, ["orders/1$users/4"]);
-    /// ```
-    pub fn full_groups(&self, known: &FullGroups) -> Option<FullGroups> {
-        let cap = self.options.members_per_group;
-        let is_full = |g: &&AnchorGroup| g.members.len() >= cap;
-        let len = self.groups.values().flatten().filter(is_full).count();
-        if len <= known.len {
-            return None;
-        }
-        let mut anchors: HashMap<u64, Vec<String>, BuildHasherDefault<HashIsKey>> =
-            HashMap::default();
-        for (&hash, same) in &self.groups {
-            let full: Vec<String> = same
-                .iter()
-                .filter(is_full)
-                .map(|g| g.anchor.clone())
-                .collect();
-            if !full.is_empty() {
-                anchors.insert(hash, full);
-            }
-        }
-        Some(FullGroups { anchors, len })
-    }
-
-    /// Keeps no members for the groups of `full` (from the builder of the input before
-    /// this one's, [`full_groups`](Self::full_groups)): merged after it, this builder gives
-    /// the same report, with fewer IDs copied. Call it before adding IDs.
-    pub fn skip_members_of(&mut self, full: Arc<FullGroups>) {
-        self.full = Some(full);
     }
 
     /// Adds what `later` (a builder of the input that follows this builder's) found: the
@@ -653,16 +354,14 @@ impl<'t> ReportBuilder<'t> {
     /// use ravenshard::{ReportBuilder, ReportOptions};
     ///
     /// let mut first = ReportBuilder::new(None, ReportOptions::default());
-    /// let mut second = ReportBuilder::new(None, ReportOptions::default());
+    /// let mut second = first.part();
     /// first.add("users/4");
     /// second.add("");
     /// second.add("Users/70$Users/4");
     /// first.merge(second);
-    /// let report = first.finish();
-    /// assert_eq!((report.documents, report.invalid[0].line), (2, 2));
-    /// assert!(report.anchored_groups[0].anchor_is_document);
+    /// assert_eq!((first.documents(), first.anchored_group_count()), (2, 1));
     /// ```
-    pub fn merge(&mut self, later: ReportBuilder<'_>) {
+    pub fn merge(&mut self, mut later: ReportBuilder<'_>) {
         let before = self.lines;
         self.lines += later.lines;
         self.documents += later.documents;
@@ -676,46 +375,40 @@ impl<'t> ReportBuilder<'t> {
         self.pending.extend_from_slice(&later.pending);
         self.count_pending();
         self.counts.merge(later.counts);
-        for (hash, groups) in later.groups {
-            for mut group in groups {
-                // Taken, not cloned: a group that is not new needs no copy of its anchor.
-                let anchor = std::mem::take(&mut group.anchor);
-                self.add_to_group(hash, &anchor, group);
-            }
-        }
-        // The IDs that may be anchors of groups of this builder, then (one pass) the rest.
-        let seen = later.unanchored_seen.into_iter().flatten();
-        for lower in later.found.into_iter().chain(seen) {
-            let hash = hash_of_key(lower.as_bytes());
-            if let Some((hash, at)) = self.group_at(hash, lower.as_bytes()) {
-                if let Some(group) = self.groups.get_mut(&hash).and_then(|g| g.get_mut(at)) {
-                    group.anchor_is_document = true;
-                }
-            } else if self.earlier.as_ref().is_some_and(|e| e.may_have(hash)) {
-                // The anchor of a group before this builder's, maybe: kept for its merge.
-                self.found.push(lower);
-            } else if let Some(seen) = self.unanchored_seen.as_mut() {
-                seen.insert(lower);
-            }
+        self.anchored.append(&mut later.anchored);
+        self.anchors.add(&mut self.anchored);
+        if !Arc::ptr_eq(&self.anchors, &later.anchors) {
+            self.anchors.merge(&later.anchors);
         }
     }
 
-    /// Counts an input line that holds no usable ID (such as a line that is not UTF-8),
-    /// with the reason.
-    pub fn add_invalid(&mut self, text: &str, error: &dyn std::fmt::Display) {
-        self.lines += 1;
-        self.invalid_count += 1;
-        if self.invalid.len() < self.options.max_invalid {
-            self.invalid.push(InvalidId {
-                line: self.lines,
-                id: text.chars().take(80).collect(),
-                error: error.to_string(),
-            });
-        }
+    /// How many valid documents were added so far.
+    pub fn documents(&self) -> u64 {
+        self.documents
     }
 
-    /// The report.
-    pub fn finish(mut self) -> Report {
+    /// How many distinct anchors the IDs added so far have.
+    pub fn anchored_group_count(&mut self) -> u64 {
+        self.anchors.add(&mut self.anchored);
+        self.anchors.len()
+    }
+
+    /// After every ID is added: the passes that find the groups the report lists. The
+    /// table of anchors is let go (its figures are in the listing).
+    pub fn listing(&mut self) -> Listing<'t> {
+        let groups = self.anchored_group_count();
+        let anchors = std::mem::take(&mut self.anchors);
+        Listing::plan(
+            self.topology,
+            self.options.top_groups,
+            self.options.members_per_group,
+            groups,
+            |f| anchors.for_each(f),
+        )
+    }
+
+    /// The report, with the groups `listing` found (after its last pass).
+    pub fn finish(mut self, listing: Listing<'_>) -> Report {
         self.count_pending();
         let documents = self.documents;
         let obese_threshold = self
@@ -788,10 +481,8 @@ impl<'t> ReportBuilder<'t> {
                 .collect(),
         };
         let skew = skew(shards.iter().map(|s| s.documents));
-        let anchored_group_count = self.group_count;
-        let mut groups: Vec<AnchorGroup> = self.groups.into_values().flatten().collect();
-        groups.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.anchor.cmp(&b.anchor)));
-        groups.truncate(self.options.top_groups);
+        let anchored_group_count = listing.groups;
+        let groups = listing.groups(self.topology, self.options.top_groups);
         Report {
             documents,
             invalid_count: self.invalid_count,
@@ -830,7 +521,7 @@ pub fn skew(loads: impl IntoIterator<Item = u64>) -> Option<f64> {
     (total > 0).then(|| max as f64 * count as f64 / total as f64)
 }
 
-/// A report over a list of IDs.
+/// A report over a list of IDs (read twice: see [`ReportBuilder`]).
 ///
 /// # Examples
 ///
@@ -841,16 +532,26 @@ pub fn skew(loads: impl IntoIterator<Item = u64>) -> Option<f64> {
 /// assert_eq!(r.anchored_groups[0].bucket, 309823);
 /// assert!(!r.anchored_groups[0].anchor_is_document);
 /// ```
-pub fn report<'a>(
-    ids: impl IntoIterator<Item = &'a str>,
-    topology: Option<&Topology>,
-    options: &ReportOptions,
-) -> Report {
+pub fn report<'a, I>(ids: I, topology: Option<&Topology>, options: &ReportOptions) -> Report
+where
+    I: IntoIterator<Item = &'a str>,
+    I::IntoIter: Clone,
+{
+    let ids = ids.into_iter();
     let mut builder = ReportBuilder::new(topology, options.clone());
-    for id in ids {
+    for id in ids.clone() {
         builder.add(id);
     }
-    builder.finish()
+    let mut listing = builder.listing();
+    while let Some(wanted) = listing.wanted() {
+        let mut found = wanted.found();
+        for id in ids.clone() {
+            wanted.look(&mut found, id);
+        }
+        listing.add(found);
+        listing.end_pass();
+    }
+    builder.finish(listing)
 }
 
 #[cfg(test)]
@@ -890,39 +591,24 @@ mod many_in_one_bucket_tests {
     #[test]
     fn a_bucket_holds_more_documents_than_its_counter_counts() {
         let options = ReportOptions::default();
-        let mut whole = ReportBuilder::two_pass(None, options.clone());
+        let mut whole = ReportBuilder::new(None, options.clone());
         for _ in 0..60_000 {
             whole.add("Users/1");
         }
-        let mut counts = BucketCounts::default();
+        let mut counts = whole.part();
         for _ in 0..3 {
-            let mut part = ReportBuilder::two_pass(None, options.clone());
+            let mut part = whole.part();
             for _ in 0..100_000 {
                 part.add("users/1");
             }
             part.move_counts_to(&mut counts);
             whole.merge(part);
         }
-        whole.add_counts(counts);
-        let report = whole.finish();
+        whole.merge(counts);
+        let listing = whole.listing();
+        let report = whole.finish(listing);
         assert_eq!(report.documents, 360_000);
         assert_eq!(report.top_buckets[0].documents, 360_000);
         assert_eq!(report.buckets_used, 1);
-    }
-}
-
-#[cfg(test)]
-mod head_tests {
-    use super::*;
-
-    /// The low bits of the heads of anchors that differ only after their first bytes
-    /// differ: a hash table indexes by them.
-    #[test]
-    fn heads_spread_over_a_table_by_their_low_bits() {
-        let slots: HashSet<u64> = (0..10_000)
-            .map(|i| head_of_lowered(format!("a/{i}").as_bytes()) & 0xFFFF)
-            .collect();
-        assert!(slots.len() > 8_000, "{} slots", slots.len());
-        assert_eq!(head(b"A/12345"), Some(head_of_lowered(b"a/12345")));
     }
 }

@@ -74,7 +74,7 @@ pub(crate) fn lower_into(text: &str, out: &mut [u8]) -> Option<usize> {
 /// [`lower_into`] for bytes not checked as UTF-8: the same bytes for UTF-8, and some bytes
 /// (or `None`), never a panic, for anything else.
 #[inline]
-pub(crate) fn lower_bytes_into(bytes: &[u8], out: &mut [u8]) -> Option<usize> {
+fn lower_bytes_into(bytes: &[u8], out: &mut [u8]) -> Option<usize> {
     let table = table();
     let mut at = 0;
     let mut i = 0;

@@ -28,7 +28,7 @@
 mod bmp;
 mod tables;
 
-pub(crate) use bmp::{lower_bytes_into, lower_into};
+pub(crate) use bmp::lower_into;
 
 pub use tables::UNICODE_VERSION;
 

@@ -9,39 +9,14 @@ pub(super) type Counter = u16;
 /// What a counter wraps at.
 const WRAP: u64 = 1 << Counter::BITS;
 
-/// Documents per bucket, counted apart from the builders that placed them: builders of many
-/// parts of the input, worked on by a few threads, each count into their thread's
-/// `BucketCounts` ([`ReportBuilder::move_counts_to`](super::ReportBuilder::move_counts_to)),
-/// and the counts of every thread are added to the builder of the whole
-/// ([`ReportBuilder::add_counts`](super::ReportBuilder::add_counts)) before its report:
-/// counting is then done where the IDs are hashed, not where the parts are merged.
-///
-/// A table of 2^20 counters per block of buckets that holds any (`bucket >> 20`: the
-/// default buckets, and one block per prefix); 16-bit counters keep a table (2 MiB) in a
-/// core's cache, and `overflow` holds the multiples of 2^16 (a bucket's share of more than
-/// 65,535 documents: an obese bucket).
-///
-/// # Examples
-///
-/// ```
-/// use ravenshard::report::BucketCounts;
-/// use ravenshard::{ReportBuilder, ReportOptions};
-///
-/// let mut counts = BucketCounts::default();
-/// let mut whole = ReportBuilder::new(None, ReportOptions::default());
-/// for ids in [["users/1", "users/2"], ["users/1", "users/3"]] {
-///     let mut part = ReportBuilder::new(None, ReportOptions::default());
-///     ids.iter().for_each(|id| part.add(id));
-///     part.move_counts_to(&mut counts);
-///     whole.merge(part);
-/// }
-/// whole.add_counts(counts);
-/// let report = whole.finish();
-/// assert_eq!((report.documents, report.buckets_used), (4, 3));
-/// assert_eq!(report.top_buckets[0].documents, 2);
-/// ```
+/// Documents per bucket: a table of 2^20 counters per block of buckets that holds any
+/// (`bucket >> 20`: the default buckets, and one block per prefix); 16-bit counters keep a
+/// table (2 MiB) in a core's cache, and `overflow` holds the multiples of 2^16 (a bucket's
+/// share of more than 65,535 documents: an obese bucket). Builders of parts of the input
+/// move theirs into their thread's builder
+/// ([`ReportBuilder::move_counts_to`](super::ReportBuilder::move_counts_to)).
 #[derive(Debug, Default)]
-pub struct BucketCounts {
+pub(super) struct BucketCounts {
     tables: HashMap<u32, Vec<Counter>>,
     overflow: HashMap<u32, u64>,
 }
