@@ -9,20 +9,24 @@
 #   - typescript, esbuild and xxhash-wasm, from npm into .tools/, for the npm package's
 #     tests (tsc, a bundled app) and its benchmark (the JS loop it is compared with)
 #   - with --browser: Debian's Chromium and ChromeDriver, for the browser tests
+#   - with --fuzz: the nightly toolchain and cargo-fuzz 0.13.2, for the fuzz targets of fuzz/
+#     (scripts/fuzz.sh); nothing else
 # With --js, only what the npm package (scripts/js-package.sh), its tests and its benchmark
 # need: the target, wasm-bindgen-cli, wasm-opt, typescript, esbuild, xxhash-wasm.
-# Usage: scripts/setup.sh [--browser] [--js]
+# Usage: scripts/setup.sh [--browser] [--js] [--fuzz]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 browser=false
 only_js=false
+only_fuzz=false
 for arg in "$@"; do
   case "$arg" in
     --browser) browser=true ;;
     --js) only_js=true ;;
-    *) echo "usage: $0 [--browser] [--js]" >&2; exit 2 ;;
+    --fuzz) only_fuzz=true ;;
+    *) echo "usage: $0 [--browser] [--js] [--fuzz]" >&2; exit 2 ;;
   esac
 done
 
@@ -32,7 +36,22 @@ TERSER_VERSION=5.51.2
 TYPESCRIPT_VERSION=5.9.3
 ESBUILD_VERSION=0.28.2
 XXHASH_WASM_VERSION=1.1.0
+CARGO_FUZZ_VERSION=0.13.2
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+# libFuzzer's instrumentation (-Z sanitizer) needs a nightly rustc; cargo-fuzz drives it.
+if $only_fuzz; then
+  if ! rustup toolchain list | grep -q '^nightly'; then
+    say "installing the nightly toolchain, for cargo-fuzz"
+    rustup toolchain install nightly --profile minimal
+  fi
+  if [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}')" != "$CARGO_FUZZ_VERSION" ]; then
+    say "installing cargo-fuzz $CARGO_FUZZ_VERSION (about 3 minutes)"
+    cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION" --locked
+  fi
+  say "ready"
+  exit 0
+fi
 
 # An npm package of .tools/ at exactly this version, installed when it is not.
 npm_tool() {

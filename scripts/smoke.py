@@ -2,7 +2,9 @@
 Chromium through ChromeDriver with a hand-written share link, waits (in real time: the
 documents are answered by the studio's worker) until the page shows the link's three
 documents, and checks customers/1-A in bucket 982173 on shard 2 of 3, fragment Orders$2, and
-that the browser console logged no error. Saves a 1280x800 screenshot (SCREENSHOT, default
+that the browser console logged no error and no Content-Security-Policy violation. The page
+carries its policy (index.html, hashes by scripts/csp.sh), and an inline script added to it
+must be refused. Saves a 1280x800 screenshot (SCREENSHOT, default
 /tmp/studio.png). Run by scripts/smoke.sh; reuses the benchmark's WebDriver client."""
 
 import base64
@@ -29,7 +31,17 @@ const t = performance.now();
 })();
 """
 
-ERRORS = re.compile(r"panicked|Uncaught|RuntimeError|unreachable")
+ERRORS = re.compile(r"panicked|Uncaught|RuntimeError|unreachable|Content Security Policy")
+
+# The page's policy, and whether an inline script (what an injection would add) runs.
+POLICY = """
+const done = arguments[arguments.length - 1];
+const meta = document.querySelector('meta[http-equiv="Content-Security-Policy"]');
+const script = document.createElement('script');
+script.textContent = 'window.__inlineRan = true;';
+document.head.appendChild(script);
+setTimeout(() => done({policy: meta ? meta.content : null, inlineRan: !!window.__inlineRan}), 100);
+"""
 
 
 def fail(why):
@@ -61,6 +73,13 @@ def main():
         errors = [m for m in logged if ERRORS.search(m)]
         if errors:
             fail("the page logged an error to the browser console: " + "; ".join(errors))
+        csp = driver.run(POLICY)
+        if not csp["policy"] or "INLINE_SCRIPT_HASHES" in csp["policy"] \
+                or "'sha256-" not in csp["policy"]:
+            fail(f"the page's Content-Security-Policy is missing or not filled in by "
+                 f"scripts/csp.sh: {csp['policy']!r}")
+        if csp["inlineRan"]:
+            fail("an inline script added to the page ran: the Content-Security-Policy is not on")
         row = seen["row"]
         if not row:
             fail("no row for document 1 in the page: the studio did not render "
@@ -79,7 +98,8 @@ def main():
         driver.stop()
         chromedriver.kill()
         server.shutdown()
-    print(f"smoke: customers/1-A -> bucket 982173, shard 2, Orders$2; screenshot at {screenshot}")
+    print(f"smoke: customers/1-A -> bucket 982173, shard 2, Orders$2, under the page's "
+          f"Content-Security-Policy with no violation; screenshot at {screenshot}")
     print("1 passed, 0 failed")
 
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Smoke test of the built studio (scripts/smoke.py): serves dist/ on 127.0.0.1, loads it in
 # headless Chromium with a hand-written share link, and checks that the page shows the link's three
-# documents, customers/1-A in bucket 982173 on shard 2 of 3, fragment Orders$2. Also saves a
-# 1280x800 screenshot (SCREENSHOT, default /tmp/studio.png).
+# documents, customers/1-A in bucket 982173 on shard 2 of 3, fragment Orders$2, under the
+# page's Content-Security-Policy (index.html; scripts/csp.sh adds trunk's inline script's
+# hash) with no violation logged, and that an inline script added to the page does not run.
+# Also saves a 1280x800 screenshot (SCREENSHOT, default /tmp/studio.png).
 #
 # Run `trunk build --release` first. Works from any directory.
 set -euo pipefail

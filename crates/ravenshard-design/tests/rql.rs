@@ -969,3 +969,26 @@ proptest! {
         prop_assert_eq!(parse(&printed), Ok(expected), "printed: {}", printed);
     }
 }
+
+#[test]
+fn a_query_past_the_limit_is_refused_before_it_is_read() {
+    use ravenshard_design::rql::MAX_QUERY_BYTES;
+    let head = "from Orders -- ";
+    let longest = format!("{head}{}", "x".repeat(MAX_QUERY_BYTES - head.len()));
+    assert_eq!(longest.len(), MAX_QUERY_BYTES);
+    assert!(parse(&longest).is_ok());
+    // One byte more, the limit falling inside the last character.
+    let text = format!("{}é", &longest[..MAX_QUERY_BYTES - 1]);
+    let e = parse(&text).unwrap_err();
+    assert!(
+        matches!(e, RqlError::TooLong { bytes, .. } if bytes == MAX_QUERY_BYTES + 1),
+        "{e:?}"
+    );
+    assert_eq!(e.position().offset, MAX_QUERY_BYTES - 1);
+    assert_eq!(
+        e.to_string(),
+        "the query is 1048577 bytes long, past the 1048576 bytes a query may have (from line \
+         1, column 1048576 on). Shorten it: pass long lists of values as a $parameter, or \
+         split the query"
+    );
+}

@@ -7,7 +7,7 @@
 //! silently become one field.
 
 use super::entry::Sink;
-use super::{ImportError, ImportWarning, Location};
+use super::{ImportError, ImportWarning, Location, MAX_LINE_BYTES};
 use csv_core::{ReadRecordResult, Reader, ReaderBuilder, Terminator};
 use ravenshard::lines::parse_size;
 use std::fmt;
@@ -141,6 +141,12 @@ impl CsvReader {
             );
             r.raw
                 .extend_from_slice(input.get(..read).unwrap_or_default());
+            if r.raw.len() > MAX_LINE_BYTES {
+                return Err(ImportError::LineTooLong {
+                    line: r.line,
+                    limit: MAX_LINE_BYTES,
+                });
+            }
             input = input.get(read..).unwrap_or_default();
             r.used += written;
             r.ended += ends;

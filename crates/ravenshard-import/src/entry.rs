@@ -222,17 +222,8 @@ impl EntryError {
             path,
             line: e.line().max(1),
             column: e.column().max(1),
-            message: without_position(e),
+            message: ravenshard::json::message(e),
         }
-    }
-}
-
-/// serde_json's message without its trailing " at line L column C".
-pub(super) fn without_position(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" at line ") {
-        Some(i) => text[..i].to_string(),
-        None => text,
     }
 }
 
@@ -251,6 +242,19 @@ pub(super) fn parse_entry(text: &[u8], keep_body: bool) -> Result<Entry, EntryEr
             })
             .map_err(|e| EntryError::from_json(&e, String::new())),
         Some(b'{') => {
+            if let Some(at) = ravenshard::json::depth_past(text) {
+                let before = text.get(..at).unwrap_or_default();
+                let line_start = before
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
+                return Err(EntryError {
+                    path: String::new(),
+                    line: 1 + before.iter().filter(|&&b| b == b'\n').count(),
+                    column: 1 + at - line_start,
+                    message: ravenshard::json::too_deep(),
+                });
+            }
             let mut de = serde_json::Deserializer::from_slice(text);
             let trail = Trail::default();
             let head = de

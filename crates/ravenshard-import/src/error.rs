@@ -66,6 +66,19 @@ pub enum ImportError {
         /// Compressed bytes read.
         offset: u64,
     },
+    /// The file holds more than [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) of text (counted
+    /// after decompression).
+    FileTooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// A line (or CSV record) is longer than [`MAX_LINE_BYTES`](super::MAX_LINE_BYTES).
+    LineTooLong {
+        /// 1-based line where it starts.
+        line: usize,
+        /// The limit, in bytes.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for ImportError {
@@ -131,6 +144,21 @@ impl fmt::Display for ImportError {
                 f,
                 "the gzip file (.ravendbdump) ends after {offset} bytes, before its compressed \
                  data does: the file is incomplete. Download or export it again."
+            ),
+            FileTooLarge { limit } => write!(
+                f,
+                "the file holds more than {} MiB ({limit} bytes) of text once decompressed, the \
+                 most an import reads. Split it into smaller files (one export per collection, \
+                 or a line format cut with `split -l`) and import them one at a time.",
+                limit >> 20
+            ),
+            LineTooLong { line, limit } => write!(
+                f,
+                "line {line}: longer than {} MiB ({limit} bytes), the most a line of a line \
+                 format or CSV holds. A line holds one document: check that the file's lines \
+                 end with line breaks, or import the documents as a JSON list, whose elements \
+                 are not limited this way.",
+                limit >> 20
             ),
         }
     }

@@ -86,6 +86,17 @@ use ravenshard::document::Document;
 /// At most this many [`ImportWarning`]s are kept; [`Imported::skipped`] counts them all.
 pub const MAX_WARNINGS: usize = 100;
 
+/// The largest file an import reads: 4 GiB of text, counted after decompression (so a
+/// small gzip file cannot inflate without end). A larger one is refused with
+/// [`ImportError::FileTooLarge`], which says to split it. A workspace holds at most 4 GiB of
+/// IDs anyway, and a page's wasm at most 4 GiB of memory.
+pub const MAX_FILE_BYTES: u64 = 4 << 30;
+
+/// The longest line of a line format (text, NDJSON) or record of a CSV file: 64 MiB,
+/// refused with [`ImportError::LineTooLong`]. A line holds one document; a file without
+/// line breaks (a JSON list read as lines, a binary file) would otherwise be held whole.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
 /// What an import produced.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Imported {
@@ -158,6 +169,23 @@ impl Reader {
         }
     }
 
+    /// [`feed`](Reader::feed), adding the bytes to `decoded` and refusing them past
+    /// [`MAX_FILE_BYTES`].
+    fn feed_counted(
+        &mut self,
+        bytes: &[u8],
+        sink: &mut Sink,
+        decoded: &mut u64,
+    ) -> Result<(), ImportError> {
+        *decoded += bytes.len() as u64;
+        if *decoded > MAX_FILE_BYTES {
+            return Err(ImportError::FileTooLarge {
+                limit: MAX_FILE_BYTES,
+            });
+        }
+        self.feed(bytes, sink)
+    }
+
     fn finish(&mut self, sink: &mut Sink) -> Result<(), ImportError> {
         match self {
             Reader::Text(split) => split.finish(&mut |r| lines::text_line(r, sink)),
@@ -210,6 +238,8 @@ pub struct Importer {
     sink: Sink,
     /// Documents handed out by [`take_documents`](Importer::take_documents).
     taken: usize,
+    /// Bytes decoded so far (after decompression), at most [`MAX_FILE_BYTES`].
+    decoded: u64,
     failed: Option<ImportError>,
 }
 
@@ -225,6 +255,7 @@ impl Importer {
             reader: Reader::new(format),
             sink: Sink::default(),
             taken: 0,
+            decoded: 0,
             failed: None,
         }
     }
@@ -296,9 +327,12 @@ impl Importer {
             decoder,
             reader,
             sink,
+            decoded,
             ..
         } = self;
-        let result = decoder.push(chunk, &mut |bytes| reader.feed(bytes, sink));
+        let result = decoder.push(chunk, &mut |bytes| {
+            reader.feed_counted(bytes, sink, decoded)
+        });
         self.fail_on(result)
     }
 
@@ -395,9 +429,10 @@ impl Importer {
             decoder,
             reader,
             sink,
+            decoded,
             ..
         } = &mut self;
-        decoder.finish(&mut |bytes| reader.feed(bytes, sink))?;
+        decoder.finish(&mut |bytes| reader.feed_counted(bytes, sink, decoded))?;
         reader.finish(sink)?;
         let Sink {
             documents,
@@ -445,4 +480,41 @@ pub fn import(bytes: &[u8], format: Format) -> Result<Imported, ImportError> {
     let mut importer = Importer::new(format, Some(bytes.len() as u64));
     importer.push(bytes)?;
     importer.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_past_the_limit_is_refused_once_decoded() {
+        // As if 4 GiB less two bytes had been read already: the next three bytes are one too
+        // many, in any format and compressed or not.
+        for format in [Format::Text, Format::Json] {
+            let mut importer = Importer::new(format, None);
+            importer.decoded = MAX_FILE_BYTES - 2;
+            let limit = MAX_FILE_BYTES;
+            assert_eq!(
+                importer.push(b"abc"),
+                Err(ImportError::FileTooLarge { limit })
+            );
+            assert_eq!(
+                importer.finish().unwrap_err(),
+                ImportError::FileTooLarge { limit }
+            );
+        }
+        let mut importer = Importer::new(Format::Text, None);
+        importer.decoded = MAX_FILE_BYTES - 2;
+        assert!(importer.push(b"ab").is_ok());
+        let message = ImportError::FileTooLarge {
+            limit: MAX_FILE_BYTES,
+        }
+        .to_string();
+        assert_eq!(
+            message,
+            "the file holds more than 4096 MiB (4294967296 bytes) of text once decompressed, \
+             the most an import reads. Split it into smaller files (one export per \
+             collection, or a line format cut with `split -l`) and import them one at a time."
+        );
+    }
 }

@@ -2,7 +2,7 @@
 //! format, read by [`ravenshard::lines`]) and NDJSON line readers.
 
 use super::entry::{parse_entry, Sink};
-use super::{ImportError, Location};
+use super::{ImportError, Location, MAX_LINE_BYTES};
 use ravenshard::lines::Fields;
 
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -76,6 +76,10 @@ impl Splitter {
             }
             chunk = &chunk[end + 1..];
         }
+        // One more byte for a `\r` that the `\n` may follow.
+        if self.carry.len() + chunk.len() > MAX_LINE_BYTES + 1 {
+            return Err(self.too_long());
+        }
         self.carry.extend_from_slice(chunk);
         Ok(())
     }
@@ -92,11 +96,22 @@ impl Splitter {
         self.emit(&carry, f)
     }
 
+    fn too_long(&self) -> ImportError {
+        ImportError::LineTooLong {
+            line: self.line,
+            limit: MAX_LINE_BYTES,
+        }
+    }
+
     fn emit(
         &mut self,
         bytes: &[u8],
         f: &mut dyn FnMut(Record) -> Result<(), ImportError>,
     ) -> Result<(), ImportError> {
+        // A `\r` before the `\n` is not part of the line.
+        if bytes.strip_suffix(b"\r").unwrap_or(bytes).len() > MAX_LINE_BYTES {
+            return Err(self.too_long());
+        }
         let record = Record {
             bytes,
             line: self.line,

@@ -17,6 +17,95 @@ use serde::de::{Deserialize, Deserializer, Error as _, Unexpected};
 use serde_json::Value;
 use std::borrow::Borrow;
 
+/// The deepest nesting of arrays and objects a JSON text may have here (127): serde_json's
+/// own limit, which keeps a deeply nested text from exhausting the stack. Every reader of
+/// JSON text (configurations, documents, statistics, share links) parses with serde_json, so
+/// every one of them refuses deeper text, and [`message`] says so in words; the imports,
+/// which keep a document's text without parsing all of it, check it with [`depth_past`].
+pub const MAX_DEPTH: usize = 127;
+
+/// serde_json's message for a text it cannot parse, without its trailing
+/// ` at line L column C` (the readers say where in their own terms), and with its depth
+/// limit ([`MAX_DEPTH`]) explained.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::json::{message, MAX_DEPTH};
+///
+/// let e = serde_json::from_str::<serde_json::Value>("[1,]").unwrap_err();
+/// assert_eq!(message(&e), "trailing comma");
+/// let deep = "[".repeat(MAX_DEPTH + 1);
+/// let e = serde_json::from_str::<serde_json::Value>(&deep).unwrap_err();
+/// assert_eq!(
+///     message(&e),
+///     "arrays and objects nested deeper than 127 levels, the most a JSON text may have \
+///      here. Flatten the JSON (RavenDB documents rarely nest past a few levels)"
+/// );
+/// let deepest = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+/// assert!(serde_json::from_str::<serde_json::Value>(&deepest).is_ok());
+/// ```
+pub fn message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let text = match text.rfind(" at line ") {
+        Some(i) => &text[..i],
+        None => text.as_str(),
+    };
+    if text == "recursion limit exceeded" {
+        return too_deep();
+    }
+    text.to_string()
+}
+
+/// What a reader says of JSON nested past [`MAX_DEPTH`], and what to do.
+pub fn too_deep() -> String {
+    format!(
+        "arrays and objects nested deeper than {MAX_DEPTH} levels, the most a JSON text may \
+         have here. Flatten the JSON (RavenDB documents rarely nest past a few levels)"
+    )
+}
+
+/// The byte offset of the first `[` or `{` of a JSON text that opens a level past
+/// [`MAX_DEPTH`], if one does: for readers that keep a value's text without parsing all of it
+/// (serde_json skips what it ignores without a depth limit), so that what they accept is what
+/// every other reader can parse. Brackets inside strings do not count.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::json::{depth_past, MAX_DEPTH};
+///
+/// let deepest = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+/// assert_eq!(depth_past(deepest.as_bytes()), None);
+/// assert_eq!(depth_past(format!("[{deepest}]").as_bytes()), Some(MAX_DEPTH));
+/// assert_eq!(depth_past(format!("[\"{deepest}\"]").as_bytes()), None);
+/// ```
+pub fn depth_past(text: &[u8]) -> Option<usize> {
+    // Most values have fewer brackets than the limit: one fast count tells.
+    if text.iter().filter(|&&b| b == b'[' || b == b'{').count() <= MAX_DEPTH {
+        return None;
+    }
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in text.iter().enumerate() {
+        match (in_string, b) {
+            (true, _) if escaped => escaped = false,
+            (true, b'\\') => escaped = true,
+            (true, b'"') => in_string = false,
+            (true, _) => {}
+            (false, b'"') => in_string = true,
+            (false, b'[' | b'{') => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(i);
+                }
+            }
+            (false, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Why a JSON value cannot be read: serde's message and the JSON path of the offending
 /// value. It displays as `path: message`, or as the message alone for the value itself.
 pub type Error = serde_path_to_error::Error<serde_json::Error>;

@@ -241,3 +241,18 @@ fn prefix_blocks_need_not_be_contiguous() {
     let l = t.locate("us/1").unwrap();
     assert_eq!((l.bucket / (1 << 20), l.shard), (3, 0));
 }
+
+#[test]
+fn json_nested_past_the_limit_names_the_limit() {
+    let levels = ravenshard::json::MAX_DEPTH;
+    let text = format!(
+        r#"{{"Shards": {{"0": {{}}}}, "X": {}{}}}"#,
+        "[".repeat(levels),
+        "]".repeat(levels)
+    );
+    let e = ravenshard::Topology::from_json(&text).unwrap_err();
+    assert!(
+        e.to_string().contains("nested deeper than 127 levels"),
+        "{e}"
+    );
+}

@@ -100,17 +100,11 @@ impl JsonDocument {
     /// ```
     pub fn parse(text: &str) -> Result<JsonDocument, DocumentError> {
         // from_slice, as the importers parse: one copy of serde_json's parser, not two.
-        let body: Value = serde_json::from_slice(text.as_bytes()).map_err(|e| {
-            let message = e.to_string();
-            let suffix = format!(" at line {} column {}", e.line(), e.column());
-            DocumentError::NotJson {
-                message: message
-                    .strip_suffix(&suffix)
-                    .unwrap_or(&message)
-                    .to_string(),
+        let body: Value =
+            serde_json::from_slice(text.as_bytes()).map_err(|e| DocumentError::NotJson {
+                message: ravenshard::json::message(&e),
                 column: e.column(),
-            }
-        })?;
+            })?;
         if !body.is_object() {
             return Err(DocumentError::NotAnObject { found: kind(&body) });
         }

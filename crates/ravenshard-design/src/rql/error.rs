@@ -110,6 +110,13 @@ pub enum RqlError {
         /// Where the `offset` keyword is.
         at: Position,
     },
+    /// The query is longer than [`MAX_QUERY_BYTES`](super::MAX_QUERY_BYTES).
+    TooLong {
+        /// Its length in bytes.
+        bytes: usize,
+        /// Where the part past the limit starts.
+        at: Position,
+    },
 }
 
 impl RqlError {
@@ -120,7 +127,8 @@ impl RqlError {
             | RqlError::UnterminatedString { at }
             | RqlError::TooDeep { at }
             | RqlError::NumberTooLarge { at, .. }
-            | RqlError::OffsetTwice { at } => *at,
+            | RqlError::OffsetTwice { at }
+            | RqlError::TooLong { at, .. } => *at,
         }
     }
 }
@@ -160,6 +168,12 @@ impl fmt::Display for RqlError {
                 "'offset' at {at} repeats the offset: 'limit M, N' already skips M results. \
                  Write 'limit N offset M' or 'limit M, N', not both"
             ),
+            RqlError::TooLong { bytes, at } => write!(
+                f,
+                "the query is {bytes} bytes long, past the {} bytes a query may have (from {at} \
+                 on). Shorten it: pass long lists of values as a $parameter, or split the query",
+                super::MAX_QUERY_BYTES
+            ),
         }
     }
 }
@@ -198,6 +212,7 @@ mod tests {
                 at,
             },
             RqlError::OffsetTwice { at },
+            RqlError::TooLong { bytes: 9, at },
         ];
         for error in errors {
             assert_eq!(error.position(), at);

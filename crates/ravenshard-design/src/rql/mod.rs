@@ -41,6 +41,10 @@ pub use error::{Position, RqlError};
 /// [`RqlError::TooDeep`], so that no input can exhaust the stack.
 pub const MAX_DEPTH: usize = 64;
 
+/// The longest query [`parse`] reads, in bytes (1 MiB): a longer one is refused with
+/// [`RqlError::TooLong`], before it is read, so that no input holds the parser long.
+pub const MAX_QUERY_BYTES: usize = 1 << 20;
+
 /// The words the parser gives a meaning to, lower case (they match in any case). None of
 /// them is taken as an alias, and a collection named like one prints in quotes.
 pub const KEYWORDS: [&str; 28] = [
@@ -97,6 +101,16 @@ pub const KEYWORDS: [&str; 28] = [
 /// );
 /// ```
 pub fn parse(text: &str) -> Result<Query, RqlError> {
+    if text.len() > MAX_QUERY_BYTES {
+        let past = (0..=MAX_QUERY_BYTES)
+            .rev()
+            .find(|&b| text.is_char_boundary(b))
+            .unwrap_or(0);
+        return Err(RqlError::TooLong {
+            bytes: text.len(),
+            at: Position::at_byte(text, past),
+        });
+    }
     parser::Parser::new(text)?.query()
 }
 

@@ -110,7 +110,7 @@ pub fn parse_configuration(text: &str) -> Result<ParsedConfiguration, ConfigErro
         path: "$".into(),
         line: e.line(),
         column: e.column(),
-        message: without_position(&e),
+        message: json::message(&e),
     })?;
     let Value::Object(mut object) = value else {
         return Err(ConfigError::NotAConfiguration);
@@ -152,13 +152,5 @@ pub fn join_path(base: &str, rest: &str) -> String {
         (false, true) => base.to_string(),
         (false, false) if rest.starts_with('[') => format!("{base}{rest}"),
         (false, false) => format!("{base}.{rest}"),
-    }
-}
-
-fn without_position(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" at line ") {
-        Some(i) => text[..i].to_string(),
-        None => text,
     }
 }

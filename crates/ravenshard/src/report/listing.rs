@@ -272,7 +272,7 @@ fn add_name(names: &mut BTreeSet<String>, k: usize, name: &[u8]) {
     }
 }
 
-/// The groups a report lists, pass by pass: see the [module](self).
+/// The groups a report lists, pass by pass (the `report::listing` module says how).
 #[derive(Debug)]
 pub struct Listing<'t> {
     /// How many distinct anchors there are.
