@@ -26,6 +26,10 @@ pub enum Warning {
         /// The trailing character.
         suffix: char,
     },
+    /// The ID is white space only. A batch (a session's `SaveChanges`) stores it under that
+    /// ID, hashed as any other; a single-document `PUT /docs?id=` refuses it ("Query string
+    /// value 'id' must have a non empty value").
+    BlankId,
 }
 
 impl fmt::Display for Warning {
@@ -61,6 +65,13 @@ impl fmt::Display for Warning {
                 f,
                 "the ID ends with '{suffix}', which asks the server to generate the final ID; \
                  the bucket shown is for this text, not for the ID the server will assign."
+            ),
+            Warning::BlankId => write!(
+                f,
+                "the ID is blank (white space only): a batch (session.SaveChanges) stores it \
+                 under this ID, in the bucket shown, but a single-document PUT refuses it \
+                 (\"Query string value 'id' must have a non empty value\"). Give the document a \
+                 visible ID."
             ),
         }
     }
@@ -140,6 +151,7 @@ impl From<&Warning> for Notice {
             Warning::EmptyAnchor => "empty_anchor",
             Warning::ControlCharacter { .. } => "control_character",
             Warning::ServerGeneratedId { .. } => "server_generated_id",
+            Warning::BlankId => "blank_id",
         };
         Notice {
             kind,
