@@ -53,7 +53,7 @@ pub use bucket::{
 };
 pub use document::{one_line, Document, DocumentLine};
 pub use error::{ConfigError, IdError};
-pub use explain::{explain, Explanation, PrefixStep};
+pub use explain::{explain, Explanation, PrefixStep, ServerMadeId};
 pub use id::{check_id, is_blank_id, validate_id, MAX_ID_BYTES};
 pub use lowered::{
     escape_controls, is_escaped_control, lower_id, lower_id_with, push_lower_id, ServerVersion,

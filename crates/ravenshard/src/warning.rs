@@ -102,6 +102,18 @@ pub enum ConfigWarning {
         /// The prefix.
         prefix: String,
     },
+    /// A bucket range holds no bucket: the next range starts at the same bucket. RavenDB's
+    /// `MoveBucket` leaves such a range when it moves the last bucket of a block to a new
+    /// shard, and the server answers with the later range (`FindBucketShard`); so does this
+    /// crate.
+    EmptyRange {
+        /// Path of the empty range.
+        path: String,
+        /// Its start, which is also the next range's.
+        start: u32,
+        /// The shard it names.
+        shard: u32,
+    },
     /// A shard owns no bucket range, so it holds no documents (a new shard gets buckets
     /// only by resharding).
     ShardWithoutBuckets {
@@ -126,6 +138,13 @@ impl fmt::Display for ConfigWarning {
                  prefixes got their bucket blocks may differ from RavenDB's (which sorts them \
                  with ICU's root collation). Give the BucketRanges of the database RavenDB \
                  created, or use a build with the icu-collation feature."
+            ),
+            ConfigWarning::EmptyRange { path, start, shard } => write!(
+                f,
+                "{path}: the range of shard {shard} holds no bucket, because the next range \
+                 also starts at {start} (RavenDB's MoveBucket leaves such a range after moving \
+                 a block's last bucket). The later range owns bucket {start}, as RavenDB \
+                 answers; the record can stay as it is."
             ),
             ConfigWarning::ShardWithoutBuckets { path, shard } => write!(
                 f,
@@ -165,6 +184,7 @@ impl From<&ConfigWarning> for Notice {
         let kind = match w {
             ConfigWarning::ShadowedPrefix { .. } => "shadowed_prefix",
             ConfigWarning::PrefixOrderApproximate { .. } => "prefix_order_approximate",
+            ConfigWarning::EmptyRange { .. } => "empty_range",
             ConfigWarning::ShardWithoutBuckets { .. } => "shard_without_buckets",
         };
         Notice {

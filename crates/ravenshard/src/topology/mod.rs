@@ -23,7 +23,6 @@ use validate::{
 /// integers, so there are at most 2^31 / 2^20 = 2048 blocks, one of them the default.
 pub const MAX_PREFIXES: usize = 2047;
 
-/// The range of `ranges` (ascending, validated) that holds `bucket`, if its block is owned.
 /// The shard numbers in `order` (those that exist, once each), then the rest ascending.
 fn in_order(shards: &Shards, order: &[u32]) -> Vec<u32> {
     let mut seen = std::collections::HashSet::with_capacity(order.len());
@@ -37,12 +36,23 @@ fn in_order(shards: &Shards, order: &[u32]) -> Vec<u32> {
     numbers
 }
 
+/// The range of `ranges` (ascending, validated) that holds `bucket`, if its block is owned.
+/// Of ranges with one start (an empty range before it, as `MoveBucket` leaves), the last,
+/// as RavenDB's `FindBucketShard` answers.
 fn range_of(ranges: &[BucketRange], bucket: u32) -> Option<&BucketRange> {
+    let block = bucket / NUMBER_OF_BUCKETS;
     let after = ranges.partition_point(|r| r.start <= bucket);
-    let range = ranges.get(after.checked_sub(1)?)?;
-    // Every owned block starts with a range (validated), so the range found is in the
-    // bucket's block exactly when the block is owned.
-    (range.start / NUMBER_OF_BUCKETS == bucket / NUMBER_OF_BUCKETS).then_some(range)
+    let found = after.checked_sub(1).and_then(|i| ranges.get(i));
+    match found {
+        // The range found is in the bucket's block exactly when the block is owned and has a
+        // range at or before the bucket.
+        Some(range) if range.start / NUMBER_OF_BUCKETS == block => Some(range),
+        // A prefix block whose first range starts late (validated: only a prefix's block):
+        // its first buckets belong to that range, as FindBucketShard answers.
+        _ => ranges
+            .get(after)
+            .filter(|r| r.start / NUMBER_OF_BUCKETS == block),
+    }
 }
 
 /// The database name used when a configuration does not carry one.
