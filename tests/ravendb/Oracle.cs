@@ -240,6 +240,22 @@ public static class Oracle
         }
     }
 
+    /// ShardHelper.ValidateBucketsMapping, which MoveBucket runs after every move: null when
+    /// the record passes, else the server's message.
+    public static string Validate(int handle)
+    {
+        var validate = typeof(ShardHelper).GetMethod("ValidateBucketsMapping", Any);
+        try
+        {
+            Invoke(validate, null, new object[] { Records[handle] });
+            return null;
+        }
+        catch (Exception e)
+        {
+            return $"{e.GetType().Name}: {e.Message}";
+        }
+    }
+
     /// A new shard in the record, as adding a shard to the database does before any bucket
     /// moves to it.
     public static void AddShard(int handle, int shard)

@@ -351,6 +351,14 @@ def check_migrations(checks, raven, rs, rng, rounds, ids):
             f.write(current_text)
         described = json.loads(raven.call("Describe", start))
         shards = sorted(described["shards"])
+        invalid = raven.call("Validate", start)
+        if invalid:
+            # RavenDB's own check, run after every MoveBucket, looks across the blocks: a
+            # record whose default block ends on the shard a prefix's block starts on (the
+            # creation step makes such records) can have no bucket moved at all.
+            checks.known(f"migration {r} ({current}): RavenDB's MoveBucket refuses every move "
+                         f"in this record: {invalid}")
+            continue
         for name, scenario in migration_scenarios(rng, shards, bool(described["prefixes"])):
             if scenario is None:
                 continue
@@ -426,10 +434,10 @@ def main():
     parser.add_argument("--out", required=True, help="a folder for inputs and repros")
     parser.add_argument("--checks", default="casing,order,server-made,buckets,migrations",
                         help="comma-separated: casing, order, server-made, buckets, migrations")
-    parser.add_argument("--rounds", type=int, default=4, help="random topologies to reshard")
+    parser.add_argument("--rounds", type=int, default=3, help="random topologies to reshard")
     parser.add_argument("--kinds", default="create,ranges,prefixed",
                         help="configuration kinds for the bucket checks (generate.configuration)")
-    parser.add_argument("--configurations", type=int, default=2, help="configurations per kind")
+    parser.add_argument("--configurations", type=int, default=1, help="configurations per kind")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     started = time.time()

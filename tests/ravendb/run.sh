@@ -7,7 +7,7 @@
 #
 # Usage: tests/ravendb/run.sh [--bench] [oracle.py options: --ids N --seed S --rounds R
 #                             --checks buckets,migrations,...]
-#   --bench   the bench script's run: 10,000,000 IDs per version and configuration, release
+#   --bench   the bench script's run: 10,000,000 IDs under one prefixed configuration, release
 #             CLI (figures in docs/speed.md)
 #   VERSIONS  the RavenDB versions to run (default "7.1.5 6.2.4")
 #   NO_JS=1   leave the JS API out (no Node.js, no wasm build)
@@ -25,6 +25,7 @@ pip_target() {
     say "pip install --target ${dir#"$root"/} $*"
     rm -rf "$dir"
     python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
+      --root-user-action=ignore \
       --target "$dir" "$@"
     touch "$dir/.installed"
   fi
@@ -49,7 +50,7 @@ done
 if [ "$bench" = 1 ]; then
   cargo build --locked --release -p ravenshard-cli >&2
   cli="$root/target/release/ravenshard"
-  args=(--ids 10000000 --checks buckets --configurations 1 "${args[@]}")
+  args=(--ids 10000000 --checks buckets --kinds prefixed "${args[@]}")
 else
   cargo build --locked -p ravenshard-cli >&2
   cli="$root/target/debug/ravenshard"
