@@ -50,7 +50,7 @@ done
 if [ "$bench" = 1 ]; then
   cargo build --locked --release -p ravenshard-cli >&2
   cli="$root/target/release/ravenshard"
-  args=(--ids 10000000 --checks buckets --kinds prefixed "${args[@]}")
+  args=(--ids 10000000 --checks casing,buckets --kinds prefixed "${args[@]}")
 else
   cargo build --locked -p ravenshard-cli >&2
   cli="$root/target/debug/ravenshard"
