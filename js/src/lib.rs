@@ -110,6 +110,12 @@ export interface Explanation {
     fragment: string | null;
     nodes: string[];
     warnings: Notice[];
+    /**
+     * For an ID ending with `/` or `|`: the ID the server stores instead (`users/<n>`,
+     * `users/<n>-<node>$<BASE26>`) and how it is placed; the steps above are then those of
+     * the text as given. `null` for an ordinary ID.
+     */
+    server_made: { kind: "sticky" | "identity"; final_id: string; placement: string } | null;
 }
 "#;
 

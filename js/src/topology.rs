@@ -164,6 +164,29 @@ impl Topology {
         self.inner.database().to_string()
     }
 
+    /// The RavenDB server whose rules this topology follows: `"7"` (7.x, the default) or
+    /// `"6.2"` (6.2.x, which hashes the control characters of an ID with non-ASCII
+    /// characters unescaped). `locate`, `explain`, `bucketsFor`, `shardsFor` and `report`
+    /// follow it.
+    #[wasm_bindgen(getter, js_name = serverVersion, unchecked_return_type = "\"7\" | \"6.2\"")]
+    pub fn server_version(&self) -> String {
+        self.inner.server_version().name().to_string()
+    }
+
+    /// Sets the server version: `"7"` or `"6.2"` (also `"7.1.5"`, `"6.2.4"`: a version is
+    /// read as its line).
+    ///
+    /// Throws an `Error` naming the two versions for anything else.
+    #[wasm_bindgen(setter, js_name = serverVersion)]
+    pub fn set_server_version(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "\"7\" | \"6.2\" | string")] version: &str,
+    ) -> Result<(), JsError> {
+        let version: ravenshard::ServerVersion = version.parse().map_err(js_error)?;
+        self.inner.set_server_version(version);
+        Ok(())
+    }
+
     /// Where a document lives: `{bucket, shard, prefix, fragment, nodes}`, the bucket
     /// including the offset of the prefix the ID starts with (`prefix` is that prefix, or
     /// `null`). With the design on, `…$@<n>` is in bucket `n` exactly (no prefix offset).

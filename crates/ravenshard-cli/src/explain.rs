@@ -33,6 +33,14 @@ pub fn readable(e: &Explanation, topology: Option<&Topology>) -> String {
         out.push_str(&format!("{name:<13} {value}\n"));
     };
     step("id", e.id.clone());
+    if let Some(made) = &e.server_made {
+        step("stored as", made.final_id.clone());
+        step("placement", made.placement.clone());
+        step(
+            "steps below",
+            "for the text as given, which no document gets".into(),
+        );
+    }
     step("lower-case", e.lower_id.clone());
     step(
         "hashed part",

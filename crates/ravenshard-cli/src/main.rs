@@ -18,7 +18,7 @@ mod workload_blocks;
 use blocks::Pool;
 use clap::{Args, Parser, Subcommand};
 use input::{Entry, Input, InputFormat};
-use ravenshard::{ConfigError, Topology};
+use ravenshard::{ConfigError, ServerVersion, Topology};
 use ravenshard_design::content::{locate_id, ContentDesign, ContentError};
 use ravenshard_import::{Format, ImportError};
 use std::io::{self, Write};
@@ -208,6 +208,15 @@ struct TopologyArgs {
     /// The database name, for fragment names (`<database>$<shard>`).
     #[arg(long, value_name = "NAME")]
     database: Option<String>,
+    /// The RavenDB server whose rules to follow: `7` (7.x) or `6.2` (6.2.x, which hashes the
+    /// control characters of non-ASCII IDs unescaped).
+    #[arg(long, value_name = "VERSION", default_value = "7", value_parser = parse_server_version)]
+    server_version: ServerVersion,
+}
+
+fn parse_server_version(text: &str) -> Result<ServerVersion, String> {
+    text.parse()
+        .map_err(|e: ravenshard::UnknownServerVersion| e.to_string())
 }
 
 #[derive(Args)]
@@ -319,6 +328,9 @@ impl TopologyArgs {
         if let (Some(t), Some(name)) = (topology.as_mut(), &self.database) {
             t.set_database(name);
         }
+        if let Some(t) = topology.as_mut() {
+            t.set_server_version(self.server_version);
+        }
         Ok(topology)
     }
 }
@@ -383,7 +395,8 @@ fn main() -> ExitCode {
                 false => None,
             };
             let pool = Pool::new(threads.threads)?;
-            bucket(t.as_ref(), design.as_ref(), ids, input, &pool)
+            let version = topology.server_version;
+            bucket(t.as_ref(), design.as_ref(), version, ids, input, &pool)
         }),
         Command::Explain { topology, json, id } => topology
             .load()
@@ -483,11 +496,13 @@ fn main() -> ExitCode {
 /// Streams IDs to `id<TAB>bucket[<TAB>shard]` lines; invalid IDs go to stderr with where
 /// they are and make the exit status 1. With the design on, only IDs whose last `$` is
 /// followed by `@` take its path (a pinned bucket, [`locate_id`]); the rest keep the core's
-/// fast one. Blank ID lines are empty IDs, so every line gets an answer or an error. ID
+/// fast one. An empty line is an empty ID (an error), a line of white space a blank ID (an
+/// answer), so every line gets an answer or an error. ID
 /// lines are answered a block at a time on the pool's threads, in input order.
 fn bucket(
     topology: Option<&Topology>,
     design: Option<&ContentDesign>,
+    version: ServerVersion,
     ids: Vec<String>,
     input: Option<Input>,
     pool: &Pool,
@@ -502,7 +517,7 @@ fn bucket(
             Some(t) => locate_id(t, design, id)
                 .map(|l| (l.bucket, Some(l.shard)))
                 .map_err(|e| e.to_string()),
-            None => ravenshard::bucket_for(id)
+            None => ravenshard::bucket_for_with(id, version)
                 .map(|b| (b, None))
                 .map_err(|e| e.to_string()),
         }

@@ -13,6 +13,15 @@ pub enum IdError {
         /// The ID's length in UTF-8 bytes.
         bytes: usize,
     },
+    /// The ID lower-cased is longer than [`MAX_ID_BYTES`](crate::MAX_ID_BYTES) in UTF-8,
+    /// which is what RavenDB counts; its own length differs (see
+    /// [`check_id`](crate::check_id)).
+    TooLongLowerCased {
+        /// The ID's length in UTF-8 bytes.
+        bytes: usize,
+        /// The lower-cased ID's length in UTF-8 bytes.
+        lowered: usize,
+    },
 }
 
 impl fmt::Display for IdError {
@@ -21,12 +30,20 @@ impl fmt::Display for IdError {
             IdError::Empty => write!(
                 f,
                 "Document ID cannot be empty. Give the document an ID, or end a collection \
-                 prefix with '/' to let the server generate one."
+                 prefix with '/' to let the server generate one (a batch gives a document with \
+                 an empty ID a new GUID as its ID, so its bucket cannot be known in advance)."
             ),
             IdError::TooLong { bytes } => write!(
                 f,
                 "Document ID cannot exceed {} bytes, but the ID was {bytes} bytes. \
                  Shorten the ID (an anchor suffix counts towards the limit).",
+                crate::MAX_ID_BYTES
+            ),
+            IdError::TooLongLowerCased { bytes, lowered } => write!(
+                f,
+                "Document ID cannot exceed {} bytes, but the ID was {bytes} bytes \
+                 ({lowered} bytes lower-cased, which is what RavenDB counts). Shorten the ID \
+                 (an anchor suffix counts towards the limit).",
                 crate::MAX_ID_BYTES
             ),
         }

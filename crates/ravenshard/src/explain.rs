@@ -15,6 +15,53 @@ pub struct PrefixStep {
     pub bucket_range_start: u32,
 }
 
+/// What a sharded RavenDB database does with an ID it completes itself: the document is not
+/// stored under (or hashed as) the ID given.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ServerMadeId {
+    /// `"sticky"` for an ID ending with `/`, `"identity"` for one ending with `|`.
+    pub kind: &'static str,
+    /// The ID the document is stored under, with its server-made parts in angle brackets.
+    pub final_id: String,
+    /// What decides the bucket and the shard, in a sentence.
+    pub placement: String,
+}
+
+impl ServerMadeId {
+    /// The server-made ID that `id` asks for, if it ends with `/` or `|`.
+    fn of(id: &str, prefix: Option<&PrefixStep>) -> Option<ServerMadeId> {
+        let block = match prefix {
+            Some(p) => format!(
+                "the 2^20 buckets of prefix '{}' (from {})",
+                p.prefix, p.bucket_range_start
+            ),
+            None => "the 2^20 buckets of the default block".to_string(),
+        };
+        if let Some(base) = id.strip_suffix('/') {
+            return Some(ServerMadeId {
+                kind: "sticky",
+                final_id: format!("{base}/<n>-<node>$<BASE26>"),
+                placement: format!(
+                    "the orchestrator makes '{base}/$<BASE26>$/' (ShardHelper.GenerateStickyId: \
+                     BASE26 is a random number in letters) and routes it by '{base}/$<BASE26>', \
+                     so the document is anchored to its random BASE26: a random bucket among \
+                     {block}; the shard then stores it as '{base}/<n>-<node>$<BASE26>'"
+                ),
+            });
+        }
+        let base = id.strip_suffix('|')?;
+        Some(ServerMadeId {
+            kind: "identity",
+            final_id: format!("{base}/<n>"),
+            placement: format!(
+                "the server takes the next value n of the cluster-wide identity '{base}' and \
+                 stores '{base}/<n>' (the identity parts separator, '/' by default, replaces \
+                 '|'), placed as that ordinary ID; explain '{base}/<n>' once n is known"
+            ),
+        })
+    }
+}
+
 /// How a document ID becomes a bucket and a shard, step by step.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Explanation {
@@ -50,6 +97,9 @@ pub struct Explanation {
     pub nodes: Vec<String>,
     /// Warnings about the ID.
     pub warnings: Vec<Notice>,
+    /// For an ID ending with `/` or `|`: the ID the server stores instead and how it is
+    /// placed. The steps above are then those of the text as given, which no document gets.
+    pub server_made: Option<ServerMadeId>,
 }
 
 /// Explains where an ID goes: every step of the computation.
@@ -72,6 +122,13 @@ pub struct Explanation {
 /// let e = explain("A\u{1}B", None).unwrap();
 /// assert_eq!((e.lower_id.as_str(), e.hashed.as_str(), e.bucket), ("a\\u0001b", "a\\u0001b", 231705));
 /// assert_eq!(e.hashed_chars, [0, 3]);
+///
+/// // The server completes `users/` and `users|` itself.
+/// let e = explain("users/", Some(&topology)).unwrap();
+/// let made = e.server_made.unwrap();
+/// assert_eq!((made.kind, made.final_id.as_str()), ("sticky", "users/<n>-<node>$<BASE26>"));
+/// assert_eq!(explain("users|", None).unwrap().server_made.unwrap().final_id, "users/<n>");
+/// assert!(explain("users/1", None).unwrap().server_made.is_none());
 /// ```
 pub fn explain(id: &str, topology: Option<&Topology>) -> Result<Explanation, IdError> {
     let warnings = validate_id(id)?.iter().map(Notice::from).collect();
@@ -92,6 +149,7 @@ pub fn explain(id: &str, topology: Option<&Topology>) -> Result<Explanation, IdE
     let bucket = raw_bucket + prefix.as_ref().map_or(0, |p| p.bucket_range_start);
     let range = topology.and_then(|t| t.range_of(bucket)).copied();
     let shard = range.map(|r| r.shard);
+    let server_made = ServerMadeId::of(id, prefix.as_ref());
     Ok(Explanation {
         id: id.to_string(),
         anchored: start > 0,
@@ -111,5 +169,6 @@ pub fn explain(id: &str, topology: Option<&Topology>) -> Result<Explanation, IdE
             .map(|(t, s)| t.members(s).to_vec())
             .unwrap_or_default(),
         warnings,
+        server_made,
     })
 }

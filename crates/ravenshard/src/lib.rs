@@ -53,10 +53,11 @@ pub use bucket::{
 };
 pub use document::{one_line, Document, DocumentLine};
 pub use error::{ConfigError, IdError};
-pub use explain::{explain, Explanation, PrefixStep};
-pub use id::{check_id, validate_id, MAX_ID_BYTES};
+pub use explain::{explain, Explanation, PrefixStep, ServerMadeId};
+pub use id::{check_id, is_blank_id, validate_id, MAX_ID_BYTES};
 pub use lowered::{
     escape_controls, is_escaped_control, lower_id, lower_id_with, push_lower_id, ServerVersion,
+    UnknownServerVersion,
 };
 pub use report::{report, HashIsKey, Report, ReportBuilder, ReportOptions};
 pub use topology::{

@@ -13,10 +13,12 @@
 //!   ([`Fields::size`], [`BadSize`] otherwise). What to do with a bad size is each reader's
 //!   choice: the editor notes and ignores it, file import and share links refuse the file, a
 //!   resharding workload leaves the line out.
-//! * A **blank** line (empty, or white space only) holds no document. Readers of document
-//!   lists skip it ([`documents`], [`Fields::parse`]); readers that answer line by line
-//!   ([`ids`], [`id_field`]: `bucketsFor`, `ravenshard bucket`) read it as an empty ID, which
-//!   is an error, so that answer `i` stays the answer for line `i + 1`.
+//! * A **blank** line (empty, or white space only) holds no document in a document list:
+//!   readers of lists skip it ([`documents`], [`Fields::parse`]). Readers that answer line
+//!   by line ([`ids`], [`id_field`]: `bucketsFor`, `ravenshard bucket`) read every line, so
+//!   that answer `i` stays the answer for line `i + 1`: an empty line is an empty ID (an
+//!   error), a line of white space is that blank ID, which RavenDB stores and hashes as any
+//!   other ([`Warning::BlankId`](crate::Warning::BlankId)).
 //!
 //! [`for_each_line`] reads the lines of a stream (a file, stdin) in constant memory.
 //!
@@ -79,8 +81,8 @@ pub fn is_blank(line: &str) -> bool {
 }
 
 /// The ID of a line, for readers that need only IDs and answer line by line: the text before
-/// the first tab, or an empty ID for a blank line (see the [module](self)). The result is a
-/// part of `line`.
+/// the first tab, as written (a line of white space is a blank ID, see the
+/// [module](self)). The result is a part of `line`.
 ///
 /// # Examples
 ///
@@ -90,7 +92,7 @@ pub fn is_blank(line: &str) -> bool {
 /// assert_eq!(id_field("orders/1-A\t120\tOrders"), "orders/1-A");
 /// assert_eq!(id_field(" a "), " a ");
 /// assert_eq!(id_field("\t5"), "");
-/// assert_eq!(id_field("  "), "");
+/// assert_eq!(id_field("  "), "  ");
 /// ```
 pub fn id_field(line: &str) -> &str {
     id_before(line, memchr::memchr(b'\t', line.as_bytes()))
@@ -98,15 +100,9 @@ pub fn id_field(line: &str) -> &str {
 
 /// [`id_field`] of a line whose first tab (if any) is known.
 fn id_before(line: &str, tab: Option<usize>) -> &str {
-    let id = match tab.and_then(|tab| line.get(..tab)) {
+    match tab.and_then(|tab| line.get(..tab)) {
         Some(id) => id,
         None => line,
-    };
-    // Only an ID that starts with white space can belong to a blank line.
-    if id.as_bytes().first().is_some_and(u8::is_ascii_graphic) || !is_blank(line) {
-        id
-    } else {
-        &line[..0]
     }
 }
 
@@ -390,7 +386,7 @@ pub fn for_each_line_in<E>(
 ///     Ok::<(), ()>(())
 /// });
 /// assert_eq!(n, Ok(3));
-/// assert_eq!(seen, [(1, Some("a".into())), (2, Some("".into())), (3, None)]);
+/// assert_eq!(seen, [(1, Some("a".into())), (2, Some(" ".into())), (3, None)]);
 /// ```
 pub fn for_each_id_in<E>(
     block: &[u8],
@@ -606,7 +602,7 @@ mod tests {
     fn ids_and_documents_agree_on_every_line_that_holds_a_document() {
         let text = "a\r\n\n  \n\t5\n b \t7\tC\tbody\t x\n\u{3000}\nlast";
         let ids: Vec<&str> = ids(text).collect();
-        assert_eq!(ids, ["a", "", "", "", " b ", "", "last"]);
+        assert_eq!(ids, ["a", "", "  ", "", " b ", "\u{3000}", "last"]);
         let documents: Vec<(usize, &str)> = documents(text).map(|(n, f)| (n, f.id)).collect();
         assert_eq!(documents, [(1, "a"), (4, ""), (5, " b "), (7, "last")]);
         for (number, fields) in super::documents(text) {

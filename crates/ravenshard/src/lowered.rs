@@ -42,6 +42,66 @@ pub enum ServerVersion {
     V7,
 }
 
+impl ServerVersion {
+    /// The name the CLI and the JS API take: `"6.2"` or `"7"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ServerVersion::V6_2 => "6.2",
+            ServerVersion::V7 => "7",
+        }
+    }
+}
+
+impl std::fmt::Display for ServerVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A server version that is neither `6.2` nor `7`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownServerVersion(pub String);
+
+impl std::fmt::Display for UnknownServerVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown RavenDB server version '{}': give 6.2 (6.2.x) or 7 (7.x); the rules \
+             differ only in how control characters of non-ASCII IDs are hashed",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownServerVersion {}
+
+/// Reads `6.2` or `7` (also `6.2.4`, `7.1`, `7.1.5`: the rule is the same within a minor
+/// version line).
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard::ServerVersion;
+///
+/// assert_eq!("6.2".parse(), Ok(ServerVersion::V6_2));
+/// assert_eq!("7.1.5".parse(), Ok(ServerVersion::V7));
+/// assert!("6.0".parse::<ServerVersion>().is_err());
+/// ```
+impl std::str::FromStr for ServerVersion {
+    type Err = UnknownServerVersion;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let t = text.trim();
+        if t == "6.2" || t.starts_with("6.2.") {
+            Ok(ServerVersion::V6_2)
+        } else if t == "7" || t.starts_with("7.") {
+            Ok(ServerVersion::V7)
+        } else {
+            Err(UnknownServerVersion(text.to_string()))
+        }
+    }
+}
+
 /// Whether RavenDB escapes this byte of a lower-cased ID as `\u00XX`: `0x00`-`0x07`, `0x0B`,
 /// `0x0E`-`0x1F` (not `\b`, `\t`, `\n`, `\f`, `\r`).
 ///

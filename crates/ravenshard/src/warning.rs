@@ -26,6 +26,10 @@ pub enum Warning {
         /// The trailing character.
         suffix: char,
     },
+    /// The ID is white space only. A batch (a session's `SaveChanges`) stores it under that
+    /// ID, hashed as any other; a single-document `PUT /docs?id=` refuses it ("Query string
+    /// value 'id' must have a non empty value").
+    BlankId,
 }
 
 impl fmt::Display for Warning {
@@ -62,6 +66,13 @@ impl fmt::Display for Warning {
                 "the ID ends with '{suffix}', which asks the server to generate the final ID; \
                  the bucket shown is for this text, not for the ID the server will assign."
             ),
+            Warning::BlankId => write!(
+                f,
+                "the ID is blank (white space only): a batch (session.SaveChanges) stores it \
+                 under this ID, in the bucket shown, but a single-document PUT refuses it \
+                 (\"Query string value 'id' must have a non empty value\"). Give the document a \
+                 visible ID."
+            ),
         }
     }
 }
@@ -91,6 +102,18 @@ pub enum ConfigWarning {
         /// The prefix.
         prefix: String,
     },
+    /// A bucket range holds no bucket: the next range starts at the same bucket. RavenDB's
+    /// `MoveBucket` leaves such a range when it moves the last bucket of a block to a new
+    /// shard, and the server answers with the later range (`FindBucketShard`); so does this
+    /// crate.
+    EmptyRange {
+        /// Path of the empty range.
+        path: String,
+        /// Its start, which is also the next range's.
+        start: u32,
+        /// The shard it names.
+        shard: u32,
+    },
     /// A shard owns no bucket range, so it holds no documents (a new shard gets buckets
     /// only by resharding).
     ShardWithoutBuckets {
@@ -116,6 +139,13 @@ impl fmt::Display for ConfigWarning {
                  with ICU's root collation). Give the BucketRanges of the database RavenDB \
                  created, or use a build with the icu-collation feature."
             ),
+            ConfigWarning::EmptyRange { path, start, shard } => write!(
+                f,
+                "{path}: the range of shard {shard} holds no bucket, because the next range \
+                 also starts at {start} (RavenDB's MoveBucket leaves such a range after moving \
+                 a block's last bucket). The later range owns bucket {start}, as RavenDB \
+                 answers; the record can stay as it is."
+            ),
             ConfigWarning::ShardWithoutBuckets { path, shard } => write!(
                 f,
                 "{path}: shard {shard} owns no bucket range and will hold no documents until \
@@ -140,6 +170,7 @@ impl From<&Warning> for Notice {
             Warning::EmptyAnchor => "empty_anchor",
             Warning::ControlCharacter { .. } => "control_character",
             Warning::ServerGeneratedId { .. } => "server_generated_id",
+            Warning::BlankId => "blank_id",
         };
         Notice {
             kind,
@@ -153,6 +184,7 @@ impl From<&ConfigWarning> for Notice {
         let kind = match w {
             ConfigWarning::ShadowedPrefix { .. } => "shadowed_prefix",
             ConfigWarning::PrefixOrderApproximate { .. } => "prefix_order_approximate",
+            ConfigWarning::EmptyRange { .. } => "empty_range",
             ConfigWarning::ShardWithoutBuckets { .. } => "shard_without_buckets",
         };
         Notice {

@@ -61,18 +61,71 @@ fn prefix_in_different_casing() {
         .contains("Prefix 'Users/' already exists in different casing"));
 }
 
+/// RavenDB's own record after moving buckets 982,173 to 1,048,575 from shard 2 to a new
+/// shard 3, one at a time with `ShardHelper.MoveBucket` (7.1.5): an empty range at the last
+/// bucket, two ranges with one start. It is read, with a warning, and answered as
+/// `FindBucketShard` answers: the later of the two ranges.
+#[test]
+fn ranges_with_one_start_are_read_as_the_server_reads_them() {
+    let record = r#"{"Shards": {"0": {}, "1": {}, "2": {}, "3": {}}, "BucketRanges": [
+        {"BucketRangeStart": 0, "ShardNumber": 0}, {"BucketRangeStart": 349525, "ShardNumber": 1},
+        {"BucketRangeStart": 699050, "ShardNumber": 2}, {"BucketRangeStart": 982173, "ShardNumber": 3},
+        {"BucketRangeStart": 1048575, "ShardNumber": 2}, {"BucketRangeStart": 1048575, "ShardNumber": 3}]}"#;
+    let t = Topology::from_json(record).unwrap();
+    assert_eq!(t.shard_for_bucket(1048575), Some(3));
+    assert_eq!(t.shard_for_bucket(1048574), Some(3));
+    assert_eq!(t.shard_for_bucket(982172), Some(2));
+    assert_eq!(t.locate("customers/1-A").unwrap().shard, 3);
+    assert!(t.warnings().iter().any(|w| matches!(
+        w,
+        ConfigWarning::EmptyRange {
+            start: 1048575,
+            shard: 2,
+            ..
+        }
+    )));
+    assert!(!t
+        .warnings()
+        .iter()
+        .any(|w| matches!(w, ConfigWarning::ShardWithoutBuckets { .. })));
+}
+
+/// After MoveBucket moves the first bucket of a prefix's block, the block's first range
+/// starts one bucket late (RavenDB 7.1.5); FindBucketShard gives the first bucket to that
+/// range all the same.
+#[test]
+fn a_prefix_block_whose_first_range_starts_late_is_read_as_the_server_reads_it() {
+    let record = r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [0, 1], "BucketRangeStart": 1048576}],
+        "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0}, {"BucketRangeStart": 1048577, "ShardNumber": 1},
+        {"BucketRangeStart": 1572864, "ShardNumber": 0}]}"#;
+    let t = Topology::from_json(record).unwrap();
+    assert_eq!(t.shard_for_bucket(1048576), Some(1));
+    assert_eq!(t.shard_for_bucket(1048577), Some(1));
+    assert_eq!(t.shard_for_bucket(1048575), Some(0));
+    assert_eq!(t.shard_for_bucket(1572864), Some(0));
+    // The default block must still start at 0, as the server's ValidateBucketsMapping says.
+    let e = error(
+        r#"{"Shards": {"0": {}}, "BucketRanges": [{"BucketRangeStart": 1, "ShardNumber": 0}]}"#,
+    );
+    assert!(
+        matches!(e, ConfigError::RangeGap { block_start: 0, .. }),
+        "{e}"
+    );
+}
+
 #[test]
 fn ranges_overlap_gap_and_unknown_shard() {
     let e = error(
         r#"{"Shards": {"0": {}, "1": {}}, "BucketRanges": [
-            {"BucketRangeStart": 0, "ShardNumber": 0}, {"BucketRangeStart": 0, "ShardNumber": 1}]}"#,
+            {"BucketRangeStart": 0, "ShardNumber": 0}, {"BucketRangeStart": 10, "ShardNumber": 1},
+            {"BucketRangeStart": 5, "ShardNumber": 0}]}"#,
     );
-    assert_eq!(e.path(), Some("BucketRanges[1].BucketRangeStart"));
+    assert_eq!(e.path(), Some("BucketRanges[2].BucketRangeStart"));
     assert!(matches!(
         e,
         ConfigError::RangesOverlap {
-            start: 0,
-            previous: 0,
+            start: 5,
+            previous: 10,
             ..
         }
     ));

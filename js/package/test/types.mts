@@ -21,6 +21,7 @@ const explanation = explain("Orders/1-A", '{"Shards": {"0": {}}}');
 is<Explanation>()(explanation);
 is<string>()(explanation.hash);
 is<number | null>()(explanation.shard);
+is<string | undefined>()(explanation.server_made?.final_id);
 
 const topology = new Topology('{"Shards": {"0": {}, "1": {}, "2": {}}}', "Orders");
 const three = Topology.withShards(3);
@@ -36,6 +37,9 @@ is<Report>()(topology.report("users/4\nusers/5"));
 is<Notice[]>()(topology.warnings());
 is<string>()(topology.toJson());
 is<string>()(topology.database);
+is<"7" | "6.2">()(topology.serverVersion);
+three.serverVersion = "6.2";
+three.serverVersion = "7";
 is<boolean>()(topology.designOn);
 is<ContentRule[]>()(topology.contentRules());
 const grown = topology.addShard(["D"]);

@@ -1,6 +1,8 @@
 // The known-answer vectors (vectors/*.tsv, copied next to this file) through the npm
 // package: every row's bucket (bucketFor) and shard of 3 (Topology.locate), and each
 // file's IDs at once through bucketsFor and shardsFor, as a string and as UTF-8 bytes.
+// vectors/ravendb-oracle.json (what the differential suite found against RavenDB's own
+// code) through Topology.locate under each server version (Topology.serverVersion).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -51,3 +53,36 @@ for (const file of files) {
     assert.deepEqual([...three.shardsFor(bytes)], shards);
   });
 }
+
+const oracle = JSON.parse(readFileSync(new URL("ravendb-oracle.json", dir), "utf8"));
+
+test("the oracle vectors are there", () => assert.ok(oracle.groups.length >= 5));
+
+for (const [g, group] of oracle.groups.entries()) {
+  for (const version of group.versions) {
+    test(`ravendb-oracle.json group ${g} under ${version}: ${group.why}`, () => {
+      const topology = group.config === null ? Topology.withShards(3) : new Topology(group.config);
+      topology.serverVersion = version;
+      assert.equal(topology.serverVersion, version);
+      for (const [id, bucket, shard, error] of group.ids) {
+        if (bucket === null) {
+          assert.throws(() => topology.locate(id), (e) => e.message.includes(error), JSON.stringify(id));
+        } else {
+          const location = topology.locate(id);
+          assert.deepEqual([location.bucket, location.shard], [bucket, shard], JSON.stringify(id));
+        }
+      }
+    });
+  }
+}
+
+test("serverVersion 6.2 hashes the control characters of non-ASCII IDs unescaped", () => {
+  const six = Topology.withShards(3);
+  six.serverVersion = "6.2.4";
+  assert.equal(six.serverVersion, "6.2");
+  const seven = Topology.withShards(3);
+  assert.equal(seven.serverVersion, "7");
+  assert.notEqual(six.locate("é\u0001").bucket, seven.locate("é\u0001").bucket);
+  assert.equal(six.locate("a\u0001b").bucket, seven.locate("a\u0001b").bucket);
+  assert.throws(() => { six.serverVersion = "6.0"; }, /give 6\.2 \(6\.2\.x\) or 7/);
+});

@@ -14,6 +14,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
+mod escapes;
+mod key_order;
 #[cfg(test)]
 mod tests;
 
@@ -86,10 +88,14 @@ pub struct ParsedConfiguration {
     /// The JSON path of the configuration: `""` for a bare configuration, `"Sharding"` in a
     /// database record.
     pub base_path: String,
+    /// The keys of `Shards` in the order the JSON lists them (the order RavenDB's creation
+    /// step gives the main block's ranges in; `sharding.shards` is sorted).
+    pub shard_order: Vec<String>,
 }
 
-/// Reads a `ShardingConfiguration`, or a database record that contains `"Sharding"`.
-/// Unknown keys are ignored (and kept).
+/// Reads a `ShardingConfiguration`, or a database record that contains `"Sharding"`, as
+/// RavenDB reads it: unknown keys are ignored (and kept), and an escaped UTF-16 surrogate
+/// (`"\ud801\udc28"`) is U+FFFD, as Sparrow's reader makes it.
 ///
 /// # Examples
 ///
@@ -106,6 +112,7 @@ pub struct ParsedConfiguration {
 /// assert_eq!(err.path(), Some("BucketRanges[0].BucketRangeStart"));
 /// ```
 pub fn parse_configuration(text: &str) -> Result<ParsedConfiguration, ConfigError> {
+    let text = &*escapes::as_ravendb_reads_them(text);
     let value: Value = serde_json::from_str(text).map_err(|e| ConfigError::Json {
         path: "$".into(),
         line: e.line(),
@@ -127,10 +134,12 @@ pub fn parse_configuration(text: &str) -> Result<ParsedConfiguration, ConfigErro
         _ => return Err(ConfigError::NotAConfiguration),
     };
     let sharding = read_sharding(sharding, &base_path)?;
+    let shard_order = key_order::shard_keys_in_order(text, !base_path.is_empty());
     Ok(ParsedConfiguration {
         sharding,
         database,
         base_path,
+        shard_order,
     })
 }
 

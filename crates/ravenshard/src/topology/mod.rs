@@ -23,13 +23,36 @@ use validate::{
 /// integers, so there are at most 2^31 / 2^20 = 2048 blocks, one of them the default.
 pub const MAX_PREFIXES: usize = 2047;
 
+/// The shard numbers in `order` (those that exist, once each), then the rest ascending.
+fn in_order(shards: &Shards, order: &[u32]) -> Vec<u32> {
+    let mut seen = std::collections::HashSet::with_capacity(order.len());
+    let mut numbers: Vec<u32> = Vec::with_capacity(shards.len());
+    for &n in order {
+        if shards.contains(n) && seen.insert(n) {
+            numbers.push(n);
+        }
+    }
+    numbers.extend(shards.numbers().filter(|n| !seen.contains(n)));
+    numbers
+}
+
 /// The range of `ranges` (ascending, validated) that holds `bucket`, if its block is owned.
+/// Of ranges with one start (an empty range before it, as `MoveBucket` leaves), the last,
+/// as RavenDB's `FindBucketShard` answers.
 fn range_of(ranges: &[BucketRange], bucket: u32) -> Option<&BucketRange> {
+    let block = bucket / NUMBER_OF_BUCKETS;
     let after = ranges.partition_point(|r| r.start <= bucket);
-    let range = ranges.get(after.checked_sub(1)?)?;
-    // Every owned block starts with a range (validated), so the range found is in the
-    // bucket's block exactly when the block is owned.
-    (range.start / NUMBER_OF_BUCKETS == bucket / NUMBER_OF_BUCKETS).then_some(range)
+    let found = after.checked_sub(1).and_then(|i| ranges.get(i));
+    match found {
+        // The range found is in the bucket's block exactly when the block is owned and has a
+        // range at or before the bucket.
+        Some(range) if range.start / NUMBER_OF_BUCKETS == block => Some(range),
+        // A prefix block whose first range starts late (validated: only a prefix's block):
+        // its first buckets belong to that range, as FindBucketShard answers.
+        _ => ranges
+            .get(after)
+            .filter(|r| r.start / NUMBER_OF_BUCKETS == block),
+    }
 }
 
 /// The database name used when a configuration does not carry one.
@@ -208,20 +231,40 @@ impl Topology {
     pub fn from_json(text: &str) -> Result<Topology, ConfigError> {
         let parsed = parse_configuration(text)?;
         let database = parsed.database.as_deref().unwrap_or(DEFAULT_DATABASE);
-        Topology::from_configuration(parsed.sharding, database, &parsed.base_path)
+        let order: Vec<u32> = parsed
+            .shard_order
+            .iter()
+            .filter_map(|key| parse_shard_number(key))
+            .collect();
+        Topology::from_configuration_in_order(parsed.sharding, database, &parsed.base_path, &order)
     }
 
     /// Validates a configuration. `base_path` is its JSON path, used in error messages.
     ///
     /// When `BucketRanges` is empty the ranges are created as RavenDB does at database
-    /// creation: `2^20 / shards` buckets per shard in ascending shard order, then one 2^20
-    /// block per prefix in descending order of prefix in the server's collation (ICU's
-    /// root collation, not ordinal: see the `order` module's notes in the source, and
-    /// [`ConfigWarning::PrefixOrderApproximate`]).
+    /// creation: `2^20 / shards` buckets per shard in ascending shard order (see
+    /// [`Topology::from_configuration_in_order`] for another order), then one 2^20 block per
+    /// prefix in descending order of prefix in the server's collation (ICU's root
+    /// collation, not ordinal: see the `order` module's notes in the source, and
+    /// [`ConfigWarning::PrefixOrderApproximate`]), split over the prefix's shards in
+    /// ascending order (whatever the order its `Shards` lists them in).
     pub fn from_configuration(
         config: ShardingConfiguration,
         database: &str,
         base_path: &str,
+    ) -> Result<Topology, ConfigError> {
+        Topology::from_configuration_in_order(config, database, base_path, &[])
+    }
+
+    /// [`Topology::from_configuration`], where a database being created gives its main
+    /// block's ranges to the shards in `order` (the order its JSON lists `Shards` in, as
+    /// RavenDB does; [`from_json`](Topology::from_json) passes it), then to any shard
+    /// `order` leaves out, ascending.
+    pub fn from_configuration_in_order(
+        config: ShardingConfiguration,
+        database: &str,
+        base_path: &str,
+        order: &[u32],
     ) -> Result<Topology, ConfigError> {
         let at = |rest: &str| join_path(base_path, rest);
         let mut numbered = Vec::with_capacity(config.shards.len());
@@ -246,6 +289,7 @@ impl Topology {
                 count: shards.len(),
             });
         }
+        let shard_order = order;
         let creating = config.bucket_ranges.is_empty();
         let mut prefixes = validate_prefixes(&config.prefixed, &shards, creating, &at)?;
         let mut approximate = None;
@@ -253,7 +297,7 @@ impl Topology {
             let names: Vec<&str> = prefixes.iter().map(|p| p.prefix.as_str()).collect();
             approximate = order::approximate_prefix(&names).map(str::to_string);
             let order = order::creation_order(names.into_iter());
-            let mut ranges = split_block(0, shards.numbers());
+            let mut ranges = split_block(0, in_order(&shards, shard_order).into_iter());
             for (block, &index) in (1u32..).zip(order.iter()) {
                 // validate_prefixes bounds the count, so this cannot overflow.
                 let start = block * NUMBER_OF_BUCKETS;

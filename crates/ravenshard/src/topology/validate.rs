@@ -137,7 +137,7 @@ pub(super) fn validate_ranges(
             });
         }
         if let Some(previous) = ranges.last() {
-            if start <= previous.start {
+            if start < previous.start {
                 return Err(ConfigError::RangesOverlap {
                     path: path(".BucketRangeStart"),
                     start,
@@ -152,7 +152,9 @@ pub(super) fn validate_ranges(
         })?;
         let block_start = block * NUMBER_OF_BUCKETS;
         let opens_block = ranges.last().is_none_or(|r| r.start < block_start);
-        if opens_block && start != block_start {
+        // A prefix's block may start late: MoveBucket moves its first bucket by raising the
+        // first range's start, and FindBucketShard gives the buckets before it to that range.
+        if opens_block && start != block_start && owner.is_none() {
             return Err(ConfigError::RangeGap {
                 path: at("BucketRanges"),
                 block_start,
@@ -182,7 +184,12 @@ pub(super) fn validate_ranges(
     let blocks = std::iter::once(None).chain(prefixes.iter().map(Some));
     for owner in blocks {
         let block_start = owner.map_or(0, |p| p.bucket_range_start);
-        if !ranges.iter().any(|r| r.start == block_start) {
+        let block = block_start / NUMBER_OF_BUCKETS;
+        let has_range = match owner {
+            None => ranges.iter().any(|r| r.start == 0),
+            Some(_) => ranges.iter().any(|r| r.start / NUMBER_OF_BUCKETS == block),
+        };
+        if !has_range {
             return Err(ConfigError::RangeGap {
                 path: at("BucketRanges"),
                 block_start,
@@ -219,8 +226,21 @@ pub(super) fn collect_warnings(
             });
         }
     }
+    for (i, range) in ranges.iter().enumerate() {
+        if range.start == range.end {
+            warnings.push(ConfigWarning::EmptyRange {
+                path: at(&format!("BucketRanges[{i}]")),
+                start: range.start,
+                shard: range.shard,
+            });
+        }
+    }
     // A sorted list, not a BTreeSet: one more set type is another copy of the B-tree code.
-    let mut owning: Vec<u32> = ranges.iter().map(|r| r.shard).collect();
+    let mut owning: Vec<u32> = ranges
+        .iter()
+        .filter(|r| r.start < r.end)
+        .map(|r| r.shard)
+        .collect();
     owning.sort();
     for shard in shards.numbers() {
         if owning.binary_search(&shard).is_err() {

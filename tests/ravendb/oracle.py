@@ -1,0 +1,473 @@
+"""The differential suite: RavenDB's own server code against ravenshard's CLI (the core's
+answers) and JS API, on generated IDs and configurations. run.sh installs what it needs and
+calls this once per RavenDB version; see docs/rules.md ("Checked against RavenDB's code").
+
+A failure prints the input, RavenDB's answer and ravenshard's; the configuration goes to
+--out, so that `ravenshard bucket --config FILE ID` repeats it."""
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import generate  # noqa: E402
+from generate import BUCKETS, SEPARATOR  # noqa: E402
+from raven import Raven  # noqa: E402
+
+SHOWN = 10  # failures printed per check
+
+
+class Checks:
+    """Counts checks and prints the first failures of each."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+        self.shown = {}
+
+    def known(self, message):
+        """A disagreement found and not fixed yet: printed, counted, not failed."""
+        self.known_count = getattr(self, "known_count", 0) + 1
+        print(f"KNOWN {message}")
+
+    def expect(self, name, ok, detail):
+        if ok:
+            self.passed += 1
+            return True
+        self.failed += 1
+        n = self.shown.get(name, 0)
+        if n < SHOWN:
+            print(f"FAIL {name}: {detail()}")
+        elif n == SHOWN:
+            print(f"FAIL {name}: (further failures of this check not shown)")
+        self.shown[name] = n + 1
+        return False
+
+
+def surface_version(version):
+    """The CLI's and the JS API's name for a RavenDB version."""
+    return "6.2" if version.startswith("6.") else "7"
+
+
+class Ravenshard:
+    """ravenshard's answers: the CLI (the core's code, through both of its ID readers) and the
+    JS API in Node.js (the npm package's files)."""
+
+    def __init__(self, cli, js, version, out):
+        self.cli, self.version, self.out = cli, surface_version(version), out
+        self.js = js and os.path.abspath(js)
+
+    def _cli_run(self, config, ids, fmt):
+        path = os.path.join(self.out, f"ids.{fmt}")
+        if fmt == "lines":
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                f.write("".join(i + "\n" for i in ["orders/1-A"] + ids))
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(ids, f)
+        run = subprocess.run([self.cli, "bucket", "--config", config, "--server-version",
+                              self.version, "--format", fmt, "--file", path],
+                             capture_output=True)
+        if run.returncode not in (0, 1):
+            return [(-1, run.stderr.decode("utf-8", "replace").strip())] * len(ids)
+        first = 2 if fmt == "lines" else 1  # the line of ids[0]; lines start with a sentinel
+        errors = {}
+        for line in run.stderr.decode("utf-8", "replace").splitlines():
+            m = re.match(r".*?: line (\d+): (.*)$", line)
+            if m:
+                errors[int(m.group(1)) - first] = m.group(2)
+        out, pos, answers = run.stdout, 0, []
+        if fmt == "lines":
+            pos = out.index(b"\n") + 1
+        for i, id in enumerate(ids):
+            head = id.encode("utf-8") + b"\t"
+            if not out.startswith(head, pos):  # refused: said on stderr
+                answers.append((-1, errors.get(i, "refused (see stderr)")))
+                continue
+            end = out.index(b"\n", pos + len(head))
+            bucket, shard = out[pos + len(head):end].split(b"\t")
+            answers.append((int(bucket), int(shard)))
+            pos = end + 1
+        return answers
+
+    def cli_place(self, config, ids):
+        """Plain IDs through ID lines, the ones with a tab, CR or LF through a JSON array."""
+        plain = [i for i, id in enumerate(ids) if not re.search("[\t\r\n]", id)]
+        other = [i for i, id in enumerate(ids) if re.search("[\t\r\n]", id)]
+        answers = [None] * len(ids)
+        for fmt, which in (("lines", plain), ("json", other)):
+            if which:
+                for i, a in zip(which, self._cli_run(config, [ids[i] for i in which], fmt)):
+                    answers[i] = a
+        return answers
+
+    def js_place(self, config_text, ids):
+        """(what the JS API read, its answers); None when no package was given."""
+        if not self.js:
+            return None
+        job, out = os.path.join(self.out, "job.json"), os.path.join(self.out, "js.json")
+        with open(job, "w", encoding="utf-8") as f:
+            json.dump({"config": config_text, "ids": ids, "serverVersion": self.version}, f)
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ravenshard.cjs")
+        subprocess.run(["node", script, self.js, job, out], check=True)
+        with open(out, encoding="utf-8") as f:
+            result = json.load(f)
+        return result["read"], [tuple(a) for a in result["answers"]]
+
+
+def raven_place(raven, handle, ids):
+    from System.Collections.Generic import List
+    from System import String
+    errors = List[String]()
+    flat = list(raven.call("Place", handle, SEPARATOR.join(ids), errors))
+    messages = {int(e.split("\t", 1)[0]): e.split("\t", 1)[1] for e in errors}
+    return [(-1, messages[i]) if flat[2 * i] < 0 else (flat[2 * i], flat[2 * i + 1])
+            for i in range(len(ids))]
+
+
+def agree(a, b):
+    return a == b or (a[0] == -1 and b[0] == -1)
+
+
+def read_by_js(read):
+    """The JS API's toJson() in the shape of Oracle.Describe."""
+    if "error" in read:
+        return read
+    s = read.get("Sharding", read)
+    return {"shards": sorted(int(k) for k in s["Shards"]),
+            "ranges": [[r["BucketRangeStart"], r["ShardNumber"]] for r in s["BucketRanges"]],
+            "prefixes": [[p["Prefix"], p["BucketRangeStart"], p["Shards"]]
+                         for p in s.get("Prefixed") or []]}
+
+
+def check_configuration(checks, raven, rs, name, text, ids, read=True):
+    """RavenDB's and ravenshard's answers for `ids` under one configuration, and (with
+    `read`) what each read from it. Returns RavenDB's handle, or None if RavenDB refuses it."""
+    path = os.path.join(rs.out, name + ".json")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    try:
+        handle = raven.call("Load", text)
+    except RuntimeError as e:  # RavenDB refuses it: so must ravenshard
+        js = rs.js_place(text, ids[:1])
+        checks.expect("refused configurations", js is None or "error" in js[0],
+                      lambda: f"{name} ({path}): RavenDB refuses it ({e}); ravenshard reads it")
+        return None
+    expected = raven_place(raven, handle, ids)
+    cli = rs.cli_place(path, ids)
+    js = rs.js_place(text, ids)
+    if read:
+        described = json.loads(raven.call("Describe", handle))
+        described["shards"] = sorted(described["shards"])
+        by_cli = read_by_cli(rs, path)
+        checks.expect("records read (CLI)", by_cli == described,
+                      lambda: f"{name} ({path}):\n  RavenDB    {json.dumps(described)}"
+                              f"\n  ravenshard {json.dumps(by_cli)}")
+        # Without ICU, the JS API orders non-ASCII prefixes at creation approximately (and
+        # warns that it does): only records with ranges, or ASCII prefixes, are compared.
+        exact = "BucketRanges" in text or all(p[0].isascii() for p in described["prefixes"])
+        if js is not None and exact:
+            checks.expect("records read (JS)", read_by_js(js[0]) == described,
+                          lambda: f"{name} ({path}):\n  RavenDB    {json.dumps(described)}"
+                                  f"\n  ravenshard {json.dumps(read_by_js(js[0]))}")
+    for surface, answers in (("CLI", cli), ("JS", js[1] if js else None)):
+        if answers is None:
+            continue
+        for id, want, got in zip(ids, expected, answers):
+            checks.expect(f"buckets ({surface})", agree(want, got),
+                          lambda: f"{name} ({path}) id {json.dumps(id)}: RavenDB {want}, "
+                                  f"ravenshard {got}")
+    return handle
+
+
+CHUNK = 250_000  # IDs compared at a time
+
+
+def check_buckets(checks, raven, rs, rng, count, kinds, per_kind, seed):
+    """`count` IDs under `per_kind` configurations of each kind (the same IDs for each),
+    a chunk at a time; each configuration also with unknown keys and nulls added, and as
+    RavenDB's client writes it back."""
+    print(f"buckets: {count} IDs per configuration")
+    first = None
+    for kind in kinds:
+        for n in range(per_kind):
+            name = f"{kind}-{n}"
+            text = generate.configuration(rng, kind)
+            ids_rng = random.Random(f"{seed}-ids")
+            for at in range(0, count, CHUNK):
+                if at == 0 and first is not None:
+                    ids = first
+                else:
+                    ids = generate.document_ids(ids_rng, min(CHUNK, count - at), generate.PREFIX_POOL)
+                    first = ids if at == 0 else first
+                handle = check_configuration(checks, raven, rs, name, text, ids, read=at == 0)
+                if handle is None:
+                    break
+                if at == 0:
+                    small = ids[:2000]
+                    check_configuration(checks, raven, rs, name + "-noisy",
+                                        generate.noisy(rng, text), small)
+                    check_configuration(checks, raven, rs, name + "-written",
+                                        raven.call("Write", handle), small)
+
+
+def check_casing(checks, raven, rs):
+    """Every BMP character alone after `x`: ravenshard's lower-case tables (Unicode 17)
+    against this runtime's char.ToLowerInvariant (its ICU's Unicode). Characters ravenshard
+    lowers and the runtime leaves are a newer Unicode's mappings, not a fault: they are
+    listed, and IDs holding them are left out of the other checks. Any other difference fails."""
+    chars = [chr(c) for c in range(0x80, 0x10000) if not 0xD800 <= c <= 0xDFFF and c != 0xFFFF]
+    ids = ["x" + c for c in chars]
+    handle = raven.call("Load", '{"Shards": {"0": {}}}')
+    expected = raven_place(raven, handle, ids)
+    path = _write(rs, "casing.json", {"Shards": {"0": {}}})
+    got = rs.cli_place(path, ids)
+    lowered = raven.call("LowerInvariant", "".join(chars))
+    newer = set()
+    for c, low, want, have in zip(chars, lowered, expected, got):
+        if agree(want, have):
+            continue
+        if low == c:
+            newer.add(c)
+            continue
+        checks.expect("casing", False, lambda: f"U+{ord(c):04X}: RavenDB lowers it to "
+                      f"U+{ord(low):04X} (bucket {want}), ravenshard's bucket {have}")
+    checks.expect("casing", True, lambda: "")
+    if newer:
+        print(f"note: {len(newer)} BMP characters have a lower case in ravenshard's tables "
+              f"(Unicode 17) but not in this runtime ({raven.globalization}): "
+              + " ".join(f"U+{ord(c):04X}" for c in sorted(newer))
+              + "; IDs holding them are left out of the other checks")
+    return newer
+
+
+def check_prefix_order(checks, raven, rs, rng, rounds):
+    """The order RavenDB's creation step gives prefixes (ShardingStore.FillPrefixedSharding,
+    in this runtime's culture) against the CLI's (ICU4X) and, for ASCII prefixes, the JS
+    API's (which has no ICU collation for the rest and says so)."""
+    alphabet = ("abcABC019_-./:~!#$%&'()*+,;=?@[]^`{|} " + "éÉèüÜßİıΣσςжЖカ" + "\u00ad\u200b")
+    for r in range(rounds):
+        prefixes, seen = [], set()
+        for _ in range(rng.randint(2, 8)):
+            p = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 5))) + rng.choice("/-")
+            if p.lower() not in seen:
+                seen.add(p.lower())
+                prefixes.append(p)
+        try:
+            order = raven.call("Order", SEPARATOR.join(prefixes)).split(SEPARATOR)
+        except RuntimeError:
+            continue  # RavenDB refuses the set (a prefix in two casings by ToLower): skip it
+        config = {"Shards": {"0": {}}, "Prefixed": [{"Prefix": p, "Shards": [0]} for p in prefixes]}
+        path = _write(rs, f"order-{r}.json", config)
+        cli = read_by_cli(rs, path)
+        cli_order = [p[0] for p in cli.get("prefixes", [])]
+        checks.expect("prefix order (CLI)", cli_order == order,
+                      lambda: f"{json.dumps(prefixes)}:\n  RavenDB    {json.dumps(order)}"
+                              f"\n  ravenshard {json.dumps(cli_order)}")
+        js = rs.js_place(json.dumps(config), [])
+        if js is not None and all(p.isascii() for p in prefixes):
+            js_order = [p[0] for p in read_by_js(js[0]).get("prefixes", [])]
+            checks.expect("prefix order (JS)", js_order == order,
+                          lambda: f"{json.dumps(prefixes)}:\n  RavenDB    {json.dumps(order)}"
+                                  f"\n  ravenshard {json.dumps(js_order)}")
+
+
+def check_server_made_ids(checks, raven, rs, rng, count):
+    """`users/` in a sharded database: the orchestrator makes `users/$<BASE26>$/`
+    (ShardHelper.GenerateStickyId) and routes it by `users/$<BASE26>`
+    (GetShardNumberAndBucketForIdentity); the shard stores `users/<n>-<node>$<BASE26>`
+    (ShardedDocumentPutAction). That final ID must land where the routing sent it, by
+    RavenDB's answer and by ravenshard's."""
+    text = generate.configuration(rng, "prefixed")
+    handle = raven.call("Load", text)
+    path = os.path.join(rs.out, "server-made.json")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    prefixes = [p[0] for p in json.loads(raven.call("Describe", handle))["prefixes"]]
+    bases = [rng.choice(prefixes + ["users/", "Orders/", "a/b/"]) for _ in range(count)]
+    made = raven.call("Sticky", SEPARATOR.join(bases)).split(SEPARATOR)
+    routed = made[1::2]
+    finals = [b + f"{rng.randrange(1, 10**19):019d}-{rng.choice('ABC')}" + r[r.rindex("$"):]
+              for b, r in zip(bases, routed)]
+    by_route = raven_place(raven, handle, routed)
+    by_final = raven_place(raven, handle, finals)
+    cli = rs.cli_place(path, finals)
+    for sticky, final, a, b, c in zip(made[0::2], finals, by_route, by_final, cli):
+        checks.expect("server-made IDs", a == b == c,
+                      lambda: f"{sticky!r} routed to {a}, stored as {final!r}: RavenDB {b}, "
+                              f"ravenshard {c}")
+
+
+def cli_json(rs, *args):
+    run = subprocess.run([rs.cli, *args], capture_output=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"ravenshard {' '.join(args)}: {run.stderr.decode(errors='replace')}")
+    return json.loads(run.stdout)
+
+
+def read_by_cli(rs, path):
+    """What the CLI reads from a configuration: `plan --target` of itself prints it."""
+    try:
+        target = cli_json(rs, "plan", "--config", path, "--target", path, os.devnull)["target"]
+    except RuntimeError as e:
+        return {"error": str(e)}
+    return read_by_js(target)
+
+
+def migration_scenarios(rng, shards, prefixed):
+    """(name, ravenshard arguments after --config CURRENT) of the plans to replay."""
+    n = len(shards)
+    new = max(shards) + 1
+    grown = {"Shards": {str(s): {} for s in shards + [new]}}
+    drained = rng.choice(shards)
+    return [
+        ("add-shard", None if prefixed else ["plan", "--target", grown]),
+        ("drain", ["balance", "--weights", f"{drained}=0"] if n > 1 else None),
+        ("balance-contiguous", ["balance", "--threshold", "1", "--objective", "contiguous"]),
+        ("balance-fewest", ["balance", "--threshold", "1", "--objective", "fewest-migrations",
+                            "--max-buckets", "2000"]),
+    ]
+
+
+def check_migrations(checks, raven, rs, rng, rounds, ids):
+    """Plans' calls replayed bucket by bucket through ShardHelper.MoveBucket from random
+    topologies: the plan's target must be RavenDB's record after them, and ravenshard must
+    read that record (empty ranges, one start twice) and place IDs in it as RavenDB does."""
+    docs = os.path.join(rs.out, "migration-docs.txt")
+    with open(docs, "w", encoding="utf-8") as f:
+        f.write("".join(f"{id}\t{rng.randint(1, 5000)}\n" for id in ids))
+    for r in range(rounds):
+        kind = rng.choice(["create", "ranges", "prefixed"])
+        try:
+            start = raven.call("Load", generate.configuration(rng, kind))
+        except RuntimeError:
+            continue
+        current_text = raven.call("Write", start)
+        current = os.path.join(rs.out, f"migration-{r}-current.json")
+        with open(current, "w", encoding="utf-8") as f:
+            f.write(current_text)
+        described = json.loads(raven.call("Describe", start))
+        shards = sorted(described["shards"])
+        invalid = raven.call("Validate", start)
+        if invalid:
+            # RavenDB's own check, run after every MoveBucket, looks across the blocks: a
+            # record whose default block ends on the shard a prefix's block starts on (the
+            # creation step makes such records) can have no bucket moved at all.
+            checks.known(f"migration {r} ({current}): RavenDB's MoveBucket refuses every move "
+                         f"in this record: {invalid}")
+            continue
+        for name, scenario in migration_scenarios(rng, shards, bool(described["prefixes"])):
+            if scenario is None:
+                continue
+            args = [a if isinstance(a, str) else _write(rs, f"migration-{r}-{name}-target.json", a)
+                    for a in scenario]
+            label = f"migration {r} {name} ({current})"
+            try:
+                plan = cli_json(rs, *args[:1], "--config", current, *args[1:], docs)
+                calls = cli_json(rs, *args[:1], "--config", current, *args[1:], "--calls", "json", docs)
+            except RuntimeError as e:
+                checks.expect("plans made", False, lambda: f"{label}: {e}")
+                continue
+            handle = raven.call("Load", current_text)
+            for step in calls["before"]:
+                if step["kind"] == "add_shard":
+                    raven.call("AddShard", handle, step["shard"])
+            errors = [raven.call("MoveRange", handle, c["from_bucket"], c["to_bucket"], c["to_shard"])
+                      for c in calls["calls"]]
+            errors = [e for e in errors if e]
+            if not checks.expect("migrations replayed", not errors,
+                                 lambda: f"{label}: RavenDB's MoveBucket refused a call: {errors[0]}"):
+                continue
+            after = json.loads(raven.call("Describe", handle))
+            after["shards"] = sorted(after["shards"])
+            starts = [r[0] for r in after["ranges"]]
+            if starts != sorted(starts):
+                # MoveBucket appends the range of bucket 2^20-1 at the end of the list, after
+                # the prefixes' blocks; FindBucketShard then gives the last prefix block's last
+                # range to that shard. ravenshard does not read such a list yet.
+                checks.known(f"{label}: RavenDB's record after the calls is not in ascending "
+                             f"order ({after['ranges'][-3:]} at its end); ravenshard refuses it")
+                continue
+            target = read_by_js(plan["target"])
+            target["shards"] = sorted(set(target["shards"]) | set(after["shards"]))
+            same = owners(target["ranges"]) == owners(after["ranges"])
+            checks.expect("plan targets place buckets as RavenDB's records do", same,
+                          lambda: f"{label}: after {len(calls['calls'])} calls\n  RavenDB's record "
+                                  f"{after['ranges']}\n  the plan's target {target['ranges']}")
+            if same and target["ranges"] != after["ranges"]:
+                print(f"note: {label}: the plan's target {target['ranges']} and RavenDB's record "
+                      f"{after['ranges']} place every bucket alike but are not the same list")
+            written = raven.call("Write", handle)
+            check_configuration(checks, raven, rs, f"migration-{r}-{name}-after", written, ids)
+
+
+def owners(ranges):
+    """The runs of buckets and their shard that a list of ranges means, as FindBucketShard
+    reads it (of ranges with one start, the last; runs of one shard merged)."""
+    runs = []
+    for i, (start, shard) in enumerate(ranges):
+        if i + 1 < len(ranges) and ranges[i + 1][0] == start:
+            continue
+        if runs and runs[-1][1] == shard and start // BUCKETS == runs[-1][0] // BUCKETS:
+            continue
+        runs.append((start, shard))
+    return runs
+
+
+def _write(rs, name, value):
+    path = os.path.join(rs.out, name)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(value, f)
+    return path
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--version", required=True, help="RavenDB version (7.1.5, 6.2.4)")
+    parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--ids", type=int, default=100_000, help="IDs per configuration")
+    parser.add_argument("--cli", required=True, help="the ravenshard binary")
+    parser.add_argument("--js", help="the npm package's node/ravenshard.cjs (skip JS if absent)")
+    parser.add_argument("--out", required=True, help="a folder for inputs and repros")
+    parser.add_argument("--checks", default="casing,order,server-made,buckets,migrations",
+                        help="comma-separated: casing, order, server-made, buckets, migrations")
+    parser.add_argument("--rounds", type=int, default=3, help="random topologies to reshard")
+    parser.add_argument("--kinds", default="create,ranges,prefixed",
+                        help="configuration kinds for the bucket checks (generate.configuration)")
+    parser.add_argument("--configurations", type=int, default=1, help="configurations per kind")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    started = time.time()
+    raven = Raven(args.version)
+    print(f"RavenDB {args.version}: {raven.globalization}; seed {args.seed}")
+    rs = Ravenshard(args.cli, args.js, args.version, args.out)
+    checks = Checks()
+    rng = random.Random(f"{args.seed}-{args.version}")
+    newer = set()
+    if "casing" in args.checks:
+        newer = check_casing(checks, raven, rs)
+    generate.LEFT_OUT = frozenset(newer)
+    if "order" in args.checks:
+        check_prefix_order(checks, raven, rs, rng, 60)
+    if "server-made" in args.checks:
+        check_server_made_ids(checks, raven, rs, rng, 2000)
+    if "buckets" in args.checks:
+        check_buckets(checks, raven, rs, rng, args.ids, args.kinds.split(","),
+                      args.configurations, f"{args.seed}-{args.version}")
+    if "migrations" in args.checks:
+        ids = [i for i in generate.document_ids(rng, 3000, generate.PREFIX_POOL)
+               if not re.search("[\t\r\n]", i) and len(i.encode()) <= 300 and i.strip()]
+        check_migrations(checks, raven, rs, rng, args.rounds, ids)
+    known = getattr(checks, "known_count", 0)
+    if known:
+        print(f"{known} known disagreements (KNOWN above), not counted as failures")
+    print(f"RavenDB {args.version} in {time.time() - started:.1f}s: "
+          f"{checks.passed} passed, {checks.failed} failed")
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
