@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs every check and test of ravenshard, installing what is missing first, in 14 steps:
+# Runs every check and test of ravenshard, installing what is missing first, in 16 steps:
 # formatting, clippy (host and wasm32), the API docs with warnings denied, native
 # unit/doc/integration/property tests (the library and the CLI), the JS API and the studio in
 # headless Chromium, the release build of the studio and its smoke test in headless Chromium,
 # then the npm package: its tarball (scripts/js-package.sh), installed into a fresh project
 # and tested in Node.js (import, require, the vectors, the README examples), by tsc --strict,
-# in a plain page and bundled by esbuild in headless Chromium.
+# in a plain page and bundled by esbuild in headless Chromium; the differential suite against
+# RavenDB's own server code (tests/ravendb); and a short run of every fuzz target (fuzz/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser
@@ -69,6 +70,8 @@ step "npm package in Node.js (node --test: import, require, vectors, README exam
 step "npm package typings (tsc --noEmit --strict over every export)" js/package/test/run.sh types
 step "npm package in a plain page (headless Chromium)" js/bench/run.sh
 step "npm package bundled by esbuild (headless Chromium)" js/bench/run.sh --bundle
+step "differential suite against RavenDB 7.1.5 and 6.2.4 (tests/ravendb: core, CLI, JS)" tests/ravendb/run.sh
+step "fuzz (every target of fuzz/ for 20 s)" scripts/fuzz.sh all 20
 
 echo
 if [ ${#failed_steps[@]} -gt 0 ]; then
