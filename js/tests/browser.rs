@@ -306,7 +306,7 @@ fn explain_is_plain_data() {
     assert_eq!(
         keys(&e),
         "id,lower_id,anchored,hashed,hashed_range,hashed_chars,hash,raw_bucket,prefix,bucket,\
-         range,shard,fragment,nodes,warnings"
+         range,shard,fragment,nodes,warnings,server_made"
     );
     assert_eq!(string(&e, "lower_id"), "orders/2-a$customers/1-a");
     assert_eq!(string(&e, "hashed"), "customers/1-a");
