@@ -22,8 +22,9 @@ A shape is a comma-separated list of `key=value` (every key optional, defaults i
 Usage: python3 bench/shapes.py SHAPE [-o FILE]   (writes the file, or stdout)
        python3 bench/shapes.py --config SHAPE    (the sharding configuration it is read with)
 
-As a module: `path(shape)` generates the file into target/bench/shapes/ once (named by its
-shape) and returns its path; `config(shape)` likewise for its configuration.
+As a module: `path(shape)` generates the file into target/bench/shapes/ (or the directory
+$RAVENSHARD_SHAPES_DIR names) once, named by its shape, and returns its path; `config(shape)`
+likewise for its configuration.
 """
 import bisect
 import itertools
@@ -33,7 +34,8 @@ import random
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DIR = os.path.join(ROOT, "target", "bench", "shapes")
+# Where `path` and `config` write: target/bench/shapes/, or $RAVENSHARD_SHAPES_DIR.
+DIR = os.environ.get("RAVENSHARD_SHAPES_DIR") or os.path.join(ROOT, "target", "bench", "shapes")
 
 DEFAULTS = {
     "ids": "1M",

@@ -3,6 +3,9 @@
 // what a JS user would write today: a loop over the IDs with `toLowerCase`, the `$` anchor
 // and XXH64 from the `xxhash-wasm` package. Prints IDs/s of each and the ratios.
 //
+// With file arguments (ID files of bench/shapes.py's shapes, which js/bench/node.sh SHAPE...
+// generates), the same comparison on each file's IDs instead.
+//
 // Run it with js/bench/node.sh, which installs the package's tarball and xxhash-wasm into a
 // temporary project. A benchmark, not a timed test: it fails only if the answers differ.
 import { bucketFor, bucketsFor } from "ravenshard";
@@ -11,11 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const count = 1_000_000;
 const rounds = 15;
-
-/** The IDs of js/bench/main.js's benchmark: `orders/<6 digits>-A`, in a scrambled order. */
-const ids = Array.from({ length: count }, (_, i) => `orders/${100000 + ((i * 7919) % 900000)}-A`);
 
 /**
  * The fastest call of each function, in milliseconds of wall-clock time and of the
@@ -48,46 +47,64 @@ function jsBucket(id) {
   return Number(h64(anchor < 0 ? lower : lower.slice(anchor + 1)) % BUCKETS);
 }
 
-const dir = mkdtempSync(join(tmpdir(), "ravenshard-bench-"));
-const file = join(dir, "ids.txt");
-writeFileSync(file, ids.join("\n"));
-const text = readFileSync(file, "utf8");
-const bytes = readFileSync(file);
+/** Times every way on the IDs of `file` (named `label`); whether they agree. */
+function bench(label, file) {
+  const text = readFileSync(file, "utf8");
+  const bytes = readFileSync(file);
+  const ids = text.split("\n");
+  if (ids.at(-1) === "") ids.pop();
+  const count = ids.length;
+  const results = {};
+  const timings = [
+    ["bucketsFor(string)", () => (results.string = bucketsFor(text))],
+    ["bucketsFor(Uint8Array from readFileSync)", () => (results.bytes = bucketsFor(bytes))],
+    ["bucketsFor(readFileSync(file)), the read included", () => bucketsFor(readFileSync(file))],
+    ["bucketFor in a JS loop", () => {
+      const out = new Uint32Array(count);
+      for (let i = 0; i < count; i++) out[i] = bucketFor(ids[i]);
+      results.single = out;
+    }],
+    ["JS loop: toLowerCase + xxhash-wasm h64", () => {
+      const out = new Uint32Array(count);
+      for (let i = 0; i < count; i++) out[i] = jsBucket(ids[i]);
+      results.js = out;
+    }],
+  ];
 
-const results = {};
-const timings = [
-  ["bucketsFor(string)", () => (results.string = bucketsFor(text))],
-  ["bucketsFor(Uint8Array from readFileSync)", () => (results.bytes = bucketsFor(bytes))],
-  ["bucketsFor(readFileSync(file)), the read included", () => bucketsFor(readFileSync(file))],
-  ["bucketFor in a JS loop", () => {
-    const out = new Uint32Array(count);
-    for (let i = 0; i < count; i++) out[i] = bucketFor(ids[i]);
-    results.single = out;
-  }],
-  ["JS loop: toLowerCase + xxhash-wasm h64", () => {
-    const out = new Uint32Array(count);
-    for (let i = 0; i < count; i++) out[i] = jsBucket(ids[i]);
-    results.js = out;
-  }],
-];
+  const { wall, cpu } = fastest(timings.map(([, f]) => f));
+  const rate = (ms) => `${(count / ms / 1000).toFixed(1)} M IDs/s`;
+  console.log(`${label}: ${count.toLocaleString("en-US")} IDs (${bytes.length.toLocaleString("en-US")} bytes), ` +
+    `fastest of ${rounds} rounds, Node.js ${process.version}; wall-clock time, then CPU time`);
+  timings.forEach(([name], i) => {
+    console.log(`  ${name.padEnd(50)} ${wall[i].toFixed(1).padStart(6)} ms ${rate(wall[i]).padStart(13)}` +
+      `   ${cpu[i].toFixed(1).padStart(6)} ms ${rate(cpu[i]).padStart(13)}`);
+  });
+  const at = (name) => timings.findIndex(([n]) => n === name);
+  const [bytesAt, jsAt] = [at("bucketsFor(Uint8Array from readFileSync)"), at("JS loop: toLowerCase + xxhash-wasm h64")];
+  for (const [what, ms] of [["wall-clock", wall], ["CPU", cpu]]) {
+    console.log(`  ${what}: bucketsFor from bytes ${rate(ms[bytesAt])} (target 20 M IDs/s), ` +
+      `${(ms[jsAt] / ms[bytesAt]).toFixed(1)}x the JS loop (target 5x)`);
+  }
 
-const { wall, cpu } = fastest(timings.map(([, f]) => f));
-const rate = (ms) => `${(count / ms / 1000).toFixed(1)} M IDs/s`;
-console.log(`${count.toLocaleString("en-US")} IDs (${bytes.length.toLocaleString("en-US")} bytes), ` +
-  `fastest of ${rounds} rounds, Node.js ${process.version}; wall-clock time, then CPU time`);
-timings.forEach(([name], i) => {
-  console.log(`  ${name.padEnd(50)} ${wall[i].toFixed(1).padStart(6)} ms ${rate(wall[i]).padStart(13)}` +
-    `   ${cpu[i].toFixed(1).padStart(6)} ms ${rate(cpu[i]).padStart(13)}`);
-});
-const at = (name) => timings.findIndex(([n]) => n === name);
-const [bytesAt, jsAt] = [at("bucketsFor(Uint8Array from readFileSync)"), at("JS loop: toLowerCase + xxhash-wasm h64")];
-for (const [what, ms] of [["wall-clock", wall], ["CPU", cpu]]) {
-  console.log(`  ${what}: bucketsFor from bytes ${rate(ms[bytesAt])} (target 20 M IDs/s), ` +
-    `${(ms[jsAt] / ms[bytesAt]).toFixed(1)}x the JS loop (target 5x)`);
+  const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const agree = same(results.string, results.bytes) && same(results.string, results.single) &&
+    same(results.string, results.js);
+  console.log(agree ? "  every way gives the same buckets" : "  the ways DISAGREE on some bucket");
+  return agree;
 }
 
-const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-const agree = same(results.string, results.bytes) && same(results.string, results.single) &&
-  same(results.string, results.js);
-console.log(agree ? "  every way gives the same buckets" : "  the ways DISAGREE on some bucket");
+const files = process.argv.slice(2);
+let agree = true;
+if (files.length === 0) {
+  // The IDs of js/bench/main.js's benchmark: `orders/<6 digits>-A`, in a scrambled order.
+  const dir = mkdtempSync(join(tmpdir(), "ravenshard-bench-"));
+  const file = join(dir, "ids.txt");
+  const count = 1_000_000;
+  const ids = Array.from({ length: count }, (_, i) => `orders/${100000 + ((i * 7919) % 900000)}-A`);
+  writeFileSync(file, ids.join("\n"));
+  agree = bench("orders/<6 digits>-A", file);
+  rmSync(dir, { recursive: true });
+} else {
+  for (const file of files) agree = bench(file.split("/").at(-1), file) && agree;
+}
 process.exitCode = agree ? 0 : 1;

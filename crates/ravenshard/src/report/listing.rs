@@ -44,13 +44,10 @@ enum Look {
     /// The `k` tied anchors that come first by their text, among the anchors with these
     /// hashes.
     Choose { ties: Hashes, k: usize },
-    /// Everything about the anchors with these hashes, whose tags are in `tags` (and set
-    /// `filter`'s bits, 2^16 of them, by their low 16 bits).
-    Collect {
-        hashes: Hashes,
-        tags: HashSet<u32>,
-        filter: Vec<u64>,
-    },
+    /// Everything about the anchors with these hashes, whose tags set `tags`' bits (2^24 of
+    /// them, one a tag: 2 MiB, calloc'd, so the pages of bits that are all unset are the
+    /// shared zero page and stay in the caches).
+    Collect { hashes: Hashes, tags: Vec<u64> },
 }
 
 /// A group as a pass found it in one part of the input.
@@ -81,12 +78,9 @@ impl<'t> Wanted<'t> {
     }
 
     /// Whether `tag` may be wanted.
-    fn may_have(filter: &[u64], tags: &HashSet<u32>, tag: Tag) -> bool {
-        let bit = tag.0 & 0xFFFF;
-        let set = filter
-            .get((bit / 64) as usize)
-            .is_some_and(|w| w & (1 << (bit % 64)) != 0);
-        set && tags.contains(&tag.0)
+    fn may_have(tags: &[u64], tag: Tag) -> bool {
+        tags.get((tag.0 / 64) as usize)
+            .is_some_and(|w| w & (1 << (tag.0 % 64)) != 0)
     }
 
     /// A first filter on a line of the line format as bytes (without its line end, not
@@ -106,8 +100,8 @@ impl<'t> Wanted<'t> {
     fn may_want_part(&self, part: &[u8], anchored: bool) -> bool {
         match &self.look {
             Look::Choose { .. } => anchored,
-            Look::Collect { tags, filter, .. } => {
-                Tag::of_written(part).is_none_or(|tag| Self::may_have(filter, tags, tag))
+            Look::Collect { tags, .. } => {
+                Tag::of_written(part).is_none_or(|tag| Self::may_have(tags, tag))
             }
         }
     }
@@ -146,15 +140,20 @@ impl<'t> Wanted<'t> {
                 let from = dollar.map_or(start, |d| d + 1).min(end);
                 let part = block.get(from..end).unwrap_or_default();
                 if self.may_want_part(part, dollar.is_some()) {
-                    let id = std::str::from_utf8(line).map(crate::lines::id_field);
-                    let id = id.unwrap_or_default();
                     let again = match last {
                         Some((written, group)) if dollar.is_some() && written == part => {
+                            let id = Written {
+                                line,
+                                anchor: from - start,
+                                end: end - start,
+                            };
                             self.count_again(&mut found, group, id)
                         }
                         _ => false,
                     };
                     if !again {
+                        let id = std::str::from_utf8(line).map(crate::lines::id_field);
+                        let id = id.unwrap_or_default();
                         last = self.look_for(&mut found, id).map(|group| (part, group));
                     }
                 }
@@ -198,12 +197,11 @@ impl<'t> Wanted<'t> {
         })
     }
 
-    /// Counts `id` (valid or not) in the group at `at` again: it is anchored to the same
-    /// anchor, written the same way, as the member before it. Whether it was counted.
-    fn count_again(&self, found: &mut Found, (hash, at): (u64, usize), id: &str) -> bool {
-        if check_id(id).is_err() {
-            return true;
-        }
+    /// Counts the line's ID (valid or not) in the group at `at` again: it is anchored to the
+    /// same anchor, written the same way, as the member before it. Whether it was counted.
+    /// Once the group has all its members, a plainly valid ID (see [`Written`]) is counted
+    /// without reading the line as text.
+    fn count_again(&self, found: &mut Found, (hash, at): (u64, usize), id: Written<'_>) -> bool {
         let group = found
             .groups
             .get_mut(&hash)
@@ -211,9 +209,19 @@ impl<'t> Wanted<'t> {
         let Some(group) = group else {
             return false;
         };
+        let full = group.members.len() >= self.members_per_group;
+        if full && id.plainly_valid() {
+            group.count += 1;
+            return true;
+        }
+        let text = std::str::from_utf8(id.line).map(crate::lines::id_field);
+        let text = text.unwrap_or_default();
+        if check_id(text).is_err() {
+            return true;
+        }
         group.count += 1;
-        if group.members.len() < self.members_per_group {
-            group.members.push(id.to_string());
+        if !full {
+            group.members.push(text.to_string());
         }
         true
     }
@@ -257,6 +265,27 @@ impl<'t> Wanted<'t> {
     /// What this pass finds in a part of the input, before looking at it.
     pub fn found(&self) -> Found {
         Found::default()
+    }
+}
+
+/// A line (without its line end) whose anchor, from `anchor` to `end` (the end of its ID),
+/// is the anchor of the member before it, written the same way: UTF-8, as that member was.
+struct Written<'a> {
+    line: &'a [u8],
+    anchor: usize,
+    end: usize,
+}
+
+impl Written<'_> {
+    /// Whether the line is surely UTF-8 and its ID valid, told from its bytes: what comes
+    /// before the anchor and after the ID is ASCII (so the line is UTF-8), and the ID is not
+    /// empty and short enough to be valid whatever it lowers to (see [`check_id`]).
+    fn plainly_valid(&self) -> bool {
+        let before = self.line.get(..self.anchor);
+        let after = self.line.get(self.end..);
+        (1..=crate::MAX_ID_BYTES * 2 / 3).contains(&self.end)
+            && before.is_some_and(<[u8]>::is_ascii)
+            && after.is_some_and(<[u8]>::is_ascii)
     }
 }
 
@@ -416,16 +445,14 @@ impl<'t> Listing<'t> {
 
 /// What collects the groups of these hashes.
 fn collect(wanted: &[(u64, Tag)]) -> Look {
-    let mut filter = vec![0u64; 1 << 10];
+    let mut tags = vec![0u64; 1 << 18];
     for &(_, tag) in wanted {
-        let bit = tag.0 & 0xFFFF;
-        if let Some(w) = filter.get_mut((bit / 64) as usize) {
-            *w |= 1 << (bit % 64);
+        if let Some(w) = tags.get_mut((tag.0 / 64) as usize) {
+            *w |= 1 << (tag.0 % 64);
         }
     }
     Look::Collect {
         hashes: wanted.iter().map(|&(hash, _)| hash).collect(),
-        tags: wanted.iter().map(|&(_, tag)| tag.0).collect(),
-        filter,
+        tags,
     }
 }
