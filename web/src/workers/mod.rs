@@ -14,7 +14,7 @@
 //! * [`reshard`]: the Resharding view's balance and plans ([`Balancer`], [`Planner`]).
 //! * [`advisor`]: the Advisor's run ([`ravenshard_advise`]).
 //!
-//! [`transport`] is what every role shares ([`Role`](transport::Role): its request and
+//! [`transport`] is what every role shares ([`Role`]: its request and
 //! reply types and its state; one crash reply, [`Crashed`]; one panic request);
 //! [`progress`] the progress and file chunks of the roles that read a file; [`client`] the
 //! page's side of every channel: started on its first request, terminated on cancel or

@@ -1,5 +1,5 @@
 //! What the roles that read a file share: how far a run is ([`Progress`], sent at most
-//! every [`PROGRESS_EVERY_MS`] by a [`Reporter`]) and the file's chunks ([`Chunks`], read
+//! every [`PROGRESS_EVERY_MS`] by a `Reporter`) and the file's chunks (`Chunks`, read
 //! by `fetch` from the page's blob URL).
 
 use crate::workers::transport::{Role, Scope, PROGRESS_EVERY_MS};

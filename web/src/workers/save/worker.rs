@@ -422,7 +422,7 @@ async fn delete_generation(db: &Rexie, generation: u64, keep_named: bool) -> Res
 }
 
 /// The save's own worker, which the page's saves talk to ([`Transport::Page`](super::client::Transport::Page)): it
-/// holds the save's machinery ([`Saves`]).
+/// holds the save's machinery (`Saves`).
 pub struct SaveWorker {
     saves: Saves,
 }
