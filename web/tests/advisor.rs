@@ -2,9 +2,9 @@
 //! and back, its anchor rewrites the workspace's IDs, and a worker that panics leaves a
 //! usable page with a message and is started again.
 //!
-//! The worker here is this test module itself: a module worker that loads it and calls
-//! `common::register_studio_worker` (trunk's worker target does the same in the built
-//! studio).
+//! The worker here is this test module itself (`common::use_this_module_as_the_worker`):
+//! each role's worker loads it and registers its role (`register_worker`), as the built
+//! studio's workers load the page's module.
 #![cfg(target_arch = "wasm32")]
 
 use ravenshard_studio::workers::{client, Channel};

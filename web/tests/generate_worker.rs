@@ -12,7 +12,7 @@ use ravenshard_model::workspace::Placement;
 use ravenshard_studio::jobs::bulk;
 use ravenshard_studio::jobs::import::CancelToken;
 use ravenshard_studio::state::Placer;
-use ravenshard_studio::workers::{client, host, Channel, Request, BATCH_DOCUMENTS};
+use ravenshard_studio::workers::{client, host, Channel, Reader, BATCH_DOCUMENTS};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -119,7 +119,7 @@ async fn a_panicking_generation_worker_leaves_a_usable_page_with_a_message() {
             client::instance(Channel::Import).is_some()
         })
         .await;
-    assert!(client::tell(Request::PanicImport));
+    assert!(client::tell_panic::<Reader>());
     studio
         .until("the message", |s| {
             s.find(".notice").is_some_and(|n| {

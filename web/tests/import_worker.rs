@@ -13,7 +13,7 @@ use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_studio::jobs::bulk;
 use ravenshard_studio::jobs::import::CancelToken;
 use ravenshard_studio::state::{Loaded, Placer};
-use ravenshard_studio::workers::{client, Channel, Request, BATCH_DOCUMENTS};
+use ravenshard_studio::workers::{client, Channel, Reader, BATCH_DOCUMENTS};
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
@@ -315,7 +315,7 @@ async fn a_panicking_import_worker_leaves_a_usable_page_with_a_message() {
     let text: String = (0..300_000).map(|i| format!("orders/{i}-A\n")).collect();
     choose(&studio, "big.txt", text.as_bytes()).await;
     until("the worker", || client::instance(Channel::Import).is_some()).await;
-    assert!(client::tell(Request::PanicImport));
+    assert!(client::tell_panic::<Reader>());
     studio.wait_for(".import-error").await;
     let error = studio.text(".import-error");
     assert!(

@@ -13,7 +13,8 @@ use ravenshard_reshard::{
 };
 use ravenshard_studio::workers::client;
 use ravenshard_studio::workers::{
-    BalanceRequest, Channel, LoadData, PlanRequest, PlanShown, Reply, Request, StepAt, StepShown,
+    BalanceRequest, Channel, LoadData, PlanRequest, PlanShown, Reshard, ReshardReply,
+    ReshardRequest, StepAt, StepShown,
 };
 use ravenshard_studio::App;
 use std::cell::RefCell;
@@ -30,7 +31,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 type Studio = Mounted<App>;
 
 /// Waits (at most ~30 s) until `replies` holds `count` replies.
-async fn replies_until(replies: &RefCell<Vec<Reply>>, count: usize) {
+async fn replies_until(replies: &RefCell<Vec<ReshardReply>>, count: usize) {
     for _ in 0..1500 {
         if replies.borrow().len() >= count {
             return;
@@ -62,10 +63,10 @@ async fn a_plan_and_a_balance_go_to_the_worker_and_back_with_the_pages_answer() 
         ..BalanceOptions::default()
     };
     let expected = balance(&grown, &load, &options).unwrap();
-    let replies: Rc<RefCell<Vec<Reply>>> = Rc::default();
+    let replies: Rc<RefCell<Vec<ReshardReply>>> = Rc::default();
     let sink = {
         let replies = Rc::clone(&replies);
-        Callback::from(move |r: Reply| replies.borrow_mut().push(r))
+        Callback::from(move |r: ReshardReply| replies.borrow_mut().push(r))
     };
     // The plan carries the load, which the worker keeps for the balance.
     let plan_options = PlanOptions {
@@ -86,9 +87,9 @@ async fn a_plan_and_a_balance_go_to_the_worker_and_back_with_the_pages_answer() 
         options: plan_options,
         step: StepAt::To(5),
     };
-    client::send(Request::Plan(asked), sink.clone());
+    client::send::<Reshard>(ReshardRequest::Plan(asked), sink.clone());
     replies_until(&replies, 1).await;
-    let Reply::Planned { run: 1, planned } = replies.borrow_mut().remove(0) else {
+    let ReshardReply::Planned { run: 1, planned } = replies.borrow_mut().remove(0) else {
         panic!("a plan");
     };
     let planned = *planned;
@@ -102,10 +103,10 @@ async fn a_plan_and_a_balance_go_to_the_worker_and_back_with_the_pages_answer() 
         target: grown.to_json(),
         options: options.clone(),
     };
-    client::send(Request::Balance(request.clone()), sink.clone());
+    client::send::<Reshard>(ReshardRequest::Balance(request.clone()), sink.clone());
     replies_until(&replies, 2).await;
     let got = replies.borrow().clone();
-    let Reply::Balanced { run: 1, balanced } = &got[0] else {
+    let ReshardReply::Balanced { run: 1, balanced } = &got[0] else {
         panic!("{:?}", got[0]);
     };
     let target = Topology::from_json(&balanced.target).unwrap();
@@ -121,7 +122,7 @@ async fn a_plan_and_a_balance_go_to_the_worker_and_back_with_the_pages_answer() 
     assert_eq!(balanced.summary, expected.objectives[1]);
     assert_eq!(
         got[1],
-        Reply::Compared {
+        ReshardReply::Compared {
             run: 1,
             summary: expected.objectives[0].clone()
         }
@@ -132,11 +133,11 @@ async fn a_plan_and_a_balance_go_to_the_worker_and_back_with_the_pages_answer() 
         load: 8,
         ..request
     };
-    client::send(Request::Balance(unknown), sink);
+    client::send::<Reshard>(ReshardRequest::Balance(unknown), sink);
     replies_until(&replies, 3).await;
     let got = replies.borrow()[2].clone();
     assert!(
-        matches!(&got, Reply::BalanceFailed { run: 2, message } if message.contains("no longer holds")),
+        matches!(&got, ReshardReply::BalanceFailed { run: 2, message } if message.contains("no longer holds")),
         "{got:?}"
     );
     client::terminate();

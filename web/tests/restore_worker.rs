@@ -27,7 +27,7 @@ use ravenshard_studio::views::state::State;
 use ravenshard_studio::workers::host::{self, HostNews};
 use ravenshard_studio::workers::save;
 use ravenshard_studio::workers::save::client as saving_worker;
-use ravenshard_studio::workers::{client, Channel, Read, Reading, Reply, Request};
+use ravenshard_studio::workers::{client, Channel, Read, Reader, Reading, ReadingReply};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -269,7 +269,7 @@ async fn a_worker_that_panics_while_restoring_leaves_a_usable_studio_with_a_mess
     put_stored(&stored).await;
     let (opened, seen) = open_later(&CancelToken::default());
     until_restoring(&seen).await;
-    assert!(client::tell(Request::PanicImport));
+    assert!(client::tell_panic::<Reader>());
     until("the studio", || opened.borrow().is_some()).await;
     let state = opened.borrow_mut().take().unwrap();
     assert!(restored_documents(&state).await.is_empty());
@@ -311,7 +311,7 @@ async fn another_tab_saves() -> Vec<Document> {
 
 /// The worker reads a part per transaction, so another tab's save can end between two
 /// of them: the worker, held after its first batches (the page placed none), then finds
-/// the next part removed and says which ([`Reply::PartMissing`]), not that the studio is
+/// the next part removed and says which ([`ReadingReply::PartMissing`]), not that the studio is
 /// damaged.
 #[wasm_bindgen_test]
 async fn a_part_another_save_removed_while_the_worker_read_is_reported_missing() {
@@ -322,7 +322,7 @@ async fn a_part_another_save_removed_while_the_worker_read_is_reported_missing()
     let mut reading = Reading::restore(Some(keys.clone()), Read::default());
     let mut batches = 0;
     while batches == 0 {
-        if let Some(Reply::Batch { .. }) = reading.next().await {
+        if let Some(ReadingReply::Batch { .. }) = reading.next().await {
             batches += 1;
         }
     }
@@ -330,8 +330,8 @@ async fn a_part_another_save_removed_while_the_worker_read_is_reported_missing()
     reading.placed(keys.len() as u64);
     let missing = loop {
         match reading.next().await.unwrap() {
-            Reply::PartMissing { key, .. } => break key,
-            Reply::Batch { .. } | Reply::Progress { .. } => batches += 1,
+            ReadingReply::PartMissing { key, .. } => break key,
+            ReadingReply::Batch { .. } | ReadingReply::Progress(_) => batches += 1,
             other => panic!("{other:?}"),
         }
     };
@@ -482,13 +482,13 @@ async fn a_restore_run_that_reads_on_counts_on() {
     let (mut rest, mut last) = (Vec::new(), Read::default());
     loop {
         match reading.next().await.unwrap() {
-            Reply::Batch { batch, .. } => {
+            ReadingReply::Batch { batch, .. } => {
                 last = batch.read;
                 rest.extend(batch.into_documents().unwrap());
                 reading.placed(u64::MAX);
             }
-            Reply::Progress { .. } => {}
-            Reply::Restored { .. } => break,
+            ReadingReply::Progress(_) => {}
+            ReadingReply::Restored { .. } => break,
             other => panic!("{other:?}"),
         }
     }

@@ -13,7 +13,7 @@ use crate::state::limits::check_generation_fits;
 use crate::state::{check_import_size, import_summary, nothing_imported};
 use crate::state::{KeptFields, Loaded, Placer};
 use crate::state::{Work, WorkspaceAction};
-use crate::workers::{host, DocumentBatch, Reading, Reply};
+use crate::workers::{host, Crashed, DocumentBatch, Reading, ReadingReply};
 use ravenshard_import::{BodiesDropped, FieldPaths, Format};
 use ravenshard_model::host::Staging;
 use ravenshard_model::sample::Generator;
@@ -376,7 +376,7 @@ pub(crate) enum Received {
     Stopped,
     /// The run failed (its message), or the worker stopped (`crashed`: what it said).
     Failed { message: String, crashed: bool },
-    /// A restore found the part of this record missing ([`Reply::PartMissing`]).
+    /// A restore found the part of this record missing ([`ReadingReply::PartMissing`]).
     Missing(String),
 }
 
@@ -404,12 +404,15 @@ pub(crate) async fn receive(
             return Received::Stopped;
         }
         match reply {
-            Reply::Progress { done, .. }
-                if !job.breathe(out.len() as usize, fraction(done)).await =>
-            {
-                return Received::Stopped
+            ReadingReply::Progress(progress) => {
+                if !job
+                    .breathe(out.len() as usize, fraction(progress.done))
+                    .await
+                {
+                    return Received::Stopped;
+                }
             }
-            Reply::Batch { batch, .. } => {
+            ReadingReply::Batch { batch, .. } => {
                 let (number, read) = (batch.number, fraction(batch.read.bytes));
                 if estimate && out.len() == 0 {
                     let (expected, id_bytes) = batch.read.estimate(total as u64);
@@ -421,7 +424,7 @@ pub(crate) async fn receive(
                 }
                 reading.placed(number + 1);
             }
-            Reply::Imported {
+            ReadingReply::Imported {
                 format,
                 skipped,
                 warning,
@@ -435,7 +438,7 @@ pub(crate) async fn receive(
                     bodies_dropped,
                 }
             }
-            Reply::Generated { .. } | Reply::Restored { .. } => {
+            ReadingReply::Generated { .. } | ReadingReply::Restored { .. } => {
                 let (warning, bodies_dropped) = (None, BodiesDropped::default());
                 return Received::All {
                     format: None,
@@ -444,20 +447,19 @@ pub(crate) async fn receive(
                     bodies_dropped,
                 };
             }
-            Reply::Failed { message, .. } => {
+            ReadingReply::Failed { message, .. } => {
                 return Received::Failed {
                     message,
                     crashed: false,
                 }
             }
-            Reply::Crashed { message } => {
+            ReadingReply::Crashed(Crashed { message }) => {
                 return Received::Failed {
                     message,
                     crashed: true,
                 }
             }
-            Reply::PartMissing { key, .. } => return Received::Missing(key),
-            _ => {}
+            ReadingReply::PartMissing { key, .. } => return Received::Missing(key),
         }
     }
 }

@@ -1,6 +1,7 @@
-//! The page's side of the worker: one worker a view ([`Channel`]: the Advisor, the
-//! Resharding view), each started on its view's first [`send`], its replies going to the
-//! callback of that view's last `send`. A view's cancel or crash stops its own worker only.
+//! The page's side of the workers: one worker a role ([`Channel`]), each started on its
+//! role's first [`send`], its replies (its role's type, [`Role::Reply`]) going to the
+//! callback of that role's last `send`. A view's cancel or crash stops its own worker
+//! only.
 //!
 //! `gloo-worker`'s bridge does not hand out the browser's `Worker` object, which the page
 //! needs to terminate a worker busy in a long computation (cancel) and to hear the `error`
@@ -8,10 +9,10 @@
 //! while `spawn` asks `gloo-worker` for a worker, the global `Worker` constructor is
 //! wrapped in a `Proxy` that remembers the instance made; the original is put back at once.
 
-use crate::workers::protocol::{Channel, Reply, Request};
-use crate::workers::run::StudioWorker;
+use crate::workers::transport::{Channel, Crashed, Input, Reply, Role, RoleWorker};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver};
 use gloo::worker::{Spawnable, WorkerBridge};
+use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -20,16 +21,15 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::Callback;
 
-/// Where the worker's script is.
+/// Where the workers' scripts are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Script {
-    /// The page's own module (found in the page, [`page_module`]): the worker loads the
+    /// The page's own module (found in the page, [`page_module`]): a worker loads the
     /// same wasm as the page, so the studio downloads one (the browser caches it), and
-    /// registers [`StudioWorker`] ([`register_studio_worker`](super::register_studio_worker)).
+    /// registers its role ([`register_worker`](super::register_worker)).
     Page,
-    /// A module script that loads the wasm and registers [`StudioWorker`] itself
-    /// ([`loader`]: the browser tests make one of their test module).
-    Loader(String),
+    /// The wasm-bindgen module at this URL (the browser tests' own module).
+    Module(String),
 }
 
 /// The URL of the page's own wasm-bindgen module (trunk preloads it: a
@@ -46,13 +46,13 @@ pub fn page_module() -> Option<String> {
 }
 
 /// A module script (a blob URL) that loads the wasm-bindgen module at `module` (its wasm
-/// next to it, `<name>_bg.wasm`) in a worker and registers [`StudioWorker`] there.
-pub fn loader(module: &str) -> Result<String, JsValue> {
+/// next to it, `<name>_bg.wasm`) in a worker and registers the role named `role` there.
+pub fn loader(module: &str, role: &str) -> Result<String, JsValue> {
     let wasm = format!("{}_bg.wasm", module.trim_end_matches(".js"));
     let source = format!(
-        "import init, {{ register_studio_worker }} from '{module}';\n\
+        "import init, {{ register_worker }} from '{module}';\n\
          await init({{ module_or_path: '{wasm}' }});\n\
-         register_studio_worker();\n"
+         register_worker('{role}');\n"
     );
     let parts = js_sys::Array::of1(&source.into());
     let options = web_sys::BlobPropertyBag::new();
@@ -61,8 +61,10 @@ pub fn loader(module: &str) -> Result<String, JsValue> {
     web_sys::Url::create_object_url_with_blob(&blob)
 }
 
+/// A running worker: its bridge (a `WorkerBridge` of its role's worker, kept as `Any`
+/// so that one table holds every role's).
 struct Running {
-    bridge: WorkerBridge<StudioWorker>,
+    bridge: Box<dyn Any>,
     native: Option<web_sys::Worker>,
     /// Its number: one more for each worker started.
     instance: u64,
@@ -71,8 +73,11 @@ struct Running {
 
 thread_local! {
     static SCRIPT: RefCell<Script> = const { RefCell::new(Script::Page) };
+    /// The loader made for each role ([`loader`]), by name.
+    static LOADERS: RefCell<HashMap<&'static str, String>> = RefCell::new(HashMap::new());
     static RUNNING: RefCell<HashMap<Channel, Running>> = RefCell::new(HashMap::new());
-    static SINKS: RefCell<HashMap<Channel, Callback<Reply>>> = RefCell::new(HashMap::new());
+    /// Where each channel's replies go: a `Callback` of its role's reply.
+    static SINKS: RefCell<HashMap<Channel, Box<dyn Any>>> = RefCell::new(HashMap::new());
     static STARTED: Cell<u64> = const { Cell::new(0) };
     /// The last run number ([`next_run`]).
     static RUNS: Cell<u64> = const { Cell::new(0) };
@@ -89,7 +94,7 @@ pub fn next_run() -> u64 {
 
 /// A callback that queues the replies it is given, and the queue: a run's replies in
 /// order. Once the queue is dropped (the run stopped), a late reply is dropped.
-pub fn queue() -> (Callback<Reply>, UnboundedReceiver<Reply>) {
+pub fn queue<T: 'static>() -> (Callback<T>, UnboundedReceiver<T>) {
     let (sender, replies) = unbounded();
     let on_reply = Callback::from(move |reply| {
         let _ = sender.unbounded_send(reply);
@@ -100,47 +105,73 @@ pub fn queue() -> (Callback<Reply>, UnboundedReceiver<Reply>) {
 /// Uses `script` for the workers started from now on.
 pub fn set_script(script: Script) {
     SCRIPT.with(|s| *s.borrow_mut() = script);
+    LOADERS.with(|l| l.borrow_mut().clear());
 }
 
-/// Sends `request` to its view's worker (started if none runs); its replies, and those of
-/// that view's later requests until its next `send`, go to `on_reply`.
-pub fn send(request: Request, on_reply: Callback<Reply>) {
-    let channel = request.channel();
-    SINKS.with(|s| s.borrow_mut().insert(channel, on_reply));
+/// Sends `request` to its role's worker (started if none runs); its replies, and those of
+/// that role's later requests until its next `send`, go to `on_reply`.
+pub fn send<R: Role>(request: R::Request, on_reply: Callback<R::Reply>) {
+    post::<R>(Input::Request(request), on_reply);
+}
+
+/// Asks `R`'s worker (started if none runs) to panic (a hidden debug action: the page
+/// must survive it); the crash goes to `on_reply`.
+pub fn panic<R: Role>(on_reply: Callback<R::Reply>) {
+    post::<R>(Input::Panic, on_reply);
+}
+
+fn post<R: Role>(input: Input<R::Request>, on_reply: Callback<R::Reply>) {
+    let channel = R::CHANNEL;
+    SINKS.with(|s| s.borrow_mut().insert(channel, Box::new(on_reply)));
     let sent = RUNNING.with(|running| {
         let mut running = running.borrow_mut();
         if let Entry::Vacant(slot) = running.entry(channel) {
-            if let Some(started) = spawn(channel) {
+            if let Some(started) = spawn::<R>() {
                 slot.insert(started);
             }
         }
         running
             .get(&channel)
-            .map(|r| r.bridge.send(request))
-            .is_some()
+            .is_some_and(|r| bridge_send::<R>(r, input))
     });
     if !sent {
-        crashed(
-            channel,
-            "the browser could not start the studio's worker".into(),
-        );
+        crashed::<R>("the browser could not start the studio's worker".into());
     }
 }
 
-/// Sends `request` to its view's worker if one runs, its replies going where that view's
+/// Sends `input` over `running`'s bridge, if it is `R`'s.
+fn bridge_send<R: Role>(running: &Running, input: Input<R::Request>) -> bool {
+    match running.bridge.downcast_ref::<WorkerBridge<RoleWorker<R>>>() {
+        Some(bridge) => {
+            bridge.send(input);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Sends `request` to its role's worker if one runs, its replies going where that role's
 /// last [`send`] said; `false`: none runs (nothing is sent).
-pub fn tell(request: Request) -> bool {
-    let channel = request.channel();
+pub fn tell<R: Role>(request: R::Request) -> bool {
+    tell_input::<R>(Input::Request(request))
+}
+
+/// Asks `R`'s worker to panic if one runs, the crash going where that role's last
+/// [`send`] said; `false`: none runs.
+pub fn tell_panic<R: Role>() -> bool {
+    tell_input::<R>(Input::Panic)
+}
+
+fn tell_input<R: Role>(input: Input<R::Request>) -> bool {
     RUNNING.with(|running| {
         running
             .borrow()
-            .get(&channel)
-            .map(|r| r.bridge.send(request))
-            .is_some()
+            .get(&R::CHANNEL)
+            .is_some_and(|r| bridge_send::<R>(r, input))
     })
 }
 
-/// Whether a worker is running (of any view).
+/// Whether a worker is running (of any role).
 pub fn is_running() -> bool {
     RUNNING.with(|r| !r.borrow().is_empty())
 }
@@ -151,16 +182,10 @@ pub fn instance(channel: Channel) -> Option<u64> {
     RUNNING.with(|r| r.borrow().get(&channel).map(|r| r.instance))
 }
 
-/// Terminates every view's worker (a run in progress stops at once, without a reply: the
+/// Terminates every role's worker (a run in progress stops at once, without a reply: the
 /// tests' clean-up; a view cancels with [`stop`]); the next [`send`] starts a new one.
 pub fn terminate() {
-    for channel in [
-        Channel::Advisor,
-        Channel::Reshard,
-        Channel::Import,
-        Channel::Save,
-        Channel::Workspace,
-    ] {
+    for channel in Channel::ALL {
         stop(channel);
     }
 }
@@ -182,40 +207,49 @@ pub fn stop(channel: Channel) {
     drop(running);
 }
 
-fn deliver(channel: Channel, reply: Reply) {
-    let sink = SINKS.with(|s| s.borrow().get(&channel).cloned());
+fn deliver<R: Role>(reply: R::Reply) {
+    let sink = SINKS.with(|s| {
+        let sinks = s.borrow();
+        let sink = sinks.get(&R::CHANNEL)?;
+        sink.downcast_ref::<Callback<R::Reply>>().cloned()
+    });
     if let Some(sink) = sink {
         sink.emit(reply);
     }
 }
 
-/// `channel`'s worker stopped: it is terminated (later, outside the bridge's own
-/// callback) and its view told.
-fn crashed(channel: Channel, message: String) {
-    wasm_bindgen_futures::spawn_local(async move { stop(channel) });
-    deliver(channel, Reply::Crashed { message });
+/// `R`'s worker stopped: it is terminated (later, outside the bridge's own callback) and
+/// its view told.
+fn crashed<R: Role>(message: String) {
+    wasm_bindgen_futures::spawn_local(async move { stop(R::CHANNEL) });
+    deliver::<R>(R::Reply::from(Crashed { message }));
 }
 
-fn on_reply(channel: Channel, reply: Reply) {
-    match reply {
-        Reply::Crashed { message } => crashed(channel, message),
-        reply => deliver(channel, reply),
+fn on_reply<R: Role>(reply: R::Reply) {
+    if reply.crashed().is_some() {
+        wasm_bindgen_futures::spawn_local(async move { stop(R::CHANNEL) });
     }
+    deliver::<R>(reply);
 }
 
-/// Starts a worker for `channel` through `gloo-worker`, keeping the browser's `Worker` it
-/// makes.
-fn spawn(channel: Channel) -> Option<Running> {
-    let script = match SCRIPT.with(|s| s.borrow().clone()) {
-        Script::Loader(url) => url,
-        Script::Page => {
-            let made = page_module().map(|module| loader(&module));
-            let url = made.and_then(Result::ok)?;
-            // Made once: the page's module does not change.
-            set_script(Script::Loader(url.clone()));
-            url
-        }
+/// The script that starts `R`'s worker: a loader of the page's module (or the tests'),
+/// made once.
+fn script<R: Role>() -> Option<String> {
+    if let Some(url) = LOADERS.with(|l| l.borrow().get(R::NAME).cloned()) {
+        return Some(url);
+    }
+    let module = match SCRIPT.with(|s| s.borrow().clone()) {
+        Script::Module(module) => module,
+        Script::Page => page_module()?,
     };
+    let url = loader(&module, R::NAME).ok()?;
+    LOADERS.with(|l| l.borrow_mut().insert(R::NAME, url.clone()));
+    Some(url)
+}
+
+/// Starts a worker for `R` through `gloo-worker`, keeping the browser's `Worker` it makes.
+fn spawn<R: Role>() -> Option<Running> {
+    let script = script::<R>()?;
     let made: Rc<RefCell<Option<web_sys::Worker>>> = Rc::default();
     let global = js_sys::global();
     let original = js_sys::Reflect::get(&global, &"Worker".into()).ok()?;
@@ -232,8 +266,8 @@ fn spawn(channel: Channel) -> Option<Running> {
     js_sys::Reflect::set(&handler, &"construct".into(), construct.as_ref()).ok()?;
     let proxy = js_sys::Proxy::new(original.unchecked_ref(), &handler);
     let wrapped = js_sys::Reflect::set(&global, &"Worker".into(), &proxy).unwrap_or(false);
-    let mut spawner = StudioWorker::spawner();
-    spawner.callback(move |reply| on_reply(channel, reply));
+    let mut spawner = RoleWorker::<R>::spawner();
+    spawner.callback(on_reply::<R>);
     let bridge = spawner.with_loader(true).as_module(true).spawn(&script);
     if wrapped {
         let _ = js_sys::Reflect::set(&global, &"Worker".into(), &original);
@@ -247,7 +281,7 @@ fn spawn(channel: Channel) -> Option<Running> {
         } else {
             said
         };
-        crashed(channel, message);
+        crashed::<R>(message);
     });
     if let Some(native) = &native {
         native.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -257,7 +291,7 @@ fn spawn(channel: Channel) -> Option<Running> {
         n.get()
     });
     Some(Running {
-        bridge,
+        bridge: Box::new(bridge),
         native,
         instance,
         _on_error: on_error,

@@ -1,50 +1,70 @@
 //! The studio's Web Workers: work that can take longer than a frame runs there, so that
-//! the page's main thread only renders. The workers load the page's own module (one
-//! download) and register [`StudioWorker`] ([`register_studio_worker`]); one worker runs
-//! per channel ([`Channel`]). Each role has its folder, with the page's side (its client)
-//! and the worker's:
+//! the page's main thread only renders. A worker loads the page's own module (one
+//! download) and registers its role ([`register_worker`]); one worker runs per role
+//! ([`Channel`]). Each role has its folder, with its messages (`protocol`), the worker's
+//! side and, where it has one, the page's (its client):
 //!
 //! * [`host`]: the workspace's host, the worker that holds the documents
 //!   ([`ravenshard_model::host::Host`]): changes in order, questions answered through
-//!   callbacks, its news.
-//! * [`import`], [`generate`], [`restore`]: the jobs that make a workspace, their documents
-//!   sent in [`DocumentBatch`]es a few ahead of the page's placing ([`Reading`]).
-//! * [`save`]: the save of the studio, written from the host's documents.
+//!   callbacks, its news, and the saves of its documents.
+//! * [`import`], [`generate`], [`restore`]: the jobs that make a workspace (one at a time,
+//!   on one channel), their documents sent in [`DocumentBatch`]es a few ahead of the
+//!   page's placing ([`Reading`]).
+//! * [`save`]: the save's machinery, in the host's worker or in a worker of its own.
 //! * [`reshard`]: the Resharding view's balance and plans ([`Balancer`], [`Planner`]).
-//! * The Advisor's run ([`ravenshard_advise`]) is in [`run`].
+//! * [`advisor`]: the Advisor's run ([`ravenshard_advise`]).
 //!
-//! [`protocol`] holds the messages ([`Request`], [`Reply`]), plain data; [`run`] the
-//! worker's side ([`StudioWorker`]); [`client`] the page's side of every channel: started on
-//! its first request, terminated on cancel or after a crash and started again on the next.
+//! [`transport`] is what every role shares ([`Role`]: its request and
+//! reply types and its state; one crash reply, [`Crashed`]; one panic request);
+//! [`progress`] the progress and file chunks of the roles that read a file; [`client`] the
+//! page's side of every channel: started on its first request, terminated on cancel or
+//! after a crash and started again on the next.
 
+pub mod advisor;
 pub mod client;
 pub mod generate;
 pub mod host;
 pub mod import;
-pub mod protocol;
+pub mod progress;
 pub mod reshard;
 pub mod restore;
-pub mod run;
 pub mod save;
+pub mod transport;
 
-pub use protocol::{
-    AdviseRequest, BalanceRequest, Balanced, Channel, DrainRequest, GenerateRequest, HostRequest,
-    ImportRequest, LoadData, Reply, Request, RestoreRequest, SavePart, Stage, BATCHES_AHEAD,
-};
+pub use advisor::{AdviseRequest, Advisor, AdvisorReply, AdvisorRequest};
+pub use generate::GenerateRequest;
+pub use host::{HostReply, HostRequest, HostWorker};
+pub use import::{ImportRequest, Reader, ReadingReply, ReadingRequest, BATCHES_AHEAD};
+pub use progress::{Progress, Stage};
 pub use ravenshard_model::batch::{DamagedBatch, DocumentBatch, Read, BATCH_DOCUMENTS};
 pub use reshard::balance::Balancer;
 pub use reshard::plan::{
     CallsFile, CallsRequest, PlanRequest, PlanShown, Planned, Planner, StepAt, StepShown,
     MOVES_SHOWN,
 };
+pub use reshard::{
+    BalanceRequest, Balanced, DrainRequest, LoadData, Reshard, ReshardReply, ReshardRequest,
+};
+pub use restore::RestoreRequest;
+pub use save::{SavePart, SaveReply, SaveRequest, SaveWorker};
+pub use transport::{Channel, Crashed, Role};
 
-/// Registers [`StudioWorker`] in the worker that loaded this module: called by the worker's
-/// loader ([`client::loader`]), in the worker.
+/// Registers the worker of the role named `role` ([`Role::NAME`]) in the worker that
+/// loaded this module: called by the worker's loader ([`client::loader`]), in the worker.
+/// An unknown name registers nothing (the page hears that the worker never answers as a
+/// crash, through the worker's `error` event or its first request).
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn register_studio_worker() {
+pub fn register_worker(role: &str) {
     use gloo::worker::Registrable;
-    StudioWorker::registrar().register();
+    use transport::RoleWorker;
+    match role {
+        Advisor::NAME => RoleWorker::<Advisor>::registrar().register(),
+        Reshard::NAME => RoleWorker::<Reshard>::registrar().register(),
+        Reader::NAME => RoleWorker::<Reader>::registrar().register(),
+        SaveWorker::NAME => RoleWorker::<SaveWorker>::registrar().register(),
+        HostWorker::NAME => RoleWorker::<HostWorker>::registrar().register(),
+        unknown => web_sys::console::error_1(&format!("no worker role is named {unknown}").into()),
+    };
 }
 pub use import::client::Reading;
-pub use run::StudioWorker;
 pub use save::client::Saving;

@@ -188,10 +188,9 @@ pub fn use_this_module_as_the_worker() {
         .unwrap()
         .href();
     // The runner builds the test module without a default path for its wasm: the loader
-    // gives it.
-    let url = client::loader(&module).unwrap();
+    // of each role gives it.
     client::terminate();
-    client::set_script(Script::Loader(url));
+    client::set_script(Script::Module(module));
 }
 
 /// The studio mounted on a clean slate (no saved studio, no link), its workers loading this

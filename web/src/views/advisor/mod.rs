@@ -10,7 +10,9 @@ use crate::views::reshard::duration;
 use crate::views::state::State;
 use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::{bytes, count, drag_handlers, on_value, ByPtr};
-use crate::workers::{client, AdviseRequest, Channel, Reply, Request, Stage};
+use crate::workers::{
+    client, AdviseRequest, Advisor, AdvisorReply, AdvisorRequest, Channel, Stage,
+};
 use ravenshard_advise::Strategy;
 use ravenshard_import::ACCEPT;
 use state::{AdvisorAction, AdvisorState, ExportFile, Run};
@@ -106,7 +108,7 @@ fn run(
     advisor: &AdvisorState,
     configuration: &str,
     on: &Callback<AdvisorAction>,
-    replies: &Callback<Reply>,
+    replies: &Callback<AdvisorReply>,
 ) {
     let Some(export) = advisor.export() else {
         return;
@@ -122,7 +124,7 @@ fn run(
         queries: advisor.queries().to_string(),
         loads: advisor.loads().to_string(),
     };
-    client::send(Request::Advise(request), replies.clone());
+    client::send::<Advisor>(AdvisorRequest::Advise(request), replies.clone());
 }
 
 /// Applies candidate `i` of collection `c`: an anchor asks the worker for its rewrites
@@ -131,7 +133,7 @@ fn apply(
     advisor: &AdvisorState,
     c: usize,
     i: usize,
-    replies: &Callback<Reply>,
+    replies: &Callback<AdvisorReply>,
     on_config: &Callback<(String, String)>,
 ) {
     let Run::Done(advice) = advisor.run() else {
@@ -152,12 +154,12 @@ fn apply(
     ) {
         (Strategy::Anchor, _, Some(field)) => {
             if let Some(run) = advisor.advised_run() {
-                let request = Request::Rewrites {
+                let request = AdvisorRequest::Rewrites {
                     run,
                     collection: collection.collection.clone(),
                     field: field.clone(),
                 };
-                client::send(request, replies.clone());
+                client::send::<Advisor>(request, replies.clone());
             }
         }
         (_, Some(configuration), _) => on_config.emit((label, configuration.to_string())),
@@ -212,7 +214,7 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
     };
     let on_panic = {
         let replies = replies.clone();
-        Callback::from(move |_: MouseEvent| client::send(Request::Panic, replies.clone()))
+        Callback::from(move |_: MouseEvent| client::panic::<Advisor>(replies.clone()))
     };
     let on_apply = {
         let advisor = advisor.clone();

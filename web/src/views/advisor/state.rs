@@ -3,7 +3,7 @@
 //! itself happens in the studio's worker ([`crate::workers`]); this state only follows its
 //! replies, ignoring those of a run it no longer waits for.
 
-use crate::workers::{Reply, Stage};
+use crate::workers::{AdvisorReply, Crashed, Stage};
 use ravenshard_advise::{Advice, Workload};
 use std::rc::Rc;
 use yew::Reducible;
@@ -54,7 +54,7 @@ pub enum AdvisorAction {
     /// The page sent run `run` to the worker (a number above every earlier run's).
     Started(u64),
     /// The worker replied.
-    Reply(Reply),
+    Reply(AdvisorReply),
     /// The user cancelled the run (the page terminated the worker).
     Cancel,
     /// The user dismissed the worker's crash message.
@@ -148,35 +148,40 @@ impl AdvisorState {
             .map(|e| e.to_string());
     }
 
-    fn reply(&mut self, reply: Reply) {
+    /// Whether a reply of `run` is of the run in progress.
+    fn ours(&self, run: u64) -> bool {
+        run == self.run_number && self.running()
+    }
+
+    fn reply(&mut self, reply: AdvisorReply) {
         match reply {
-            Reply::Progress {
-                run,
-                stage,
-                done,
-                total,
-                elapsed_ms,
-            } if run == self.run_number && self.running() => {
-                self.run = Run::Running {
-                    stage,
-                    done,
-                    total,
-                    elapsed_ms,
-                };
+            AdvisorReply::Progress(progress) => {
+                if self.ours(progress.run) {
+                    self.run = Run::Running {
+                        stage: progress.stage,
+                        done: progress.done,
+                        total: progress.total,
+                        elapsed_ms: progress.elapsed_ms,
+                    };
+                }
             }
-            Reply::Advice { run, json } if run == self.run_number && self.running() => {
-                self.run = match serde_json::from_str::<Advice>(&json) {
-                    Ok(advice) => {
-                        self.advised_run = Some(run);
-                        Run::Done(Rc::new(advice))
-                    }
-                    Err(e) => Run::Failed(format!("the worker's answer does not read: {e}")),
-                };
+            AdvisorReply::Advice { run, json } => {
+                if self.ours(run) {
+                    self.run = match serde_json::from_str::<Advice>(&json) {
+                        Ok(advice) => {
+                            self.advised_run = Some(run);
+                            Run::Done(Rc::new(advice))
+                        }
+                        Err(e) => Run::Failed(format!("the worker's answer does not read: {e}")),
+                    };
+                }
             }
-            Reply::Failed { run, message } if run == self.run_number && self.running() => {
-                self.run = Run::Failed(message);
+            AdvisorReply::Failed { run, message } => {
+                if self.ours(run) {
+                    self.run = Run::Failed(message);
+                }
             }
-            Reply::Crashed { message } => {
+            AdvisorReply::Crashed(Crashed { message }) => {
                 self.crash = Some(message);
                 self.advised_run = None;
                 if self.running() {
@@ -186,7 +191,9 @@ impl AdvisorState {
                     );
                 }
             }
-            _ => {}
+            // The rewrites change the workspace, not the run: the studio's state takes
+            // them before they reach the view's.
+            AdvisorReply::Rewrites { .. } => {}
         }
     }
 

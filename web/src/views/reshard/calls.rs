@@ -6,7 +6,9 @@ use super::duration;
 use crate::jobs::browser;
 use crate::views::reshard::state::{ReshardAction, ReshardState};
 use crate::widgets::{count, on_value, plural, ByPtr};
-use crate::workers::{client, CallsFile, Channel, PlanShown, Reply, Request};
+use crate::workers::{
+    client, CallsFile, Channel, PlanShown, Reshard, ReshardReply, ReshardRequest,
+};
 use ravenshard_reshard::{Dominant, Estimate, Objective};
 use yew::prelude::*;
 
@@ -102,11 +104,11 @@ pub fn objectives(r: &ReshardState) -> Html {
 fn download(
     r: &ReshardState,
     script: bool,
-    replies: &Callback<Reply>,
+    replies: &Callback<ReshardReply>,
     on_error: &Callback<String>,
 ) {
     match r.calls_request(client::instance(Channel::Reshard), script) {
-        Some(request) => client::send(Request::Calls(request), replies.clone()),
+        Some(request) => client::send::<Reshard>(ReshardRequest::Calls(request), replies.clone()),
         None => on_error
             .emit("The documents' load has not come yet: download the calls in a moment.".into()),
     }
@@ -127,7 +129,7 @@ pub fn calls(
     r: &ByPtr<ReshardState>,
     plan: &PlanShown,
     on: &Callback<ReshardAction>,
-    replies: &Callback<Reply>,
+    replies: &Callback<ReshardReply>,
     on_error: &Callback<String>,
 ) -> Html {
     if plan.moves.is_empty() {

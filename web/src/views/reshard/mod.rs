@@ -11,7 +11,9 @@ use crate::views::state::State;
 use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::{bytes, count, on_value, percent, plural, shard_style, ByPtr};
 use crate::widgets::{BucketMap, ConfigJson, MapDocuments, PrefixEditor, RangeEditor};
-use crate::workers::{client, Channel, PlanShown, Reply, Request, StepShown, MOVES_SHOWN};
+use crate::workers::{
+    client, Channel, PlanShown, Reshard, ReshardReply, ReshardRequest, StepShown, MOVES_SHOWN,
+};
 use gloo::timers::callback::Timeout;
 use ravenshard::Topology;
 use ravenshard_reshard::{Measure, Obstacle, Phase};
@@ -96,29 +98,29 @@ pub const BALANCING_SHOWN_AFTER_MS: u32 = 200;
 
 /// Sends `request` to the view's worker (started if none runs), its replies to `replies`:
 /// the worker that has it.
-fn send_to_worker(request: Request, replies: &Callback<Reply>) -> Option<u64> {
-    client::send(request, replies.clone());
+fn send_to_worker(request: ReshardRequest, replies: &Callback<ReshardReply>) -> Option<u64> {
+    client::send::<Reshard>(request, replies.clone());
     client::instance(Channel::Reshard)
 }
 
 /// Sends a balance of the target to the worker; nothing while an option field cannot be
 /// used (the form says why).
-fn send_balance(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<Reply>) {
+fn send_balance(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<ReshardReply>) {
     let Some(request) = r.balance_request(client::instance(Channel::Reshard)) else {
         return;
     };
     let run = request.run;
-    let worker = send_to_worker(Request::Balance(request), replies);
+    let worker = send_to_worker(ReshardRequest::Balance(request), replies);
     on.emit(ReshardAction::BalanceSent { run, worker });
 }
 
 /// Sends the plan the view wants to the worker (with the load, when it does not hold it).
-fn send_plan(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<Reply>) {
+fn send_plan(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<ReshardReply>) {
     let Some(request) = r.plan_request(client::instance(Channel::Reshard)) else {
         return;
     };
     let run = request.run;
-    let worker = send_to_worker(Request::Plan(request), replies);
+    let worker = send_to_worker(ReshardRequest::Plan(request), replies);
     let wanted = r.worker_wanted();
     on.emit(ReshardAction::PlanSent {
         run,
@@ -128,12 +130,16 @@ fn send_plan(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<
 }
 
 /// Sends the drain the view wants to the worker; whether it sent one.
-fn send_drain(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<Reply>) -> bool {
+fn send_drain(
+    r: &ReshardState,
+    on: &Callback<ReshardAction>,
+    replies: &Callback<ReshardReply>,
+) -> bool {
     let Some(request) = r.drain_request(client::instance(Channel::Reshard)) else {
         return false;
     };
     let run = request.run;
-    let worker = send_to_worker(Request::Drain(request), replies);
+    let worker = send_to_worker(ReshardRequest::Drain(request), replies);
     on.emit(ReshardAction::BalanceSent { run, worker });
     true
 }
@@ -141,11 +147,19 @@ fn send_drain(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback
 /// Where the replies of the view's worker go: the calls' file is offered for download (why
 /// not goes to `on_error`), everything else to the view's state. Every request of the
 /// channel is sent with it: a send routes the channel's later replies to its callback.
-fn worker_replies(on: &Callback<ReshardAction>, on_error: &Callback<String>) -> Callback<Reply> {
+fn worker_replies(
+    on: &Callback<ReshardAction>,
+    on_error: &Callback<String>,
+) -> Callback<ReshardReply> {
     let (on, on_error) = (on.clone(), on_error.clone());
     Callback::from(move |reply| match reply {
-        Reply::Calls(file) => calls::offer(file, &on_error),
-        other => on.emit(ReshardAction::Reply(other)),
+        ReshardReply::Calls(file) => calls::offer(file, &on_error),
+        reply @ (ReshardReply::Planned { .. }
+        | ReshardReply::Balanced { .. }
+        | ReshardReply::Compared { .. }
+        | ReshardReply::Drained { .. }
+        | ReshardReply::BalanceFailed { .. }
+        | ReshardReply::Crashed(_)) => on.emit(ReshardAction::Reply(reply)),
     })
 }
 
@@ -156,7 +170,7 @@ fn worker_replies(on: &Callback<ReshardAction>, on_error: &Callback<String>) -> 
 fn use_worker_asks(
     state: &ByPtr<ReshardState>,
     on: &Callback<ReshardAction>,
-    replies: &Callback<Reply>,
+    replies: &Callback<ReshardReply>,
 ) {
     let (state, on, replies) = (state.clone(), on.clone(), replies.clone());
     use_effect_with(state.worker_wanted(), move |_| {
@@ -227,7 +241,7 @@ pub fn reshard_view(props: &ReshardViewProps) -> Html {
     });
     let on_panic = {
         let replies = replies.clone();
-        Callback::from(move |_: MouseEvent| client::send(Request::PanicReshard, replies.clone()))
+        Callback::from(move |_: MouseEvent| client::panic::<Reshard>(replies.clone()))
     };
     html! {
         <div class="reshard-view">

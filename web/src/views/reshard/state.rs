@@ -12,17 +12,17 @@
 //! The plan, the walk-through's step and the calls are the Resharding view's worker's: the
 //! first plan sends it the load, the next ones only the target, the options and the step
 //! ([`ReshardState::plan_request`], [`ReshardAction::PlanSent`]); the plan comes back as
-//! the view shows it ([`Reply::Planned`]). The plan shown stays until the next one comes
+//! the view shows it ([`ReshardReply::Planned`]). The plan shown stays until the next one comes
 //! ([`ReshardState::planning`]). A balance runs in the same worker
 //! ([`ReshardState::balance_request`], [`ReshardAction::BalanceSent`]): the balanced target
-//! comes back ([`Reply::Balanced`]), then the other objective's figures
-//! ([`Reply::Compared`]), and the target is planned.
+//! comes back ([`ReshardReply::Balanced`]), then the other objective's figures
+//! ([`ReshardReply::Compared`]), and the target is planned.
 
 use crate::state::config::{read_configuration, ConfigProblem};
 use crate::state::inputs::Field;
 use crate::workers::{
-    BalanceRequest, Balanced, CallsRequest, DrainRequest, LoadData, PlanRequest, PlanShown,
-    Planned, Reply, StepAt, StepShown,
+    BalanceRequest, Balanced, CallsRequest, Crashed, DrainRequest, LoadData, PlanRequest,
+    PlanShown, Planned, ReshardReply, StepAt, StepShown,
 };
 use ravenshard::Topology;
 use ravenshard_model::workspace::assign_members;
@@ -136,7 +136,7 @@ pub enum ReshardAction {
     /// The balance in progress is cancelled (its worker is stopped).
     CancelBalance,
     /// A reply of the worker.
-    Reply(Reply),
+    Reply(ReshardReply),
     /// What balancing and the skew count.
     SetBy(Measure),
     /// The weights field (`0=1,1=2`).
@@ -864,14 +864,14 @@ impl ReshardState {
     }
 
     /// Takes a reply of the worker; a reply of a run that is no longer awaited is dropped.
-    fn reply(&mut self, reply: Reply) -> bool {
+    fn reply(&mut self, reply: ReshardReply) -> bool {
         match reply {
-            Reply::Balanced { run, balanced } if self.runs.balancing == Some(run) => {
+            ReshardReply::Balanced { run, balanced } if self.runs.balancing == Some(run) => {
                 self.runs.balancing = None;
                 self.runs.comparing = Some(run);
                 self.balanced(balanced)
             }
-            Reply::Compared { run, summary } if self.runs.comparing == Some(run) => {
+            ReshardReply::Compared { run, summary } if self.runs.comparing == Some(run) => {
                 self.runs.comparing = None;
                 let mut rows = Vec::clone(&self.objectives);
                 rows.retain(|r| r.objective != summary.objective);
@@ -880,24 +880,24 @@ impl ReshardState {
                 self.objectives = Rc::new(rows);
                 false
             }
-            Reply::BalanceFailed { run, message } if self.runs.balancing == Some(run) => {
+            ReshardReply::BalanceFailed { run, message } if self.runs.balancing == Some(run) => {
                 self.runs.balancing = None;
                 // The worker may have lost the load: the next balance sends it.
                 self.runs.held = None;
                 self.problem = Some(ConfigProblem::new(message));
                 false
             }
-            Reply::Drained { run, target } if self.runs.balancing == Some(run) => {
+            ReshardReply::Drained { run, target } if self.runs.balancing == Some(run) => {
                 self.runs.balancing = None;
                 self.drained(target)
             }
-            Reply::Planned { run, planned }
+            ReshardReply::Planned { run, planned }
                 if self.runs.planning.is_some_and(|(r, _)| r == run) =>
             {
                 self.planned(*planned);
                 false
             }
-            Reply::Crashed { message } => {
+            ReshardReply::Crashed(Crashed { message }) => {
                 self.runs.held = None;
                 self.runs.comparing = None;
                 if self.runs.planning.take().is_some() {
@@ -921,7 +921,14 @@ impl ReshardState {
                 ));
                 false
             }
-            _ => false,
+            // A reply of a run no longer awaited; the calls' file goes to the view
+            // (`worker_replies`), not here.
+            ReshardReply::Balanced { .. }
+            | ReshardReply::Compared { .. }
+            | ReshardReply::BalanceFailed { .. }
+            | ReshardReply::Drained { .. }
+            | ReshardReply::Planned { .. }
+            | ReshardReply::Calls(_) => false,
         }
     }
 

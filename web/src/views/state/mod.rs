@@ -31,7 +31,7 @@ use crate::state::*;
 use crate::views::advisor::state::{AdvisorAction, AdvisorState};
 use crate::views::reshard::state::{self as reshard, ReshardAction, ReshardState};
 use crate::workers::host::HostNews;
-use crate::workers::Reply;
+use crate::workers::{AdvisorReply, Crashed};
 use ravenshard::Topology;
 use ravenshard_advise::Rewrite;
 use ravenshard_design::content::ContentDesign;
@@ -436,7 +436,7 @@ impl State {
     /// crash to the notices.
     fn advisor_action(&mut self, action: AdvisorAction) {
         match action {
-            AdvisorAction::Reply(Reply::Rewrites {
+            AdvisorAction::Reply(AdvisorReply::Rewrites {
                 collection,
                 field,
                 rewrites,
@@ -453,11 +453,13 @@ impl State {
                 };
                 self.apply(Action::Workspace(action));
             }
-            AdvisorAction::Reply(Reply::Failed { message, .. }) if !self.advisor.running() => {
+            AdvisorAction::Reply(AdvisorReply::Failed { message, .. })
+                if !self.advisor.running() =>
+            {
                 self.notify(Level::Error, format!("The advisor: {message}"));
             }
             action => {
-                if let AdvisorAction::Reply(Reply::Crashed { message }) = &action {
+                if let AdvisorAction::Reply(AdvisorReply::Crashed(Crashed { message })) = &action {
                     self.notify(
                         Level::Error,
                         format!("The studio's worker stopped ({message}); the page is unaffected and a new worker starts on the next run."),

@@ -149,7 +149,7 @@ pub(crate) fn worker_round_trip(
     worker: Option<u64>,
 ) -> Vec<super::ReshardAction> {
     use super::ReshardAction;
-    use crate::workers::{Balancer, Planner, Reply};
+    use crate::workers::{Balancer, Planner, ReshardReply};
     let mut balancer = Balancer::default();
     if let Some(request) = reshard.drain_request(worker) {
         let run = request.run;
@@ -170,7 +170,7 @@ pub(crate) fn worker_round_trip(
             worker,
             wanted,
         },
-        ReshardAction::Reply(Reply::Planned {
+        ReshardAction::Reply(ReshardReply::Planned {
             run,
             planned: Box::new(planned),
         }),

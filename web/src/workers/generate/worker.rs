@@ -5,28 +5,30 @@
 //!
 //! [`Generator`]: ravenshard_model::sample::Generator
 
+use crate::workers::generate::protocol::GenerateRequest;
+use crate::workers::import::protocol::ReadingReply;
+use crate::workers::import::worker::Reader;
 use crate::workers::import::worker::Sender;
-use crate::workers::protocol::{GenerateRequest, Reply};
-use crate::workers::run::StudioWorker;
-use gloo::worker::{HandlerId, WorkerScope};
+use crate::workers::transport::Scope;
+use gloo::worker::HandlerId;
 use ravenshard_model::batch::{Read, BATCH_DOCUMENTS};
 use ravenshard_model::workspace::Document;
 use std::cell::Cell;
 
-/// Makes the documents and sends them; [`Reply::Generated`] when all were sent, or why the
-/// generator's settings cannot be used ([`Reply::Failed`]).
+/// Makes the documents and sends them; [`ReadingReply::Generated`] when all were sent, or why the
+/// generator's settings cannot be used ([`ReadingReply::Failed`]).
 pub(crate) async fn generate(
-    scope: &WorkerScope<StudioWorker>,
+    scope: &Scope<Reader>,
     id: HandlerId,
     request: GenerateRequest,
     placed: &Cell<(u64, u64)>,
-) -> Reply {
+) -> ReadingReply {
     let run = request.run;
     let mut made = match request.generator.documents_iter() {
         Ok(made) => made,
         Err(e) => {
             let message = e.to_string();
-            return Reply::Failed { run, message };
+            return ReadingReply::Failed { run, message };
         }
     };
     let mut sender = Sender::new(scope, id, run, placed);
@@ -44,7 +46,7 @@ pub(crate) async fn generate(
         read.id_bytes += chunk.iter().map(|d| d.id.len() as u64).sum::<u64>();
         sender.send(&chunk, read).await;
     }
-    Reply::Generated {
+    ReadingReply::Generated {
         run,
         documents: sender.documents(),
     }

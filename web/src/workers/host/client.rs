@@ -8,8 +8,10 @@
 
 use crate::persist::Saved;
 use crate::workers::client;
-use crate::workers::protocol::{Channel, HostRequest, Reply, Request};
+use crate::workers::host::protocol::{HostReply, HostRequest};
+use crate::workers::host::worker::HostWorker;
 use crate::workers::save::engine::StorageError;
+use crate::workers::transport::{Channel, Crashed};
 use ravenshard_model::batch::DocumentBatch;
 use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question, Staging};
 use std::cell::{Cell, RefCell};
@@ -246,7 +248,7 @@ pub fn forget(id: u64) {
 
 /// Asks the host to panic (the studio's debug action): the page must survive it.
 pub fn panic() {
-    send(HostRequest::Panic);
+    client::panic::<HostWorker>(Callback::from(route));
 }
 
 /// Whether the host answered every change sent and every question still wanted, but
@@ -277,7 +279,7 @@ pub fn is_running() -> bool {
 }
 
 fn send(request: HostRequest) {
-    client::send(Request::Host(request), Callback::from(route));
+    client::send::<HostWorker>(request, Callback::from(route));
 }
 
 fn news(news: HostNews) {
@@ -293,9 +295,9 @@ fn answered_change() {
 }
 
 /// Sends a reply of the host where it goes.
-fn route(reply: Reply) {
+fn route(reply: HostReply) {
     match reply {
-        Reply::Answer {
+        HostReply::Answer {
             id,
             version,
             answer,
@@ -308,33 +310,35 @@ fn route(reply: Reply) {
                 on_answer.emit(Answered { version, answer });
             }
         }
-        Reply::Working { id, done, total } if ASKED.with(|a| a.borrow().contains_key(&id)) => {
+        HostReply::Working { id, done, total } => {
+            if !ASKED.with(|a| a.borrow().contains_key(&id)) {
+                return;
+            }
             WORKING.with(|w| w.borrow_mut().insert(id));
             let on_progress = PROGRESS.with(|p| p.borrow().get(&id).cloned());
             if let Some(on_progress) = on_progress {
                 on_progress.emit((done, total));
             }
         }
-        Reply::Changed { seq, changed } => {
+        HostReply::Changed { seq, changed } => {
             answered_change();
             news(HostNews::Changed {
                 seq,
                 changed: Rc::new(*changed),
             });
         }
-        Reply::ChangeRefused { seq, error } => {
+        HostReply::ChangeRefused { seq, error } => {
             answered_change();
             news(HostNews::Refused { seq, error });
         }
-        Reply::Crashed { message } => {
+        HostReply::Crashed(Crashed { message }) => {
             stopped();
             news(HostNews::Crashed { message });
         }
-        Reply::HostSaved { id, result } => {
+        HostReply::Saved { id, result } => {
             if let Some(sender) = SAVES.with(|s| s.borrow_mut().remove(&id)) {
                 let _ = sender.send(result);
             }
         }
-        _ => {}
     }
 }

@@ -5,9 +5,11 @@
 //! when dropped (the run is done, failed or cancelled), which frees the worker's memory.
 
 use crate::workers::client;
-use crate::workers::protocol::{
-    Channel, GenerateRequest, ImportRequest, Reply, Request, RestoreRequest,
-};
+use crate::workers::generate::GenerateRequest;
+use crate::workers::import::protocol::{ImportRequest, ReadingReply, ReadingRequest};
+use crate::workers::import::worker::Reader;
+use crate::workers::restore::RestoreRequest;
+use crate::workers::transport::Channel;
 use futures::channel::mpsc::UnboundedReceiver;
 use futures::StreamExt;
 use ravenshard_import::FieldPaths;
@@ -18,7 +20,7 @@ use web_sys::Blob;
 /// An import or a generation in the worker.
 pub struct Reading {
     run: u64,
-    replies: UnboundedReceiver<Reply>,
+    replies: UnboundedReceiver<ReadingReply>,
     /// The file's blob URL (an import's), revoked when the run ends.
     url: Option<String>,
     instance: Option<u64>,
@@ -38,7 +40,7 @@ impl Reading {
             "the browser could not hand the file to the studio's worker".to_string()
         })?;
         let request = |run| {
-            Request::Import(ImportRequest {
+            ReadingRequest::Import(ImportRequest {
                 run,
                 url: url.clone(),
                 name: name.to_string(),
@@ -54,7 +56,7 @@ impl Reading {
     pub fn generate(generator: Generator) -> Reading {
         client::stop(Channel::Import);
         Reading::begin(
-            |run| Request::Generate(GenerateRequest { run, generator }),
+            |run| ReadingRequest::Generate(GenerateRequest { run, generator }),
             None,
         )
     }
@@ -66,15 +68,15 @@ impl Reading {
     /// stopped.
     pub fn restore(keys: Option<Vec<String>>, read: Read) -> Reading {
         client::stop(Channel::Import);
-        let request = |run| Request::Restore(RestoreRequest { run, keys, read });
+        let request = |run| ReadingRequest::Restore(RestoreRequest { run, keys, read });
         Reading::begin(request, None)
     }
 
     /// Sends the request of a new run to a new worker (the one before was stopped).
-    fn begin(request: impl FnOnce(u64) -> Request, url: Option<String>) -> Reading {
+    fn begin(request: impl FnOnce(u64) -> ReadingRequest, url: Option<String>) -> Reading {
         let run = client::next_run();
         let (on_reply, replies) = client::queue();
-        client::send(request(run), on_reply);
+        client::send::<Reader>(request(run), on_reply);
         Reading {
             run,
             replies,
@@ -85,17 +87,17 @@ impl Reading {
 
     /// The next reply of this run (a crash included); `None` when another import or
     /// generation took the worker over.
-    pub async fn next(&mut self) -> Option<Reply> {
+    pub async fn next(&mut self) -> Option<ReadingReply> {
         while let Some(reply) = self.replies.next().await {
             let run = match &reply {
-                Reply::Progress { run, .. }
-                | Reply::Batch { run, .. }
-                | Reply::Imported { run, .. }
-                | Reply::Generated { run, .. }
-                | Reply::Restored { run, .. }
-                | Reply::PartMissing { run, .. }
-                | Reply::Failed { run, .. } => *run,
-                _ => self.run,
+                ReadingReply::Progress(progress) => progress.run,
+                ReadingReply::Batch { run, .. }
+                | ReadingReply::Imported { run, .. }
+                | ReadingReply::Generated { run, .. }
+                | ReadingReply::Restored { run, .. }
+                | ReadingReply::PartMissing { run, .. }
+                | ReadingReply::Failed { run, .. } => *run,
+                ReadingReply::Crashed(_) => self.run,
             };
             if run == self.run {
                 return Some(reply);
@@ -107,7 +109,7 @@ impl Reading {
     /// Tells the worker that the page placed the run's first `batches` batches.
     pub fn placed(&self, batches: u64) {
         let run = self.run;
-        client::tell(Request::ImportPlaced { run, batches });
+        client::tell::<Reader>(ReadingRequest::Placed { run, batches });
     }
 }
 

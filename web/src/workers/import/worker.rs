@@ -3,20 +3,65 @@
 //! to the page in [`DocumentBatch`]es, never more than [`BATCHES_AHEAD`] ahead of the page's
 //! placing.
 
-use crate::workers::protocol::{ImportRequest, Reply, Stage, BATCHES_AHEAD};
-use crate::workers::run::{Chunks, Reporter, StudioWorker};
-use gloo::worker::{HandlerId, WorkerScope};
+use crate::workers::import::protocol::{
+    ImportRequest, ReadingReply, ReadingRequest, BATCHES_AHEAD,
+};
+use crate::workers::progress::{Chunks, Reporter, Stage};
+use crate::workers::transport::{Channel, Role, Scope};
+use gloo::worker::HandlerId;
 use ravenshard_import::{FieldPaths, Format, Importer, DETECT_BYTES};
 use ravenshard_model::batch::{DocumentBatch, Read, BATCH_DOCUMENTS};
 use ravenshard_model::workspace::Document;
 use std::cell::Cell;
+use std::rc::Rc;
 
 /// How long the worker waits before looking again whether the page placed enough batches.
 const WAIT_MS: u32 = 2;
 
+/// The worker of a job that makes a workspace (an import, a generation, a restore): it
+/// holds how many batches of its run the page placed.
+pub struct Reader {
+    /// `(run, batches)` the page said it placed.
+    placed: Rc<Cell<(u64, u64)>>,
+}
+
+impl Role for Reader {
+    type Request = ReadingRequest;
+    type Reply = ReadingReply;
+    const CHANNEL: Channel = Channel::Import;
+    const NAME: &'static str = "reading";
+
+    fn start(_scope: &Scope<Self>) -> Self {
+        Reader {
+            placed: Rc::default(),
+        }
+    }
+
+    fn received(&mut self, scope: &Scope<Self>, request: ReadingRequest, id: HandlerId) {
+        let (scope, placed) = (scope.clone(), Rc::clone(&self.placed));
+        match request {
+            ReadingRequest::Placed { run, batches } => placed.set((run, batches)),
+            ReadingRequest::Import(request) => wasm_bindgen_futures::spawn_local(async move {
+                let reply = import(&scope, id, request, &placed).await;
+                scope.respond(id, reply);
+            }),
+            ReadingRequest::Generate(request) => wasm_bindgen_futures::spawn_local(async move {
+                let reply =
+                    crate::workers::generate::worker::generate(&scope, id, request, &placed).await;
+                scope.respond(id, reply);
+            }),
+            ReadingRequest::Restore(request) => wasm_bindgen_futures::spawn_local(async move {
+                let reply =
+                    crate::workers::restore::worker::restore(&scope, id, request, &placed).await;
+                scope.respond(id, reply);
+            }),
+        }
+    }
+}
+
 /// Where the batches of an import or a generation go, and how far the page placed them.
 pub(crate) struct Sender<'s> {
-    scope: &'s WorkerScope<StudioWorker>,
+    scope: &'s Scope<Reader>,
     id: HandlerId,
     run: u64,
     /// `(run, batches)` the page said it placed.
@@ -28,7 +73,7 @@ pub(crate) struct Sender<'s> {
 impl<'s> Sender<'s> {
     /// Sends `run`'s batches to `id`; `placed` is what the page said it placed.
     pub(crate) fn new(
-        scope: &'s WorkerScope<StudioWorker>,
+        scope: &'s Scope<Reader>,
         id: HandlerId,
         run: u64,
         placed: &'s Cell<(u64, u64)>,
@@ -59,7 +104,8 @@ impl<'s> Sender<'s> {
             let batch = DocumentBatch::of(number, part, read);
             self.sent += 1;
             self.documents += part.len() as u64;
-            self.scope.respond(self.id, Reply::Batch { run, batch });
+            self.scope
+                .respond(self.id, ReadingReply::Batch { run, batch });
         }
     }
 
@@ -71,34 +117,34 @@ impl<'s> Sender<'s> {
     }
 }
 
-/// Reads the file and sends its documents; the summary ([`Reply::Imported`]) or why the
+/// Reads the file and sends its documents; the summary ([`ReadingReply::Imported`]) or why the
 /// file cannot be read (its location and the format it was read as).
 pub(crate) async fn import(
-    scope: &WorkerScope<StudioWorker>,
+    scope: &Scope<Reader>,
     id: HandlerId,
     request: ImportRequest,
     placed: &Cell<(u64, u64)>,
-) -> Reply {
+) -> ReadingReply {
     let run = request.run;
     match read(scope, id, &request, placed).await {
         Ok(reply) => reply,
-        Err(message) => Reply::Failed { run, message },
+        Err(message) => ReadingReply::Failed { run, message },
     }
 }
 
 async fn read(
-    scope: &WorkerScope<StudioWorker>,
+    scope: &Scope<Reader>,
     id: HandlerId,
     request: &ImportRequest,
     placed: &Cell<(u64, u64)>,
-) -> Result<Reply, String> {
+) -> Result<ReadingReply, String> {
     let chunks = Chunks::open(&request.url).await?;
     let (head, ended) = first_bytes(&chunks).await?;
     let format = Format::detect(Some(&request.name), &head);
     let in_file = |e: &dyn std::fmt::Display| format!("{e} (read as {format})");
     let fields = FieldPaths::new(&request.fields);
     let mut importer = Importer::new(format, Some(request.size)).keeping_fields(fields);
-    let mut reporter = Reporter::new(scope, id, request.run, Stage::Reading);
+    let mut reporter = Reporter::<Reader>::new(scope, id, request.run, Stage::Reading);
     let mut sender = Sender::new(scope, id, request.run, placed);
     let mut first = Some(head);
     let mut pending: Vec<Document> = Vec::new();
@@ -139,7 +185,7 @@ async fn read(
     let imported = importer.finish().map_err(|e| in_file(&e))?;
     pending.extend(imported.documents);
     sender.send(&pending, read).await;
-    Ok(Reply::Imported {
+    Ok(ReadingReply::Imported {
         run: request.run,
         format: format.key().to_string(),
         documents: sender.documents,

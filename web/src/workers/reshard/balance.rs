@@ -1,11 +1,13 @@
 //! The Resharding view's balance and drain, as its worker runs them: the worker keeps the
-//! load the page sent last (with a [`Request::Plan`](crate::workers::Request::Plan), a balance or a
+//! load the page sent last (with a [`ReshardRequest::Plan`](super::protocol::ReshardRequest::Plan), a balance or a
 //! drain), balances a target under the chosen objective and answers at once
-//! ([`Reply::Balanced`]), then works out the other objective's figures for the comparison
-//! ([`Reply::Compared`]); a drain answers its target ([`Reply::Drained`]). Plain Rust, so
+//! ([`ReshardReply::Balanced`]), then works out the other objective's figures for the comparison
+//! ([`ReshardReply::Compared`]); a drain answers its target ([`ReshardReply::Drained`]). Plain Rust, so
 //! that the native tests run the page's side of a balance against it.
 
-use crate::workers::protocol::{BalanceRequest, Balanced, DrainRequest, LoadData, Reply};
+use crate::workers::reshard::protocol::{
+    BalanceRequest, Balanced, DrainRequest, LoadData, ReshardReply,
+};
 use ravenshard::Topology;
 use ravenshard_reshard::{
     balance_without_comparison, drain_shard, objective_summary, BucketLoad, Objective,
@@ -52,21 +54,21 @@ impl Balancer {
         }
     }
 
-    /// Balances the request's target: [`Reply::Balanced`], or [`Reply::BalanceFailed`] with
+    /// Balances the request's target: [`ReshardReply::Balanced`], or [`ReshardReply::BalanceFailed`] with
     /// why.
-    pub fn balance(&mut self, request: &BalanceRequest) -> Reply {
+    pub fn balance(&mut self, request: &BalanceRequest) -> ReshardReply {
         let run = request.run;
         self.latest = self.latest.max(run);
         if let Some(data) = &request.data {
             self.keep(data);
         }
-        let failed = |message: String| Reply::BalanceFailed { run, message };
+        let failed = |message: String| ReshardReply::BalanceFailed { run, message };
         let (target, load) = match self.inputs(request) {
             Ok(inputs) => inputs,
             Err(message) => return failed(message),
         };
         match balance_without_comparison(&target, load, &request.options) {
-            Ok(b) => Reply::Balanced {
+            Ok(b) => ReshardReply::Balanced {
                 run,
                 balanced: Balanced {
                     target: b.plan.target.to_json(),
@@ -79,8 +81,8 @@ impl Balancer {
         }
     }
 
-    /// Drains the request's shard: [`Reply::Drained`], with the target or why not.
-    pub fn drain(&mut self, request: &DrainRequest) -> Reply {
+    /// Drains the request's shard: [`ReshardReply::Drained`], with the target or why not.
+    pub fn drain(&mut self, request: &DrainRequest) -> ReshardReply {
         let run = request.run;
         self.latest = self.latest.max(run);
         let target = Topology::from_json(&request.target)
@@ -90,13 +92,13 @@ impl Balancer {
                 let drained = drain_shard(&target, request.shard, load, request.by);
                 drained.map(|t| t.to_json()).map_err(|e| e.to_string())
             });
-        Reply::Drained { run, target }
+        ReshardReply::Drained { run, target }
     }
 
     /// The figures of the request's balance under the objective it did not choose, for
-    /// the comparison ([`Reply::Compared`]); `None` once a later run was asked, or when
+    /// the comparison ([`ReshardReply::Compared`]); `None` once a later run was asked, or when
     /// the balance cannot be made.
-    pub fn compare(&self, request: &BalanceRequest) -> Option<Reply> {
+    pub fn compare(&self, request: &BalanceRequest) -> Option<ReshardReply> {
         if request.run < self.latest {
             return None;
         }
@@ -107,7 +109,7 @@ impl Balancer {
         };
         let options = request.options.with_objective(other);
         let summary = objective_summary(&target, load, &options).ok()?;
-        Some(Reply::Compared {
+        Some(ReshardReply::Compared {
             run: request.run,
             summary,
         })

@@ -5,8 +5,8 @@
 //! of the walk-through or a download of the calls does not plan again. Plain Rust, so that
 //! the native tests run the page's side of a plan against it.
 
-use crate::workers::protocol::{as_json, LoadData};
 use crate::workers::reshard::balance::Balancer;
+use crate::workers::reshard::protocol::{as_json, LoadData};
 use ravenshard::Topology;
 use ravenshard_reshard::{
     calls, migration_step, migration_steps, next_step_with_documents, plan, BucketLoad,

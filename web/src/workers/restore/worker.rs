@@ -7,10 +7,12 @@
 
 use crate::persist::records::{self, DOCUMENTS_KEY};
 use crate::persist::{read_documents, PART_DOCUMENTS};
+use crate::workers::import::protocol::ReadingReply;
+use crate::workers::import::worker::Reader;
 use crate::workers::import::worker::Sender;
-use crate::workers::protocol::{Reply, RestoreRequest};
-use crate::workers::run::StudioWorker;
-use gloo::worker::{HandlerId, WorkerScope};
+use crate::workers::restore::protocol::RestoreRequest;
+use crate::workers::transport::Scope;
+use gloo::worker::HandlerId;
 use ravenshard_model::batch::Read;
 use ravenshard_model::workspace::Document;
 use rexie::Rexie;
@@ -89,30 +91,30 @@ impl PartReader {
 
 /// Why a restore's parts were not all sent.
 enum Unsent {
-    /// The part of this record is not stored ([`Reply::PartMissing`]).
+    /// The part of this record is not stored ([`ReadingReply::PartMissing`]).
     Missing(String),
     /// A record cannot be read: why.
     Failed(String),
 }
 
-/// Reads the saved documents and sends them; [`Reply::Restored`] when all were sent,
-/// [`Reply::PartMissing`] when a part is not stored (the page tells why), or why a record
-/// cannot be read ([`Reply::Failed`]).
+/// Reads the saved documents and sends them; [`ReadingReply::Restored`] when all were sent,
+/// [`ReadingReply::PartMissing`] when a part is not stored (the page tells why), or why a record
+/// cannot be read ([`ReadingReply::Failed`]).
 pub(crate) async fn restore(
-    scope: &WorkerScope<StudioWorker>,
+    scope: &Scope<Reader>,
     id: HandlerId,
     request: RestoreRequest,
     placed: &Cell<(u64, u64)>,
-) -> Reply {
+) -> ReadingReply {
     let run = request.run;
     let mut sender = Sender::new(scope, id, run, placed);
     match send_parts(&request, &mut sender).await {
-        Ok(()) => Reply::Restored {
+        Ok(()) => ReadingReply::Restored {
             run,
             documents: sender.documents(),
         },
-        Err(Unsent::Missing(key)) => Reply::PartMissing { run, key },
-        Err(Unsent::Failed(message)) => Reply::Failed { run, message },
+        Err(Unsent::Missing(key)) => ReadingReply::PartMissing { run, key },
+        Err(Unsent::Failed(message)) => ReadingReply::Failed { run, message },
     }
 }
 

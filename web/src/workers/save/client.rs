@@ -2,8 +2,8 @@
 //! workspace's host's worker: the host's own saves talk to it in that worker
 //! ([`Transport::Local`]), the page's tests from the page ([`Transport::Page`]).
 //! [`Saving`] sends the documents in batches
-//! ([`Request::SaveBatch`]), never more than [`SAVE_AHEAD`] ahead of what the worker
-//! stored, then the settings ([`Request::SaveEnd`]), and hands over how it ended. Several
+//! ([`SaveRequest::Batch`]), never more than [`SAVE_AHEAD`] ahead of what the worker
+//! stored, then the settings ([`SaveRequest::End`]), and hands over how it ended. Several
 //! saves may be open at once (a save an edit stopped, which the next goes on from, and a
 //! newer one): the machinery's replies reach each save's own queue by its run. The page
 //! gives the host's saves their generation ([`next_generation`]): it outlives a worker.
@@ -11,7 +11,8 @@
 use crate::persist::records::OTHER_TABS_PARTS_KEPT_MS;
 use crate::persist::PartRef;
 use crate::workers::client;
-use crate::workers::protocol::{Reply, Request, SavePart};
+use crate::workers::save::protocol::{SavePart, SaveReply, SaveRequest};
+use crate::workers::save::SaveWorker;
 use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
 use ravenshard_model::batch::DocumentBatch;
@@ -62,7 +63,7 @@ impl std::error::Error for SaveError {}
 
 thread_local! {
     /// The queue of each save in progress, by run.
-    static QUEUES: RefCell<HashMap<u64, UnboundedSender<Reply>>> = RefCell::new(HashMap::new());
+    static QUEUES: RefCell<HashMap<u64, UnboundedSender<SaveReply>>> = RefCell::new(HashMap::new());
     /// The save generations given ([`next_generation`]), oldest first.
     static GIVEN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
 }
@@ -104,13 +105,13 @@ pub fn own_generations() -> Vec<u64> {
 
 /// Where the save's worker's replies go: each to the queue of its save's run; a crash to
 /// every save's.
-fn route(reply: Reply) {
+fn route(reply: SaveReply) {
     let run = match &reply {
-        Reply::SaveWritten { run, .. }
-        | Reply::Saved { run, .. }
-        | Reply::SaveOutdated { run }
-        | Reply::SaveFailed { run, .. } => Some(*run),
-        _ => None,
+        SaveReply::Written { run, .. }
+        | SaveReply::Saved { run, .. }
+        | SaveReply::Outdated { run }
+        | SaveReply::Failed { run, .. } => Some(*run),
+        SaveReply::Crashed(_) => None,
     };
     QUEUES.with(|queues| {
         let queues = queues.borrow();
@@ -130,8 +131,8 @@ fn route(reply: Reply) {
 }
 
 /// Sends `request` to the save's worker (started if none runs).
-fn send(request: Request) {
-    client::send(request, Callback::from(route));
+fn send(request: SaveRequest) {
+    client::send::<SaveWorker>(request, Callback::from(route));
 }
 
 thread_local! {
@@ -162,7 +163,7 @@ pub enum Transport {
 impl Transport {
     /// Sends `request`; its replies go to `replies` (a local transport) or to the queue
     /// of its run (the page's).
-    fn send(&self, request: Request, replies: &UnboundedSender<Reply>) {
+    fn send(&self, request: SaveRequest, replies: &UnboundedSender<SaveReply>) {
         match self {
             Transport::Page => send(request),
             Transport::Local(saves) => saves.push_local(request, replies.clone()),
@@ -170,10 +171,10 @@ impl Transport {
     }
 
     /// Sends `request` if the save's machinery runs; no reply is awaited.
-    fn tell(&self, request: Request) {
+    fn tell(&self, request: SaveRequest) {
         match self {
             Transport::Page => {
-                client::tell(request);
+                client::tell::<SaveWorker>(request);
             }
             Transport::Local(saves) => {
                 let (ignored, _) = futures::channel::mpsc::unbounded();
@@ -199,14 +200,14 @@ pub enum Ended {
 }
 
 /// A save in the worker. Dropped before it ended, it tells the worker to remove what it
-/// wrote ([`Request::SaveDrop`]).
+/// wrote ([`SaveRequest::Drop`]).
 pub struct Saving {
     run: u64,
     generation: u64,
     transport: Transport,
     /// Where the replies of a local transport go.
-    queue: UnboundedSender<Reply>,
-    replies: UnboundedReceiver<Reply>,
+    queue: UnboundedSender<SaveReply>,
+    replies: UnboundedReceiver<SaveReply>,
     sent: u64,
     written: u64,
     /// Whether its end was sent.
@@ -239,20 +240,20 @@ impl Saving {
     }
 
     /// Reads `reply`: `Some` once the save ended.
-    fn take(&mut self, reply: Reply) -> Result<Option<Ended>, SaveError> {
+    fn take(&mut self, reply: SaveReply) -> Result<Option<Ended>, SaveError> {
         let run = self.run;
         match reply {
-            Reply::SaveWritten { run: r, batches } if r == run => {
+            SaveReply::Written { run: r, batches } if r == run => {
                 self.written = self.written.max(batches);
                 Ok(None)
             }
-            Reply::Saved {
+            SaveReply::Saved {
                 run: r,
                 bytes,
                 parts,
             } if r == run => Ok(Some(Ended::Stored { bytes, parts })),
-            Reply::SaveOutdated { run: r } if r == run => Ok(Some(Ended::Outdated)),
-            Reply::SaveFailed {
+            SaveReply::Outdated { run: r } if r == run => Ok(Some(Ended::Outdated)),
+            SaveReply::Failed {
                 run: r,
                 message,
                 bytes,
@@ -260,8 +261,13 @@ impl Saving {
                 reason: message,
                 bytes,
             }),
-            Reply::Crashed { message } => Err(SaveError::Stopped(message)),
-            _ => Ok(None),
+            SaveReply::Crashed(crashed) => Err(SaveError::Stopped(crashed.message)),
+            // Another run's (the page's saves share one queue by run, the worker's reply
+            // to a run the page dropped).
+            SaveReply::Written { .. }
+            | SaveReply::Saved { .. }
+            | SaveReply::Outdated { .. }
+            | SaveReply::Failed { .. } => Ok(None),
         }
     }
 
@@ -293,7 +299,7 @@ impl Saving {
     /// Sends `batch` (numbered [`next_batch`](Self::next_batch)).
     pub fn send(&mut self, batch: DocumentBatch) {
         let (run, generation) = (self.run, self.generation);
-        let request = Request::SaveBatch {
+        let request = SaveRequest::Batch {
             run,
             generation,
             batch,
@@ -317,7 +323,7 @@ impl Saving {
     ) -> Result<Ended, SaveError> {
         self.room().await?;
         let run = self.run;
-        let request = Request::SaveEnd {
+        let request = SaveRequest::End {
             run,
             generation: self.generation,
             settings,
@@ -340,7 +346,7 @@ impl Drop for Saving {
         QUEUES.with(|q| q.borrow_mut().remove(&self.run));
         if !self.ended && self.sent > 0 {
             // A worker started again holds nothing of it: the next save's end removes it.
-            self.transport.tell(Request::SaveDrop { run: self.run });
+            self.transport.tell(SaveRequest::Drop { run: self.run });
         }
     }
 }

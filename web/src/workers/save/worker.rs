@@ -1,18 +1,14 @@
 //! The save's side of the worker: the page sends the documents the save writes in batches
-//! ([`Request::SaveBatch`]: all of them, or after an edit only those outside the stored
-//! parts it keeps), or for a generated workspace has the worker make them again
-//! ([`Request::SaveGenerated`]); the worker writes them out in parts ([`PartRef::write`]) and stores
+//! ([`SaveRequest::Batch`]: all of them, or after an edit only those outside the stored
+//! parts it keeps); the worker writes them out in parts ([`PartRef::write`]) and stores
 //! each part, in a transaction of its own, under the keys of a new save
 //! ([`PartRef::key`]: beside the parts in force, which a reload still reads); at
-//! [`Request::SaveEnd`] one transaction checks that the parts kept are still stored,
+//! [`SaveRequest::End`] one transaction checks that the parts kept are still stored,
 //! stores the settings with the layout of the parts kept and written, in order, and
 //! removes every part that layout does not name, so that the saved studio changes all at
 //! once or not at all. Several saves may be open at once (a save an edit stopped, and a
-//! newer one), and the worker of an import may store the parts of a
-//! generation of its own meanwhile ([`Request::SaveKeep`]): a save's end keeps the parts
-//! of the other saves still open and of the kept generations. Parts of a save the page
-//! dropped ([`Request::SaveDrop`]), or of a kept generation released
-//! ([`Request::SaveRelease`]) that no layout names, are removed then. Another tab's saves
+//! newer one): a save's end keeps the parts of the other saves still open. Parts of a
+//! save the page dropped ([`SaveRequest::Drop`]) that no layout names are removed then. Another tab's saves
 //! write beside this one's: a save's end keeps the parts of generations the page did not
 //! give until they are [`OTHER_TABS_PARTS_KEPT_MS`](crate::persist::records::OTHER_TABS_PARTS_KEPT_MS)
 //! old ([`kept_for_another_tab`]), so that two tabs saving at once do not start each
@@ -27,41 +23,57 @@ use crate::persist::records::{DOCUMENTS_KEY, SETTINGS_KEY, STORE};
 use crate::persist::writer::PartWriter;
 use crate::persist::{read_layout, read_saved, settings_json};
 use crate::persist::{Layout, PartRef};
-use crate::workers::protocol::{Reply, Request, SavePart};
-use crate::workers::run::StudioWorker;
+use crate::workers::save::protocol::{SavePart, SaveReply, SaveRequest};
+use crate::workers::transport::{Channel, Role, Scope};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
-use gloo::worker::{HandlerId, WorkerScope};
+use gloo::worker::HandlerId;
 use ravenshard_model::batch::DocumentBatch;
 use rexie::{Rexie, TransactionMode};
 use std::collections::HashSet;
+use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
 /// Where the worker queues the save's requests: a task handles them in order.
 #[derive(Clone)]
 pub struct Saves {
-    queue: UnboundedSender<(Responder, Request)>,
+    queue: UnboundedSender<(Responder, SaveRequest)>,
 }
 
+/// Where a save's replies to the page go (`None`: no page asks this worker).
+type ToPage = Option<Rc<dyn Fn(HandlerId, SaveReply)>>;
+
 impl Saves {
-    /// Starts the task that handles the save's requests.
-    pub(crate) fn start(scope: &WorkerScope<StudioWorker>) -> Saves {
+    /// Starts the task that handles the save's requests in this worker (the host's
+    /// saves).
+    pub(crate) fn local() -> Saves {
+        Saves::start(None)
+    }
+
+    /// Starts the task that handles the save's requests, the page's answered through
+    /// `scope`.
+    fn serving(scope: &Scope<SaveWorker>) -> Saves {
+        let scope = scope.clone();
+        Saves::start(Some(Rc::new(move |id, reply| scope.respond(id, reply))))
+    }
+
+    fn start(to_page: ToPage) -> Saves {
         let (queue, requests) = unbounded();
-        wasm_bindgen_futures::spawn_local(handle(scope.clone(), requests));
+        wasm_bindgen_futures::spawn_local(handle(to_page, requests));
         Saves { queue }
     }
 
     /// Queues `request` from the page's handler `id`.
-    pub(crate) fn push(&self, id: HandlerId, request: Request) {
+    fn push(&self, id: HandlerId, request: SaveRequest) {
         self.queue_from(Responder::Page(id), request);
     }
 
     /// Queues `request` from a save in this worker, whose replies go to `replies`.
-    pub(crate) fn push_local(&self, request: Request, replies: UnboundedSender<Reply>) {
+    pub(crate) fn push_local(&self, request: SaveRequest, replies: UnboundedSender<SaveReply>) {
         self.queue_from(Responder::Local(replies), request);
     }
 
-    fn queue_from(&self, responder: Responder, request: Request) {
+    fn queue_from(&self, responder: Responder, request: SaveRequest) {
         let _ = self.queue.unbounded_send((responder, request));
     }
 }
@@ -69,13 +81,17 @@ impl Saves {
 /// Who hears the replies to a save's request: the page, or a save in this worker.
 enum Responder {
     Page(HandlerId),
-    Local(UnboundedSender<Reply>),
+    Local(UnboundedSender<SaveReply>),
 }
 
 impl Responder {
-    fn respond(&self, scope: &WorkerScope<StudioWorker>, reply: Reply) {
+    fn respond(&self, to_page: &ToPage, reply: SaveReply) {
         match self {
-            Responder::Page(id) => scope.respond(*id, reply),
+            Responder::Page(id) => {
+                if let Some(to_page) = to_page {
+                    to_page(*id, reply);
+                }
+            }
             Responder::Local(replies) => {
                 let _ = replies.unbounded_send(reply);
             }
@@ -116,9 +132,9 @@ impl Open {
         generation: u64,
         number: u64,
         batch: DocumentBatch,
-    ) -> Reply {
+    ) -> SaveReply {
         self.get(run, generation).await.write(number, batch).await;
-        Reply::SaveWritten {
+        SaveReply::Written {
             run,
             batches: number + 1,
         }
@@ -136,22 +152,19 @@ impl Open {
     }
 }
 
-async fn handle(
-    scope: WorkerScope<StudioWorker>,
-    mut requests: UnboundedReceiver<(Responder, Request)>,
-) {
+async fn handle(to_page: ToPage, mut requests: UnboundedReceiver<(Responder, SaveRequest)>) {
     let mut open = Open { runs: Vec::new() };
     while let Some((responder, request)) = requests.next().await {
         match request {
-            Request::SaveBatch {
+            SaveRequest::Batch {
                 run,
                 generation,
                 batch,
             } => {
                 let number = batch.number;
-                responder.respond(&scope, open.write(run, generation, number, batch).await);
+                responder.respond(&to_page, open.write(run, generation, number, batch).await);
             }
-            Request::SaveEnd {
+            SaveRequest::End {
                 run,
                 generation,
                 settings,
@@ -170,19 +183,18 @@ async fn handle(
                     own: &own,
                 };
                 let reply = save.finish(&end, &open).await;
-                responder.respond(&scope, reply);
+                responder.respond(&to_page, reply);
             }
-            Request::SaveDrop { run } => {
+            SaveRequest::Drop { run } => {
                 if let Some(save) = open.take(run) {
                     save.drop_parts().await;
                 }
             }
-            _ => {}
         }
     }
 }
 
-/// What a save's end ([`Request::SaveEnd`]) asks.
+/// What a save's end ([`SaveRequest::End`]) asks.
 struct End<'a> {
     /// The settings record, without the layout.
     settings: &'a str,
@@ -260,7 +272,7 @@ impl SaveRun {
     /// Stores the end's settings with the layout of its order and removes every other
     /// part but those of the other runs `open`, the generations it keeps and the young
     /// ones of other tabs, in one transaction.
-    async fn finish(mut self, end: &End<'_>, open: &Open) -> Reply {
+    async fn finish(mut self, end: &End<'_>, open: &Open) -> SaveReply {
         let run = self.run;
         let result = match self.failed.take() {
             Some(why) => Err(why),
@@ -269,9 +281,9 @@ impl SaveRun {
         };
         self.writer.close();
         match result {
-            Ok(Swapped::Stored(bytes, parts)) => Reply::Saved { run, bytes, parts },
-            Ok(Swapped::Outdated) => Reply::SaveOutdated { run },
-            Err(message) => Reply::SaveFailed {
+            Ok(Swapped::Stored(bytes, parts)) => SaveReply::Saved { run, bytes, parts },
+            Ok(Swapped::Outdated) => SaveReply::Outdated { run },
+            Err(message) => SaveReply::Failed {
                 run,
                 message,
                 bytes: self.bytes(),
@@ -370,7 +382,7 @@ impl SaveRun {
 fn still_stored(order: &[SavePart], in_force: &[PartRef]) -> bool {
     order.iter().all(|step| match step {
         SavePart::Kept(part) => in_force.contains(part),
-        _ => true,
+        SavePart::Batch(_) => true,
     })
 }
 
@@ -407,4 +419,27 @@ async fn delete_generation(db: &Rexie, generation: u64, keep_named: bool) -> Res
         }
     }
     commit(tx).await
+}
+
+/// The save's own worker, which the page's saves talk to ([`Transport::Page`](super::client::Transport::Page)): it
+/// holds the save's machinery (`Saves`).
+pub struct SaveWorker {
+    saves: Saves,
+}
+
+impl Role for SaveWorker {
+    type Request = SaveRequest;
+    type Reply = SaveReply;
+    const CHANNEL: Channel = Channel::Save;
+    const NAME: &'static str = "save";
+
+    fn start(scope: &Scope<Self>) -> Self {
+        SaveWorker {
+            saves: Saves::serving(scope),
+        }
+    }
+
+    fn received(&mut self, _scope: &Scope<Self>, request: SaveRequest, id: HandlerId) {
+        self.saves.push(id, request);
+    }
 }

@@ -6,7 +6,7 @@ use super::reduce;
 use crate::state::*;
 use crate::views::advisor::state::*;
 use crate::views::state::*;
-use crate::workers::{Reply, Stage};
+use crate::workers::{AdvisorReply, Crashed, Progress, Stage};
 use ravenshard::Topology;
 use ravenshard_advise::{advise, Strategy, Workload};
 use ravenshard_import::Format;
@@ -63,13 +63,13 @@ fn started(run: u64) -> AdvisorState {
 }
 
 fn progress(run: u64, done: u64) -> AdvisorAction {
-    AdvisorAction::Reply(Reply::Progress {
+    AdvisorAction::Reply(AdvisorReply::Progress(Progress {
         run,
         stage: Stage::Reading,
         done,
         total: Some(1000),
         elapsed_ms: 200,
-    })
+    }))
 }
 
 #[test]
@@ -101,7 +101,10 @@ fn a_run_reports_progress_with_an_estimate_then_its_advice() {
     assert!(matches!(state.run(), Run::Running { done: 250, .. }));
     assert_eq!(state.estimate_ms(), Some(600));
     let json = advice_json();
-    let state = advisor(state, AdvisorAction::Reply(Reply::Advice { run: 1, json }));
+    let state = advisor(
+        state,
+        AdvisorAction::Reply(AdvisorReply::Advice { run: 1, json }),
+    );
     let Run::Done(advice) = state.run() else {
         panic!("no advice: {:?}", state.run());
     };
@@ -126,13 +129,13 @@ fn late_replies_of_a_cancelled_run_are_dropped() {
     let json = advice_json();
     let late = advisor(
         state.clone(),
-        AdvisorAction::Reply(Reply::Advice { run: 1, json }),
+        AdvisorAction::Reply(AdvisorReply::Advice { run: 1, json }),
     );
     assert_eq!(late, state);
     let state = advisor(state, AdvisorAction::Started(2));
     let state = advisor(state, progress(1, 999));
     assert!(matches!(state.run(), Run::Running { done: 0, .. }));
-    let failed = Reply::Failed {
+    let failed = AdvisorReply::Failed {
         run: 2,
         message: "Northwind.ndjson: line 3 is no JSON".into(),
     };
@@ -146,9 +149,9 @@ fn late_replies_of_a_cancelled_run_are_dropped() {
 
 #[test]
 fn a_crash_is_shown_until_dismissed_and_ends_the_run() {
-    let crash = Reply::Crashed {
+    let crash = AdvisorReply::Crashed(Crashed {
         message: "panicked at run.rs".into(),
-    };
+    });
     let state = advisor(started(1), AdvisorAction::Reply(crash));
     assert_eq!(state.crash(), Some("panicked at run.rs"));
     assert!(matches!(state.run(), Run::Failed(m) if m.contains("run it again")));
@@ -158,9 +161,9 @@ fn a_crash_is_shown_until_dismissed_and_ends_the_run() {
     assert_eq!(state.crash(), None);
     let again = advisor(
         advisor(state, AdvisorAction::Started(2)),
-        AdvisorAction::Reply(Reply::Crashed {
+        AdvisorAction::Reply(AdvisorReply::Crashed(Crashed {
             message: "x".into(),
-        }),
+        })),
     );
     assert!(advisor(again, AdvisorAction::Started(3)).crash().is_none());
 }
@@ -176,7 +179,7 @@ fn studio_of(ids: &[&str]) -> State {
 #[test]
 fn applying_an_anchor_rewrites_the_workspaces_ids_and_every_view_follows() {
     let state = studio_of(&["companies/1-A", "orders/1-A", "Orders/2-A"]);
-    let rewrites = Reply::Rewrites {
+    let rewrites = AdvisorReply::Rewrites {
         run: 1,
         collection: "Orders".into(),
         field: "Company".into(),
@@ -215,7 +218,7 @@ fn applying_an_anchor_rewrites_the_workspaces_ids_and_every_view_follows() {
 fn applying_an_anchor_to_a_workspace_without_the_export_changes_nothing_and_says_so() {
     let state = studio_of(&["users/1"]);
     let before = state.host().version;
-    let rewrites = Reply::Rewrites {
+    let rewrites = AdvisorReply::Rewrites {
         run: 1,
         collection: "Orders".into(),
         field: "Company".into(),
@@ -248,7 +251,7 @@ fn applying_a_configuration_puts_it_in_force() {
 
 #[test]
 fn a_failure_outside_a_run_and_a_crash_are_noticed() {
-    let failed = Reply::Failed {
+    let failed = AdvisorReply::Failed {
         run: 1,
         message: "the worker no longer holds this export".into(),
     };
@@ -259,9 +262,9 @@ fn a_failure_outside_a_run_and_a_crash_are_noticed() {
     let notice = state.notices().list().last().unwrap();
     assert_eq!(notice.level, Level::Error);
     assert!(notice.text.contains("no longer holds"));
-    let crash = Reply::Crashed {
+    let crash = AdvisorReply::Crashed(Crashed {
         message: "panicked".into(),
-    };
+    });
     let state = reduce(state, Action::Advisor(AdvisorAction::Reply(crash)));
     assert_eq!(state.advisor().crash(), Some("panicked"));
     assert!(last_notice(&state).contains("worker stopped (panicked)"));

@@ -8,7 +8,8 @@
 use crate::state::*;
 use crate::views::reshard::state::*;
 use crate::workers::{
-    BalanceRequest, Balancer, CallsFile, CallsRequest, LoadData, PlanShown, Planner, Reply,
+    BalanceRequest, Balancer, CallsFile, CallsRequest, Crashed, LoadData, PlanShown, Planner,
+    ReshardReply,
 };
 use ravenshard_model::host::{Answer, Host, Question};
 use ravenshard_model::sample::Generator;
@@ -416,7 +417,10 @@ fn the_estimate_objective_and_calls_follow_the_fields() {
 }
 
 /// The worker of a test: the worker's own code, run here.
-fn answer(balancer: &mut Balancer, request: &BalanceRequest) -> (Reply, Option<Reply>) {
+fn answer(
+    balancer: &mut Balancer,
+    request: &BalanceRequest,
+) -> (ReshardReply, Option<ReshardReply>) {
     let reply = balancer.balance(request);
     (reply, balancer.compare(request))
 }
@@ -532,9 +536,9 @@ fn a_crash_or_a_cancel_says_so_and_the_next_balance_sends_the_load_again() {
         (reduce(state, sent), request)
     };
     let (state, _) = run(state);
-    let crash = Reply::Crashed {
+    let crash = ReshardReply::Crashed(Crashed {
         message: "the worker was asked to panic".into(),
-    };
+    });
     let state = reduce(state, ReshardAction::Reply(crash));
     assert!(!state.balancing());
     let message = state.balance_message().unwrap();
@@ -724,7 +728,7 @@ type Worker = (Balancer, Planner);
 
 /// The plan `state` wants sent to worker 1 (`worker`): the state that sent it, and the
 /// worker's answer, not taken yet.
-fn sent(state: Rc<ReshardState>, worker: &mut Worker) -> (Rc<ReshardState>, Reply) {
+fn sent(state: Rc<ReshardState>, worker: &mut Worker) -> (Rc<ReshardState>, ReshardReply) {
     let request = state.plan_request(Some(1)).expect("a plan is wanted");
     let planned = worker.1.plan(&mut worker.0, &request);
     let (run, wanted) = (request.run, state.worker_wanted());
@@ -734,7 +738,7 @@ fn sent(state: Rc<ReshardState>, worker: &mut Worker) -> (Rc<ReshardState>, Repl
         wanted,
     });
     let planned = Box::new(planned);
-    (state, Reply::Planned { run, planned })
+    (state, ReshardReply::Planned { run, planned })
 }
 
 #[test]
@@ -802,9 +806,9 @@ fn a_worker_that_stops_while_planning_says_so_and_a_cancel_asks_again() {
     let state = Rc::new(reduce(generated(), ReshardAction::AddShard));
     let state = state.reduce(ReshardAction::AddShard);
     let (state, _) = sent(state, &mut worker);
-    let crash = Reply::Crashed {
+    let crash = ReshardReply::Crashed(Crashed {
         message: "the worker was asked to panic".into(),
-    };
+    });
     let wanted = state.worker_wanted();
     let state = state.reduce(ReshardAction::Reply(crash));
     let shown = state.view().unwrap().plan.as_ref().unwrap_err();

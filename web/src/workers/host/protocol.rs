@@ -1,0 +1,117 @@
+//! What the page and the workspace's host say to each other. The host handles the
+//! requests in order: an answer is of the workspace after every change sent before it.
+
+use crate::workers::save::engine::StorageError;
+use crate::workers::transport::{crash_reply, Crashed};
+use ravenshard_model::batch::DocumentBatch;
+use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question, Staging};
+use serde::{Deserialize, Serialize};
+
+/// What the page tells the workspace's host ([`Channel::Workspace`](crate::workers::Channel::Workspace)). The host handles
+/// them in order: an answer is of the workspace after every change sent before it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum HostRequest {
+    /// Make a change ([`HostReply::Changed`], or [`HostReply::ChangeRefused`]).
+    Change {
+        /// The change's number (the page's, one more each).
+        seq: u64,
+        /// The change.
+        change: Change,
+    },
+    /// Answer a question ([`HostReply::Answer`]).
+    Ask {
+        /// The question's number (the page's).
+        id: u64,
+        /// The question.
+        question: Question,
+    },
+    /// The answer to the question `id` is no longer wanted: a job making it stops.
+    Forget {
+        /// The question's number.
+        id: u64,
+    },
+    /// A batch of the documents a job makes, placed apart from the workspace until the
+    /// job ends ([`Host::stage`](ravenshard_model::host::Host::stage), then
+    /// [`Change::Adopt`]); no reply.
+    Stage {
+        /// The job (the page numbers them).
+        job: u64,
+        /// With the job's first batch: what it places by, and the room to make.
+        start: Option<Staging>,
+        /// The documents.
+        batch: DocumentBatch,
+    },
+    /// The job stopped: its staged documents are dropped; no reply.
+    Unstage {
+        /// The job.
+        job: u64,
+    },
+    /// Save the settings and the host's documents to IndexedDB
+    /// ([`Store::save`](crate::workers::save::engine::Store::save)): [`HostReply::Saved`].
+    Save {
+        /// The save's number (the page's).
+        id: u64,
+        /// The settings ([`Saved`](crate::persist::Saved)) as JSON.
+        settings: String,
+        /// A save generation the page gave for it, if it starts a new run (the page
+        /// outlives the worker: the parts of a run a crash stopped stay this tab's).
+        generation: u64,
+        /// The save generations the page gave lately
+        /// ([`own_generations`](crate::workers::save::client::own_generations)): this tab's too.
+        own: Vec<u64>,
+    },
+    /// The documents the host holds now are the ones IndexedDB holds (a restored
+    /// studio's): the next save writes only what changes; no reply.
+    Restored,
+}
+
+/// What the workspace's host answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum HostReply {
+    /// How the host's save `id` went: the bytes stored, why not, or `None` when an edit
+    /// stopped it (the next save goes on from there).
+    Saved {
+        /// The save.
+        id: u64,
+        /// How it went.
+        result: Option<Result<u64, StorageError>>,
+    },
+    /// The host made the change `seq`.
+    Changed {
+        /// The change's number.
+        seq: u64,
+        /// What it did (boxed: the summary is large, and replies are moved whole).
+        changed: Box<Changed>,
+    },
+    /// The host did not make the change `seq`: the workspace is as it was.
+    ChangeRefused {
+        /// The change's number.
+        seq: u64,
+        /// Why.
+        error: ChangeError,
+    },
+    /// The question `id` is answered by a job, a step at a time (the rows of a sort or a
+    /// filter of a large workspace): how far it is. Sent when it starts, then at most
+    /// every [`PROGRESS_EVERY_MS`](crate::workers::transport::PROGRESS_EVERY_MS).
+    Working {
+        /// The question's number.
+        id: u64,
+        /// Work done (documents).
+        done: u64,
+        /// Work to do in all.
+        total: u64,
+    },
+    /// The host's answer to the question `id`, at its `version` then.
+    Answer {
+        /// The question's number.
+        id: u64,
+        /// The workspace's version the answer is of.
+        version: u64,
+        /// The answer.
+        answer: Answer,
+    },
+    /// The worker stopped.
+    Crashed(Crashed),
+}
+
+crash_reply!(HostReply);
