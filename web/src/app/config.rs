@@ -1,6 +1,7 @@
 //! The configuration panel: database name, shard count, nodes, replication factor and the
 //! members of each shard; whether a custom configuration JSON is in force.
 
+use crate::state::config::ConfigProblem;
 use crate::state::{ConfigAction, ConfigState, Field, MAX_SHARDS};
 use crate::widgets::{on_value, ByPtr};
 use yew::prelude::*;
@@ -73,15 +74,7 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                     ) }
                 </p>
             }
-            if let Some(problem) = config.problem() {
-                <div class="config-error" role="alert">
-                    <strong>{ "Configuration not applied: " }</strong>
-                    { problem.message.clone() }
-                    if let Some(path) = &problem.path {
-                        <span class="path">{ " at " }<code>{ path.clone() }</code></span>
-                    }
-                </div>
-            }
+            { for config.problem().map(problem_alert) }
             { for topology.warnings().iter().map(|w| html! { <p class="config-warning">{ w.to_string() }</p> }) }
             <details class="members" open={shards.len() <= 8}>
                 <summary>
@@ -113,5 +106,18 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                 }
             </details>
         </section>
+    }
+}
+
+/// Why the configuration typed is not applied, and where.
+fn problem_alert(problem: &ConfigProblem) -> Html {
+    html! {
+        <div class="config-error" role="alert">
+            <strong>{ "Configuration not applied: " }</strong>
+            { problem.message.clone() }
+            if let Some(path) = &problem.path {
+                <span class="path">{ " at " }<code>{ path.clone() }</code></span>
+            }
+        </div>
     }
 }

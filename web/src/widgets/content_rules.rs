@@ -1,6 +1,7 @@
 //! The content rules editor: the draft chapter's `ByContent` rules.
 
-use super::emit_checked;
+use super::checked_edits::{use_checked_edits, Submit};
+use super::editor_error::{EditorError, EditorMessages};
 use super::rules::{
     add_rule, check, design_off, design_on, fields_text, parse_fields, range_value, remove_rule,
     set_fields, set_mutable, set_range,
@@ -8,7 +9,7 @@ use super::rules::{
 use crate::widgets::with_value;
 use ravenshard::config::ShardingConfiguration;
 use ravenshard::Topology;
-use ravenshard_design::content::{ContentDesign, ContentRule};
+use ravenshard_design::content::{ContentDesign, ContentError, ContentRule};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -23,9 +24,6 @@ pub struct ContentRulesEditorProps {
     pub on_change: Callback<String>,
 }
 
-/// Checks an edited configuration and emits it, or shows why not; `true` when emitted.
-type Submit = Rc<dyn Fn(Option<ShardingConfiguration>) -> bool>;
-
 /// A field parse error: the rule it belongs to (`None` for the new rule) and the message.
 type FieldError = (Option<String>, String);
 
@@ -39,42 +37,18 @@ type FieldError = (Option<String>, String);
 /// kept as they are.
 #[function_component(ContentRulesEditor)]
 pub fn content_rules_editor(props: &ContentRulesEditorProps) -> Html {
-    let new_name = use_state(String::new);
-    let new_fields = use_state(String::new);
-    let new_range = use_state(|| "1".to_string());
-    let new_mutable = use_state(|| false);
-    let error = use_state(|| None::<String>);
+    let edits = use_checked_edits(&props.topology, &props.on_change, |_, config| {
+        check(&config)
+    });
     let field_error = use_state(|| None::<FieldError>);
-    // Bumped on every edit so that checkboxes are rebuilt from the topology.
-    let revision = use_state(|| 0u32);
-
     {
-        let error = error.clone();
         let field_error = field_error.clone();
-        use_effect_with(props.topology.clone(), move |_| {
-            error.set(None);
-            field_error.set(None);
-        });
+        use_effect_with(props.topology.clone(), move |_| field_error.set(None));
     }
-
     let config = Rc::new(props.topology.to_configuration());
-    let submit: Submit = {
-        let on_change = props.on_change.clone();
-        let error = error.clone();
-        let revision = revision.clone();
-        Rc::new(move |config: Option<ShardingConfiguration>| {
-            revision.set(revision.wrapping_add(1));
-            let Some(config) = config else {
-                return false;
-            };
-            emit_checked(check(&config), &error, &on_change)
-        })
-    };
-
     let design = ContentDesign::from_topology(&props.topology);
     let on_off = {
-        let submit = submit.clone();
-        let config = config.clone();
+        let (submit, config) = (edits.submit.clone(), config.clone());
         let on = matches!(design, Ok(Some(_)) | Err(_));
         Callback::from(move |_: MouseEvent| {
             submit(Some(if on {
@@ -84,110 +58,48 @@ pub fn content_rules_editor(props: &ContentRulesEditorProps) -> Html {
             }));
         })
     };
-
-    let body = match &design {
-        Ok(Some(design)) => {
-            let rows = design
-                .rules
-                .iter()
-                .map(|rule| rule_row(rule, &config, &submit, &field_error, *revision));
-            html! {
-                <>
-                    <div class="rules-head">
-                        <span>{ "The design is on: documents of these collections are placed by their content." }</span>
-                        <button type="button" class="design-off" onclick={on_off}>{ "Turn the design off" }</button>
-                    </div>
-                    <table class="rules-table">
-                        <thead>
-                            <tr>
-                                <th>{ "Collection or index" }</th>
-                                <th>{ "Fields" }</th>
-                                <th>{ "Range" }</th>
-                                <th>{ "Mutable" }</th>
-                                <th></th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            { for rows }
-                        </tbody>
-                    </table>
-                    if design.rules.is_empty() {
-                        <p class="hint empty">{ "No rules: documents are placed by their IDs. Add one below." }</p>
-                    }
-                </>
-            }
-        }
-        Ok(None) => html! {
-            <div class="rules-head">
-                <span>{ "The design is off: there is no ByContent section, so every document is placed by its ID." }</span>
-                <button type="button" class="design-on" onclick={on_off}>{ "Turn it on" }</button>
-            </div>
-        },
-        Err(e) => html! {
-            <div class="rules-head">
-                <p class="editor-error" role="alert">{ e.to_string() }</p>
-                <button type="button" class="design-off" onclick={on_off}>{ "Turn the design off" }</button>
-            </div>
-        },
-    };
-
+    let row =
+        |rule: &ContentRule| rule_row(rule, &config, &edits.submit, &field_error, edits.revision);
+    let body = design_body(&design, on_off, row);
     let on_add = {
-        let submit = submit.clone();
-        let config = config.clone();
-        let (name, fields, range, mutable) = (
-            new_name.clone(),
-            new_fields.clone(),
-            new_range.clone(),
-            new_mutable.clone(),
-        );
-        let field_error = field_error.clone();
-        let error = error.clone();
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            let parsed = match parse_fields(&fields) {
+        let (submit, config) = (edits.submit.clone(), config.clone());
+        let (field_error, error) = (field_error.clone(), edits.error.clone());
+        Callback::from(move |rule: NewRule| {
+            let parsed = match parse_fields(&rule.fields) {
                 Ok(parsed) => parsed,
                 Err(message) => {
                     field_error.set(Some((None, message)));
-                    return;
+                    return false;
                 }
             };
             field_error.set(None);
-            match add_rule(&config, &name, &parsed, range_value(&range), *mutable) {
-                Ok(next) => {
-                    if submit(Some(next)) {
-                        name.set(String::new());
-                        fields.set(String::new());
-                        range.set("1".to_string());
-                        mutable.set(false);
-                    }
+            match add_rule(
+                &config,
+                &rule.name,
+                &parsed,
+                range_value(&rule.range),
+                rule.mutable,
+            ) {
+                Ok(next) => submit(Some(next)),
+                Err(message) => {
+                    error.set(Some(message));
+                    false
                 }
-                Err(message) => error.set(Some(message)),
+            }
+        })
+    };
+    let on_typed = {
+        let field_error = field_error.clone();
+        Callback::from(move |()| {
+            if field_error.as_ref().is_some_and(|(rule, _)| rule.is_none()) {
+                field_error.set(None);
             }
         })
     };
     let new_field_error = field_error
         .as_ref()
         .filter(|(rule, _)| rule.is_none())
-        .map(|(_, message)| message.clone());
-    let on_new_fields = {
-        let (new_fields, field_error) = (new_fields.clone(), field_error.clone());
-        with_value::<InputEvent>(move |text| {
-            if field_error.as_ref().is_some_and(|(rule, _)| rule.is_none()) {
-                field_error.set(None);
-            }
-            new_fields.set(text);
-        })
-    };
-    let on_mutable = {
-        let new_mutable = new_mutable.clone();
-        Callback::from(move |e: Event| {
-            let on = e
-                .target_dyn_into::<HtmlInputElement>()
-                .map_or(!*new_mutable, |input| input.checked());
-            new_mutable.set(on);
-        })
-    };
-
+        .map(|(_, message)| AttrValue::from(message.clone()));
     html! {
         <section class="content-rules" aria-label="Content rules">
             <p class="draft-banner" role="note">
@@ -196,36 +108,155 @@ pub fn content_rules_editor(props: &ContentRulesEditorProps) -> Html {
                    RavenDB 7.x places documents by their IDs (and $ anchors) only." }
             </p>
             { body }
-            <form class="rules-add" onsubmit={on_add}>
-                <input type="text" class="new-rule-name" aria-label="Collection or index of the new rule"
-                    placeholder="Orders" value={(*new_name).clone()} spellcheck="false" autocomplete="off"
-                    oninput={let s = new_name.clone(); with_value::<InputEvent>(move |v| s.set(v))} />
-                <span class="rule-fields-cell">
-                    <input type="text" class="new-rule-fields" aria-label="Fields of the new rule"
-                        placeholder="Customer" value={(*new_fields).clone()} spellcheck="false" autocomplete="off"
-                        aria-invalid={new_field_error.is_some().to_string()}
-                        oninput={on_new_fields} />
-                    if let Some(message) = new_field_error {
-                        <span class="field-error" role="alert">{ message }</span>
-                    }
-                </span>
-                <input type="number" class="new-rule-range" aria-label="Range of the new rule" min="1"
-                    max="1048576" step="1" value={(*new_range).clone()}
-                    oninput={let s = new_range.clone(); with_value::<InputEvent>(move |v| s.set(v))} />
-                <label class="mutable-choice">
-                    <input type="checkbox" class="new-rule-mutable" checked={*new_mutable} onchange={on_mutable} />
-                    { "Mutable" }
-                </label>
-                <button type="submit" class="add">{ "Add rule" }</button>
-            </form>
-            // A stable wrapper: the message appearing must not make yew rebuild the form.
-            <div class="content-rules-messages">
-                if let Some(message) = error.as_ref() {
-                    <p class="editor-error" role="alert">{ message.clone() }</p>
-                }
-            </div>
+            <RuleAdd field_error={new_field_error} {on_add} {on_typed} />
+            <EditorMessages class="content-rules-messages" error={edits.error.as_ref().map(|e| AttrValue::from(e.clone()))} />
             { help() }
         </section>
+    }
+}
+
+/// The design's part of the editor: its rules' table (each row made by `row`) and a button
+/// to turn it off, or a button to turn it on, or why it is invalid.
+fn design_body(
+    design: &Result<Option<ContentDesign>, ContentError>,
+    on_off: Callback<MouseEvent>,
+    row: impl Fn(&ContentRule) -> Html,
+) -> Html {
+    match design {
+        Ok(Some(design)) => html! {
+            <>
+                <div class="rules-head">
+                    <span>{ "The design is on: documents of these collections are placed by their content." }</span>
+                    <button type="button" class="design-off" onclick={on_off}>{ "Turn the design off" }</button>
+                </div>
+                <table class="rules-table">
+                    <thead>
+                        <tr>
+                            <th>{ "Collection or index" }</th>
+                            <th>{ "Fields" }</th>
+                            <th>{ "Range" }</th>
+                            <th>{ "Mutable" }</th>
+                            <th></th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for design.rules.iter().map(row) }
+                    </tbody>
+                </table>
+                if design.rules.is_empty() {
+                    <p class="hint empty">{ "No rules: documents are placed by their IDs. Add one below." }</p>
+                }
+            </>
+        },
+        Ok(None) => html! {
+            <div class="rules-head">
+                <span>{ "The design is off: there is no ByContent section, so every document is placed by its ID." }</span>
+                <button type="button" class="design-on" onclick={on_off}>{ "Turn it on" }</button>
+            </div>
+        },
+        Err(e) => html! {
+            <div class="rules-head">
+                <EditorError message={e.to_string()} />
+                <button type="button" class="design-off" onclick={on_off}>{ "Turn the design off" }</button>
+            </div>
+        },
+    }
+}
+
+/// A rule the add form asks for, as typed.
+#[derive(Debug, Clone, PartialEq)]
+struct NewRule {
+    name: String,
+    fields: String,
+    range: String,
+    mutable: bool,
+}
+
+impl Default for NewRule {
+    fn default() -> Self {
+        NewRule {
+            name: String::new(),
+            fields: String::new(),
+            range: "1".to_string(),
+            mutable: false,
+        }
+    }
+}
+
+/// Properties of [`RuleAdd`].
+#[derive(Properties, PartialEq)]
+struct RuleAddProps {
+    /// Why the new rule's fields do not parse, shown next to them.
+    field_error: Option<AttrValue>,
+    /// Called with the rule asked for; `true` when it was emitted (the form is then reset).
+    on_add: Callback<NewRule, bool>,
+    /// Called when the new rule's fields are typed in.
+    on_typed: Callback<()>,
+}
+
+/// The form that adds a rule: its collection, fields, `Range` and `Mutable`.
+#[function_component(RuleAdd)]
+fn rule_add(props: &RuleAddProps) -> Html {
+    let rule = use_state(NewRule::default);
+    let edit = |change: fn(&mut NewRule, String)| {
+        let rule = rule.clone();
+        move |value: String| {
+            let mut next = (*rule).clone();
+            change(&mut next, value);
+            rule.set(next);
+        }
+    };
+    let on_name = with_value::<InputEvent>(edit(|r, v| r.name = v));
+    let on_range = with_value::<InputEvent>(edit(|r, v| r.range = v));
+    let on_fields = {
+        let (set, on_typed) = (edit(|r, v| r.fields = v), props.on_typed.clone());
+        with_value::<InputEvent>(move |text| {
+            on_typed.emit(());
+            set(text);
+        })
+    };
+    let on_mutable = {
+        let rule = rule.clone();
+        Callback::from(move |e: Event| {
+            let mut next = (*rule).clone();
+            next.mutable = e
+                .target_dyn_into::<HtmlInputElement>()
+                .map_or(!rule.mutable, |input| input.checked());
+            rule.set(next);
+        })
+    };
+    let on_add = {
+        let (rule, on_add) = (rule.clone(), props.on_add.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            if on_add.emit((*rule).clone()) {
+                rule.set(NewRule::default());
+            }
+        })
+    };
+    html! {
+        <form class="rules-add" onsubmit={on_add}>
+            <input type="text" class="new-rule-name" aria-label="Collection or index of the new rule"
+                placeholder="Orders" value={rule.name.clone()} spellcheck="false" autocomplete="off"
+                oninput={on_name} />
+            <span class="rule-fields-cell">
+                <input type="text" class="new-rule-fields" aria-label="Fields of the new rule"
+                    placeholder="Customer" value={rule.fields.clone()} spellcheck="false" autocomplete="off"
+                    aria-invalid={props.field_error.is_some().to_string()}
+                    oninput={on_fields} />
+                if let Some(message) = props.field_error.clone() {
+                    <span class="field-error" role="alert">{ message }</span>
+                }
+            </span>
+            <input type="number" class="new-rule-range" aria-label="Range of the new rule" min="1"
+                max="1048576" step="1" value={rule.range.clone()}
+                oninput={on_range} />
+            <label class="mutable-choice">
+                <input type="checkbox" class="new-rule-mutable" checked={rule.mutable} onchange={on_mutable} />
+                { "Mutable" }
+            </label>
+            <button type="submit" class="add">{ "Add rule" }</button>
+        </form>
     }
 }
 

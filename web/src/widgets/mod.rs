@@ -19,16 +19,18 @@
 //!
 //! The editors check every edit with the core before emitting it
 //! ([`Topology::from_configuration`]): an invalid edit is shown with the core's message
-//! (RavenDB's wording, with the JSON path) and is not emitted. The logic they need is in
+//! (RavenDB's wording, with the JSON path, in an [`EditorMessages`]) and is not emitted. The logic they need is in
 //! plain functions, tested natively: [`geometry`], [`ranges`], [`boundaries`], `ravenshard_reshard::prefixes`,
 //! [`rules`].
 
 pub mod answer;
 pub mod boundaries;
 mod bucket_map;
+mod checked_edits;
 mod config_json;
 mod content_rules;
 mod dom;
+mod editor_error;
 pub mod geometry;
 mod highlighted_id;
 mod prefix_editor;
@@ -42,6 +44,7 @@ pub use bucket_map::{BucketMap, BucketMapProps, MapDocuments};
 pub use config_json::{ConfigJson, ConfigJsonProps};
 pub use content_rules::{ContentRulesEditor, ContentRulesEditorProps};
 pub use dom::{drag_handlers, on_value, shard_style, value_of, with_value, ByPtr};
+pub use editor_error::{EditorError, EditorErrorProps, EditorMessages, EditorMessagesProps};
 pub use highlighted_id::{HighlightedId, HighlightedIdProps};
 pub use prefix_editor::{PrefixEditor, PrefixEditorProps};
 pub use range_editor::{RangeEditor, RangeEditorProps};
@@ -49,7 +52,7 @@ pub use range_editor::{RangeEditor, RangeEditorProps};
 use ravenshard::config::ShardingConfiguration;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use web_sys::Element;
-use yew::{Callback, NodeRef, UseStateHandle};
+use yew::NodeRef;
 
 /// The shard colours, indexed by shard number modulo their count: Tableau-like hues that
 /// stay apart from each other and from [`UNOWNED_COLOUR`] and readable on white.
@@ -115,27 +118,6 @@ pub fn validate(topology: &Topology, config: ShardingConfiguration) -> Result<St
     Topology::from_configuration(config, topology.database(), "")
         .map(|t| t.to_json())
         .map_err(|e| e.to_string())
-}
-
-/// Reports a checked edit as the editors do: a valid configuration (`Ok`, its JSON) is
-/// emitted through `on_change` and clears `error`; an invalid one (`Err`, the core's
-/// message) is shown in `error` and not emitted. `true` when emitted.
-pub(crate) fn emit_checked(
-    checked: Result<String, String>,
-    error: &UseStateHandle<Option<String>>,
-    on_change: &Callback<String>,
-) -> bool {
-    match checked {
-        Ok(json) => {
-            error.set(None);
-            on_change.emit(json);
-            true
-        }
-        Err(message) => {
-            error.set(Some(message));
-            false
-        }
-    }
 }
 
 /// The pointer's x in CSS pixels from the left edge of the element `node` refers to, and the

@@ -10,6 +10,28 @@ use super::*;
 #[test]
 fn the_page_shows_what_the_host_holds_after_every_change() {
     let mut state = State::default();
+    for (label, action) in every_kind_of_change() {
+        state = reduce(state, action);
+        assert_eq!(
+            state.placement().summary(),
+            **state.summary(),
+            "after {label}"
+        );
+        if state.workspace().statistics().is_none() {
+            assert_placed_as_fresh(&state);
+        }
+        assert_eq!(state.workspace().outbox().queued(), 0);
+        assert_eq!(
+            state.workspace().len(),
+            state.summary().documents,
+            "after {label}"
+        );
+    }
+}
+
+/// One action of every kind that changes the documents or the configuration, each with a
+/// label for the test's messages.
+fn every_kind_of_change() -> Vec<(&'static str, Action)> {
     let statistics = r#"{"Bucket": 7, "Size": 900, "NumberOfDocuments": 9}"#;
     let rewrites = vec![Rewrite {
         from: "orders/1-a".into(),
@@ -19,7 +41,7 @@ fn the_page_shows_what_the_host_holds_after_every_change() {
         r#"{"Shards": {"0": {}, "1": {}}, "ByContent": {"Orders": {"Fields": ["Customer"]}}}"#;
     let prefixed =
         r#"{"Shards": {"0": {}, "1": {}}, "Prefixed": [{"Prefix": "users/", "Shards": [1]}]}"#;
-    let steps: Vec<(&str, Action)> = vec![
+    vec![
         ("opened", Action::View(ViewAction::SelectTab(Tab::Shards))),
         (
             "edit",
@@ -78,24 +100,7 @@ fn the_page_shows_what_the_host_holds_after_every_change() {
             Action::Workspace(WorkspaceAction::LoadChapterSample),
         ),
         ("cleared", Action::Workspace(WorkspaceAction::Clear)),
-    ];
-    for (label, action) in steps {
-        state = reduce(state, action);
-        assert_eq!(
-            state.placement().summary(),
-            **state.summary(),
-            "after {label}"
-        );
-        if state.workspace().statistics().is_none() {
-            assert_placed_as_fresh(&state);
-        }
-        assert_eq!(state.workspace().outbox().queued(), 0);
-        assert_eq!(
-            state.workspace().len(),
-            state.summary().documents,
-            "after {label}"
-        );
-    }
+    ]
 }
 
 /// A change the host refuses is told, and the editor shows the host's page again.
