@@ -10,7 +10,6 @@ must be refused. Saves a 1280x800 screenshot (SCREENSHOT, default
 import base64
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -58,15 +57,7 @@ def check(row, what, pattern):
 def main():
     dist, chromium = sys.argv[1], sys.argv[2]
     screenshot = os.environ.get("SCREENSHOT", "/tmp/studio.png")
-    server, port = studio.serve(dist, compressed=False)
-    driver_port = studio.free_port()
-    chromedriver = subprocess.Popen(
-        [os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"), f"--port={driver_port}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    driver = studio.Driver(driver_port)
-    try:
-        studio.wait_for(f"http://127.0.0.1:{driver_port}/status")
-        driver.start(chromium)
+    with studio.browser(dist, chromium) as (driver, port):
         driver.open(f"http://127.0.0.1:{port}/{LINK}")
         seen = driver.run(ROWS)
         logged = [e["message"] for e in driver.log("browser") if e.get("level") == "SEVERE"]
@@ -94,10 +85,6 @@ def main():
         png = driver.call("GET", f"/session/{driver.session}/screenshot")
         with open(screenshot, "wb") as f:
             f.write(base64.b64decode(png))
-    finally:
-        driver.stop()
-        chromedriver.kill()
-        server.shutdown()
     print(f"smoke: customers/1-A -> bucket 982173, shard 2, Orders$2, under the page's "
           f"Content-Security-Policy with no violation; screenshot at {screenshot}")
     print("1 passed, 0 failed")

@@ -96,6 +96,7 @@ Only the standard library is used. Nothing leaves 127.0.0.1.
 """
 
 import argparse
+import contextlib
 import functools
 import gzip
 import http.server
@@ -457,6 +458,26 @@ const [n, done] = arguments;
         stages: jobMeasures(t)});
 })();
 """
+
+
+@contextlib.contextmanager
+def browser(dist, chromium):
+    """dist/ served on 127.0.0.1 and a Chromium driven through ChromeDriver (CHROMEDRIVER):
+    yields the started [`Driver`] and the page's port; stops them all after."""
+    server, port = serve(dist, compressed=False)
+    driver_port = free_port()
+    chromedriver = subprocess.Popen(
+        [os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"), f"--port={driver_port}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    driver = Driver(driver_port)
+    try:
+        wait_for(f"http://127.0.0.1:{driver_port}/status")
+        driver.start(chromium)
+        yield driver, port
+    finally:
+        driver.stop()
+        chromedriver.kill()
+        server.shutdown()
 
 
 def free_port():

@@ -349,6 +349,98 @@ async fn bucket_map_pans_by_dragging_without_selecting() {
     assert!(selected.borrow().is_empty(), "a drag is not a click");
 }
 
+/// Waits until the heatmap drew the host's bins of a grid of `cells` cells.
+async fn heat_drawn(map: &Mounted<BucketMap>, cells: u64) {
+    settled().await;
+    map.wait_for(&format!(".heatmap[data-cells=\"{cells}\"]"))
+        .await;
+}
+
+/// The heatmap's hint: what a click on a cell does.
+fn click_hint(map: &Mounted<BucketMap>) -> String {
+    map.text(".heat-legend .hint")
+}
+
+#[wasm_bindgen_test]
+async fn the_heatmap_drills_down_to_a_bucket_and_selects_it() {
+    let topology = three_shards();
+    // customers/1-A is in bucket 982,173 (shard 2 of 3): hover and click where it is drawn.
+    let documents = [Document::new("customers/1-A"), Document::new("orders/1-A")];
+    let (documents, version) = hosted(&documents, &topology).await;
+    let (on_select_bucket, selected) = recorder::<u32>();
+    let props = BucketMapProps {
+        topology,
+        documents,
+        highlight: None,
+        lit_shards: None,
+        on_select_bucket,
+    };
+    let map = mounted_map(props, version).await;
+    heat_drawn(&map, 8192).await;
+    let canvas = map.get("canvas.heat-canvas");
+    let label = canvas.get_attribute("aria-label").unwrap_or_default();
+    assert!(
+        label.contains("64 rows of 128 cells, 128 buckets each"),
+        "{label}"
+    );
+    assert!(
+        map.text(".heat-high").contains("1 documents"),
+        "{}",
+        map.text(".heat-high")
+    );
+    assert!(click_hint(&map).contains("zoom into"));
+    // The cell of bucket b is b / 128 of a 128-column grid: row b / 16,384, column
+    // (b / 128) % 128.
+    let at = |bucket: u64, view_start: u64, per_cell: u64| {
+        let rect = canvas.get_bounding_client_rect();
+        let cell = (bucket - view_start) / per_cell;
+        let (column, row) = ((cell % 128) as f64, (cell / 128) as f64);
+        let rows = 64.0_f64.min(((1 << 20) / per_cell).div_ceil(128) as f64);
+        (
+            rect.left() + (column + 0.5) * rect.width() / 128.0,
+            rect.top() + (row + 0.5) * rect.height() / rows,
+        )
+    };
+    let (x, y) = at(982_173, 0, 128);
+    mouse(&canvas, "mousemove", x, y);
+    yew::scheduler::flush().await;
+    let tip = map.text(".map-tooltip");
+    assert!(tip.contains("Buckets 982,144 – 982,271"), "{tip}");
+    assert!(
+        tip.contains("shard 2") && tip.contains("1 document"),
+        "{tip}"
+    );
+    mouse(&canvas, "mouseout", x, y);
+
+    // A click zooms into the sixteenth that holds the cell: 983,040 / 16 = 65,536 buckets.
+    mouse(&canvas, "click", x, y);
+    heat_drawn(&map, 8192).await;
+    assert_eq!(map.text(".axis-start"), "917,504");
+    assert!(map.text(".map-range").contains("65,536 buckets"));
+    let (x, y) = at(982_173, 917_504, 8);
+    mouse(&canvas, "click", x, y);
+    heat_drawn(&map, 4096).await;
+    assert_eq!(map.text(".axis-start"), "978,944");
+    assert!(click_hint(&map).contains("list its bucket"));
+    assert!(
+        selected.borrow().is_empty(),
+        "drilling down selects nothing"
+    );
+
+    // Single buckets: a click selects the bucket under the pointer.
+    let rect = canvas.get_bounding_client_rect();
+    let cell = 982_173 - 978_944;
+    let (x, y) = (
+        rect.left() + ((cell % 128) as f64 + 0.5) * rect.width() / 128.0,
+        rect.top() + ((cell / 128) as f64 + 0.5) * rect.height() / 32.0,
+    );
+    mouse(&canvas, "mousemove", x, y);
+    yew::scheduler::flush().await;
+    assert!(map.text(".map-tooltip").starts_with("Bucket 982,173"));
+    mouse(&canvas, "click", x, y);
+    assert_eq!(*selected.borrow(), vec![982_173]);
+}
+
 #[wasm_bindgen_test]
 async fn bucket_map_zooms_down_to_a_single_bucket() {
     let topology = three_shards();

@@ -21,11 +21,60 @@ const TICK: f64 = 18.0;
 /// The shard bar.
 const BAR_TOP: f64 = 78.0;
 const BAR_HEIGHT: f64 = 26.0;
-/// Colours of the documents and of the highlighted buckets.
-const INK: &str = "#1c2230";
-const HIGHLIGHT: &str = "#d00070";
-/// The canvas, its CSS width and its 2D context, if the page has them.
-fn canvas_and_context(canvas: &NodeRef) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d)> {
+/// The canvas's colours: the page's CSS variables (`web/styles/studio.css`, light and dark)
+/// and what is drawn without them (no style sheet, as in the DOM tests).
+const COLOURS: [(&str, &str); 6] = [
+    ("--map-ink", "#1c2230"),
+    ("--map-highlight", "#d00070"),
+    ("--map-halo", "#ffffff"),
+    ("--map-boundary", "#1c2230"),
+    ("--map-empty", "#eef0f4"),
+    ("--map-axis", "#c5cbd6"),
+];
+
+/// The colour of the CSS variable `name` on `canvas` (its fallback in [`COLOURS`] when the
+/// page does not set it).
+pub(super) fn css_colour(canvas: &HtmlCanvasElement, name: &str) -> String {
+    let set = gloo::utils::window()
+        .get_computed_style(canvas)
+        .ok()
+        .flatten()
+        .and_then(|style| style.get_property_value(name).ok())
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty());
+    set.unwrap_or_else(|| {
+        COLOURS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or("#808080", |(_, c)| c)
+            .to_string()
+    })
+}
+
+/// Sizes `canvas` for `width × height` CSS pixels at the device's pixel ratio, scales
+/// `ctx` to CSS pixels and clears it.
+pub(super) fn prepare(
+    canvas: &HtmlCanvasElement,
+    ctx: &CanvasRenderingContext2d,
+    width: f64,
+    height: f64,
+) {
+    let ratio = gloo::utils::window().device_pixel_ratio();
+    let ratio = if ratio.is_finite() && ratio > 0.0 {
+        ratio
+    } else {
+        1.0
+    };
+    canvas.set_width((width * ratio).round().max(1.0) as u32);
+    canvas.set_height((height * ratio).round().max(1.0) as u32);
+    let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0);
+    ctx.clear_rect(0.0, 0.0, width, height);
+}
+
+/// The canvas and its 2D context, if the page has them.
+pub(super) fn canvas_and_context(
+    canvas: &NodeRef,
+) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d)> {
     let canvas = canvas.cast::<HtmlCanvasElement>()?;
     let context = canvas
         .get_context("2d")
@@ -63,17 +112,9 @@ pub(super) fn draw(canvas: &NodeRef, scene: &Scene) {
         return;
     };
     let width = scene.width as f64;
-    let ratio = gloo::utils::window().device_pixel_ratio();
-    let ratio = if ratio.is_finite() && ratio > 0.0 {
-        ratio
-    } else {
-        1.0
-    };
-    canvas.set_width((width * ratio).round().max(1.0) as u32);
-    canvas.set_height((HEIGHT * ratio).round().max(1.0) as u32);
-    let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0);
-    ctx.clear_rect(0.0, 0.0, width, HEIGHT);
+    prepare(&canvas, &ctx, width, HEIGHT);
     let view = scene.view;
+    let ink = css_colour(&canvas, "--map-ink");
 
     // The bar: unowned grey, then every range that meets the view in its shard's colour.
     ctx.set_fill_style_str(UNOWNED_COLOUR);
@@ -97,7 +138,7 @@ pub(super) fn draw(canvas: &NodeRef, scene: &Scene) {
         });
         ctx.fill_rect(x0, BAR_TOP, (x1 - x0).max(1.0), BAR_HEIGHT);
         if u64::from(range.start) > view.start {
-            ctx.set_fill_style_str("#ffffff");
+            ctx.set_fill_style_str(&css_colour(&canvas, "--map-halo"));
             ctx.fill_rect(x0.floor(), BAR_TOP, 1.0, BAR_HEIGHT);
         }
     }
@@ -106,7 +147,7 @@ pub(super) fn draw(canvas: &NodeRef, scene: &Scene) {
     // buckets are).
     let histogram: &[Bin] = scene.bins.as_ref().map_or(&[], |b| b.0.as_slice());
     let most = histogram.iter().map(|b| b.documents).max().unwrap_or(0);
-    ctx.set_fill_style_str("#c5cbd6");
+    ctx.set_fill_style_str(&css_colour(&canvas, "--map-axis"));
     ctx.fill_rect(0.0, MARKS_BOTTOM, width, 1.0);
     if most > 0 {
         let scale = ((most + 1) as f64).ln();
@@ -121,12 +162,15 @@ pub(super) fn draw(canvas: &NodeRef, scene: &Scene) {
             match scene.mode {
                 Mode::Ticks => {
                     ctx.set_global_alpha(0.35 + 0.65 * ((bin.documents + 1) as f64).ln() / scale);
-                    ctx.set_fill_style_str(INK);
+                    ctx.set_fill_style_str(&ink);
                     ctx.fill_rect(x0, MARKS_BOTTOM - TICK, w, TICK);
                 }
                 Mode::Density => {
                     let h = (bin.documents as f64 / most as f64) * (MARKS_BOTTOM - MARKS_TOP);
-                    ctx.set_fill_style_str(bin.shard.map_or(INK, shard_colour));
+                    ctx.set_fill_style_str(match bin.shard {
+                        Some(shard) => shard_colour(shard),
+                        None => &ink,
+                    });
                     ctx.fill_rect(x0, MARKS_BOTTOM - h.max(1.0), w, h.max(1.0));
                 }
             }
@@ -136,7 +180,7 @@ pub(super) fn draw(canvas: &NodeRef, scene: &Scene) {
 
     // The highlighted buckets: a line through the map and a marker under the bar.
     if let Some(highlight) = &scene.highlight {
-        ctx.set_fill_style_str(HIGHLIGHT);
+        ctx.set_fill_style_str(&css_colour(&canvas, "--map-highlight"));
         for &bucket in highlight.0.iter() {
             let bucket = u64::from(bucket);
             if bucket < view.start || bucket >= view.end {

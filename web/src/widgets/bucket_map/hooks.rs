@@ -33,6 +33,33 @@ pub(super) fn use_canvas_width(canvas: &NodeRef) -> UseStateHandle<f64> {
     width
 }
 
+/// The page's colour scheme: 1 while `prefers-color-scheme: dark` matches, else 0,
+/// followed as it changes (the canvases read their colours from CSS variables, so they
+/// are drawn again).
+#[hook]
+pub(super) fn use_colour_scheme() -> u32 {
+    let dark = || {
+        gloo::utils::window()
+            .match_media("(prefers-color-scheme: dark)")
+            .ok()
+            .flatten()
+    };
+    let scheme = use_state(|| dark().map_or(0, |m| u32::from(m.matches())));
+    {
+        let scheme = scheme.clone();
+        use_effect_with((), move |_| {
+            let listener = dark().map(|query| {
+                let target = query.clone();
+                EventListener::new(&target, "change", move |_| {
+                    scheme.set(u32::from(query.matches()));
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    *scheme
+}
+
 /// Zooms the view with the wheel over the canvas, around the pointer, through a listener
 /// that may keep the page from scrolling; the hover is dropped (the bin under the pointer
 /// changes with the zoom).
@@ -171,7 +198,7 @@ pub(super) fn use_pointer(on: PointerOn<'_>) -> Pointer {
                     return;
                 }
             }
-            hover.set(bin_under(x, w).map(|bin| Hover { x, bin }));
+            hover.set(bin_under(x, w).map(|bin| Hover { x, y: 0.0, bin }));
         })
     };
     let onmouseout = {

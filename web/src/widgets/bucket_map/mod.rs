@@ -4,6 +4,9 @@
 //! it (`parts`: toolbar, tooltip, axis, legend).
 
 mod draw;
+mod grid;
+mod heat;
+mod heat_draw;
 mod hooks;
 mod parts;
 
@@ -11,6 +14,7 @@ use super::blocks;
 use super::geometry::{bin_count, View};
 use crate::widgets::ByPtr;
 use draw::{draw, Scene, HEIGHT};
+use heat::{Heatmap, Measure};
 use hooks::{use_canvas_width, use_map_bins, use_pointer, use_wheel_zoom, PointerOn};
 use ravenshard::Topology;
 use ravenshard_model::workspace::Bin;
@@ -83,10 +87,18 @@ enum Mode {
 
 /// What the view can be told to do.
 enum ViewAction {
-    Zoom { factor: f64, at: f64 },
+    Zoom {
+        factor: f64,
+        at: f64,
+    },
     Pan(f64),
     Reset,
     Block(u64),
+    /// Buckets `[start, end)` of the block (a drill-down of the heatmap).
+    Show {
+        start: u64,
+        end: u64,
+    },
 }
 
 /// The view as the component's reducer state.
@@ -103,6 +115,12 @@ impl Reducible for MapView {
             ViewAction::Pan(fraction) => view.pan(fraction),
             ViewAction::Reset => View::whole(view.block_start),
             ViewAction::Block(start) => View::whole(start),
+            ViewAction::Show { start, end } => View {
+                block_start: view.block_start,
+                start,
+                end,
+            }
+            .clamped(),
         };
         if next == view {
             self
@@ -116,6 +134,8 @@ impl Reducible for MapView {
 #[derive(Debug, Clone, PartialEq)]
 struct Hover {
     x: f64,
+    /// The tooltip's top, in CSS pixels from the canvas's.
+    y: f64,
     bin: Bin,
 }
 
@@ -196,6 +216,9 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
     html! {
         <section class="bucket-map" aria-label="Bucket map" data-version={drawn_version.to_string()}>
             { parts::toolbar(&blocks, current, &view.dispatcher(), &mode) }
+            <Heatmap topology={props.topology.clone()} documents={props.documents.clone()}
+                {current} view={view.dispatcher()} highlight={props.highlight.clone()}
+                on_select={props.on_select_bucket.clone()} />
             <div class="map-canvas-wrap" style="position: relative">
                 <canvas
                     ref={canvas}

@@ -99,9 +99,15 @@ pub(super) fn tooltip(hover: &Hover, width: f64) -> Html {
         group_digits(bin.documents),
         if bin.documents == 1 { "" } else { "s" }
     );
+    let bytes = if bin.bytes > 0 {
+        format!(" · {} bytes", group_digits(bin.bytes))
+    } else {
+        String::new()
+    };
     let style = format!(
-        "position: absolute; top: 0; pointer-events: none; left: {:.0}px",
-        hover.x.clamp(0.0, (width - 200.0).max(0.0))
+        "position: absolute; top: {:.0}px; pointer-events: none; left: {:.0}px",
+        hover.y,
+        hover.x.clamp(0.0, (width - 260.0).max(0.0))
     );
     html! {
         <div class="map-tooltip" role="status" style={style}>
@@ -110,6 +116,7 @@ pub(super) fn tooltip(hover: &Hover, width: f64) -> Html {
             <span class="tip-shard">{ shard }</span>
             { " · " }
             <span class="tip-documents">{ documents }</span>
+            <span class="tip-bytes">{ bytes }</span>
         </div>
     }
 }
