@@ -113,6 +113,68 @@ EXPORT_DOCS = [
 ]
 
 
+def saved_settings(config, layout, **more):
+    """A settings record as the studio writes it (`settings_json`: `Saved` without its
+    documents, then the documents' `Layout`)."""
+    saved = {"version": 1, "database": "Orders", "nodes": "A, B", "replication_factor": "1",
+             "config": json.dumps(config, separators=(",", ":")), "custom": False,
+             "documents": []}
+    saved.update(more)
+    saved.update(layout)
+    return json.dumps(saved, separators=(",", ":"), ensure_ascii=False)
+
+
+def saved_records(settings, parts):
+    """The `saved` target's input: the settings, then each part as key 0x1F text, the
+    records separated by 0x1E (fuzz/src/saved.rs)."""
+    return settings.encode() + b"".join(b"\x1e" + k.encode() + b"\x1f" + v.encode() for k, v in parts)
+
+
+def part_ref(generation, index, documents):
+    ids = [d[0] for d in documents]
+    bodies = [d[3] for d in documents if d[3] is not None]
+    return {"generation": generation, "index": index, "documents": len(documents),
+            "id_bytes": sum(len(i.encode()) for i in ids), "bodies": len(bodies),
+            "body_bytes": sum(len(b.encode()) for b in bodies)}
+
+
+def lines_part(documents):
+    out = "ravenshard documents lines 1\n"
+    for id, size, collection, body in documents:
+        fields = [id, "" if size is None else str(size), collection or "", body or ""]
+        while fields and fields[-1] == "":
+            fields.pop()
+        out += "\t".join(fields) + "\n"
+    return out
+
+
+def saved_seeds():
+    """Saved studios as the studio's save and the tests' fixtures write them: parts keyed by
+    a save generation, parts keyed by index (studios saved before), one documents record,
+    a part kept as JSON, and the fields an import kept."""
+    docs = [("orders/1-A", 120, "Orders", '{"Company":"companies/1-A"}'),
+            ("orders/2-A$companies/1-A", None, "Orders", None),
+            (" users/4 ", 0, None, None), ("Ünïcode/1", None, None, "[1, 2]")]
+    first, second = docs[:2], docs[2:]
+    refs = [part_ref(17, 0, first), part_ref(17, 1, second)]
+    texts = [lines_part(first), lines_part(second)]
+    for ref, text in zip(refs, texts):
+        ref["bytes"] = len(text.encode())
+    layout = {"document_parts": 2, "generation": 17, "document_count": 4,
+              "id_bytes": sum(r["id_bytes"] for r in refs), "bodies": 2,
+              "body_bytes": sum(r["body_bytes"] for r in refs), "parts": refs}
+    settings = saved_settings({"Shards": {"0": {}, "1": {}, "2": {}}}, layout, tab="nodes")
+    write("saved", saved_records(settings, [(f"documents.17.{i}", t) for i, t in enumerate(texts)]))
+    old = {"document_parts": 1, "document_count": 4, "id_bytes": 0, "bodies": 0, "body_bytes": 0}
+    write("saved", saved_records(saved_settings(RECORD["Sharding"], old, custom=True),
+                                 [("documents.0", lines_part(docs))]))
+    json_part = "ravenshard documents json 1\n" + json.dumps(
+        [{"id": "a\tb"}, {"id": "c", "size": 1, "collection": " spaced ", "body": "{\n \"x\": 1\n}"}])
+    write("saved", saved_records(saved_settings(CONFIGS[1], {}, kept={"file": "a.json", "fields": ["Customer"]}),
+                                 [("documents", json_part)]))
+    write("saved", saved_records(saved_settings(CONTENT[0], {"document_parts": 0}, tab="map"), []))
+
+
 def write(target, data):
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -153,6 +215,10 @@ def main():
     write("import", bytes([4, 3]) + gzip.compress(export.encode(), mtime=0))
     write("import", bytes([2, 9]) + json.dumps({"Docs": EXPORT_DOCS}).encode())
     write("import", bytes([0, 1]) + b"\xef\xbb\xbforders/1-A\r\n\r\n")
+    # ravenshard's own CSV export, its formula cells neutralised.
+    write("import", bytes([1, 5]) + "id,bucket,shard,collection,size\n'-1,663183,0,'@x,12\n"
+          "\"'=SUM(A1,A2)\",1,1,Orders,\n''-2,5,2,,\n".encode())
+    saved_seeds()
 
 
 if __name__ == "__main__":

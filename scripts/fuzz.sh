@@ -15,11 +15,11 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh --fuzz
 export PATH="$HOME/.cargo/bin:$PATH"
 
-TARGETS=(config ids import import_agree share statistics rql content)
+TARGETS=(config ids import import_agree share statistics rql content saved)
 dict_of() {
   case "$1" in
     rql) echo fuzz/dict/rql.dict ;;
-    config | content | statistics | import | share) echo fuzz/dict/json.dict ;;
+    config | content | statistics | import | share | saved) echo fuzz/dict/json.dict ;;
     *) echo "" ;;
   esac
 }

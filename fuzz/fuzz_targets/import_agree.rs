@@ -1,6 +1,6 @@
 //! The import readers agree where their formats overlap: the same documents written as
-//! lines, CSV, NDJSON, a JSON list and a `.ravendbdump` export read back to the same IDs,
-//! sizes and collections.
+//! lines, CSV, NDJSON, a JSON list, a `.ravendbdump` export and ravenshard's own CSV export
+//! (neutralised cells, `csv_export`) read back to the same IDs, sizes and collections.
 //!
 //! The documents are drawn from the input (`arbitrary`); each is written as RavenDB writes
 //! an export (`{"Name": .., "@metadata": {"@id": .., "@collection": ..}}`), and its size is
@@ -12,6 +12,7 @@
 use libfuzzer_sys::fuzz_target;
 use ravenshard::Document;
 use ravenshard_fuzz::gzip;
+use ravenshard_import::csv_export::{write_cell, EXPORT_HEADER};
 use ravenshard_import::{import, Format};
 use serde_json::{json, Value};
 
@@ -78,6 +79,7 @@ fuzz_target!(|input: Vec<(String, Option<String>, String)>| {
     // start of a file, which would otherwise take it from a first ID that begins with one.
     let mut text = String::from("\u{feff}");
     let mut csv = String::from("\u{feff}id,size,collection\n");
+    let mut own = String::from(EXPORT_HEADER);
     for d in &lines {
         d.write_line(&mut text);
         text.push('\n');
@@ -88,7 +90,16 @@ fuzz_target!(|input: Vec<(String, Option<String>, String)>| {
             csv_field(&d.id),
             csv_field(collection)
         ));
+        write_cell(&mut own, &d.id);
+        own.push_str(",0,0,");
+        write_cell(&mut own, collection);
+        own.push_str(&format!(",{size}\n"));
     }
     assert_eq!(read(text.as_bytes(), Format::Text), expected, "lines");
     assert_eq!(read(csv.as_bytes(), Format::Csv), expected, "CSV");
+    assert_eq!(
+        read(own.as_bytes(), Format::Csv),
+        expected,
+        "ravenshard's CSV export"
+    );
 });

@@ -1,5 +1,7 @@
-//! What the fuzz targets share: the reference model of a bucket, and the cutting of an
-//! input into the chunks a reader is fed.
+//! What the fuzz targets share: the reference model of a bucket, the cutting of an input
+//! into the chunks a reader is fed, and the saved studio's records ([`saved`]).
+
+pub mod saved;
 
 use std::fmt::Write as _;
 use xxhash_rust::xxh64::xxh64;

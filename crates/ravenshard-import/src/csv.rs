@@ -6,6 +6,7 @@
 //! reads `ab`); a quote that is never closed is an error, since the rest of the file would
 //! silently become one field.
 
+use super::csv_export::{is_export_header, restore_cell};
 use super::entry::Sink;
 use super::{ImportError, ImportWarning, Location, MAX_LINE_BYTES};
 use csv_core::{ReadRecordResult, Reader, ReaderBuilder, Terminator};
@@ -21,6 +22,9 @@ struct Columns {
     /// Without a header only `id,size,collection` may be given; with one, more columns are
     /// ignored.
     header: bool,
+    /// The header is ravenshard's own export's: its cells were neutralised for spreadsheets
+    /// and are restored ([`csv_export`](crate::csv_export)).
+    export: bool,
 }
 
 const POSITIONAL: Columns = Columns {
@@ -28,6 +32,7 @@ const POSITIONAL: Columns = Columns {
     size: Some(1),
     collection: Some(2),
     header: false,
+    export: false,
 };
 
 /// Reads CSV as chunks arrive; the first non-blank record decides whether there is a header.
@@ -195,13 +200,17 @@ impl CsvReader {
             }
             None => None,
         };
+        let cell = |i: usize| {
+            let text = fields.get(i).copied();
+            text.map(|t| if columns.export { restore_cell(t) } else { t })
+        };
         let collection = columns
             .collection
-            .and_then(|i| fields.get(i))
+            .and_then(cell)
             .map(|c| c.trim())
             .filter(|c| !c.is_empty())
             .map(str::to_string);
-        match fields.get(columns.id) {
+        match cell(columns.id) {
             Some(id) => sink.add(id.to_string(), size, collection, None, || {
                 Location::Line(line)
             }),
@@ -253,7 +262,8 @@ impl Record {
 /// The columns a header row names, or `None` if the row is data: it is a header when its
 /// first cell is `id`/`@id` or its second cell is neither empty nor a number. Named columns
 /// (`Id`/`@id`/`DocumentId`, `Size`/`Bytes`, `Collection`/`@collection`, any case) are used;
-/// a header that names none of them means the positions `id,size,collection`.
+/// a header that names none of them means the positions `id,size,collection`. The header of
+/// ravenshard's own export marks its cells as neutralised.
 fn header_columns(fields: &[&str]) -> Option<Columns> {
     let name = |i: usize| fields.get(i).map(|f| f.trim().to_ascii_lowercase());
     let first_is_id = matches!(name(0).as_deref(), Some("id" | "@id"));
@@ -285,6 +295,7 @@ fn header_columns(fields: &[&str]) -> Option<Columns> {
             size,
             collection,
             header: true,
+            export: is_export_header(fields),
         }
     })
 }
@@ -307,7 +318,8 @@ mod tests {
                 id: 0,
                 size: None,
                 collection: None,
-                header: true
+                header: true,
+                export: false,
             })
         );
         assert_eq!(
@@ -316,7 +328,8 @@ mod tests {
                 id: 0,
                 size: Some(1),
                 collection: None,
-                header: true
+                header: true,
+                export: false,
             })
         );
         assert_eq!(
@@ -332,7 +345,8 @@ mod tests {
                 id: 2,
                 size: Some(3),
                 collection: Some(0),
-                header: true
+                header: true,
+                export: false,
             })
         );
         assert_eq!(
@@ -342,5 +356,14 @@ mod tests {
                 ..POSITIONAL
             })
         );
+        let export = h("id,bucket,shard,collection,size").unwrap();
+        assert!(export.export);
+        assert_eq!(
+            (export.id, export.size, export.collection),
+            (0, Some(4), Some(3))
+        );
+        assert!(!h("Id,bucket,shard,collection,size").unwrap().export);
+        assert!(!h("id,bucket,shard,collection,size,x").unwrap().export);
+        assert!(!h("id,bucket,shard,collection").unwrap().export);
     }
 }

@@ -61,6 +61,7 @@
 #![forbid(unsafe_code)]
 
 mod csv;
+pub mod csv_export;
 mod decode;
 mod entry;
 mod error;

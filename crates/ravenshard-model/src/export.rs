@@ -2,26 +2,20 @@
 //! The studio's worker writes them where the documents are; the page only offers the file.
 
 use crate::workspace::Placement;
+use ravenshard_import::csv_export::write_cell as csv_field;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
-/// One CSV field, quoted when needed (RFC 4180).
-fn csv_field(out: &mut String, field: &str) {
-    if field.contains([',', '"', '\n', '\r']) {
-        out.push('"');
-        out.push_str(&field.replace('"', "\"\""));
-        out.push('"');
-    } else {
-        out.push_str(field);
-    }
-}
-
-/// The CSV export's header line.
-pub const CSV_HEADER: &str = "id,bucket,shard,collection,size\n";
+/// The CSV export's header line, which also marks the file as ravenshard's export so that
+/// its neutralised cells read back exactly
+/// ([`csv_export`](ravenshard_import::csv_export)).
+pub use ravenshard_import::csv_export::EXPORT_HEADER as CSV_HEADER;
 
 /// The CSV of every document of `placement` (`id,bucket,shard,collection,size`, one line
 /// each, in input order; empty cells for unknown values and for documents that are not
-/// placed): [`CSV_HEADER`] and [`write_csv_rows`] of them all. The studio
+/// placed): [`CSV_HEADER`] and [`write_csv_rows`] of them all. A cell a spreadsheet would
+/// read as a formula (it begins with `=`, `+`, `-`, `@`, a tab, a carriage return or a NUL)
+/// is written with a `'` in front; ravenshard's CSV reader takes it off again. The studio
 /// writes a large workspace's a range at a time instead.
 ///
 /// # Examples
@@ -34,6 +28,11 @@ pub const CSV_HEADER: &str = "id,bucket,shard,collection,size\n";
 /// let t = Topology::with_shards(3).unwrap();
 /// let p = Placement::new(&[Document::new("customers/1-A"), Document::new("")], &t, &Default::default());
 /// assert_eq!(documents_csv(&p), "id,bucket,shard,collection,size\ncustomers/1-A,982173,2,,\n,,,,\n");
+///
+/// let p = Placement::new(&[Document::new("=cmd"), Document::new("-1")], &t, &Default::default());
+/// let csv = documents_csv(&p);
+/// let ids: Vec<_> = csv.lines().map(|line| line.split(',').next().unwrap()).collect();
+/// assert_eq!(ids, ["id", "'=cmd", "'-1"]);
 /// ```
 pub fn documents_csv(placement: &Placement) -> String {
     let mut out = String::from(CSV_HEADER);

@@ -75,8 +75,9 @@ async fn at_once() -> Restored {
     }
 }
 
-/// The state of saved settings, on the tab they name.
-pub(crate) fn with_tab(saved: Saved) -> Result<State, String> {
+/// The state of saved settings, on the tab they name: with [`Stored::read`](crate::persist::Stored::read),
+/// the studio's reading of a saved studio (the fuzz target `saved` drives it natively).
+pub fn with_tab(saved: Saved) -> Result<State, String> {
     let tab = saved.tab.as_deref().and_then(Tab::from_key);
     let mut state = State::from_saved(saved)?;
     if let Some(tab) = tab {
