@@ -309,3 +309,57 @@ fn json_nested_past_the_limit_names_the_limit() {
         "{e}"
     );
 }
+
+/// RavenDB's record after `ShardHelper.MoveBucket(record, 1048575, 2)` in a database with a
+/// prefix (7.1.5 and 6.2.4): the range is appended after the prefix's block. The server's
+/// `FindBucketShard` then sends the prefix block's last range to shard 2, and bucket
+/// 1048575 stays on shard 1; the record is read and answered the same, with a warning, and
+/// written back as it was.
+#[test]
+fn a_range_appended_after_the_prefix_blocks_is_read_as_the_server_reads_it() {
+    let record = r#"{"Shards": {"0": {}, "1": {}, "2": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [0, 1], "BucketRangeStart": 1048576}],
+        "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0}, {"BucketRangeStart": 524288, "ShardNumber": 1},
+        {"BucketRangeStart": 1048576, "ShardNumber": 0}, {"BucketRangeStart": 1572864, "ShardNumber": 1},
+        {"BucketRangeStart": 1048575, "ShardNumber": 2}]}"#;
+    let t = Topology::from_json(record).unwrap();
+    assert_eq!(t.shard_for_bucket(1048575), Some(1));
+    assert_eq!(t.shard_for_bucket(1048576), Some(0));
+    assert_eq!(t.shard_for_bucket(1572863), Some(0));
+    assert_eq!(t.shard_for_bucket(1572864), Some(2));
+    assert_eq!(t.shard_for_bucket(2097151), Some(2));
+    assert!(t.warnings().iter().any(|w| matches!(
+        w,
+        ConfigWarning::TrailingRange {
+            start: 1048575,
+            shard: 2,
+            covers: 1572864,
+            instead_of: 1,
+            ..
+        }
+    )));
+    let written = t.to_configuration().bucket_ranges;
+    let pairs: Vec<(u32, u32)> = written
+        .iter()
+        .map(|r| (r.bucket_range_start, r.shard_number))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            (0, 0),
+            (524288, 1),
+            (1048576, 0),
+            (1572864, 1),
+            (1048575, 2)
+        ]
+    );
+    assert_eq!(Topology::from_json(&t.to_json()).unwrap(), t);
+    // A trailing range must name a shard of the database.
+    let unknown = record.replace(
+        r#"{"BucketRangeStart": 1048575, "ShardNumber": 2}"#,
+        r#"{"BucketRangeStart": 1048575, "ShardNumber": 7}"#,
+    );
+    assert!(matches!(
+        Topology::from_json(&unknown),
+        Err(ConfigError::RangeUnknownShard { shard: 7, .. })
+    ));
+}
