@@ -130,6 +130,20 @@ pub enum ConfigWarning {
         /// The shard that range names.
         instead_of: u32,
     },
+    /// A prefix's block has no bucket range at all. RavenDB's `MoveBucket` leaves such a
+    /// block when a block's buckets all move to the shard that ends the block before it and
+    /// starts the one after; the server's `FindBucketShard` then answers for the block with
+    /// the list's last range; so does this crate.
+    BlockWithoutRanges {
+        /// Path of the ranges.
+        path: String,
+        /// The prefix whose block it is.
+        prefix: String,
+        /// The block's first bucket.
+        block_start: u32,
+        /// The shard of the list's last range, which answers for the block.
+        shard: u32,
+    },
     /// A shard owns no bucket range, so it holds no documents (a new shard gets buckets
     /// only by resharding).
     ShardWithoutBuckets {
@@ -177,6 +191,18 @@ impl fmt::Display for ConfigWarning {
                  answers the same. Move the buckets back, or write the ranges in order, to \
                  mean something else."
             ),
+            ConfigWarning::BlockWithoutRanges {
+                path,
+                prefix,
+                block_start,
+                shard,
+            } => write!(
+                f,
+                "{path}: the block of prefix '{prefix}' (from bucket {block_start}) has no \
+                 range, as RavenDB's MoveBucket can leave it; RavenDB then sends its buckets to \
+                 shard {shard}, the shard of the list's last range, and so does ravenshard. Add \
+                 a range starting at {block_start} to mean another shard."
+            ),
             ConfigWarning::ShardWithoutBuckets { path, shard } => write!(
                 f,
                 "{path}: shard {shard} owns no bucket range and will hold no documents until \
@@ -217,6 +243,7 @@ impl From<&ConfigWarning> for Notice {
             ConfigWarning::PrefixOrderApproximate { .. } => "prefix_order_approximate",
             ConfigWarning::EmptyRange { .. } => "empty_range",
             ConfigWarning::TrailingRange { .. } => "trailing_range",
+            ConfigWarning::BlockWithoutRanges { .. } => "block_without_ranges",
             ConfigWarning::ShardWithoutBuckets { .. } => "shard_without_buckets",
         };
         Notice {

@@ -199,6 +199,9 @@ pub struct Topology {
     prefixes: Vec<Prefix>,
     /// The range MoveBucket appends after the prefixes' blocks, if any (see `trailing`).
     trailing: Option<trailing::Trailing>,
+    /// The ranges as written, when the lookups need ranges the list has not (a prefix's
+    /// block with no range: see `trailing::fill_blocks`).
+    written: Option<Vec<ShardBucketRange>>,
     warnings: Vec<ConfigWarning>,
     other: Map<String, Value>,
     server_version: ServerVersion,
@@ -316,7 +319,7 @@ impl Topology {
             config.bucket_ranges
         };
         let (ascending, appended) = trailing::split(&raw_ranges);
-        let mut ranges = validate_ranges(ascending, &shards, &prefixes, &at)?;
+        let (mut ranges, without) = validate_ranges(ascending, &shards, &prefixes, &at)?;
         let mut warnings = collect_warnings(&shards, &ranges, &prefixes, &at);
         let mut trailing = None;
         if let Some(range) = appended {
@@ -324,6 +327,17 @@ impl Topology {
             let (read, warning) = trailing::apply(&mut ranges, &range, known, &at)?;
             trailing = Some(read);
             warnings.push(warning);
+        }
+        let mut written = None;
+        if !without.is_empty() {
+            written = Some(raw_ranges.clone());
+            warnings.extend(trailing::fill_blocks(
+                &mut ranges,
+                &without,
+                &prefixes,
+                &raw_ranges,
+                &at,
+            ));
         }
         if let Some(prefix) = approximate {
             let index = prefixes
@@ -343,6 +357,7 @@ impl Topology {
             shard_table,
             prefixes,
             trailing,
+            written,
             warnings,
             other: config.other,
             server_version: ServerVersion::default(),
@@ -536,6 +551,9 @@ impl Topology {
             })
             .collect();
         trailing::write_back(&mut bucket_ranges, self.trailing);
+        if let Some(written) = &self.written {
+            bucket_ranges = written.clone();
+        }
         ShardingConfiguration {
             shards,
             bucket_ranges,

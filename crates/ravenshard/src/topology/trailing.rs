@@ -9,7 +9,7 @@
 //! one, starting below them). Bucket 2^20 - 1 itself is answered by the default block's
 //! last range, as before the move.
 
-use super::BucketRange;
+use super::{BucketRange, Prefix};
 use crate::config::ShardBucketRange;
 use crate::{ConfigError, ConfigWarning, NUMBER_OF_BUCKETS};
 
@@ -87,4 +87,43 @@ pub(super) fn write_back(ranges: &mut Vec<ShardBucketRange>, trailing: Option<Tr
             shard_number: t.shard,
         });
     }
+}
+
+/// A lookup range for each prefix block in `without` (blocks with no range in the list),
+/// naming the list's last range's shard, as `FindBucketShard` answers for a bucket whose
+/// block has no range; a warning for each.
+pub(super) fn fill_blocks(
+    ranges: &mut Vec<BucketRange>,
+    without: &[u32],
+    prefixes: &[Prefix],
+    raw: &[ShardBucketRange],
+    at: &dyn Fn(&str) -> String,
+) -> Vec<ConfigWarning> {
+    let Some(last) = raw.last() else {
+        return Vec::new();
+    };
+    let mut warnings = Vec::new();
+    for &start in without {
+        let at_index = ranges.partition_point(|r| r.start < start);
+        ranges.insert(
+            at_index,
+            BucketRange {
+                start,
+                end: start + NUMBER_OF_BUCKETS,
+                shard: last.shard_number,
+            },
+        );
+        let prefix = prefixes
+            .iter()
+            .find(|p| p.bucket_range_start == start)
+            .map(|p| p.prefix.clone())
+            .unwrap_or_default();
+        warnings.push(ConfigWarning::BlockWithoutRanges {
+            path: at("BucketRanges"),
+            prefix,
+            block_start: start,
+            shard: last.shard_number,
+        });
+    }
+    warnings
 }
