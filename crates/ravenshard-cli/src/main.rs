@@ -221,6 +221,10 @@ fn parse_server_version(text: &str) -> Result<ServerVersion, String> {
 
 #[derive(Args)]
 struct ReshardArgs {
+    /// The RavenDB server whose rules to follow in placing the documents: `7` (7.x) or
+    /// `6.2` (6.2.x, which hashes the control characters of non-ASCII IDs unescaped).
+    #[arg(long, value_name = "VERSION", default_value = "7", value_parser = parse_server_version)]
+    server_version: ServerVersion,
     /// Even out and count documents or bytes (sizes come from `id<TAB>size` lines, CSV's
     /// size column, or a document's JSON length in exports, JSON and NDJSON).
     #[arg(long, value_enum, default_value = "docs")]
@@ -284,6 +288,7 @@ impl ReshardArgs {
             format: self.input.format,
             buckets: &self.buckets,
             threads: self.threads.threads,
+            server_version: self.server_version,
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::input::{place, Entry, Input, InputFormat};
 use crate::{read_design, read_topology, Fatal};
-use ravenshard::Topology;
+use ravenshard::{ServerVersion, Topology};
 use ravenshard_design::content::ContentDesign;
 use ravenshard_reshard::{
     balance, BalanceOptions, Measure, PlanOptions, ReshardError, Throughput, Workload,
@@ -27,12 +27,21 @@ pub struct Common<'a> {
     pub buckets: &'a [std::path::PathBuf],
     /// `--threads`: ID lines are read on this many threads (`None`: every core).
     pub threads: Option<usize>,
+    /// `--server-version`: whose rules place the documents.
+    pub server_version: ServerVersion,
+}
+
+/// A configuration file read for `plan` or `balance`, following `--server-version`.
+fn read_for(path: &Path, common: &Common) -> Result<Topology, Fatal> {
+    let mut topology = read_topology(path)?;
+    topology.set_server_version(common.server_version);
+    Ok(topology)
 }
 
 pub fn run_plan(config: &Path, target: &Path, common: Common) -> Result<ExitCode, Fatal> {
-    let current = read_topology(config)?;
+    let current = read_for(config, &common)?;
     let design = read_design(config, &current)?;
-    let target = read_topology(target)?;
+    let target = read_for(target, &common)?;
     let keep_ids = current.prefixes() != target.prefixes();
     let documents = read_documents(&current, design.as_ref(), &common, keep_ids)?;
     let options = PlanOptions {
@@ -54,7 +63,7 @@ pub fn run_balance(
     weights: BalanceOptions,
     common: Common,
 ) -> Result<ExitCode, Fatal> {
-    let current = read_topology(config)?;
+    let current = read_for(config, &common)?;
     let design = read_design(config, &current)?;
     let documents = read_documents(&current, design.as_ref(), &common, false)?;
     let options = BalanceOptions {

@@ -236,3 +236,58 @@ fn plan_refuses_a_prefix_over_existing_documents() {
     assert_eq!(p["notes"][0]["kind"], "prefix_added");
     assert_eq!(p["moves"], serde_json::json!([]));
 }
+
+/// `--server-version 6.2` places the documents by 6.2's rule: `é0<U+0001>` is in bucket
+/// 1037505 on 6.2.4 (its control character hashed unescaped) and in shard 0's half on 7.x,
+/// so removing shard 1 moves it only on 6.2. `balance` takes the flag too.
+#[test]
+fn plan_and_balance_follow_the_server_version() {
+    let two = write(
+        "plan-version",
+        "two.json",
+        r#"{"Shards": {"0": {}, "1": {}}}"#,
+    );
+    let one = write("plan-version", "one.json", r#"{"Shards": {"0": {}}}"#);
+    let moved = |version: &str| {
+        let args = [
+            "plan",
+            "--config",
+            &two,
+            "--target",
+            &one,
+            "--server-version",
+            version,
+        ];
+        json(&ravenshard(&args, "é0\u{1}\n"))["docs_moved"].clone()
+    };
+    assert_eq!(moved("7"), 0);
+    assert_eq!(moved("6.2"), 1);
+    let drained = |version: &str| {
+        let args = [
+            "balance",
+            "--config",
+            &two,
+            "--weights",
+            "1=0",
+            "--server-version",
+            version,
+        ];
+        json(&ravenshard(&args, "é0\u{1}\n"))["docs_moved"].clone()
+    };
+    assert_eq!(drained("7"), 0);
+    assert_eq!(drained("6.2"), 1);
+    let out = ravenshard(
+        &[
+            "plan",
+            "--config",
+            &two,
+            "--target",
+            &one,
+            "--server-version",
+            "5",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--server-version"));
+}

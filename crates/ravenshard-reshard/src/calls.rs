@@ -354,6 +354,15 @@ pub fn calls(current: &Topology, plan: &Plan, options: &CallsOptions) -> Result<
     })
 }
 
+/// The calls' bucket runs in their order: `(from_bucket, to_bucket, to_shard)`.
+pub(crate) fn call_runs(plan: &Plan) -> Vec<(u32, u32, u32)> {
+    let (ordered, _) = order(merge(&plan.moves), plan);
+    ordered
+        .iter()
+        .map(|r| (r.first.from_bucket, r.to_bucket, r.first.to_shard))
+        .collect()
+}
+
 /// The call that carries out `run`, number `call`, for the database `encoded`, estimated
 /// by `estimate(buckets, moved)`.
 fn resharding_call(

@@ -79,6 +79,20 @@ pub enum PlanNote {
         /// The database, for the drill-downs' paths.
         database: String,
     },
+    /// RavenDB's `MoveBucket` leaves the record with something the intended target has not
+    /// (the plan's target is that record).
+    MoveBucketLeaves {
+        /// What the record has.
+        warning: ravenshard::ConfigWarning,
+    },
+    /// RavenDB's `MoveBucket` would refuse to move a bucket of the calls: the target is the
+    /// one given, which the server would not reach.
+    MoveBucketRefuses {
+        /// The bucket.
+        bucket: u32,
+        /// The server's reason.
+        message: String,
+    },
 }
 
 impl PlanNote {
@@ -99,6 +113,8 @@ impl PlanNote {
             PrefixConstrained { .. } => "prefix_constrained",
             PerRange { .. } => "per_range",
             PrefixUnchecked { .. } => "prefix_unchecked",
+            MoveBucketLeaves { .. } => "move_bucket_leaves",
+            MoveBucketRefuses { .. } => "move_bucket_refuses",
         }
     }
 }
@@ -168,6 +184,16 @@ impl fmt::Display for PlanNote {
                  whether documents start with it is not checked here. RavenDB refuses to add \
                  a prefix that existing documents start with: check the IDs before you apply \
                  the target."
+            ),
+            MoveBucketLeaves { warning } => write!(
+                f,
+                "After the calls, RavenDB's record (the target shown) differs from the one \
+                 asked for: {warning}"
+            ),
+            MoveBucketRefuses { bucket, message } => write!(
+                f,
+                "RavenDB's MoveBucket would refuse to move bucket {bucket} ({message}): the \
+                 calls stop there on the server, so the target shown is not reached."
             ),
             PerRange {
                 ranges,

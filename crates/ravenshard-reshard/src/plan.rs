@@ -194,7 +194,10 @@ pub struct Plan {
     pub estimate: Estimate,
     /// What else the user should know.
     pub notes: Vec<PlanNote>,
-    /// The target configuration in RavenDB's `ShardingConfiguration` JSON.
+    /// The target configuration in RavenDB's `ShardingConfiguration` JSON: the record
+    /// RavenDB ends with after the plan's calls (its `MoveBucket`, bucket by bucket in the
+    /// calls' order), empty ranges included; it places every bucket as the target asked
+    /// unless a note says otherwise.
     #[serde(serialize_with = "as_configuration")]
     pub target: Topology,
 }
@@ -270,7 +273,7 @@ pub fn plan(
     if options.throughput.is_some() && estimate.data_seconds.is_none() {
         notes.push(PlanNote::NoSizesForEstimate);
     }
-    Ok(Plan {
+    let mut plan = Plan {
         buckets_moved,
         docs_moved: moved.docs,
         bytes_moved: moved.bytes,
@@ -286,7 +289,9 @@ pub fn plan(
         per_shard,
         notes,
         target: target.clone(),
-    })
+    };
+    super::replay::as_server_leaves_it(current, &mut plan);
+    Ok(plan)
 }
 
 /// The load of each shard of `topology`, before or after.

@@ -114,6 +114,36 @@ pub enum ConfigWarning {
         /// The shard it names.
         shard: u32,
     },
+    /// The last bucket range starts below the one before it, in an earlier block. RavenDB's
+    /// `MoveBucket` appends such a range when it moves bucket 2^20 - 1 in a database with
+    /// prefixes; the server's `FindBucketShard` then gives that shard the last range of the
+    /// last block (not bucket 2^20 - 1, which stays where it was); so does this crate.
+    TrailingRange {
+        /// Path of the trailing range.
+        path: String,
+        /// Its start.
+        start: u32,
+        /// The shard it names, which answers for the last block's last range.
+        shard: u32,
+        /// The start of that last range.
+        covers: u32,
+        /// The shard that range names.
+        instead_of: u32,
+    },
+    /// A prefix's block has no bucket range at all. RavenDB's `MoveBucket` leaves such a
+    /// block when a block's buckets all move to the shard that ends the block before it and
+    /// starts the one after; the server's `FindBucketShard` then answers for the block with
+    /// the list's last range; so does this crate.
+    BlockWithoutRanges {
+        /// Path of the ranges.
+        path: String,
+        /// The prefix whose block it is.
+        prefix: String,
+        /// The block's first bucket.
+        block_start: u32,
+        /// The shard of the list's last range, which answers for the block.
+        shard: u32,
+    },
     /// A shard owns no bucket range, so it holds no documents (a new shard gets buckets
     /// only by resharding).
     ShardWithoutBuckets {
@@ -145,6 +175,33 @@ impl fmt::Display for ConfigWarning {
                  also starts at {start} (RavenDB's MoveBucket leaves such a range after moving \
                  a block's last bucket). The later range owns bucket {start}, as RavenDB \
                  answers; the record can stay as it is."
+            ),
+            ConfigWarning::TrailingRange {
+                path,
+                start,
+                shard,
+                covers,
+                instead_of,
+            } => write!(
+                f,
+                "{path}: the last range (shard {shard} from {start}) starts below the range \
+                 before it, as RavenDB's MoveBucket leaves it after moving bucket {start}. \
+                 RavenDB then sends the buckets of the range from {covers} to shard {shard} \
+                 instead of {instead_of}, and bucket {start} stays where it was; ravenshard \
+                 answers the same. Move the buckets back, or write the ranges in order, to \
+                 mean something else."
+            ),
+            ConfigWarning::BlockWithoutRanges {
+                path,
+                prefix,
+                block_start,
+                shard,
+            } => write!(
+                f,
+                "{path}: the block of prefix '{prefix}' (from bucket {block_start}) has no \
+                 range, as RavenDB's MoveBucket can leave it; RavenDB then sends its buckets to \
+                 shard {shard}, the shard of the list's last range, and so does ravenshard. Add \
+                 a range starting at {block_start} to mean another shard."
             ),
             ConfigWarning::ShardWithoutBuckets { path, shard } => write!(
                 f,
@@ -185,6 +242,8 @@ impl From<&ConfigWarning> for Notice {
             ConfigWarning::ShadowedPrefix { .. } => "shadowed_prefix",
             ConfigWarning::PrefixOrderApproximate { .. } => "prefix_order_approximate",
             ConfigWarning::EmptyRange { .. } => "empty_range",
+            ConfigWarning::TrailingRange { .. } => "trailing_range",
+            ConfigWarning::BlockWithoutRanges { .. } => "block_without_ranges",
             ConfigWarning::ShardWithoutBuckets { .. } => "shard_without_buckets",
         };
         Notice {

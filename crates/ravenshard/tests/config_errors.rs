@@ -155,21 +155,63 @@ fn ranges_overlap_gap_and_unknown_shard() {
     );
 }
 
+/// RavenDB 6.2.4's record after a plan drained shard 5 (its `MoveBucket`, replayed by the
+/// differential suite): the blocks of `ORdErs/2024-` and the start of `orderS/`'s lost
+/// their ranges. The server's `FindBucketShard` answers for a block with no range with the
+/// list's last range (shard 6), and for a block whose first range starts late with that
+/// range; so does ravenshard, with a warning, and the list is written back as it was.
 #[test]
-fn prefix_block_without_ranges_is_a_gap() {
-    let e = error(
-        r#"{"Shards": {"0": {}, "1": {}},
-            "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0}],
-            "Prefixed": [{"Prefix": "eu/", "Shards": [1], "BucketRangeStart": 1048576}]}"#,
-    );
-    assert!(e.to_string().contains("prefix 'eu/'"), "{e}");
-    assert!(matches!(
-        e,
-        ConfigError::RangeGap {
-            block_start: 1048576,
+fn a_prefix_block_without_ranges_is_answered_as_the_server_answers() {
+    let record = r#"{"Shards": {"0": {}, "1": {}, "5": {}, "6": {}},
+        "Prefixed": [{"Prefix": "uSerS/", "Shards": [0, 1, 5, 6], "BucketRangeStart": 1048576},
+            {"Prefix": "über/", "Shards": [0, 5], "BucketRangeStart": 2097152},
+            {"Prefix": "ORdErs/2024-", "Shards": [0, 5], "BucketRangeStart": 3145728},
+            {"Prefix": "orderS/", "Shards": [0, 1], "BucketRangeStart": 4194304},
+            {"Prefix": "-", "Shards": [0, 1, 5, 6], "BucketRangeStart": 5242880}],
+        "BucketRanges": [[0, 0], [262144, 6], [582885, 0], [584103, 6], [601259, 1],
+            [1048576, 0], [1310720, 1], [1572864, 6], [2097152, 0], [4718592, 1],
+            [5242880, 0], [5505024, 1], [5767168, 6]]}"#;
+    let mut record = record.to_string();
+    for [start, shard] in [
+        [0, 0],
+        [262144, 6],
+        [582885, 0],
+        [584103, 6],
+        [601259, 1],
+        [1048576, 0],
+        [1310720, 1],
+        [1572864, 6],
+        [2097152, 0],
+        [4718592, 1],
+        [5242880, 0],
+        [5505024, 1],
+        [5767168, 6],
+    ] {
+        record = record.replacen(
+            &format!("[{start}, {shard}]"),
+            &format!(r#"{{"BucketRangeStart": {start}, "ShardNumber": {shard}}}"#),
+            1,
+        );
+    }
+    let t = Topology::from_json(&record).unwrap();
+    let answers: Vec<Option<u32>> = [
+        3145728, 3500000, 4194303, 4194304, 4500000, 4718592, 2097152, 3145727,
+    ]
+    .iter()
+    .map(|&b| t.shard_for_bucket(b))
+    .collect();
+    let server = [6, 6, 6, 1, 1, 1, 0, 0].map(Some);
+    assert_eq!(answers, server);
+    assert!(t.warnings().iter().any(|w| matches!(
+        w,
+        ConfigWarning::BlockWithoutRanges {
+            block_start: 3145728,
+            shard: 6,
             ..
         }
-    ));
+    )));
+    assert_eq!(t.to_configuration().bucket_ranges.len(), 13);
+    assert_eq!(Topology::from_json(&t.to_json()).unwrap(), t);
 }
 
 #[test]
@@ -308,4 +350,58 @@ fn json_nested_past_the_limit_names_the_limit() {
         e.to_string().contains("nested deeper than 127 levels"),
         "{e}"
     );
+}
+
+/// RavenDB's record after `ShardHelper.MoveBucket(record, 1048575, 2)` in a database with a
+/// prefix (7.1.5 and 6.2.4): the range is appended after the prefix's block. The server's
+/// `FindBucketShard` then sends the prefix block's last range to shard 2, and bucket
+/// 1048575 stays on shard 1; the record is read and answered the same, with a warning, and
+/// written back as it was.
+#[test]
+fn a_range_appended_after_the_prefix_blocks_is_read_as_the_server_reads_it() {
+    let record = r#"{"Shards": {"0": {}, "1": {}, "2": {}}, "Prefixed": [{"Prefix": "eu/", "Shards": [0, 1], "BucketRangeStart": 1048576}],
+        "BucketRanges": [{"BucketRangeStart": 0, "ShardNumber": 0}, {"BucketRangeStart": 524288, "ShardNumber": 1},
+        {"BucketRangeStart": 1048576, "ShardNumber": 0}, {"BucketRangeStart": 1572864, "ShardNumber": 1},
+        {"BucketRangeStart": 1048575, "ShardNumber": 2}]}"#;
+    let t = Topology::from_json(record).unwrap();
+    assert_eq!(t.shard_for_bucket(1048575), Some(1));
+    assert_eq!(t.shard_for_bucket(1048576), Some(0));
+    assert_eq!(t.shard_for_bucket(1572863), Some(0));
+    assert_eq!(t.shard_for_bucket(1572864), Some(2));
+    assert_eq!(t.shard_for_bucket(2097151), Some(2));
+    assert!(t.warnings().iter().any(|w| matches!(
+        w,
+        ConfigWarning::TrailingRange {
+            start: 1048575,
+            shard: 2,
+            covers: 1572864,
+            instead_of: 1,
+            ..
+        }
+    )));
+    let written = t.to_configuration().bucket_ranges;
+    let pairs: Vec<(u32, u32)> = written
+        .iter()
+        .map(|r| (r.bucket_range_start, r.shard_number))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            (0, 0),
+            (524288, 1),
+            (1048576, 0),
+            (1572864, 1),
+            (1048575, 2)
+        ]
+    );
+    assert_eq!(Topology::from_json(&t.to_json()).unwrap(), t);
+    // A trailing range must name a shard of the database.
+    let unknown = record.replace(
+        r#"{"BucketRangeStart": 1048575, "ShardNumber": 2}"#,
+        r#"{"BucketRangeStart": 1048575, "ShardNumber": 7}"#,
+    );
+    assert!(matches!(
+        Topology::from_json(&unknown),
+        Err(ConfigError::RangeUnknownShard { shard: 7, .. })
+    ));
 }

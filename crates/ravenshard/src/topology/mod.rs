@@ -2,6 +2,7 @@
 
 mod order;
 mod shard_table;
+mod trailing;
 mod validate;
 
 use crate::config::{
@@ -196,6 +197,11 @@ pub struct Topology {
     /// The shards of the default block by chunk, derived from `ranges`.
     shard_table: ShardTable,
     prefixes: Vec<Prefix>,
+    /// The range MoveBucket appends after the prefixes' blocks, if any (see `trailing`).
+    trailing: Option<trailing::Trailing>,
+    /// The ranges as written, when the lookups need ranges the list has not (a prefix's
+    /// block with no range: see `trailing::fill_blocks`).
+    written: Option<Vec<ShardBucketRange>>,
     warnings: Vec<ConfigWarning>,
     other: Map<String, Value>,
     server_version: ServerVersion,
@@ -312,8 +318,27 @@ impl Topology {
         } else {
             config.bucket_ranges
         };
-        let ranges = validate_ranges(&raw_ranges, &shards, &prefixes, &at)?;
+        let (ascending, appended) = trailing::split(&raw_ranges);
+        let (mut ranges, without) = validate_ranges(ascending, &shards, &prefixes, &at)?;
         let mut warnings = collect_warnings(&shards, &ranges, &prefixes, &at);
+        let mut trailing = None;
+        if let Some(range) = appended {
+            let known = shards.contains(range.shard_number);
+            let (read, warning) = trailing::apply(&mut ranges, &range, known, &at)?;
+            trailing = Some(read);
+            warnings.push(warning);
+        }
+        let mut written = None;
+        if !without.is_empty() {
+            written = Some(raw_ranges.clone());
+            warnings.extend(trailing::fill_blocks(
+                &mut ranges,
+                &without,
+                &prefixes,
+                &raw_ranges,
+                &at,
+            ));
+        }
         if let Some(prefix) = approximate {
             let index = prefixes
                 .iter()
@@ -331,6 +356,8 @@ impl Topology {
             ranges,
             shard_table,
             prefixes,
+            trailing,
+            written,
             warnings,
             other: config.other,
             server_version: ServerVersion::default(),
@@ -385,7 +412,10 @@ impl Topology {
         self.shards.get(number)
     }
 
-    /// The bucket ranges in ascending order, with their ends.
+    /// The bucket ranges in ascending order, with their ends, each naming the shard that
+    /// answers for it (of a record that ends with a range `MoveBucket` appended after the
+    /// prefixes' blocks, the last block's last range names that range's shard:
+    /// [`ConfigWarning::TrailingRange`]).
     pub fn ranges(&self) -> &[BucketRange] {
         &self.ranges
     }
@@ -512,16 +542,21 @@ impl Topology {
             };
             shards.insert(s.number.to_string(), topology);
         }
+        let mut bucket_ranges: Vec<ShardBucketRange> = self
+            .ranges
+            .iter()
+            .map(|r| ShardBucketRange {
+                bucket_range_start: r.start,
+                shard_number: r.shard,
+            })
+            .collect();
+        trailing::write_back(&mut bucket_ranges, self.trailing);
+        if let Some(written) = &self.written {
+            bucket_ranges = written.clone();
+        }
         ShardingConfiguration {
             shards,
-            bucket_ranges: self
-                .ranges
-                .iter()
-                .map(|r| ShardBucketRange {
-                    bucket_range_start: r.start,
-                    shard_number: r.shard,
-                })
-                .collect(),
+            bucket_ranges,
             prefixed: self
                 .prefixes
                 .iter()

@@ -110,12 +110,15 @@ pub(super) fn validate_prefixes(
     Ok(prefixes)
 }
 
+/// The ranges, ascending, and the prefixes' blocks that have no range at all (MoveBucket
+/// leaves such a block when the block before it and the one after end and start on the
+/// shard a block's last bucket moves to; the caller answers for them).
 pub(super) fn validate_ranges(
     raw: &[ShardBucketRange],
     shards: &Shards,
     prefixes: &[Prefix],
     at: &dyn Fn(&str) -> String,
-) -> Result<Vec<BucketRange>, ConfigError> {
+) -> Result<(Vec<BucketRange>, Vec<u32>), ConfigError> {
     let block_owner = |block: u32| -> Option<Option<&Prefix>> {
         if block == 0 {
             Some(None)
@@ -182,6 +185,7 @@ pub(super) fn validate_ranges(
         });
     }
     let blocks = std::iter::once(None).chain(prefixes.iter().map(Some));
+    let mut without = Vec::new();
     for owner in blocks {
         let block_start = owner.map_or(0, |p| p.bucket_range_start);
         let block = block_start / NUMBER_OF_BUCKETS;
@@ -189,15 +193,18 @@ pub(super) fn validate_ranges(
             None => ranges.iter().any(|r| r.start == 0),
             Some(_) => ranges.iter().any(|r| r.start / NUMBER_OF_BUCKETS == block),
         };
-        if !has_range {
+        if !has_range && (owner.is_none() || ranges.is_empty()) {
             return Err(ConfigError::RangeGap {
                 path: at("BucketRanges"),
                 block_start,
                 owner: owner_name(owner),
             });
         }
+        if !has_range {
+            without.push(block_start);
+        }
     }
-    Ok(ranges)
+    Ok((ranges, without))
 }
 
 fn owner_name(owner: Option<&Prefix>) -> String {
