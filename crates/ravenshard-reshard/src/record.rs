@@ -185,7 +185,7 @@ fn carve(ranges: &mut Vec<ShardBucketRange>, bucket: u32, to: u32) -> Result<(),
 /// A bucket at or after the last range's start.
 fn carve_last(ranges: &mut Vec<ShardBucketRange>, bucket: u32, to: u32) -> Result<(), MoveRefused> {
     let n = ranges.len();
-    let last = ranges[n - 1].clone();
+    let last = ranges[n - 1];
     if bucket == last.bucket_range_start && n >= 2 && ranges[n - 2].shard_number == to {
         ranges[n - 1].bucket_range_start += 1;
         return Ok(());

@@ -31,7 +31,7 @@ pub(super) fn split(raw: &[ShardBucketRange]) -> (&[ShardBucketRange], Option<Sh
             if last.bucket_range_start / NUMBER_OF_BUCKETS
                 < before.bucket_range_start / NUMBER_OF_BUCKETS =>
         {
-            (&raw[..raw.len() - 1], Some(last.clone()))
+            (&raw[..raw.len() - 1], Some(*last))
         }
         _ => (raw, None),
     }
