@@ -76,21 +76,21 @@ pub enum ReshardAction {
     /// stays out of the page's wasm.
     #[cfg(test)]
     Balance,
-    /// The page sent [`ReshardState::balance_request`] or
-    /// [`drain_request`](ReshardState::drain_request) to the worker: the run is under way.
+    /// The page sent [`ReshardState::balance_request`](super::ReshardState::balance_request) or
+    /// [`drain_request`](super::ReshardState::drain_request) to the worker: the run is under way.
     BalanceSent {
         /// The run.
         run: u64,
         /// The worker that has it (the one that now holds the load), when running.
         worker: Option<u64>,
     },
-    /// The page sent [`ReshardState::plan_request`] to the worker.
+    /// The page sent [`ReshardState::plan_request`](super::ReshardState::plan_request) to the worker.
     PlanSent {
         /// The run.
         run: u64,
         /// The worker that has it (the one that now holds the load), when running.
         worker: Option<u64>,
-        /// The [`worker_wanted`](ReshardState::worker_wanted) number it answers.
+        /// The [`worker_wanted`](super::ReshardState::worker_wanted) number it answers.
         wanted: u64,
     },
     /// The balance in progress is cancelled (its worker is stopped).

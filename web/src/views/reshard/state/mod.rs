@@ -12,11 +12,11 @@
 //! The plan, the walk-through's step and the calls are the Resharding view's worker's: the
 //! first plan sends it the load, the next ones only the target, the options and the step
 //! ([`ReshardState::plan_request`], [`ReshardAction::PlanSent`]); the plan comes back as
-//! the view shows it ([`ReshardReply::Planned`]). The plan shown stays until the next one comes
+//! the view shows it ([`ReshardReply::Planned`](crate::workers::ReshardReply::Planned)). The plan shown stays until the next one comes
 //! ([`ReshardState::planning`]). A balance runs in the same worker
 //! ([`ReshardState::balance_request`], [`ReshardAction::BalanceSent`]): the balanced target
-//! comes back ([`ReshardReply::Balanced`]), then the other objective's figures
-//! ([`ReshardReply::Compared`]), and the target is planned.
+//! comes back ([`ReshardReply::Balanced`](crate::workers::ReshardReply::Balanced)), then the other objective's figures
+//! ([`ReshardReply::Compared`](crate::workers::ReshardReply::Compared)), and the target is planned.
 
 mod action;
 mod options;

@@ -30,7 +30,7 @@ impl ReshardState {
     }
 
     /// What to ask the worker `worker` (as for [`plan_request`](Self::plan_request)) to
-    /// drain the shard [`ReshardAction::DrainShard`] named, once the host's load came.
+    /// drain the shard [`ReshardAction::DrainShard`](super::ReshardAction::DrainShard) named, once the host's load came.
     pub fn drain_request(&self, worker: Option<u64>) -> Option<DrainRequest> {
         let shard = self.drain?;
         let (load, data) = self.load_for(worker)?;
