@@ -64,7 +64,7 @@ export interface ShardChange {
 export type PlanNoteKind = "nothing_moves" | "shard_added_empty" | "shard_removed" | "prefix_added"
     | "prefix_removed" | "no_sizes_for_estimate" | "within_threshold" | "capped" | "no_documents"
     | "no_improvement" | "prefix_constrained" | "per_range" | "prefix_unchecked"
-    | "move_bucket_leaves" | "move_bucket_refuses";
+    | "move_bucket_leaves" | "move_bucket_ignores" | "move_bucket_refuses";
 /** A request for finer bucket statistics of a range (`GET /databases/<db>/debug/sharding/buckets?fromBucket=&toBucket=&range=`). */
 export interface DrillDown {
     from_bucket: number;

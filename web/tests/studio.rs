@@ -935,8 +935,9 @@ async fn resharding_adds_a_shard_balances_and_steps_through_the_migration() {
     assert!(studio
         .text(".reshard-bars .bar-row[data-shard=\"3\"] .bar-value")
         .starts_with("0 → 7"));
-    // Two bucket maps: before and after.
-    assert_eq!(studio.count(".reshard-compare canvas"), 2);
+    // Two bucket maps, before and after: each a heatmap over its strip.
+    assert_eq!(studio.count(".reshard-compare canvas.heat-canvas"), 2);
+    assert_eq!(studio.count(".reshard-compare canvas"), 4);
     // The walk-through: Moving, then Moved, with the configuration as RavenDB holds it.
     assert_eq!(studio.text(".step-head .phase"), "Moving");
     let head = studio.text(".step-head");

@@ -85,6 +85,16 @@ pub enum PlanNote {
         /// What the record has.
         warning: ravenshard::ConfigWarning,
     },
+    /// RavenDB's `MoveBucket` does nothing for bucket 2^20 - 1 although the calls move it:
+    /// with prefixes the list's last range is a prefix block's, already on the shard asked
+    /// for, so the server appends nothing and the bucket stays (the plan's target is that
+    /// record).
+    MoveBucketIgnores {
+        /// The bucket (2^20 - 1).
+        bucket: u32,
+        /// The shard it stays on.
+        stays_on: u32,
+    },
     /// RavenDB's `MoveBucket` would refuse to move a bucket of the calls: the target is the
     /// one given, which the server would not reach.
     MoveBucketRefuses {
@@ -114,6 +124,7 @@ impl PlanNote {
             PerRange { .. } => "per_range",
             PrefixUnchecked { .. } => "prefix_unchecked",
             MoveBucketLeaves { .. } => "move_bucket_leaves",
+            MoveBucketIgnores { .. } => "move_bucket_ignores",
             MoveBucketRefuses { .. } => "move_bucket_refuses",
         }
     }
@@ -189,6 +200,13 @@ impl fmt::Display for PlanNote {
                 f,
                 "After the calls, RavenDB's record (the target shown) differs from the one \
                  asked for: {warning}"
+            ),
+            MoveBucketIgnores { bucket, stays_on } => write!(
+                f,
+                "RavenDB's MoveBucket does nothing for bucket {bucket}: the list's last range \
+                 (a prefix block's) is already on the shard asked for, so the bucket stays on \
+                 shard {stays_on} (the target shown). Move it with a range that ends before \
+                 it, or leave it."
             ),
             MoveBucketRefuses { bucket, message } => write!(
                 f,

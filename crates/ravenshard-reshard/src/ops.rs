@@ -160,9 +160,11 @@ pub fn drain_shard(
         threshold: 0.0,
         ..BalanceOptions::default()
     };
-    let balanced = balance_without_comparison(current, load, &options)?
-        .plan
-        .target;
+    let balanced = without_empty_ranges(
+        &balance_without_comparison(current, load, &options)?
+            .plan
+            .target,
+    )?;
     let mut assignment = Assignment::new(&balanced);
     while let Some(k) = assignment.ranges().iter().position(|r| r.shard == shard) {
         let ranges = assignment.ranges();
@@ -182,6 +184,26 @@ pub fn drain_shard(
         assignment.reassign(r.start, r.end, heir);
     }
     Ok(assignment.into_topology(current)?)
+}
+
+/// `t` without its empty ranges (a start equal to the next range's, as RavenDB's
+/// `MoveBucket` leaves them): they own no bucket, so routing is the same, and a drained
+/// shard keeps no range at all.
+fn without_empty_ranges(t: &Topology) -> Result<Topology, ReshardError> {
+    let mut config = t.to_configuration();
+    let ranges = &config.bucket_ranges;
+    let kept = (0..ranges.len())
+        .filter(|&i| {
+            ranges
+                .get(i + 1)
+                .is_none_or(|next| next.bucket_range_start != ranges[i].bucket_range_start)
+        })
+        .map(|i| ranges[i])
+        .collect();
+    config.bucket_ranges = kept;
+    let mut out = Topology::from_configuration(config, t.database(), "")?;
+    out.set_server_version(t.server_version());
+    Ok(out)
 }
 
 /// Checks the prefixes `target` adds or removes against the documents' IDs (lower-cased):

@@ -11,10 +11,15 @@ use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 
 /// The current ranges after the calls, with the blocks the target adds or drops (a prefix
 /// added or removed) taken from the target; `Err` with the bucket `MoveBucket` refuses.
-fn replayed(current: &Topology, plan: &Plan) -> Result<Vec<ShardBucketRange>, PlanNote> {
+fn replayed(
+    current: &Topology,
+    plan: &Plan,
+    notes: &mut Vec<PlanNote>,
+) -> Result<Vec<ShardBucketRange>, PlanNote> {
     let mut ranges = current.to_configuration().bucket_ranges;
     for (from, to, shard) in call_runs(plan) {
         for bucket in from..=to {
+            notes.extend(ignored_last_bucket(&ranges, bucket, shard));
             move_bucket(&mut ranges, bucket, shard).map_err(|e| PlanNote::MoveBucketRefuses {
                 bucket,
                 message: e.to_string(),
@@ -55,6 +60,25 @@ fn replayed(current: &Topology, plan: &Plan) -> Result<Vec<ShardBucketRange>, Pl
     Ok(out)
 }
 
+/// The note when `MoveBucket` does nothing for bucket 2^20 - 1 although the calls move it
+/// to `shard`: with prefixes, the list's last range is a prefix block's, and when that block
+/// is already on `shard` the server appends nothing, so the bucket stays where it is.
+fn ignored_last_bucket(ranges: &[ShardBucketRange], bucket: u32, shard: u32) -> Option<PlanNote> {
+    let last = ranges.last()?;
+    let holder = ranges
+        .iter()
+        .rev()
+        .find(|r| r.bucket_range_start < NUMBER_OF_BUCKETS)?;
+    (bucket == NUMBER_OF_BUCKETS - 1
+        && last.bucket_range_start >= NUMBER_OF_BUCKETS
+        && last.shard_number == shard
+        && holder.shard_number != shard)
+        .then_some(PlanNote::MoveBucketIgnores {
+            bucket,
+            stays_on: holder.shard_number,
+        })
+}
+
 /// Replaces the plan's target by the record RavenDB ends with after its calls, with a note
 /// for each warning that record has and the intended target has not (a range appended
 /// after the prefixes' blocks sends buckets elsewhere than the target meant). When the
@@ -63,7 +87,8 @@ pub(crate) fn as_server_leaves_it(current: &Topology, plan: &mut Plan) {
     if plan.moves.is_empty() {
         return;
     }
-    let ranges = match replayed(current, plan) {
+    let mut ignored = Vec::new();
+    let ranges = match replayed(current, plan, &mut ignored) {
         Ok(ranges) => ranges,
         Err(note) => {
             plan.notes.push(note);
@@ -82,6 +107,7 @@ pub(crate) fn as_server_leaves_it(current: &Topology, plan: &mut Plan) {
                         .push(PlanNote::MoveBucketLeaves { warning: w.clone() });
                 }
             }
+            plan.notes.extend(ignored);
             plan.target = record;
         }
         Err(e) => plan.notes.push(PlanNote::MoveBucketRefuses {

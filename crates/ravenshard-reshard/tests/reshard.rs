@@ -36,7 +36,7 @@ fn trailing(p: &Plan) -> bool {
             n,
             PlanNote::MoveBucketLeaves {
                 warning: ravenshard::ConfigWarning::TrailingRange { .. }
-            }
+            } | PlanNote::MoveBucketIgnores { .. }
         )
     })
 }
@@ -737,4 +737,26 @@ fn a_plans_target_is_the_record_move_bucket_leaves() {
     assert!(trailing(&p), "{:?}", p.notes);
     assert_eq!(p.target.shard_for_bucket(B - 1), Some(1));
     assert_eq!(p.target.shard_for_bucket(2 * B - 1), Some(2));
+}
+
+/// With a prefix block last in the list and already on the shard bucket 2^20 - 1 goes to,
+/// RavenDB's MoveBucket appends nothing and the bucket stays: the plan's target is that
+/// record, and a note says so (found by `balancing_never_raises_skew`).
+#[test]
+fn moving_the_last_bucket_to_the_last_blocks_shard_leaves_it_where_it_is() {
+    let current = topology(&[(0, 1), (B, 0)], 2, &[("eu/", &[0], B)]);
+    let target = topology(&[(0, 1), (948_705, 0), (B, 0)], 2, &[("eu/", &[0], B)]);
+    let load = load_of(&current, orders(2_000));
+    let p = plan(&current, &target, &load, &PlanOptions::default()).unwrap();
+    assert!(
+        p.notes.contains(&PlanNote::MoveBucketIgnores {
+            bucket: B - 1,
+            stays_on: 1
+        }),
+        "{:?}",
+        p.notes
+    );
+    assert_eq!(p.target.shard_for_bucket(B - 2), Some(0));
+    assert_eq!(p.target.shard_for_bucket(B - 1), Some(1));
+    check_moves(&current, &p);
 }
