@@ -68,7 +68,7 @@ pub use ops::{
     remove_shard, set_prefix_shards,
 };
 pub use plan::{plan, Move, Plan, PlanOptions, ShardChange, Throughput, ThroughputError};
-pub use record::{move_bucket, MoveRefused};
+pub use record::{move_bucket, MoveRefused, Moved};
 pub use resolution::{DrillDown, MAX_DRILL_DOWNS};
 pub use statistics::{BucketStatistics, Source, StatisticsError, StatisticsRange};
 pub use workload::{Workload, WorkloadReader, MAX_INVALID};

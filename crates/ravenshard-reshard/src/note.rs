@@ -85,12 +85,13 @@ pub enum PlanNote {
         /// What the record has.
         warning: ravenshard::ConfigWarning,
     },
-    /// RavenDB's `MoveBucket` does nothing for bucket 2^20 - 1 although the calls move it:
-    /// with prefixes the list's last range is a prefix block's, already on the shard asked
-    /// for, so the server appends nothing and the bucket stays (the plan's target is that
-    /// record).
+    /// RavenDB's `MoveBucket` leaves a bucket where it is: in a plan, a call's move leaves
+    /// the record as it was although the bucket is on another shard (the plan's target is
+    /// that record); in a balance, the bucket is kept off the moves. Only bucket 2^20 - 1
+    /// does this: in a database whose prefixes hold bucket ranges, the server looks at the
+    /// list's last range (a prefix block's) for it, so no call moves it.
     MoveBucketIgnores {
-        /// The bucket (2^20 - 1).
+        /// The bucket.
         bucket: u32,
         /// The shard it stays on.
         stays_on: u32,
@@ -203,10 +204,9 @@ impl fmt::Display for PlanNote {
             ),
             MoveBucketIgnores { bucket, stays_on } => write!(
                 f,
-                "RavenDB's MoveBucket does nothing for bucket {bucket}: the list's last range \
-                 (a prefix block's) is already on the shard asked for, so the bucket stays on \
-                 shard {stays_on} (the target shown). Move it with a range that ends before \
-                 it, or leave it."
+                "RavenDB's MoveBucket leaves bucket {bucket} on shard {stays_on} (the target \
+                 shown): in a database whose prefixes hold bucket ranges, the server looks at \
+                 the list's last range, a prefix block's, for this bucket, so no call moves it."
             ),
             MoveBucketRefuses { bucket, message } => write!(
                 f,

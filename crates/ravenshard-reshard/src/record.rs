@@ -68,6 +68,17 @@ impl fmt::Display for MoveRefused {
 
 impl std::error::Error for MoveRefused {}
 
+/// What [`move_bucket`] did to the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub enum Moved {
+    /// The list changed.
+    Changed,
+    /// The list is as it was: the server found the bucket's range (or, for bucket
+    /// 2^20 - 1, the list's last range) already on the shard asked for.
+    Unchanged,
+}
+
 fn range(start: u32, shard: u32) -> ShardBucketRange {
     ShardBucketRange {
         bucket_range_start: start,
@@ -76,21 +87,27 @@ fn range(start: u32, shard: u32) -> ShardBucketRange {
 }
 
 /// `ShardHelper.MoveBucket(record, bucket, to_shard)` on `ranges`, then its
-/// `ValidateBucketsMapping`. As on the server, a refused move may leave the list changed.
+/// `ValidateBucketsMapping`, and whether the list changed. As on the server, a refused move
+/// may leave the list changed.
 ///
 /// # Examples
 ///
 /// ```
 /// use ravenshard::config::ShardBucketRange;
-/// use ravenshard_reshard::move_bucket;
+/// use ravenshard_reshard::{move_bucket, Moved};
 ///
 /// let r = |s, n| ShardBucketRange { bucket_range_start: s, shard_number: n };
 /// let mut ranges = vec![r(0, 0), r(524288, 1)];
 /// for bucket in 600000..1048576 {
-///     move_bucket(&mut ranges, bucket, 2).unwrap();
+///     assert_eq!(move_bucket(&mut ranges, bucket, 2), Ok(Moved::Changed));
 /// }
 /// // An empty range at the last bucket, two ranges with one start, as the server leaves it.
 /// assert_eq!(ranges, [r(0, 0), r(524288, 1), r(600000, 2), r(1048575, 1), r(1048575, 2)]);
+/// // With a prefix block last in the list, on shard 0, the server looks at that block's
+/// // range for bucket 2^20 - 1: moving it to shard 0 changes nothing, and it stays on 1.
+/// let mut ranges = vec![r(0, 0), r(524288, 1), r(1048576, 0)];
+/// assert_eq!(move_bucket(&mut ranges, 1048575, 0), Ok(Moved::Unchanged));
+/// assert_eq!(ranges, [r(0, 0), r(524288, 1), r(1048576, 0)]);
 /// // Moving the first bucket of the last range to a shard other than the one before it
 /// // leaves that range empty and the next one on the same start: the server's own check
 /// // refuses it.
@@ -101,12 +118,13 @@ pub fn move_bucket(
     ranges: &mut Vec<ShardBucketRange>,
     bucket: u32,
     to_shard: u32,
-) -> Result<(), MoveRefused> {
+) -> Result<Moved, MoveRefused> {
     if ranges.is_empty() {
         return Err(MoveRefused::NoRanges);
     }
-    carve(ranges, bucket, to_shard)?;
-    validate(ranges)
+    let moved = carve(ranges, bucket, to_shard)?;
+    validate(ranges)?;
+    Ok(moved)
 }
 
 /// The first `i < len - 1` with `bucket < ranges[i + 1].start`, as MoveBucket's loop finds
@@ -124,29 +142,31 @@ fn holder(ranges: &[ShardBucketRange], bucket: u32) -> Option<usize> {
     (next >= 1 && next < n).then(|| next - 1)
 }
 
-fn carve(ranges: &mut Vec<ShardBucketRange>, bucket: u32, to: u32) -> Result<(), MoveRefused> {
+fn carve(ranges: &mut Vec<ShardBucketRange>, bucket: u32, to: u32) -> Result<Moved, MoveRefused> {
     let n = ranges.len();
     if bucket == 0 {
-        if ranges[0].shard_number != to {
-            ranges[0].bucket_range_start += 1;
-            ranges.insert(0, range(0, to));
+        if ranges[0].shard_number == to {
+            return Ok(Moved::Unchanged);
         }
-        return Ok(());
+        ranges[0].bucket_range_start += 1;
+        ranges.insert(0, range(0, to));
+        return Ok(Moved::Changed);
     }
     if bucket == NUMBER_OF_BUCKETS - 1 {
-        if ranges[n - 1].shard_number != to {
-            ranges.push(range(bucket, to));
+        if ranges[n - 1].shard_number == to {
+            return Ok(Moved::Unchanged);
         }
-        return Ok(());
+        ranges.push(range(bucket, to));
+        return Ok(Moved::Changed);
     }
     let Some(i) = holder(ranges, bucket) else {
-        return carve_last(ranges, bucket, to);
+        return Ok(carve_last(ranges, bucket, to));
     };
     let start = ranges[i].bucket_range_start;
     let end = ranges[i + 1].bucket_range_start - 1;
     let current = ranges[i].shard_number;
     if current == to {
-        return Ok(());
+        return Ok(Moved::Unchanged);
     }
     // An index below 0 is the server's ArgumentOutOfRangeException: bucket 0 is handled
     // above, so it cannot happen in a list that starts at 0.
@@ -179,22 +199,36 @@ fn carve(ranges: &mut Vec<ShardBucketRange>, bucket: u32, to: u32) -> Result<(),
         ranges.insert(i + 1, range(bucket, to));
         ranges.insert(i + 2, range(bucket + 1, current));
     }
-    Ok(())
+    Ok(Moved::Changed)
 }
 
 /// A bucket at or after the last range's start.
-fn carve_last(ranges: &mut Vec<ShardBucketRange>, bucket: u32, to: u32) -> Result<(), MoveRefused> {
+fn carve_last(ranges: &mut Vec<ShardBucketRange>, bucket: u32, to: u32) -> Moved {
     let n = ranges.len();
     let last = ranges[n - 1];
     if bucket == last.bucket_range_start && n >= 2 && ranges[n - 2].shard_number == to {
         ranges[n - 1].bucket_range_start += 1;
-        return Ok(());
+        return Moved::Changed;
     }
-    if last.shard_number != to {
-        ranges.push(range(bucket, to));
-        ranges.push(range(bucket + 1, last.shard_number));
+    if last.shard_number == to {
+        return Moved::Unchanged;
     }
-    Ok(())
+    ranges.push(range(bucket, to));
+    ranges.push(range(bucket + 1, last.shard_number));
+    Moved::Changed
+}
+
+/// The shard RavenDB's `ClientShardHelper.FindBucketShard` answers for `bucket`: the first
+/// range of the bucket's block whose next range starts above it, else the list's last.
+pub(crate) fn find_bucket_shard(ranges: &[ShardBucketRange], bucket: u32) -> Option<u32> {
+    let block = bucket / NUMBER_OF_BUCKETS;
+    let found = ranges.windows(2).find(|w| {
+        w[0].bucket_range_start / NUMBER_OF_BUCKETS == block && bucket < w[1].bucket_range_start
+    });
+    found
+        .map(|w| w[0])
+        .or(ranges.last().copied())
+        .map(|r| r.shard_number)
 }
 
 /// `ShardHelper.ValidateBucketsMapping`: the first range starts at 0; every range but the

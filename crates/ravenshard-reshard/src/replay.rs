@@ -5,7 +5,7 @@
 use super::calls::call_runs;
 use super::note::PlanNote;
 use super::plan::Plan;
-use super::record::move_bucket;
+use super::record::{find_bucket_shard, move_bucket, Moved};
 use ravenshard::config::ShardBucketRange;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 
@@ -19,11 +19,19 @@ fn replayed(
     let mut ranges = current.to_configuration().bucket_ranges;
     for (from, to, shard) in call_runs(plan) {
         for bucket in from..=to {
-            notes.extend(ignored_last_bucket(&ranges, bucket, shard));
-            move_bucket(&mut ranges, bucket, shard).map_err(|e| PlanNote::MoveBucketRefuses {
-                bucket,
-                message: e.to_string(),
+            let moved = move_bucket(&mut ranges, bucket, shard).map_err(|e| {
+                PlanNote::MoveBucketRefuses {
+                    bucket,
+                    message: e.to_string(),
+                }
             })?;
+            // A move that leaves the record as it was, of a bucket on another shard.
+            if moved == Moved::Unchanged {
+                let stays_on = find_bucket_shard(&ranges, bucket).filter(|&s| s != shard);
+                notes.extend(
+                    stays_on.map(|stays_on| PlanNote::MoveBucketIgnores { bucket, stays_on }),
+                );
+            }
         }
     }
     let block = |r: &ShardBucketRange| r.bucket_range_start / NUMBER_OF_BUCKETS;
@@ -58,25 +66,6 @@ fn replayed(
     }
     out.extend(trailing);
     Ok(out)
-}
-
-/// The note when `MoveBucket` does nothing for bucket 2^20 - 1 although the calls move it
-/// to `shard`: with prefixes, the list's last range is a prefix block's, and when that block
-/// is already on `shard` the server appends nothing, so the bucket stays where it is.
-fn ignored_last_bucket(ranges: &[ShardBucketRange], bucket: u32, shard: u32) -> Option<PlanNote> {
-    let last = ranges.last()?;
-    let holder = ranges
-        .iter()
-        .rev()
-        .find(|r| r.bucket_range_start < NUMBER_OF_BUCKETS)?;
-    (bucket == NUMBER_OF_BUCKETS - 1
-        && last.bucket_range_start >= NUMBER_OF_BUCKETS
-        && last.shard_number == shard
-        && holder.shard_number != shard)
-        .then_some(PlanNote::MoveBucketIgnores {
-            bucket,
-            stays_on: holder.shard_number,
-        })
 }
 
 /// Replaces the plan's target by the record RavenDB ends with after its calls, with a note
