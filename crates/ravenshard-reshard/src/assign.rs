@@ -45,6 +45,15 @@ impl Assignment {
         &self.ranges
     }
 
+    /// The shard that owns `bucket`.
+    pub(crate) fn shard_of(&self, bucket: u32) -> Option<u32> {
+        let k = self
+            .ranges
+            .partition_point(|r| r.start <= bucket)
+            .checked_sub(1)?;
+        Some(self.ranges[k].shard).filter(|_| bucket < self.ranges[k].end)
+    }
+
     /// Whether `shard` may own buckets of the block of `bucket`.
     pub(crate) fn eligible(&self, shard: u32, bucket: u32) -> bool {
         let block = block(bucket);

@@ -9,7 +9,7 @@ use super::objective::Objective;
 use super::plan::{plan, Plan, PlanOptions, Throughput};
 use super::resolution::per_range_note;
 use super::ReshardError;
-use ravenshard::Topology;
+use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -344,6 +344,7 @@ fn balance_one(
             }
         }
     }
+    notes.extend(keep_last_bucket(current, &mut assignment));
     let target = assignment.into_topology(current)?;
     let mut p = plan(current, &target, load, &plan_options)?;
     // Better means less load left on shards of weight 0, then a lower skew.
@@ -400,6 +401,27 @@ fn balance_one(
         options: options.clone(),
         objectives: Vec::new(),
     })
+}
+
+/// Bucket 2^20 - 1 back on its shard when RavenDB cannot move it, with a note: in a
+/// database whose prefixes hold bucket ranges, `ShardHelper.MoveBucket` looks at the list's
+/// last range (a prefix block's) for that bucket and either changes nothing or appends a
+/// range that sends the last block's last range elsewhere; the bucket itself stays.
+fn keep_last_bucket(current: &Topology, assignment: &mut Assignment) -> Option<PlanNote> {
+    let bucket = NUMBER_OF_BUCKETS - 1;
+    let ranges = current.to_configuration().bucket_ranges;
+    if ranges
+        .iter()
+        .all(|r| r.bucket_range_start < NUMBER_OF_BUCKETS)
+    {
+        return None;
+    }
+    let stays_on = current.shard_for_bucket(bucket)?;
+    if assignment.shard_of(bucket)? == stays_on {
+        return None;
+    }
+    assignment.reassign(bucket, NUMBER_OF_BUCKETS, stays_on);
+    Some(PlanNote::MoveBucketIgnores { bucket, stays_on })
 }
 
 /// The weight of every shard of the topology, checked.

@@ -10,9 +10,10 @@ use proptest::prelude::*;
 use ravenshard::{Topology, NUMBER_OF_BUCKETS};
 use ravenshard_reshard::{
     add_prefix, add_shard, balance, balance_without_comparison, calls, check_prefix_changes,
-    drain_shard, migration_step, migration_steps, objective_summary, plan, remove_prefix,
-    remove_shard, set_prefix_shards, BalanceOptions, BucketLoad, CallsOptions, Measure, Objective,
-    Phase, Plan, PlanNote, PlanOptions, ReshardError, Throughput, Workload, MAX_INVALID,
+    drain_shard, migration_step, migration_steps, move_bucket, objective_summary, plan,
+    remove_prefix, remove_shard, set_prefix_shards, BalanceOptions, BucketLoad, CallsOptions,
+    Measure, Objective, Phase, Plan, PlanNote, PlanOptions, ReshardError, Throughput, Workload,
+    MAX_INVALID,
 };
 use std::collections::BTreeMap;
 
@@ -29,16 +30,27 @@ fn orders(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("orders/{i}-A")).collect()
 }
 
-/// Whether the plan's target ends with a range MoveBucket appended after the blocks.
+/// Whether the plan's target is not the one asked for because its calls move bucket
+/// 2^20 - 1 past prefix ranges: MoveBucket appends a range after the blocks, or changes
+/// nothing.
 fn trailing(p: &Plan) -> bool {
-    p.notes.iter().any(|n| {
-        matches!(
-            n,
-            PlanNote::MoveBucketLeaves {
-                warning: ravenshard::ConfigWarning::TrailingRange { .. }
-            } | PlanNote::MoveBucketIgnores { .. }
-        )
+    let moves_last = p.moves.iter().any(|m| m.to_bucket == B - 1);
+    p.notes.iter().any(|n| match n {
+        PlanNote::MoveBucketLeaves {
+            warning: ravenshard::ConfigWarning::TrailingRange { .. },
+        } => true,
+        PlanNote::MoveBucketIgnores { .. } => moves_last,
+        _ => false,
     })
+}
+
+/// Whether a range starts past the default block: RavenDB's MoveBucket then never moves
+/// bucket 2^20 - 1 (it looks at the list's last range for it).
+fn has_prefix_ranges(t: &Topology) -> bool {
+    t.to_configuration()
+        .bucket_ranges
+        .iter()
+        .any(|r| r.bucket_range_start >= B)
 }
 
 /// The shard of every bucket boundary of either topology (and the bucket before it).
@@ -646,6 +658,17 @@ proptest! {
     }
 
     #[test]
+    fn move_bucket_never_moves_the_last_bucket_past_prefix_ranges(current in arb_topology(), to in 0u32..6) {
+        prop_assume!(has_prefix_ranges(&current) && current.shard(to).is_some());
+        let mut config = current.to_configuration();
+        let owner = current.shard_for_bucket(B - 1);
+        if move_bucket(&mut config.bucket_ranges, B - 1, to).is_ok() {
+            let after = Topology::from_configuration(config, current.database(), "").unwrap();
+            prop_assert_eq!(after.shard_for_bucket(B - 1), owner);
+        }
+    }
+
+    #[test]
     fn balancing_never_raises_skew(current in arb_topology(), ids in arb_ids(), threshold in 0.0f64..30.0, bytes in any::<bool>(), fewest in any::<bool>()) {
         let load = BucketLoad::from_buckets(ids.iter().map(|(id, s)| (current.bucket_for(id).unwrap(), *s)));
         let by = if bytes && load.total().bytes > 0 { Measure::Bytes } else { Measure::Docs };
@@ -663,6 +686,12 @@ proptest! {
             }
         }
         check_moves(&current, &b.plan);
+        // With prefix ranges, bucket 2^20 - 1 stays where it is, as RavenDB must leave it.
+        if has_prefix_ranges(&current) {
+            prop_assert!(!trailing(&b.plan), "{:?}", b.plan.notes);
+            prop_assert!(b.plan.moves.iter().all(|m| m.to_bucket < B - 1 || m.from_bucket > B - 1));
+            prop_assert_eq!(b.plan.target.shard_for_bucket(B - 1), current.shard_for_bucket(B - 1));
+        }
         // The calls move exactly the plan's buckets and documents, each within one block.
         let c = calls(&current, &b.plan, &CallsOptions::default()).unwrap();
         prop_assert_eq!(c.calls.iter().map(|c| c.buckets).sum::<u64>(), b.plan.buckets_moved);
@@ -759,4 +788,29 @@ fn moving_the_last_bucket_to_the_last_blocks_shard_leaves_it_where_it_is() {
     assert_eq!(p.target.shard_for_bucket(B - 2), Some(0));
     assert_eq!(p.target.shard_for_bucket(B - 1), Some(1));
     check_moves(&current, &p);
+}
+
+/// With prefix ranges RavenDB's MoveBucket never moves bucket 2^20 - 1 (the differential
+/// suite asks 7.1.5 and 6.2.4 for every shard), so a balance keeps it on its shard and says
+/// so: the main block's tail goes to shard 0 without it, and no call holds it.
+#[test]
+fn a_balance_keeps_the_last_bucket_where_ravendb_must_leave_it() {
+    let current = topology(&[(0, 1), (B, 0)], 2, &[("eu/", &[0], B)]);
+    let load = load_of(&current, orders(2_000));
+    let b = balanced(&current, &load);
+    assert!(
+        b.plan.notes.contains(&PlanNote::MoveBucketIgnores {
+            bucket: B - 1,
+            stays_on: 1
+        }),
+        "{:?}",
+        b.plan.notes
+    );
+    assert_eq!(b.plan.target.shard_for_bucket(B - 2), Some(0));
+    assert_eq!(b.plan.target.shard_for_bucket(B - 1), Some(1));
+    assert!(!trailing(&b.plan));
+    check_moves(&current, &b.plan);
+    let c = calls(&current, &b.plan, &CallsOptions::default()).unwrap();
+    assert!(c.calls.iter().all(|c| c.to_bucket < B - 1));
+    assert!(b.plan.skew_after < b.plan.skew_before);
 }
