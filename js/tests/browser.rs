@@ -18,6 +18,11 @@ const VECTORS: &str = include_str!("../../vectors/buckets-3-shards.tsv");
 /// `\xHH` escapes.
 const NON_ASCII_AND_CONTROL: &str = include_str!("../../vectors/buckets-non-ascii-and-control.tsv");
 
+/// The known answers the differential suite found against RavenDB's own server code
+/// (tests/ravendb): groups of `[id, bucket, shard]` rows, or `[id, null, null, part of the
+/// error]`, under a configuration (`null`: 3 shards) and the server versions they hold for.
+const ORACLE: &str = include_str!("../../vectors/ravendb-oracle.json");
+
 const PREFIXED: &str = r#"{"Shards":{"0":{},"1":{},"2":{}},"Prefixed":[{"Prefix":"eu/","Shards":[0]},{"Prefix":"asia/","Shards":[1,2]}]}"#;
 
 fn vectors() -> Vec<(&'static str, u32, u32)> {
@@ -151,6 +156,48 @@ fn non_ascii_and_control_vectors_single_and_bulk() {
     let shards: Vec<u32> = lines.iter().map(|v| v.2).collect();
     assert_eq!(buckets_for(&js(&text)).unwrap().to_vec(), buckets);
     assert_eq!(three.shards_for(&js(&text)).unwrap().to_vec(), shards);
+}
+
+/// Every row of [`ORACLE`] through `locate` under each version its group names, read by
+/// `JSON.parse` as a page reads the file.
+#[wasm_bindgen_test]
+fn every_oracle_vector_under_each_version() {
+    let doc = JSON::parse(ORACLE).unwrap();
+    let groups: Array = get(&doc, "groups").unchecked_into();
+    assert!(groups.length() >= 8, "the file has its groups");
+    for group in groups.iter() {
+        let why = string(&group, "why");
+        let config = get(&group, "config").as_string();
+        let rows: Array = get(&group, "ids").unchecked_into();
+        let versions: Array = get(&group, "versions").unchecked_into();
+        for version in versions.iter() {
+            let mut topology = match &config {
+                Some(text) => Topology::new(text, None).unwrap(),
+                None => Topology::with_shards(3.0).unwrap(),
+            };
+            let version = version.as_string().unwrap();
+            topology.set_server_version(&version).unwrap();
+            assert_eq!(topology.server_version(), version);
+            for row in rows.iter() {
+                let row: Array = row.unchecked_into();
+                let id = row.get(0).as_string().unwrap();
+                match row.get(1).as_f64() {
+                    Some(bucket) => {
+                        let l = topology
+                            .locate(&id)
+                            .unwrap_or_else(|e| panic!("{why}: {id:?}: {:?}", JsValue::from(e)));
+                        assert_eq!(number(&l, "bucket"), bucket, "{why}: {id:?}");
+                        assert_eq!(get(&l, "shard").as_f64(), row.get(2).as_f64(), "{why}: {id:?}");
+                    }
+                    None => {
+                        let message = thrown(topology.locate(&id));
+                        let part = row.get(3).as_string().unwrap();
+                        assert!(message.contains(&part), "{why}: {id:?}: {message}");
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[wasm_bindgen_test]
