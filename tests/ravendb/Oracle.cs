@@ -266,17 +266,33 @@ public static class Oracle
     }
 
     /// ShardHelper.MoveBucket on each bucket of from..=to in turn, as a migration of that run
-    /// moves them one bucket at a time; the server's message if one throws.
-    public static string MoveRange(int handle, int from, int to, int toShard)
+    /// moves them one bucket at a time; the server's message if one throws. `unchanged` gets
+    /// "bucket\tshard" for each move that left the record's ranges as they were although
+    /// ClientShardHelper.FindBucketShard gives the bucket another shard.
+    public static string MoveRange(int handle, int from, int to, int toShard, List<string> unchanged)
     {
+        IEnumerable<(int, int)> Ranges() => Records[handle].Sharding.BucketRanges.Select(r => (r.BucketRangeStart, r.ShardNumber));
+        var before = new List<(int, int)>();
         for (var bucket = from; bucket <= to; bucket++)
         {
+            before.Clear();
+            before.AddRange(Ranges());
             var error = Move(handle, bucket, toShard);
             if (error != null)
                 return $"bucket {bucket}: {error}";
+            if (before.SequenceEqual(Ranges()))
+            {
+                var shard = FindShards(handle, new[] { bucket })[0];
+                if (shard != toShard)
+                    unchanged.Add($"{bucket}\t{shard}");
+            }
         }
         return null;
     }
+
+    /// A copy of the record (its sharding read back from the client's own writing), for a
+    /// move tried without touching the original.
+    public static int Copy(int handle) => Load(Write(handle));
 
     /// char.ToLowerInvariant of each UTF-16 unit, as DocumentIdWorker lowers a non-ASCII ID.
     public static string LowerInvariant(string text) =>

@@ -296,6 +296,28 @@ def check_server_made_ids(checks, raven, rs, rng, count):
                               f"ravenshard {c}")
 
 
+VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "vectors",
+                       "ravendb-oracle.json")
+
+
+def check_vectors(checks, raven, version):
+    """Every row of vectors/ravendb-oracle.json whose group names this version, against
+    RavenDB: the answers every surface's vector test holds ravenshard to are the server's."""
+    with open(VECTORS, encoding="utf-8") as f:
+        groups = json.load(f)["groups"]
+    for g, group in enumerate(groups):
+        if surface_version(version) not in group["versions"]:
+            continue
+        handle = raven.call("Load", group["config"] or '{"Shards": {"0": {}, "1": {}, "2": {}}}')
+        # An empty ID is refused by the batch command, before any routing: not compared.
+        rows = [row for row in group["ids"] if row[0]]
+        for row, got in zip(rows, raven_place(raven, handle, [row[0] for row in rows])):
+            want = (row[1], row[2]) if row[1] is not None else (-1, row[3])
+            checks.expect("vectors are RavenDB's answers", agree(want, got),
+                          lambda: f"group {g} ({group['why'][:60]}...) id {json.dumps(row[0])}: "
+                                  f"RavenDB {got}, the file {want}")
+
+
 def cli_json(rs, *args):
     run = subprocess.run([rs.cli, *args], capture_output=True)
     if run.returncode != 0:
@@ -312,8 +334,10 @@ def read_by_cli(rs, path):
     return read_by_js(target)
 
 
-def migration_scenarios(rng, shards, prefixed):
+def migration_scenarios(rng, current_text, described, to_last):
     """(name, ravenshard arguments after --config CURRENT) of the plans to replay."""
+    shards = sorted(described["shards"])
+    prefixed = bool(described["prefixes"])
     n = len(shards)
     new = max(shards) + 1
     grown = {"Shards": {str(s): {} for s in shards + [new]}}
@@ -324,7 +348,31 @@ def migration_scenarios(rng, shards, prefixed):
         ("balance-contiguous", ["balance", "--threshold", "1", "--objective", "contiguous"]),
         ("balance-fewest", ["balance", "--threshold", "1", "--objective", "fewest-migrations",
                             "--max-buckets", "2000"]),
+        ("last-bucket", last_bucket_target(rng, current_text, described, to_last)),
     ]
+
+
+def last_bucket_target(rng, current_text, described, to_last):
+    """With prefix blocks that hold ranges: `plan --target` of the record with the default
+    block's last buckets (2^20-1 among them) given to another shard: with `to_last`, the
+    list's last range's shard if it can (where MoveBucket changes nothing for bucket
+    2^20-1)."""
+    ranges = described["ranges"]
+    if not any(start >= BUCKETS for start, _ in ranges):
+        return None
+    main = [r for r in ranges if r[0] < BUCKETS]
+    owner = main[-1][1]
+    others = [s for s in described["shards"] if s != owner]
+    if not others or main[-1][0] >= BUCKETS - 2:
+        return None
+    last = ranges[-1][1]
+    to = last if last != owner and to_last else rng.choice(others)
+    cut = max(BUCKETS - rng.randint(1, 3000), main[-1][0] + 1)
+    kept = [r for r in main if r[0] < cut] + [[cut, to]] + [r for r in ranges if r[0] >= BUCKETS]
+    record = json.loads(current_text)
+    record.get("Sharding", record)["BucketRanges"] = [
+        {"BucketRangeStart": a, "ShardNumber": b} for a, b in kept]
+    return ["plan", "--target", record]
 
 
 def check_migrations(checks, raven, rs, rng, rounds, ids):
@@ -335,49 +383,87 @@ def check_migrations(checks, raven, rs, rng, rounds, ids):
     with open(docs, "w", encoding="utf-8") as f:
         f.write("".join(f"{id}\t{rng.randint(1, 5000)}\n" for id in ids))
     for r in range(rounds):
-        kind = rng.choice(["create", "ranges", "prefixed"])
+        # The first round is prefixed: its plans reach bucket 2^20-1 past prefix ranges.
+        kind = "prefixed" if r == 0 else rng.choice(["create", "ranges", "prefixed"])
         try:
             start = raven.call("Load", generate.configuration(rng, kind))
         except RuntimeError:
             continue
         current_text = raven.call("Write", start)
-        current = os.path.join(rs.out, f"migration-{r}-current.json")
-        with open(current, "w", encoding="utf-8") as f:
-            f.write(current_text)
         described = json.loads(raven.call("Describe", start))
-        shards = sorted(described["shards"])
-        for name, scenario in migration_scenarios(rng, shards, bool(described["prefixes"])):
-            if scenario is None:
-                continue
-            args = [a if isinstance(a, str) else _write(rs, f"migration-{r}-{name}-target.json", a)
-                    for a in scenario]
-            label = f"migration {r} {name} ({current})"
-            try:
-                plan = cli_json(rs, *args[:1], "--config", current, *args[1:], docs)
-                calls = cli_json(rs, *args[:1], "--config", current, *args[1:], "--calls", "json", docs)
-            except RuntimeError as e:
-                checks.expect("plans made", False, lambda: f"{label}: {e}")
-                continue
-            handle = raven.call("Load", current_text)
-            for step in calls["before"]:
-                if step["kind"] == "add_shard":
-                    raven.call("AddShard", handle, step["shard"])
-            error = None
-            for c in calls["calls"]:
-                error = raven.call("MoveRange", handle, c["from_bucket"], c["to_bucket"], c["to_shard"])
-                if error:
-                    break
-            if error:
-                check_refusal(checks, label, plan, error)
-                continue
-            after = json.loads(raven.call("Describe", handle))
-            target = read_by_js(plan["target"])
-            checks.expect("plan targets are RavenDB's records, range list by range list",
-                          target["ranges"] == after["ranges"],
-                          lambda: f"{label}: after {len(calls['calls'])} calls\n  RavenDB's record "
-                                  f"{after['ranges']}\n  the plan's target {target['ranges']}")
-            written = raven.call("Write", handle)
-            check_configuration(checks, raven, rs, f"migration-{r}-{name}-after", written, ids)
+        for name, scenario in migration_scenarios(rng, current_text, described, r % 2 == 0):
+            if scenario is not None:
+                check_plan(checks, raven, rs, f"migration-{r}", current_text, name, scenario, ids)
+
+
+def check_plan(checks, raven, rs, tag, current_text, name, scenario, ids):
+    """One plan or balance of the record `current_text` (ravenshard's arguments `scenario`,
+    a target given as a value), replayed through RavenDB's MoveBucket and compared; the
+    record RavenDB ends with is then read and placed by ravenshard as by RavenDB."""
+    current = os.path.join(rs.out, f"{tag}-current.json")
+    with open(current, "w", encoding="utf-8") as f:
+        f.write(current_text)
+    docs = os.path.join(rs.out, "migration-docs.txt")
+    args = [a if isinstance(a, str) else _write(rs, f"{tag}-{name}-target.json", a)
+            for a in scenario]
+    label = f"{tag} {name} ({current})"
+    try:
+        plan = cli_json(rs, *args[:1], "--config", current, *args[1:], docs)
+        calls = cli_json(rs, *args[:1], "--config", current, *args[1:], "--calls", "json", docs)
+    except RuntimeError as e:
+        checks.expect("plans made", False, lambda: f"{label}: {e}")
+        return
+    handle = replay_calls(checks, raven, label, current_text, plan, calls, args[0] == "balance")
+    if handle is not None:
+        written = raven.call("Write", handle)
+        check_configuration(checks, raven, rs, f"{tag}-{name}-after", written, ids)
+
+
+def replay_calls(checks, raven, label, current_text, plan, calls, balance):
+    """The calls through RavenDB's MoveBucket, compared with the plan: its target, its
+    notes of refused moves and of moves that leave the record as it was. Returns RavenDB's
+    record after them, or None when the server refuses a move."""
+    from System.Collections.Generic import List
+    from System import String
+    handle = raven.call("Load", current_text)
+    last = BUCKETS - 1
+    owner = raven.call("FindShards", handle, _ints([last]))[0]
+    for step in calls["before"]:
+        if step["kind"] == "add_shard":
+            raven.call("AddShard", handle, step["shard"])
+    unchanged = List[String]()
+    for c in calls["calls"]:
+        error = raven.call("MoveRange", handle, c["from_bucket"], c["to_bucket"], c["to_shard"],
+                           unchanged)
+        if error:
+            check_refusal(checks, label, plan, error)
+            return None
+    after = json.loads(raven.call("Describe", handle))
+    target = read_by_js(plan["target"])
+    checks.expect("plan targets are RavenDB's records, range list by range list",
+                  target["ranges"] == after["ranges"],
+                  lambda: f"{label}: after {len(calls['calls'])} calls\n  RavenDB's record "
+                          f"{after['ranges']}\n  the plan's target {target['ranges']}")
+    server = sorted(tuple(int(x) for x in u.split("\t")) for u in unchanged)
+    noted = sorted((int(m.group(1)), int(m.group(2))) for n in plan["notes"]
+                   if n["kind"] == "move_bucket_ignores"
+                   for m in [re.search(r"leaves bucket (\d+) on shard (\d+)", n["message"])] if m)
+    if not balance:
+        checks.expect("moves that leave the record as it was, noted as RavenDB leaves them",
+                      noted == server,
+                      lambda: f"{label}: RavenDB leaves the record as it was moving "
+                              f"(bucket, shard it stays on) {server}; the plan notes {noted}")
+    elif any(start >= BUCKETS for start, _ in after["ranges"]):
+        # With prefix ranges RavenDB cannot move bucket 2^20-1: a balance keeps it, and
+        # where it says so, the server's record has it there.
+        held = [c for c in calls["calls"] if c["from_bucket"] <= last <= c["to_bucket"]]
+        now = raven.call("FindShards", handle, _ints([last]))[0]
+        checks.expect("balances keep bucket 2^20-1 where RavenDB must (prefix ranges)",
+                      not held and not server and now == owner
+                      and all(n == (last, owner) for n in noted),
+                      lambda: f"{label}: calls holding it {held}, RavenDB's unchanged moves "
+                              f"{server}, its shard {owner} -> {now}, the balance notes {noted}")
+    return handle
 
 
 def check_refusal(checks, label, plan, error):
@@ -392,8 +478,11 @@ def check_refusal(checks, label, plan, error):
 
 
 def check_last_bucket(checks, raven, rs, rng, rounds, ids):
-    """MoveBucket of bucket 2^20-1 in a database with prefixes appends its range after the
-    prefixes' blocks: ravenshard must read RavenDB's record and place IDs as RavenDB does."""
+    """MoveBucket of bucket 2^20-1 in a database with prefixes: to any shard it leaves the
+    bucket where it is; a plan that moves the default block's last buckets to the last
+    range's shard says that the server changes nothing for it; to another shard it appends
+    a range after the prefixes' blocks, and ravenshard must read RavenDB's record and place
+    IDs as RavenDB does."""
     for r in range(rounds):
         try:
             handle = raven.call("Load", generate.configuration(rng, "prefixed"))
@@ -401,10 +490,30 @@ def check_last_bucket(checks, raven, rs, rng, rounds, ids):
             continue
         described = json.loads(raven.call("Describe", handle))
         owner = raven.call("FindShards", handle, _ints([BUCKETS - 1]))[0]
+        check_last_bucket_stays(checks, raven, handle, described, owner)
+        current_text = raven.call("Write", handle)
+        scenario = last_bucket_target(rng, current_text, described, True)
+        if scenario is not None:
+            check_plan(checks, raven, rs, f"last-bucket-{r}", current_text, "last-bucket",
+                       scenario, ids)
         others = [s for s in described["shards"] if s != owner]
         if not others or raven.call("Move", handle, BUCKETS - 1, rng.choice(others)):
             continue
         check_configuration(checks, raven, rs, f"last-bucket-{r}", raven.call("Write", handle), ids)
+
+
+def check_last_bucket_stays(checks, raven, handle, described, owner):
+    """What ravenshard's balance relies on: with prefix blocks that hold ranges, RavenDB's
+    MoveBucket of bucket 2^20-1 to any shard leaves that bucket on its shard."""
+    if all(start < BUCKETS for start, _ in described["ranges"]):
+        return
+    for shard in described["shards"]:
+        copy = raven.call("Copy", handle)
+        error = raven.call("Move", copy, BUCKETS - 1, shard)
+        now = raven.call("FindShards", copy, _ints([BUCKETS - 1]))[0]
+        checks.expect("MoveBucket never moves bucket 2^20-1 past prefix ranges", error or now == owner,
+                      lambda: f"{json.dumps(described)}: MoveBucket(1048575, {shard}) moves it "
+                              f"from shard {owner} to {now}")
 
 
 def _ints(values):
@@ -415,7 +524,7 @@ def _ints(values):
 def _write(rs, name, value):
     path = os.path.join(rs.out, name)
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(value, f)
+        json.dump(value, f, ensure_ascii=False)  # RavenDB reads an escaped surrogate as U+FFFD
     return path
 
 
@@ -427,8 +536,9 @@ def main():
     parser.add_argument("--cli", required=True, help="the ravenshard binary")
     parser.add_argument("--js", help="the npm package's node/ravenshard.cjs (skip JS if absent)")
     parser.add_argument("--out", required=True, help="a folder for inputs and repros")
-    parser.add_argument("--checks", default="casing,order,server-made,buckets,migrations",
-                        help="comma-separated: casing, order, server-made, buckets, migrations")
+    parser.add_argument("--checks", default="vectors,casing,order,server-made,buckets,migrations",
+                        help="comma-separated: vectors, casing, order, server-made, buckets, "
+                             "migrations")
     parser.add_argument("--rounds", type=int, default=3, help="random topologies to reshard")
     parser.add_argument("--kinds", default="create,ranges,prefixed",
                         help="configuration kinds for the bucket checks (generate.configuration)")
@@ -441,22 +551,31 @@ def main():
     rs = Ravenshard(args.cli, args.js, args.version, args.out)
     checks = Checks()
     rng = random.Random(f"{args.seed}-{args.version}")
-    newer = set()
-    if "casing" in args.checks:
-        newer = check_casing(checks, raven, rs)
-    generate.LEFT_OUT = frozenset(newer)
-    if "order" in args.checks:
-        check_prefix_order(checks, raven, rs, rng, 60)
-    if "server-made" in args.checks:
-        check_server_made_ids(checks, raven, rs, rng, 2000)
-    if "buckets" in args.checks:
-        check_buckets(checks, raven, rs, rng, args.ids, args.kinds.split(","),
-                      args.configurations, f"{args.seed}-{args.version}")
-    if "migrations" in args.checks:
+    wanted = args.checks.split(",")
+
+    def run(name, check):
+        if name in wanted:
+            at, before = time.time(), checks.passed + checks.failed
+            result = check()
+            print(f"  {name}: {checks.passed + checks.failed - before} checks in "
+                  f"{time.time() - at:.1f}s")
+            return result
+        return None
+
+    run("vectors", lambda: check_vectors(checks, raven, args.version))
+    generate.LEFT_OUT = frozenset(run("casing", lambda: check_casing(checks, raven, rs)) or ())
+    run("order", lambda: check_prefix_order(checks, raven, rs, rng, 60))
+    run("server-made", lambda: check_server_made_ids(checks, raven, rs, rng, 2000))
+    run("buckets", lambda: check_buckets(checks, raven, rs, rng, args.ids, args.kinds.split(","),
+                                         args.configurations, f"{args.seed}-{args.version}"))
+
+    def migrations():
         ids = [i for i in generate.document_ids(rng, 3000, generate.PREFIX_POOL)
                if not re.search("[\t\r\n]", i) and len(i.encode()) <= 300 and i.strip()]
         check_migrations(checks, raven, rs, rng, args.rounds, ids)
         check_last_bucket(checks, raven, rs, rng, args.rounds, ids)
+
+    run("migrations", migrations)
     print(f"RavenDB {args.version} in {time.time() - started:.1f}s: "
           f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
