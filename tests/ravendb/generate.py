@@ -72,11 +72,13 @@ def document_id(rng, prefixes=()):
     size = rng.choice([rng.randint(1, 7), rng.randint(7, 9), rng.randint(15, 17),
                        rng.randint(31, 33), rng.randint(509, 515), rng.randint(1, 100),
                        rng.randint(1, 100)])
-    parts = []
+    parts, used = [], 0  # used: the parts' UTF-8 bytes
     if prefixes and rng.random() < 0.5:
         parts.append(_recase(rng, rng.choice(prefixes)))
-    while sum(len(p.encode("utf-8")) for p in parts) < size:
+        used = len(parts[0].encode("utf-8"))
+    while used < size:
         parts.append(_piece(rng, prefixes))
+        used += len(parts[-1].encode("utf-8"))
     text = _cut("".join(parts), size) or "x"
     shape = rng.randrange(10)
     if shape == 0:

@@ -61,10 +61,19 @@ if [ -z "${NO_JS:-}" ]; then
   js_args=(--js "$root/target/npm/package/node/ravenshard.cjs")
 fi
 
+# One process per version (one runtime holds one version's assemblies), side by side: each
+# prints into its log, shown whole once all have ended.
 out="$root/target/ravendb-oracle"
-status=0
+pids=()
 for version in ${VERSIONS:-7.1.5 6.2.4}; do
+  mkdir -p "$out/$version"
   python3 tests/ravendb/oracle.py --version "$version" --cli "$cli" "${js_args[@]}" \
-    --out "$out/$version" "${args[@]}" || status=1
+    --out "$out/$version" "${args[@]}" >"$out/$version.log" 2>&1 &
+  pids+=("$version:$!")
+done
+status=0
+for entry in "${pids[@]}"; do
+  wait "${entry#*:}" || status=1
+  cat "$out/${entry%%:*}.log"
 done
 exit "$status"
