@@ -187,7 +187,11 @@ fn every_oracle_vector_under_each_version() {
                             .locate(&id)
                             .unwrap_or_else(|e| panic!("{why}: {id:?}: {:?}", JsValue::from(e)));
                         assert_eq!(number(&l, "bucket"), bucket, "{why}: {id:?}");
-                        assert_eq!(get(&l, "shard").as_f64(), row.get(2).as_f64(), "{why}: {id:?}");
+                        assert_eq!(
+                            get(&l, "shard").as_f64(),
+                            row.get(2).as_f64(),
+                            "{why}: {id:?}"
+                        );
                     }
                     None => {
                         let message = thrown(topology.locate(&id));
