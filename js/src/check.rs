@@ -26,7 +26,7 @@ export interface CheckOptions {
 export type CheckSeverity = "blocks" | "changes" | "note" | "not_checked";
 /** Where a finding is; only the fields that apply are set, the rest are null. */
 export interface CheckLocation {
-    input: "record" | "indexes" | "queries" | "loads" | "export" | "sharding";
+    input: "record" | "indexes" | "queries" | "loads" | "export" | "documents" | "sharding";
     /** The JSON path in the record or the index definitions. */
     path: string | null;
     index: string | null;
@@ -111,6 +111,7 @@ pub fn check(
         queries: js.as_ref().and_then(|j| j.queries.as_deref()),
         loads: js.as_ref().and_then(|j| j.loads.as_deref()),
         export: export.as_deref(),
+        documents: None,
         sharding: topology.as_ref(),
     };
     to_js(&ravenshard_check::check(&inputs).map_err(js_error)?)
