@@ -26,7 +26,7 @@ export interface CheckOptions {
 export type CheckSeverity = "blocks" | "changes" | "note" | "not_checked";
 /** Where a finding is; only the fields that apply are set, the rest are null. */
 export interface CheckLocation {
-    input: "record" | "indexes" | "queries" | "loads" | "export" | "documents" | "sharding";
+    input: "record" | "indexes" | "queries" | "loads" | "export" | "sharding";
     /** The JSON path in the record or the index definitions. */
     path: string | null;
     index: string | null;
