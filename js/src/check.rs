@@ -111,6 +111,7 @@ pub fn check(
         queries: js.as_ref().and_then(|j| j.queries.as_deref()),
         loads: js.as_ref().and_then(|j| j.loads.as_deref()),
         export: export.as_deref(),
+        documents: None,
         sharding: topology.as_ref(),
     };
     to_js(&ravenshard_check::check(&inputs).map_err(js_error)?)

@@ -87,9 +87,11 @@ pub(crate) fn fields(relations: &[Relation]) -> Vec<&str> {
     relations.iter().map(|r| r.field.as_str()).collect()
 }
 
-/// Applies the data checks to the export's documents; `creating`: the database is not
-/// sharded yet, so the layout's prefixes are set at its creation.
+/// Applies the data checks to the documents of `input` (`export`, or `documents`: the
+/// studio's); `creating`: the database is not sharded yet, so the layout's prefixes are
+/// set at its creation.
 pub(crate) fn check(
+    input: &'static str,
     documents: &[Document],
     topology: &Topology,
     creating: bool,
@@ -120,7 +122,7 @@ pub(crate) fn check(
             continue;
         }
         let counts = count_loads(documents, &shard_of, topology, relation);
-        let mut finding = loads_finding(relation, &counts, topology);
+        let mut finding = loads_finding(input, relation, &counts, topology);
         if finding.severity == Severity::Blocks {
             finding.detail += &advised(candidates, relation);
         }
@@ -129,8 +131,8 @@ pub(crate) fn check(
         amend(findings, relation.finding, data);
         done.insert(key, data);
     }
-    ids(documents, findings);
-    obese(documents, topology, findings);
+    ids(input, documents, findings);
+    obese(input, documents, topology, findings);
     if creating {
         prefixes(documents, topology, findings);
     }
@@ -268,11 +270,16 @@ fn percent(part: u64, whole: u64) -> f64 {
     }
 }
 
-fn loads_finding(relation: &Relation, loads: &Loads, topology: &Topology) -> Finding {
+fn loads_finding(
+    input: &'static str,
+    relation: &Relation,
+    loads: &Loads,
+    topology: &Topology,
+) -> Finding {
     let location = Location {
         collection: Some(relation.collection.clone()),
         field: Some(relation.field.clone()),
-        ..Location::new("export")
+        ..Location::new(input)
     };
     let shards = topology.shards().len();
     let share = percent(loads.elsewhere, loads.loads);
@@ -312,7 +319,7 @@ fn loads_finding(relation: &Relation, loads: &Loads, topology: &Topology) -> Fin
 }
 
 /// IDs a sharded 7.x database refuses (escaped control characters) or bunches (`...$`).
-fn ids(documents: &[Document], findings: &mut Vec<Finding>) {
+fn ids(input: &'static str, documents: &[Document], findings: &mut Vec<Finding>) {
     let mut control = Vec::new();
     let mut empty_anchor = Vec::new();
     for document in documents {
@@ -341,7 +348,7 @@ fn ids(documents: &[Document], findings: &mut Vec<Finding>) {
             share: Some(percent(control.len() as u64, documents.len() as u64)),
             ..rules::CONTROL_CHARACTERS.finding(
                 Severity::Blocks,
-                Location { document: Some(first.to_string()), ..Location::new("export") },
+                Location { document: Some(first.to_string()), ..Location::new(input) },
                 format!("{} IDs with control characters (e.g. {}): a database created by RavenDB 7.x (SupportedFeatures ThrowControlCharactersInIdentifier) refuses them", control.len(), examples(&control)),
             )
         });
@@ -353,7 +360,7 @@ fn ids(documents: &[Document], findings: &mut Vec<Finding>) {
                 Severity::Changes,
                 Location {
                     document: Some(first.to_string()),
-                    ..Location::new("export")
+                    ..Location::new(input)
                 },
                 format!(
                     "{} IDs end in '$' (e.g. {}): all of them share bucket {}",
@@ -367,7 +374,12 @@ fn ids(documents: &[Document], findings: &mut Vec<Finding>) {
 }
 
 /// Buckets over `report`'s obese threshold that an anchored group fills.
-fn obese(documents: &[Document], topology: &Topology, findings: &mut Vec<Finding>) {
+fn obese(
+    input: &'static str,
+    documents: &[Document],
+    topology: &Topology,
+    findings: &mut Vec<Finding>,
+) {
     let options = ReportOptions {
         top_buckets: 10,
         top_groups: 1000,
@@ -390,7 +402,7 @@ fn obese(documents: &[Document], topology: &Topology, findings: &mut Vec<Finding
             share: Some(percent(bucket.documents, report.documents)),
             ..rules::OBESE_BUCKET.finding(
                 Severity::Changes,
-                Location { document: group.members.first().cloned(), ..Location::new("export") },
+                Location { document: group.members.first().cloned(), ..Location::new(input) },
                 format!(
                     "bucket {} (shard {}) holds {} documents, over the threshold of {}: {} of them anchored to '{}'",
                     bucket.bucket,

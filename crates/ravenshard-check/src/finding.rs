@@ -1,11 +1,12 @@
 //! A finding: what sharding does to one feature at one place, how bad it is, what to do
 //! instead and where the rule comes from.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fmt;
 
 /// How a feature fares once the database is sharded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Refused or broken when sharded: RavenDB throws, or returns wrong results (a load of
@@ -37,6 +38,14 @@ impl Severity {
             Severity::NotChecked => "not checked",
         }
     }
+
+    /// Every severity, the most severe first (the report's order).
+    pub const ALL: [Severity; 4] = [
+        Severity::Blocks,
+        Severity::Changes,
+        Severity::Note,
+        Severity::NotChecked,
+    ];
 }
 
 impl fmt::Display for Severity {
@@ -46,10 +55,11 @@ impl fmt::Display for Severity {
 }
 
 /// Where a finding is. Only the fields that apply are set.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Location {
-    /// The input it is in: `record`, `indexes`, `queries`, `loads`, `export`, `sharding`.
-    pub input: &'static str,
+    /// The input it is in: `record`, `indexes`, `queries`, `loads`, `export`, `documents`
+    /// (documents given already read), `sharding`.
+    pub input: Cow<'static, str>,
     /// The JSON path in the record or the index definitions (`PeriodicBackups[0]`).
     pub path: Option<String>,
     /// The index's name.
@@ -76,7 +86,7 @@ impl Location {
     /// A location in `input`.
     pub fn new(input: &'static str) -> Location {
         Location {
-            input,
+            input: Cow::Borrowed(input),
             ..Location::default()
         }
     }
@@ -109,21 +119,22 @@ impl fmt::Display for Location {
         add("document", self.document.clone());
         add("at", self.path.clone());
         match parts.is_empty() {
-            true => f.write_str(self.input),
+            true => f.write_str(&self.input),
             false => write!(f, "{}: {}", self.input, parts.join(", ")),
         }
     }
 }
 
-/// One finding.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One finding. Its names are `'static` when `check` makes it, owned when read back
+/// (`Deserialize`: a report sent between threads or processes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
     /// The rule's stable name (`index.rolling-deployment`); `docs/check.md` lists them.
-    pub rule: &'static str,
+    pub rule: Cow<'static, str>,
     /// How bad it is.
     pub severity: Severity,
     /// The feature, as RavenDB's documentation names it.
-    pub feature: &'static str,
+    pub feature: Cow<'static, str>,
     /// Where.
     pub location: Location,
     /// What exactly, at that place.
@@ -131,13 +142,13 @@ pub struct Finding {
     /// What to do instead.
     pub instead: String,
     /// The RavenDB documentation page or server source the rule comes from.
-    pub source: &'static str,
+    pub source: Cow<'static, str>,
     /// For data findings: the share (0..=1) of the documents concerned.
     pub share: Option<f64>,
 }
 
 /// What `check` found, most severe first.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// The database's name (`DatabaseName`), when the record has one.
     pub database: Option<String>,

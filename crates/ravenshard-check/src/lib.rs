@@ -30,7 +30,7 @@
 //! }"#;
 //! let report = check(&Inputs::record(record))?;
 //! assert!(report.blocks());
-//! let rules: Vec<&str> = report.findings.iter().filter(|f| f.severity == Severity::Blocks).map(|f| f.rule).collect();
+//! let rules: Vec<&str> = report.findings.iter().filter(|f| f.severity == Severity::Blocks).map(|f| &*f.rule).collect();
 //! assert_eq!(rules, ["index.rolling-deployment", "index.load-document", "task.snapshot-backup"]);
 //! let load = report.of_rule("index.load-document").next().unwrap();
 //! assert_eq!((load.location.map, load.location.line, load.location.column), (Some(1), Some(1), Some(46)));
@@ -59,7 +59,7 @@ mod tasks;
 pub use error::CheckError;
 pub use finding::{Finding, Location, Report, Severity};
 
-use ravenshard::Topology;
+use ravenshard::{Document, Topology};
 use std::collections::BTreeSet;
 
 /// What [`check`] reads. Only the record is required.
@@ -76,6 +76,10 @@ pub struct Inputs<'a> {
     pub loads: Option<&'a str>,
     /// An export with bodies (`.ravendbdump`, NDJSON or JSON).
     pub export: Option<&'a [u8]>,
+    /// Documents already read (the studio's workspace), for the data checks when there is
+    /// no export: the same checks on their IDs and on the fields their bodies hold. The
+    /// advisor's candidates are scored on an export only.
+    pub documents: Option<&'a [Document]>,
     /// The intended sharding; without it, the record's own `Sharding` if it has one.
     pub sharding: Option<&'a Topology>,
 }
@@ -157,21 +161,33 @@ pub fn check(inputs: &Inputs<'_>) -> Result<Report, CheckError> {
         relations.extend(data::read_loads(text)?);
     }
     licence::check(&record, layout, &mut findings);
-    let documents = match (inputs.export, layout) {
+    let read = match (inputs.export, layout) {
         (Some(bytes), Some(_)) => Some(export::read(bytes, &data::fields(&relations))?),
         _ => None,
     };
+    let documents = match (&read, layout) {
+        (Some(read), _) => Some(read.as_slice()),
+        (None, Some(_)) => inputs.documents,
+        (None, None) => None,
+    };
     if let (Some(own), Some(intended)) = (&own, inputs.sharding) {
-        layout::check(own, intended, documents.as_deref(), &mut findings);
+        layout::check(own, intended, documents, &mut findings);
     }
-    match (&documents, layout, inputs.export) {
-        (Some(documents), Some(layout), Some(bytes)) => {
-            let candidates = match relations.is_empty() {
-                true => Vec::new(),
-                false => export::candidates(bytes, layout, &data::loads_text(&relations))?,
+    match (documents, layout) {
+        (Some(documents), Some(layout)) => {
+            let candidates = match (inputs.export, relations.is_empty()) {
+                (Some(bytes), false) => {
+                    export::candidates(bytes, layout, &data::loads_text(&relations))?
+                }
+                _ => Vec::new(),
             };
             let creating = own.is_none();
+            let input = match inputs.export {
+                Some(_) => "export",
+                None => "documents",
+            };
             data::check(
+                input,
                 documents,
                 layout,
                 creating,
@@ -180,7 +196,11 @@ pub fn check(inputs: &Inputs<'_>) -> Result<Report, CheckError> {
                 &mut findings,
             )
         }
-        (_, None, _) if inputs.queries.is_some() || inputs.export.is_some() => {
+        (_, None)
+            if inputs.queries.is_some()
+                || inputs.export.is_some()
+                || inputs.documents.is_some() =>
+        {
             findings.push(rules::CROSS_SHARD_LOADS.finding(
                 Severity::NotChecked,
                 Location::new("sharding"),

@@ -3,6 +3,7 @@
 //! (a test keeps the two in step).
 
 use crate::finding::{Finding, Location, Severity};
+use std::borrow::Cow;
 
 /// One rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,13 +27,13 @@ impl Rule {
         detail: impl Into<String>,
     ) -> Finding {
         Finding {
-            rule: self.name,
+            rule: Cow::Borrowed(self.name),
             severity,
-            feature: self.feature,
+            feature: Cow::Borrowed(self.feature),
             location,
             detail: detail.into(),
             instead: self.instead.to_string(),
-            source: self.source,
+            source: Cow::Borrowed(self.source),
             share: None,
         }
     }

@@ -66,6 +66,7 @@ proptest! {
             queries: Some(&queries),
             loads: Some("A.F"),
             export: Some(export.as_bytes()),
+            documents: None,
             sharding: Some(&three),
         };
         let _ = check(&inputs);

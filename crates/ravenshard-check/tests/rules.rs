@@ -46,6 +46,7 @@ fn full() -> Report {
         queries: Some(QUERIES),
         loads: Some(LOADS),
         export: Some(EXPORT.as_bytes()),
+        documents: None,
         sharding: Some(&sharding),
     })
 }
@@ -105,7 +106,7 @@ fn the_clean_record_blocks_nothing() {
     assert_eq!(report.database.as_deref(), Some("Shop"));
     assert!(!report.sharded);
     assert!(!report.blocks());
-    let rules: Vec<&str> = report.findings.iter().map(|f| f.rule).collect();
+    let rules: Vec<&str> = report.findings.iter().map(|f| &*f.rule).collect();
     assert_eq!(rules, ["features.client-side"]);
 }
 
@@ -116,7 +117,7 @@ fn every_blocking_feature_at_once() {
         .findings
         .iter()
         .filter(|f| f.severity == Severity::Blocks)
-        .map(|f| f.rule)
+        .map(|f| &*f.rule)
         .collect();
     blocking.sort_unstable();
     blocking.dedup();
@@ -559,4 +560,48 @@ fn unknown_fields_and_nulls_are_fine() {
     )));
     assert!(!report.blocks());
     assert_eq!(of(&report, "task.etl-resharding").len(), 1);
+}
+
+#[test]
+fn documents_already_read_get_the_export_s_data_checks() {
+    // The studio's documents: the export's, read once by the same reader the CLI uses.
+    let documents = ravenshard_import::import(EXPORT.as_bytes(), ravenshard_import::Format::Ndjson)
+        .unwrap()
+        .documents;
+    let sharding = Topology::from_json(SHARDING).unwrap();
+    let given = run(&Inputs {
+        documents: Some(&documents),
+        sharding: Some(&sharding),
+        ..Inputs::record(CLEAN)
+    });
+    let exported = run(&Inputs {
+        export: Some(EXPORT.as_bytes()),
+        sharding: Some(&sharding),
+        ..Inputs::record(CLEAN)
+    });
+    fn data<'r>(r: &'r Report, input: &str) -> Vec<(&'r str, Severity, Option<f64>)> {
+        r.findings
+            .iter()
+            .filter(|f| f.location.input == input)
+            .map(|f| (&*f.rule, f.severity, f.share))
+            .collect()
+    }
+    assert!(!data(&exported, "export").is_empty());
+    assert_eq!(data(&given, "documents"), data(&exported, "export"));
+    assert!(data(&given, "export").is_empty());
+    // Without a layout, documents are not checked, and the report says so.
+    let none = run(&Inputs {
+        documents: Some(&documents),
+        ..Inputs::record(CLEAN)
+    });
+    assert_eq!(none.count(Severity::NotChecked), 1);
+}
+
+#[test]
+fn a_report_reads_back_from_its_json() {
+    // The studio's worker sends the report to the page; the JS API and `--json` write it.
+    let report = full();
+    let json = serde_json::to_string(&report).unwrap();
+    let read: Report = serde_json::from_str(&json).unwrap();
+    assert_eq!(read, report);
 }

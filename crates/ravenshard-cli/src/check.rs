@@ -46,6 +46,7 @@ pub fn run(topology: &TopologyArgs, files: &Files) -> Result<ExitCode, Fatal> {
         queries: queries.as_deref(),
         loads: loads.as_deref(),
         export: export.as_deref(),
+        documents: None,
         sharding: layout.as_ref(),
     };
     let report = check(&inputs).map_err(|e| bad_input(files, topology, &e))?;
@@ -90,12 +91,7 @@ pub fn readable(report: &Report) -> String {
         None => String::new(),
     };
     let _ = writeln!(out, "ravenshard check: {name} ({state}){layout}");
-    let severities = [
-        Severity::Blocks,
-        Severity::Changes,
-        Severity::Note,
-        Severity::NotChecked,
-    ];
+    let severities = Severity::ALL;
     let counts: Vec<String> = severities
         .iter()
         .map(|s| format!("{} {}", report.count(*s), s))

@@ -46,6 +46,10 @@ pub enum Tab {
     /// The sharding advisor over an export, run in the studio's worker.
     #[strum(message = "Advisor")]
     Advisor,
+    /// Before sharding: what of a database record, its indexes and queries breaks or
+    /// changes once sharded (`ravenshard check`), run in the studio's worker.
+    #[strum(message = "Readiness")]
+    Readiness,
 }
 
 impl Tab {
@@ -56,7 +60,7 @@ impl Tab {
     /// ```
     /// use ravenshard_studio::state::Tab;
     /// assert_eq!(Tab::all().next(), Some(Tab::Documents));
-    /// assert_eq!(Tab::all().count(), 11);
+    /// assert_eq!(Tab::all().count(), 12);
     /// ```
     pub fn all() -> impl Iterator<Item = Tab> {
         Tab::iter()
@@ -125,7 +129,8 @@ mod tests {
                 "content",
                 "queries",
                 "reshard",
-                "advisor"
+                "advisor",
+                "readiness"
             ]
         );
         let labels: Vec<&str> = Tab::all().map(Tab::label).collect();

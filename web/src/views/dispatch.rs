@@ -4,6 +4,7 @@ use crate::state::{
     ConfigAction, DesignAction, Level, Loaded, Notice, NoticeAction, ViewAction, WorkspaceAction,
 };
 use crate::views::advisor::state::AdvisorAction;
+use crate::views::readiness::state::ReadinessAction;
 use crate::views::reshard::state::ReshardAction;
 use crate::views::state::Action;
 use std::rc::Rc;
@@ -33,6 +34,8 @@ pub struct Dispatch {
     pub use_reshard_target: Callback<()>,
     /// The Advisor view's (and its worker's replies).
     pub advisor: Callback<AdvisorAction>,
+    /// The Readiness view's (and its worker's replies).
+    pub readiness: Callback<ReadinessAction>,
     /// [`Action::ApplyConfiguration`]: `(label, JSON)`.
     pub apply_configuration: Callback<(String, String)>,
     /// [`Action::Loaded`]: a workspace a chunked job made.
@@ -55,6 +58,7 @@ impl Dispatch {
             }),
             use_reshard_target: state.reform(|()| Action::UseReshardTarget),
             advisor: state.reform(Action::Advisor),
+            readiness: state.reform(Action::Readiness),
             apply_configuration: state
                 .reform(|(label, json)| Action::ApplyConfiguration { label, json }),
             state,

@@ -19,6 +19,7 @@ pub mod map;
 pub mod nodes;
 pub mod queries;
 pub mod ranges;
+pub mod readiness;
 pub mod reshard;
 pub mod shards;
 pub mod state;
@@ -71,5 +72,6 @@ pub fn view(tab: Tab) -> &'static View {
         Tab::Queries => &queries::VIEW,
         Tab::Reshard => &reshard::VIEW,
         Tab::Advisor => &advisor::VIEW,
+        Tab::Readiness => &readiness::VIEW,
     }
 }

@@ -13,6 +13,8 @@
 //! * [`save`]: the save's machinery, in the host's worker or in a worker of its own.
 //! * [`reshard`]: the Resharding view's balance and plans ([`Balancer`], [`Planner`]).
 //! * [`advisor`]: the Advisor's run ([`ravenshard_advise`]).
+//! * [`check`]: the Readiness view's check ([`ravenshard_check`]), over the documents the
+//!   page sends it from the host.
 //!
 //! [`transport`] is what every role shares ([`Role`]: its request and
 //! reply types and its state; one crash reply, [`Crashed`]; one panic request);
@@ -21,6 +23,7 @@
 //! after a crash and started again on the next.
 
 pub mod advisor;
+pub mod check;
 pub mod client;
 pub mod generate;
 pub mod host;
@@ -32,6 +35,7 @@ pub mod save;
 pub mod transport;
 
 pub use advisor::{AdviseRequest, Advisor, AdvisorReply, AdvisorRequest};
+pub use check::{Check, CheckInputs, CheckReply, CheckRequest, Checked};
 pub use generate::GenerateRequest;
 pub use host::{HostReply, HostRequest, HostWorker};
 pub use import::{ImportRequest, Reader, ReadingReply, ReadingRequest, BATCHES_AHEAD};
@@ -59,6 +63,7 @@ pub fn register_worker(role: &str) {
     use transport::RoleWorker;
     match role {
         Advisor::NAME => RoleWorker::<Advisor>::registrar().register(),
+        Check::NAME => RoleWorker::<Check>::registrar().register(),
         Reshard::NAME => RoleWorker::<Reshard>::registrar().register(),
         Reader::NAME => RoleWorker::<Reader>::registrar().register(),
         SaveWorker::NAME => RoleWorker::<SaveWorker>::registrar().register(),

@@ -30,6 +30,8 @@ pub trait Reply: Serialize + DeserializeOwned + From<Crashed> + 'static {
 pub enum Channel {
     /// The Advisor view.
     Advisor,
+    /// The Readiness view.
+    Check,
     /// The Resharding view.
     Reshard,
     /// An import of a document list, a generation, or the restore of the saved studio:
@@ -44,8 +46,9 @@ pub enum Channel {
 
 impl Channel {
     /// Every channel.
-    pub const ALL: [Channel; 5] = [
+    pub const ALL: [Channel; 6] = [
         Channel::Advisor,
+        Channel::Check,
         Channel::Reshard,
         Channel::Import,
         Channel::Save,

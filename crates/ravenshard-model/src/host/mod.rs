@@ -36,7 +36,7 @@ mod change;
 mod question;
 mod staging;
 mod target;
-mod wire;
+pub mod wire;
 
 pub use change::{Change, ChangeError, Changed, What};
 pub use question::{Answer, GeneratedId, ListedDocument, Question, Rejected, RowData, MAX_LISTED};

@@ -29,6 +29,7 @@ use crate::numbers::group_digits;
 use crate::persist::{Saved, SAVED_VERSION};
 use crate::state::*;
 use crate::views::advisor::state::{AdvisorAction, AdvisorState};
+use crate::views::readiness::state::{ReadinessAction, ReadinessState};
 use crate::views::reshard::state::{self as reshard, ReshardAction, ReshardState};
 use crate::workers::host::HostNews;
 use crate::workers::{AdvisorReply, Crashed};
@@ -60,6 +61,8 @@ pub enum Action {
     Notice(NoticeAction),
     /// The Advisor view (its worker's replies included: rewrites go to the workspace).
     Advisor(AdvisorAction),
+    /// The Readiness view (its worker's replies included).
+    Readiness(ReadinessAction),
     /// Apply an advisor's candidate configuration (JSON): every view shows the result.
     ApplyConfiguration {
         /// The candidate (`prefix`).
@@ -168,6 +171,7 @@ pub struct State {
     reshard: Rc<ReshardState>,
     notices: Rc<NoticesState>,
     advisor: Rc<AdvisorState>,
+    readiness: Rc<ReadinessState>,
     /// What the last import kept of its documents' bodies, while its documents are the
     /// workspace's.
     /// (Boxed: it is seldom there, and `State` is moved whole.)
@@ -218,6 +222,7 @@ impl State {
             placed,
             notices: Rc::default(),
             advisor: Rc::default(),
+            readiness: Rc::default(),
             kept: None,
             host: HostSeen::default(),
             restore_wanted: false,
@@ -382,6 +387,11 @@ impl State {
         &self.advisor
     }
 
+    /// The Readiness view.
+    pub fn readiness(&self) -> &Rc<ReadinessState> {
+        &self.readiness
+    }
+
     /// The notices shown at the top.
     pub fn notices(&self) -> &Rc<NoticesState> {
         &self.notices
@@ -403,6 +413,7 @@ impl State {
             Action::Reopen(state) => self.reopen(state),
             Action::Host(news) => self.host_news(news),
             Action::Advisor(a) => self.advisor_action(a),
+            Action::Readiness(a) => self.readiness = Rc::clone(&self.readiness).reduce(a),
             Action::ApplyConfiguration { label, json } => {
                 self.config = Rc::clone(&self.config).reduce(ConfigAction::SetJson(json));
                 if self.config.problem().is_none() {
@@ -476,7 +487,10 @@ impl State {
         let outbox = self.workspace.outbox().clone();
         let notices = Rc::clone(&self.notices);
         let host = self.host;
+        // What was pasted in the Readiness view is the user's, not the saved studio's.
+        let readiness = Rc::clone(&self.readiness);
         *self = Rc::unwrap_or_clone(state);
+        self.readiness = readiness;
         let mut workspace = Rc::unwrap_or_clone(Rc::clone(&self.workspace));
         workspace.send_through(&outbox);
         self.workspace = Rc::new(workspace);
