@@ -4,7 +4,7 @@
 use crate::workers::save::engine::StorageError;
 use crate::workers::transport::{crash_reply, Crashed};
 use ravenshard_model::batch::DocumentBatch;
-use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question, Staging};
+use ravenshard_model::host::{AnyAnswer, AnyQuestion, Change, ChangeError, Changed, Staging};
 use serde::{Deserialize, Serialize};
 
 /// What the page tells the workspace's host ([`Channel::Workspace`](crate::workers::Channel::Workspace)). The host handles
@@ -23,7 +23,7 @@ pub enum HostRequest {
         /// The question's number (the page's).
         id: u64,
         /// The question.
-        question: Question,
+        question: AnyQuestion,
     },
     /// The answer to the question `id` is no longer wanted: a job making it stops.
     Forget {
@@ -107,8 +107,8 @@ pub enum HostReply {
         id: u64,
         /// The workspace's version the answer is of.
         version: u64,
-        /// The answer.
-        answer: Answer,
+        /// The answer: the one of the question's name.
+        answer: AnyAnswer,
     },
     /// The worker stopped.
     Crashed(Crashed),
