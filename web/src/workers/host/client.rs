@@ -132,13 +132,7 @@ pub fn unstage(job: u64) {
 /// stored or why not, `None` when an edit stopped the save (the next goes on from it). A
 /// host's worker that stops first is a [`StorageError::Stopped`].
 pub async fn save(settings: &Saved) -> Option<Result<usize, StorageError>> {
-    let settings = match serde_json::to_string(settings) {
-        Ok(json) => json,
-        Err(e) => {
-            let reason = format!("the settings could not be written ({e})");
-            return Some(Err(StorageError::Refused { bytes: 0, reason }));
-        }
-    };
+    let settings = settings.clone();
     let (sender, receiver) = futures::channel::oneshot::channel();
     let id = next_job();
     SAVES.with(|s| s.borrow_mut().insert(id, sender));

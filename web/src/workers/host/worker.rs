@@ -266,22 +266,15 @@ impl Documents for HostDocuments {
     }
 }
 
-/// Saves `settings` (JSON) and `host`'s documents with `store`.
+/// Saves `settings` and `host`'s documents with `store`.
 async fn save_host(
     store: &Store,
     host: Rc<RefCell<Host>>,
-    settings: &str,
+    settings: &Saved,
     generation: u64,
 ) -> Option<Result<u64, StorageError>> {
-    let settings: Saved = match serde_json::from_str(settings) {
-        Ok(settings) => settings,
-        Err(e) => {
-            let reason = format!("the page's settings do not read ({e})");
-            return Some(Err(StorageError::Refused { bytes: 0, reason }));
-        }
-    };
     let saved = store
-        .save(&settings, &HostDocuments(host), Some(generation))
+        .save(settings, &HostDocuments(host), Some(generation))
         .await?;
     Some(saved.map(|bytes| bytes as u64))
 }
