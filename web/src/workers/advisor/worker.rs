@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 /// The Advisor's worker: the export last advised on (with its run), for
 /// [`AdvisorRequest::Rewrites`].
+#[derive(Default)]
 pub struct Advisor {
     export: Rc<RefCell<Option<(u64, ReadExport)>>>,
 }
@@ -21,12 +22,9 @@ impl Role for Advisor {
     type Request = AdvisorRequest;
     type Reply = AdvisorReply;
     const CHANNEL: Channel = Channel::Advisor;
-    const NAME: &'static str = "advisor";
 
     fn start(_scope: &Scope<Self>) -> Self {
-        Advisor {
-            export: Rc::default(),
-        }
+        Self::default()
     }
 
     fn received(&mut self, scope: &Scope<Self>, request: AdvisorRequest, id: HandlerId) {

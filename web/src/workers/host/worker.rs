@@ -18,6 +18,7 @@ use std::rc::Rc;
 
 /// The workspace's host's worker: the workspace, the rows job running and the questions
 /// waiting for it, and the saves of the host's documents (started at the first).
+#[derive(Default)]
 pub struct HostWorker {
     host: Rc<RefCell<Host>>,
     /// The rows job running ([`rows_in_steps`]), and the questions waiting for its rows.
@@ -29,14 +30,9 @@ impl Role for HostWorker {
     type Request = HostRequest;
     type Reply = HostReply;
     const CHANNEL: Channel = Channel::Workspace;
-    const NAME: &'static str = "host";
 
     fn start(_scope: &Scope<Self>) -> Self {
-        HostWorker {
-            host: Rc::default(),
-            rows: Rc::default(),
-            store: None,
-        }
+        Self::default()
     }
 
     /// The rows of a large workspace that need a pass over its documents are made in
