@@ -6,7 +6,7 @@
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::host::question::Documents;
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::Placement;
 use ravenshard_studio::jobs::bulk;
@@ -143,7 +143,7 @@ async fn a_panicking_generation_worker_leaves_a_usable_page_with_a_message() {
     // The host staged the batches as they came and adopted them: it holds the same
     // documents, and its figures are the page's (else an error notice says otherwise).
     until("the host", host::is_idle).await;
-    let last = Question::Documents {
+    let last = Documents {
         start: 59_999,
         end: 60_000,
     };
@@ -155,10 +155,7 @@ async fn a_panicking_generation_worker_leaves_a_usable_page_with_a_message() {
     }
     .generate()
     .unwrap();
-    assert_eq!(
-        *answered.answer,
-        Answer::Documents(vec![made[59_999].clone()])
-    );
+    assert_eq!(*answered.answer, [made[59_999].clone()]);
     assert!(
         studio.find(".notice.error, .notice.warning").is_none(),
         "{}",

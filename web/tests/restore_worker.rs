@@ -14,7 +14,8 @@
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard_model::host::{Answer, Change, Question};
+use ravenshard_model::host::question::Documents;
+use ravenshard_model::host::Change;
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_studio::app::open;
@@ -117,11 +118,9 @@ async fn restored_documents(state: &State) -> Vec<Document> {
     loop {
         let start = documents.len() as u64;
         let end = start + ravenshard_model::host::MAX_LISTED;
-        let asked = Question::Documents { start, end };
+        let asked = Documents { start, end };
         let answered = host::answer(asked).await.expect("the host answers");
-        let Answer::Documents(more) = Rc::unwrap_or_clone(answered.answer) else {
-            panic!("documents")
-        };
+        let more = Rc::unwrap_or_clone(answered.answer);
         if more.is_empty() {
             return documents;
         }

@@ -51,6 +51,7 @@
 
 mod candidate;
 mod fields;
+mod json_text;
 mod read;
 pub mod recommend;
 mod references;
@@ -199,7 +200,9 @@ pub struct Candidate {
     /// An existing ID rewritten to the candidate's form.
     pub id_example: Option<String>,
     /// For `prefix` and `content`: the configuration to apply (RavenDB's
-    /// `ShardingConfiguration`, with the draft's `ByContent` for `content`).
+    /// `ShardingConfiguration`, with the draft's `ByContent` for `content`); in a format
+    /// that is not human-readable (the studio's worker messages), its JSON text.
+    #[serde(with = "json_text")]
     pub configuration: Option<serde_json::Value>,
 }
 

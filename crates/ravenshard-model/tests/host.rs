@@ -4,9 +4,12 @@
 use proptest::prelude::*;
 use ravenshard::Topology;
 use ravenshard_advise::Rewrite;
-use ravenshard_model::host::{
-    options_of, Answer, Change, ChangeError, GeneratedId, Host, Question, Rejected, What,
+use ravenshard_model::host::question::{
+    BucketDocuments, CheckPrefixes, Content, Csv, Designed, Documents, FirstUsedBucket,
+    GeneratedId, Groups, Histogram, Ids, ListedDocument, Load, Page, RankedGroups, Rejected,
+    Report, Rows,
 };
+use ravenshard_model::host::{options_of, AnyQuestion, Change, ChangeError, Host, Question, What};
 use ravenshard_model::workspace::{Document, Placement, RowQuery, SortKey, Unplaced};
 use ravenshard_reshard::check_prefix_changes;
 
@@ -78,127 +81,113 @@ fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(value: &T) -> T
     bincode::deserialize(&bincode::serialize(value).expect("encodes")).expect("decodes")
 }
 
+/// Asks `question` as the studio's worker reads it and answers it: through its codec,
+/// and out of the one answer message.
+fn ask<Q: Question>(host: &mut Host, question: Q) -> Q::Answer {
+    let asked: AnyQuestion = question.clone().into();
+    let asked = round_trip(&asked);
+    let answer = round_trip(&asked.answer(host));
+    let typed = host.answer(&question);
+    assert_eq!(Q::answer_of(answer), Some(typed.clone()), "{question:?}");
+    typed
+}
+
 /// What the host answers equals what a placement made from scratch answers.
 fn assert_answers_as(host: &mut Host, fresh: &Placement) {
-    let questions = [
-        Question::Documents {
+    let all = ask(
+        host,
+        Documents {
             start: 0,
             end: u64::MAX,
         },
-        Question::Histogram {
-            configuration: None,
+    );
+    assert_eq!(all, fresh.documents(0..fresh.len()).collect::<Vec<_>>());
+    let histogram = Histogram {
+        configuration: None,
+        start: 0,
+        end: 1 << 21,
+        bins: 64,
+    };
+    assert_eq!(ask(host, histogram), Ok(fresh.histogram(0, 1 << 21, 64)));
+    let first = ask(
+        host,
+        FirstUsedBucket {
             start: 0,
             end: 1 << 21,
-            bins: 64,
         },
-        Question::FirstUsedBucket {
-            start: 0,
-            end: 1 << 21,
-        },
-        Question::Groups {
-            from: 0,
-            count: 100,
-        },
-        Question::Ids {
-            indices: vec![0, 2, 1 << 40],
-        },
-        Question::Content { most: 2 },
-        Question::Csv { start: 1, end: 3 },
-        Question::Report,
-        Question::Load,
-        // A target that adds a prefix (or keeps the workspace's): the documents as it places them.
-        Question::Histogram {
-            configuration: Some(CONFIGURATIONS[3].into()),
-            start: 0,
-            end: 1 << 20,
-            bins: 64,
-        },
-        Question::CheckPrefixes {
-            configuration: CONFIGURATIONS[3].into(),
-        },
-    ];
-    for question in questions {
-        let answer = host.answer(&round_trip(&question));
-        assert_eq!(round_trip(&answer), answer);
-        let expected = match question {
-            Question::Documents { .. } => {
-                Answer::Documents(fresh.documents(0..fresh.len()).collect())
-            }
-            Question::Histogram {
-                configuration: None,
-                ..
-            } => Answer::Histogram(fresh.histogram(0, 1 << 21, 64)),
-            Question::Histogram { .. } => {
-                let target = Topology::from_json(CONFIGURATIONS[3]).unwrap();
-                let documents: Vec<Document> = fresh.documents(0..fresh.len()).collect();
-                let after = Placement::new(&documents, &target, fresh.options());
-                Answer::Histogram(after.histogram_by(&target, 0, 1 << 20, 64))
-            }
-            Question::Load => Answer::Load(fresh.bucket_load()),
-            Question::CheckPrefixes { .. } => {
-                let target = Topology::from_json(CONFIGURATIONS[3]).unwrap();
-                let ids = (0..fresh.len()).filter_map(|i| fresh.lower_id(i));
-                let checked = check_prefix_changes(fresh.topology(), &target, ids);
-                Answer::PrefixesChecked(checked.err().map(|e| e.to_string()))
-            }
-            Question::FirstUsedBucket { .. } => {
-                Answer::FirstUsedBucket(fresh.first_used_bucket(0..1 << 21))
-            }
-            Question::Groups { .. } => Answer::Groups {
-                obese: fresh.obese_group_count() as u64,
-                groups: (0..)
-                    .map_while(|g| fresh.group_summary(g))
-                    .take(100)
-                    .collect(),
-            },
-            Question::Ids { .. } => Answer::Ids(
-                [0, 2]
-                    .iter()
-                    .map(|&i| fresh.id(i).map(str::to_string))
-                    .chain([None])
-                    .collect(),
-            ),
-            Question::Content { .. } => {
-                let rejected: Vec<_> = fresh
-                    .invalid()
-                    .iter()
-                    .filter(|d| matches!(d.reason, Unplaced::Content(_)))
-                    .collect();
-                Answer::Content {
-                    generated_total: fresh.generated().len() as u64,
-                    generated: fresh
-                        .generated()
-                        .iter()
-                        .take(2)
-                        .map(|(i, id)| GeneratedId {
-                            index: *i,
-                            given: fresh.id(*i as usize).unwrap().to_string(),
-                            id: id.clone(),
-                            bucket: fresh.place(*i as usize).map(|x| x.bucket),
-                            shard: fresh.place(*i as usize).map(|x| x.shard),
-                        })
-                        .collect(),
-                    rejected_total: rejected.len() as u64,
-                    rejected: rejected
-                        .iter()
-                        .take(2)
-                        .map(|d| Rejected {
-                            index: d.index,
-                            message: d.message.clone(),
-                        })
-                        .collect(),
-                }
-            }
-            Question::Csv { .. } => {
-                let mut text = String::new();
-                ravenshard_model::export::write_csv_rows(fresh, 1..3, &mut text);
-                Answer::Text(text)
-            }
-            Question::Report => Answer::Text(ravenshard_model::export::report_json(fresh)),
-            _ => unreachable!(),
+    );
+    assert_eq!(first, fresh.first_used_bucket(0..1 << 21));
+    if let Some(bucket) = first {
+        let inside = fresh.documents_in_bucket(bucket);
+        let listed = inside.iter().take(2).map(|&index| ListedDocument {
+            index,
+            id: fresh.id(index as usize).unwrap().to_string(),
+        });
+        let total = inside.len() as u64;
+        let page = Page {
+            total,
+            items: listed.collect(),
         };
-        assert_eq!(answer, expected);
+        assert_eq!(ask(host, BucketDocuments { bucket, most: 2 }), page);
     }
+    let groups = (0..)
+        .map_while(|g| fresh.group_summary(g))
+        .take(100)
+        .collect();
+    let obese = fresh.obese_group_count() as u64;
+    assert_eq!(
+        ask(
+            host,
+            Groups {
+                from: 0,
+                count: 100
+            }
+        ),
+        RankedGroups { obese, groups }
+    );
+    let ids = [0, 2]
+        .iter()
+        .map(|&i| fresh.id(i).map(str::to_string))
+        .chain([None]);
+    assert_eq!(
+        ask(
+            host,
+            Ids {
+                indices: vec![0, 2, 1 << 40]
+            }
+        ),
+        ids.collect::<Vec<_>>()
+    );
+    assert_eq!(ask(host, Content { most: 2 }), designed(fresh, 2));
+    let mut text = String::new();
+    ravenshard_model::export::write_csv_rows(fresh, 1..3, &mut text);
+    assert_eq!(ask(host, Csv { start: 1, end: 3 }), text);
+    assert_eq!(
+        ask(host, Report),
+        ravenshard_model::export::report_json(fresh)
+    );
+    assert_eq!(ask(host, Load), fresh.bucket_load());
+    // A target that adds a prefix (or keeps the workspace's): the documents as it places them.
+    let target = Topology::from_json(CONFIGURATIONS[3]).unwrap();
+    let documents: Vec<Document> = fresh.documents(0..fresh.len()).collect();
+    let after = Placement::new(&documents, &target, fresh.options());
+    let configuration = Some(CONFIGURATIONS[3].into());
+    let histogram = Histogram {
+        configuration,
+        start: 0,
+        end: 1 << 20,
+        bins: 64,
+    };
+    assert_eq!(
+        ask(host, histogram),
+        Ok(after.histogram_by(&target, 0, 1 << 20, 64))
+    );
+    let ids = (0..fresh.len()).filter_map(|i| fresh.lower_id(i));
+    let checked = check_prefix_changes(fresh.topology(), &target, ids);
+    let check = CheckPrefixes {
+        configuration: CONFIGURATIONS[3].into(),
+    };
+    assert_eq!(ask(host, check), Ok(checked.err().map(|e| e.to_string())));
     for query in [
         RowQuery::default(),
         RowQuery {
@@ -213,22 +202,57 @@ fn assert_answers_as(host: &mut Host, fresh: &Placement) {
         },
     ] {
         let view = fresh.rows(&query);
-        let Answer::Rows { total, rows } = host.answer(&Question::Rows {
-            query,
-            from: 1,
-            count: 3,
-        }) else {
-            panic!("rows expected");
-        };
-        assert_eq!(total, view.len() as u64);
-        let indices: Vec<u32> = rows.iter().map(|r| r.index).collect();
+        let rows = ask(
+            host,
+            Rows {
+                query,
+                from: 1,
+                count: 3,
+            },
+        );
+        assert_eq!(rows.total, view.len() as u64);
+        let indices: Vec<u32> = rows.items.iter().map(|r| r.index).collect();
         assert_eq!(indices, view.slice(1, 4));
-        for row in rows {
+        for row in rows.items {
             assert_eq!(
                 Some(row.clone()),
                 fresh.row(row.index as usize).map(Into::into)
             );
         }
+    }
+}
+
+/// What a placement made from scratch says the design does: the first `most` of each.
+fn designed(fresh: &Placement, most: usize) -> Designed {
+    let rejected: Vec<_> = fresh
+        .invalid()
+        .iter()
+        .filter(|d| matches!(d.reason, Unplaced::Content(_)))
+        .collect();
+    let generated = fresh
+        .generated()
+        .iter()
+        .take(most)
+        .map(|(i, id)| GeneratedId {
+            index: *i,
+            given: fresh.id(*i as usize).unwrap().to_string(),
+            id: id.clone(),
+            bucket: fresh.place(*i as usize).map(|x| x.bucket),
+            shard: fresh.place(*i as usize).map(|x| x.shard),
+        });
+    let listed = rejected.iter().take(most).map(|d| Rejected {
+        index: d.index,
+        message: d.message.clone(),
+    });
+    Designed {
+        generated: Page {
+            total: fresh.generated().len() as u64,
+            items: generated.collect(),
+        },
+        rejected: Page {
+            total: rejected.len() as u64,
+            items: listed.collect(),
+        },
     }
 }
 
@@ -416,15 +440,13 @@ fn rows_made_in_steps_are_kept_and_follow_edits() {
     while !host.step_rows(&mut job, 1).unwrap() {}
     assert!(host.rows_at_hand(&query));
     let rows = |host: &mut Host| {
-        let question = Question::Rows {
+        let question = Rows {
             query: query.clone(),
             from: 0,
             count: 10,
         };
-        match host.answer(&question) {
-            Answer::Rows { rows, .. } => rows.iter().map(|r| r.index).collect::<Vec<_>>(),
-            other => panic!("{other:?}"),
-        }
+        let rows = host.answer(&question).items;
+        rows.iter().map(|r| r.index).collect::<Vec<_>>()
     };
     assert_eq!(rows(&mut host), [0, 2, 3]);
     let edit = Change::Splice {
@@ -479,8 +501,8 @@ fn many_groups_are_ranked_in_steps() {
         .collect::<Option<Vec<_>>>()
         .unwrap();
     assert_eq!(
-        host.answer(&Question::Groups { from: 0, count: 3 }),
-        Answer::Groups {
+        host.answer(&Groups { from: 0, count: 3 }),
+        RankedGroups {
             obese: fresh.obese_group_count() as u64,
             groups: first
         }

@@ -5,7 +5,7 @@ use crate::numbers::group_digits;
 use crate::state::{Level, Notice, NoticeAction};
 use crate::views::state::{too_big_for_a_link, State};
 use crate::workers::host;
-use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::host::question::Documents;
 use ravenshard_model::share::{finish_fragment, plan_fragment, FragmentPlan, MAX_LINK_CHARS};
 use wasm_bindgen::prelude::wasm_bindgen;
 use yew::Callback;
@@ -23,15 +23,12 @@ pub fn share(state: &State, on_notice: Callback<NoticeAction>, on_refused: Callb
     let (state, documents) = (state.clone(), state.summary().documents as u64);
     wasm_bindgen_futures::spawn_local(async move {
         // The documents, as the workspace's host holds them (at most a link's worth).
-        let question = Question::Documents {
+        let question = Documents {
             start: 0,
             end: documents,
         };
-        let documents = match host::answer(question).await.map(|a| a.answer) {
-            Some(answer) => match &*answer {
-                Answer::Documents(documents) => documents.clone(),
-                _ => Vec::new(),
-            },
+        let documents = match host::answer(question).await {
+            Some(answered) => Vec::clone(&answered.answer),
             None => {
                 let text = "The studio's worker stopped before it gave the documents: share again.";
                 return notify(Level::Error, text.into());

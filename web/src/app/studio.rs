@@ -15,7 +15,7 @@ use crate::widgets::{count, plural, ByPtr};
 use crate::workers::host;
 use crate::workers::save::StorageError;
 use gloo::timers::callback::Timeout;
-use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::host::question::Report;
 use ravenshard_model::workspace::{BalanceVerdict, Summary};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -134,8 +134,8 @@ fn studio(props: &StudioProps) -> Html {
             let name = format!("{}-report.json", state.summary().database);
             let on_error = on_error.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                let report = host::answer(Question::Report).await.map(|a| a.answer);
-                let Some(Answer::Text(text)) = report.as_deref() else {
+                let report = host::answer(Report).await.map(|a| a.answer);
+                let Some(text) = report.as_deref() else {
                     return on_error
                         .emit("The studio's worker did not give the report: export again.".into());
                 };

@@ -8,8 +8,9 @@ use crate::state::{
 use crate::widgets::{count, drag_handlers, on_value, plural, ByPtr};
 use crate::workers::host::{self, Answered};
 use ravenshard_import::ACCEPT;
-use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::host::question::Documents;
 use ravenshard_model::sample::Generator;
+use ravenshard_model::workspace::Document;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, FileList, HtmlInputElement};
@@ -43,19 +44,17 @@ fn use_page(wanted: Option<PageWanted>, on: &Callback<WorkspaceAction>) {
     let on = on.clone();
     use_effect_with(wanted, move |wanted| {
         let id = wanted.map(|PageWanted { token, start }| {
-            let question = Question::Documents {
+            let question = Documents {
                 start: start as u64,
                 end: (start + PAGE_LINES) as u64,
             };
-            let on_answer = Callback::from(move |answered: Answered| {
-                if let Answer::Documents(documents) = &*answered.answer {
-                    let documents = Rc::new(documents.clone());
-                    on.emit(WorkspaceAction::PageLoaded {
-                        token,
-                        start,
-                        documents,
-                    });
-                }
+            let on_answer = Callback::from(move |answered: Answered<Vec<Document>>| {
+                let documents = answered.answer;
+                on.emit(WorkspaceAction::PageLoaded {
+                    token,
+                    start,
+                    documents,
+                });
             });
             host::ask(question, on_answer)
         });

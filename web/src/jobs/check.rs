@@ -5,7 +5,8 @@
 //! with a message (the check would mix two states).
 
 use crate::workers::{client, host, Check, CheckInputs, CheckReply, CheckRequest};
-use ravenshard_model::host::{Answer, Question, MAX_LISTED};
+use ravenshard_model::host::question::Documents;
+use ravenshard_model::host::MAX_LISTED;
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::Callback;
@@ -40,7 +41,7 @@ async fn run(inputs: CheckInputs, news: CheckNews, stopped: Rc<Cell<bool>>) {
         news.replies.clone(),
     );
     while at < total {
-        let question = Question::Documents {
+        let question = Documents {
             start: at,
             end: (at + MAX_LISTED).min(total),
         };
@@ -58,11 +59,7 @@ async fn run(inputs: CheckInputs, news: CheckNews, stopped: Rc<Cell<bool>>) {
                 "The documents changed while they were sent to the check: check again.".into(),
             );
         }
-        let Answer::Documents(documents) = &*answered.answer else {
-            return news
-                .stopped
-                .emit("The studio's worker did not give the documents: check again.".into());
-        };
+        let documents = &*answered.answer;
         if documents.is_empty() {
             break;
         }

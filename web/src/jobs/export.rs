@@ -10,7 +10,7 @@
 use super::browser;
 use crate::state::CSV_HEADER;
 use crate::workers::host;
-use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::host::question::Csv;
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::Callback;
@@ -52,7 +52,7 @@ async fn run(
     let (mut at, mut version) = (0, None);
     on_progress.emit(Some(0.0));
     while at < documents {
-        let question = Question::Csv {
+        let question = Csv {
             start: at,
             end: at + CHUNK,
         };
@@ -69,10 +69,7 @@ async fn run(
                 "The documents changed during the CSV export, so it stopped: export again.",
             );
         }
-        let Answer::Text(lines) = &*answered.answer else {
-            return stop("The studio's worker did not give the CSV: export again.");
-        };
-        if let Err(e) = push(lines) {
+        if let Err(e) = push(&answered.answer) {
             on_progress.emit(None);
             return on_error.emit(e);
         }

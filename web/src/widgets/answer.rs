@@ -7,11 +7,11 @@ use ravenshard_model::host::Question;
 use yew::prelude::*;
 
 /// What a view knows of its question.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Asked {
+#[derive(Debug, Clone, PartialEq)]
+pub struct Asked<Q: Question> {
     /// The last answer, and the question it answers (maybe an earlier one: kept until the
     /// next answer comes).
-    pub last: Option<(Question, Answered)>,
+    pub last: Option<(Q, Answered<Q::Answer>)>,
     /// The `version` the last answer was asked at.
     pub asked_at: Option<u64>,
     /// When a job answers the question asked now a step at a time: its progress
@@ -19,9 +19,9 @@ pub struct Asked {
     pub progress: Option<(u64, u64)>,
 }
 
-impl Asked {
+impl<Q: Question> Asked<Q> {
     /// The last answer, whichever question it answers.
-    pub fn answer(&self) -> Option<&ravenshard_model::host::Answer> {
+    pub fn answer(&self) -> Option<&Q::Answer> {
         self.last.as_ref().map(|(_, a)| &*a.answer)
     }
 }
@@ -31,16 +31,16 @@ impl Asked {
 /// there is none; after, the last answer stays, with the question it answers, until the
 /// next.
 #[hook]
-pub fn use_answer(question: Option<Question>, version: u64) -> Asked {
-    let answered = use_state(|| None::<(Question, u64, Answered)>);
-    let progress = use_state(|| None::<(Question, (u64, u64))>);
+pub fn use_answer<Q: Question>(question: Option<Q>, version: u64) -> Asked<Q> {
+    let answered = use_state(|| None::<(Q, u64, Answered<Q::Answer>)>);
+    let progress = use_state(|| None::<(Q, (u64, u64))>);
     {
         let (answered, progress) = (answered.clone(), progress.clone());
         use_effect_with((question.clone(), version), move |(question, version)| {
             let version = *version;
             let id = question.clone().map(|question| {
                 let asked = question.clone();
-                let on_answer = Callback::from(move |a: Answered| {
+                let on_answer = Callback::from(move |a: Answered<Q::Answer>| {
                     answered.set(Some((asked.clone(), version, a)));
                 });
                 let asked = question.clone();

@@ -54,6 +54,19 @@ impl Channel {
         Channel::Save,
         Channel::Workspace,
     ];
+
+    /// The name of the role whose worker serves it, as the worker's loader registers it
+    /// ([`register_worker`](super::register_worker)).
+    pub const fn role(self) -> &'static str {
+        match self {
+            Channel::Advisor => "advisor",
+            Channel::Check => "check",
+            Channel::Reshard => "reshard",
+            Channel::Import => "reading",
+            Channel::Save => "save",
+            Channel::Workspace => "host",
+        }
+    }
 }
 
 /// A worker role: its messages, and the state its worker holds (its own only).
@@ -64,10 +77,11 @@ pub trait Role: Sized + 'static {
     type Reply: Reply;
     /// The channel its worker serves.
     const CHANNEL: Channel;
-    /// Its name, as the worker's loader registers it ([`register_worker`](super::register_worker)).
-    const NAME: &'static str;
+    /// Its name, as the worker's loader registers it ([`Channel::role`]).
+    const NAME: &'static str = Self::CHANNEL.role();
 
-    /// The role's state in a new worker.
+    /// The role's state in a new worker (`Self::default()` for every role but the save's,
+    /// which answers through `scope`).
     fn start(scope: &Scope<Self>) -> Self;
 
     /// Handles `request` from the page's handler `id`.

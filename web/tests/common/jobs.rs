@@ -115,7 +115,8 @@ pub async fn adopted(
     Vec<ravenshard_model::workspace::Document>,
     ravenshard_model::workspace::Summary,
 ) {
-    use ravenshard_model::host::{Answer, Change, Question, MAX_LISTED};
+    use ravenshard_model::host::question::{Documents, MAX_LISTED};
+    use ravenshard_model::host::Change;
     use ravenshard_studio::workers::host::{self, HostNews};
     let summary: Rc<RefCell<Option<ravenshard_model::workspace::Summary>>> = Rc::default();
     let keep = Rc::clone(&summary);
@@ -141,14 +142,12 @@ pub async fn adopted(
     let mut all = Vec::new();
     loop {
         let start = all.len() as u64;
-        let question = Question::Documents {
+        let question = Documents {
             start,
             end: start + MAX_LISTED,
         };
         let answered = host::answer(question).await.expect("the host answers");
-        let Answer::Documents(more) = Rc::unwrap_or_clone(answered.answer) else {
-            panic!("documents")
-        };
+        let more = Rc::unwrap_or_clone(answered.answer);
         if more.is_empty() {
             break;
         }

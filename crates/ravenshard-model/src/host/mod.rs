@@ -1,6 +1,6 @@
 //! The workspace as a service: one holder of the documents' [`Placement`] (in the studio,
-//! its worker), changed by [`Change`]s and read by [`Question`]s, whose [`Answer`]s hold
-//! what a screen shows, never every document. Everything that crosses is plain data
+//! its worker), changed by [`Change`]s and read by [`Question`]s, whose answers (one type
+//! for each question) hold what a screen shows, never every document. Everything that crosses is plain data
 //! (serde), so the page that renders and the thread that holds a million documents can be
 //! two.
 //!
@@ -12,7 +12,8 @@
 //! # Examples
 //!
 //! ```
-//! use ravenshard_model::host::{Answer, Change, Host, Question, What};
+//! use ravenshard_model::host::question::{BucketDocuments, ListedDocument};
+//! use ravenshard_model::host::{Change, Host, What};
 //! use ravenshard_model::workspace::Document;
 //!
 //! let mut host = Host::default();
@@ -26,25 +27,23 @@
 //! let changed = host.apply(Change::Configure { configuration: four, database })?;
 //! assert_eq!(changed.summary.shards[3].fragment, "Orders$3");
 //!
-//! let question = Question::BucketDocuments { bucket: 982173, most: 10 };
-//! let Answer::BucketDocuments { total, documents } = host.answer(&question) else { panic!() };
-//! assert_eq!((total, documents[0].id.as_str()), (2, "orders/2-A$customers/1-A"));
+//! let listed = host.answer(&BucketDocuments { bucket: 982173, most: 10 });
+//! assert_eq!(listed.total, 2);
+//! assert_eq!(listed.items[0], ListedDocument { index: 1, id: "orders/2-A$customers/1-A".into() });
 //! # Ok::<(), ravenshard_model::host::ChangeError>(())
 //! ```
 
 mod change;
-mod question;
+pub mod question;
 mod staging;
-mod target;
 pub mod wire;
 
 pub use change::{Change, ChangeError, Changed, What};
-pub use question::{Answer, GeneratedId, ListedDocument, Question, Rejected, RowData, MAX_LISTED};
+pub use question::{AnyAnswer, AnyQuestion, Question, MAX_LISTED};
 pub use staging::Staging;
 
 use crate::workspace::{
     GroupsRanking, Placement, PlacementChanged, PlacementOptions, RowQuery, RowView, RowsJob,
-    Unplaced,
 };
 use ravenshard_advise::rewrite_ids;
 
@@ -226,7 +225,7 @@ impl Host {
 
     /// Whether the rows of `query` are at hand: made at this version, or needing no pass
     /// over the documents ([`Placement::rows_at_hand`]). Else answering
-    /// [`Question::Rows`] is a pass over every document, which the studio's worker makes a
+    /// [`Rows`](question::Rows) is a pass over every document, which the studio's worker makes a
     /// step at a time ([`rows_job`](Self::rows_job)).
     pub fn rows_at_hand(&self, query: &RowQuery) -> bool {
         self.rows_made(query) || self.placement.rows_at_hand(query)
@@ -363,117 +362,22 @@ impl Host {
     }
 
     /// Answers `question` from the placement now.
-    pub fn answer(&mut self, question: &Question) -> Answer {
-        let p = &self.placement;
-        let clamp = |n: u64| usize::try_from(n.min(MAX_LISTED)).unwrap_or(0);
-        match question {
-            Question::Documents { start, end } => {
-                let start = usize::try_from(*start).unwrap_or(usize::MAX);
-                let end = start.saturating_add(clamp(end.saturating_sub(start as u64)));
-                Answer::Documents(p.documents(start.min(p.len())..end.min(p.len())).collect())
-            }
-            Question::Histogram {
-                configuration,
-                start,
-                end,
-                bins,
-            } => {
-                let bins = usize::try_from(*bins).unwrap_or(usize::MAX);
-                match configuration {
-                    None => Answer::Histogram(p.histogram(*start, *end, bins)),
-                    Some(json) => self.histogram_of(json, *start, *end, bins),
-                }
-            }
-            Question::Load => Answer::Load(p.bucket_load()),
-            Question::CheckPrefixes { configuration } => self.check_prefixes(configuration),
-            Question::FirstUsedBucket { start, end } => {
-                Answer::FirstUsedBucket(p.first_used_bucket(*start..*end))
-            }
-            Question::BucketDocuments { bucket, most } => {
-                let indices = p.documents_in_bucket(*bucket);
-                let documents = indices.iter().take(clamp(*most));
-                let documents = documents.filter_map(|&index| {
-                    let id = p.id(index as usize)?.to_string();
-                    Some(ListedDocument { index, id })
-                });
-                Answer::BucketDocuments {
-                    total: indices.len() as u64,
-                    documents: documents.collect(),
-                }
-            }
-            Question::Groups { from, count } => {
-                let ranks = *from..from.saturating_add(*count);
-                Answer::Groups {
-                    obese: p.obese_group_count() as u64,
-                    groups: ranks.map_while(|rank| p.group_summary(rank)).collect(),
-                }
-            }
-            Question::Rows { query, from, count } => self.rows(query, *from, *count),
-            Question::Content { most } => content(p, clamp(*most)),
-            Question::Csv { start, end } => {
-                let start = usize::try_from(*start).unwrap_or(usize::MAX);
-                let end = start.saturating_add(clamp(end.saturating_sub(start as u64)));
-                let mut text = String::new();
-                crate::export::write_csv_rows(p, start..end.min(p.len()), &mut text);
-                Answer::Text(text)
-            }
-            Question::Report => Answer::Text(crate::export::report_json(p)),
-            Question::Ids { indices } => {
-                let id = |i: &u64| p.id(usize::try_from(*i).ok()?).map(str::to_string);
-                Answer::Ids(indices.iter().map(id).collect())
-            }
-        }
+    pub fn answer<Q: Question>(&mut self, question: &Q) -> Q::Answer {
+        question.answer(self)
     }
 
-    /// Rows `from..from + count` of `query`, from the rows made last when they are of the
-    /// same query at this version.
-    fn rows(&mut self, query: &RowQuery, from: u64, count: u64) -> Answer {
-        if !self.rows_made(query) {
-            let view = self.placement.rows(query);
-            self.rows = Some((self.version, query.clone(), view));
-        }
-        let Some((_, _, view)) = &self.rows else {
-            return Answer::Refused("the rows could not be made".into());
-        };
-        let from = usize::try_from(from).unwrap_or(usize::MAX);
-        let end = from.saturating_add(usize::try_from(count.min(MAX_LISTED)).unwrap_or(0));
-        let rows = view.slice(from, end).into_iter();
-        let rows = rows.filter_map(|i| self.placement.row(i as usize).map(RowData::from));
-        Answer::Rows {
-            total: view.len() as u64,
-            rows: rows.collect(),
-        }
+    /// The rows of `query`: the ones made last when they are of it at this version (taken
+    /// out: [`keep_rows`](Self::keep_rows) puts them back), else made now.
+    fn take_rows(&mut self, query: &RowQuery) -> RowView {
+        let made = self.rows.take();
+        let made = made.filter(|(v, q, _)| *v == self.version && q == query);
+        made.map(|(_, _, view)| view)
+            .unwrap_or_else(|| self.placement.rows(query))
     }
-}
 
-/// What the design does to the placement's documents: the first `most` IDs it generated
-/// and writes it rejected.
-fn content(p: &Placement, most: usize) -> Answer {
-    let generated = p.generated();
-    let listed = generated.iter().take(most).map(|(index, id)| {
-        let place = p.place(*index as usize);
-        GeneratedId {
-            index: *index,
-            given: p.id(*index as usize).unwrap_or_default().to_string(),
-            id: id.clone(),
-            bucket: place.map(|x| x.bucket),
-            shard: place.map(|x| x.shard),
-        }
-    });
-    let rejected = p
-        .invalid()
-        .iter()
-        .filter(|d| matches!(d.reason, Unplaced::Content(_)));
-    let rejected_total = rejected.clone().count() as u64;
-    let rejected = rejected.take(most).map(|d| Rejected {
-        index: d.index,
-        message: d.message.clone(),
-    });
-    Answer::Content {
-        generated_total: generated.len() as u64,
-        generated: listed.collect(),
-        rejected_total,
-        rejected: rejected.collect(),
+    /// Keeps `view`, the rows of `query` at this version, for the next window of them.
+    fn keep_rows(&mut self, query: RowQuery, view: RowView) {
+        self.rows = Some((self.version, query, view));
     }
 }
 

@@ -165,15 +165,10 @@ impl AdvisorState {
                     };
                 }
             }
-            AdvisorReply::Advice { run, json } => {
+            AdvisorReply::Advice { run, advice } => {
                 if self.ours(run) {
-                    self.run = match serde_json::from_str::<Advice>(&json) {
-                        Ok(advice) => {
-                            self.advised_run = Some(run);
-                            Run::Done(Rc::new(advice))
-                        }
-                        Err(e) => Run::Failed(format!("the worker's answer does not read: {e}")),
-                    };
+                    self.advised_run = Some(run);
+                    self.run = Run::Done(Rc::new(*advice));
                 }
             }
             AdvisorReply::Failed { run, message } => {

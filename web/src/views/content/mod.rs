@@ -8,7 +8,7 @@ use crate::widgets::answer::use_answer;
 use crate::widgets::ContentRulesEditor;
 use crate::widgets::{count, shard_style, ByPtr};
 use ravenshard::Topology;
-use ravenshard_model::host::{Answer, GeneratedId, Question, Rejected};
+use ravenshard_model::host::question::{Content, Designed};
 use yew::prelude::*;
 
 /// The most generated IDs and rejected writes listed.
@@ -48,24 +48,12 @@ pub struct ContentViewProps {
 /// The rules editor and the lists of generated IDs and rejected writes.
 #[function_component(ContentView)]
 pub fn content_view(props: &ContentViewProps) -> Html {
-    let question = props
-        .design_on
-        .then_some(Question::Content { most: LISTED });
+    let question = props.design_on.then_some(Content { most: LISTED });
     let asked = use_answer(question, props.version);
-    let (generated_total, generated, rejected_total, rejected): (
-        u64,
-        &[GeneratedId],
-        u64,
-        &[Rejected],
-    ) = match asked.answer() {
-        Some(Answer::Content {
-            generated_total,
-            generated,
-            rejected_total,
-            rejected,
-        }) => (*generated_total, generated, *rejected_total, rejected),
-        _ => (0, &[], 0, &[]),
-    };
+    let none = Designed::default();
+    let designed = asked.answer().unwrap_or(&none);
+    let (generated_total, generated) = (designed.generated.total, &designed.generated.items);
+    let (rejected_total, rejected) = (designed.rejected.total, &designed.rejected.items);
     let on_change = props.on_config.reform(ConfigAction::SetJson);
     let explain = |id: &str| {
         let id = id.to_string();

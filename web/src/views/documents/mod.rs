@@ -8,7 +8,8 @@ use crate::views::state::State;
 use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::answer::use_answer;
 use crate::widgets::{bytes, count, on_value, shard_style, HighlightedId};
-use ravenshard_model::host::{Answer, Question, RowData};
+use crate::workers::host::Answered;
+use ravenshard_model::host::question::{Groups, Page, RowData, Rows};
 use ravenshard_model::workspace::{RowQuery, SortKey, Summary};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -57,24 +58,20 @@ struct Shown<'a> {
     rows: &'a [RowData],
 }
 
-fn shown(last: Option<&(Question, crate::workers::host::Answered)>) -> Shown<'_> {
-    let none = Shown {
-        query: None,
-        from: 0,
-        total: 0,
-        rows: &[],
-    };
-    let Some((Question::Rows { query, from, .. }, answered)) = last else {
-        return none;
-    };
-    match &*answered.answer {
-        Answer::Rows { total, rows } => Shown {
-            query: Some(query),
-            from: *from,
-            total: *total,
-            rows,
+fn shown(last: Option<&(Rows, Answered<Page<RowData>>)>) -> Shown<'_> {
+    match last {
+        Some((asked, answered)) => Shown {
+            query: Some(&asked.query),
+            from: asked.from,
+            total: answered.answer.total,
+            rows: &answered.answer.items,
         },
-        _ => none,
+        None => Shown {
+            query: None,
+            from: 0,
+            total: 0,
+            rows: &[],
+        },
     }
 }
 
@@ -104,16 +101,13 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
     let start = top
         .saturating_sub(OVERSCAN)
         .min(seen.saturating_sub(window));
-    let question = Question::Rows {
+    let question = Rows {
         query: props.query.clone(),
         from: start,
         count: window,
     };
     let asked = use_answer(Some(question), props.version);
-    let group = props
-        .query
-        .group
-        .map(|from| Question::Groups { from, count: 1 });
+    let group = props.query.group.map(|from| Groups { from, count: 1 });
     let group = use_answer(group, props.version);
     let shown = shown(asked.last.as_ref());
     // The host's version the rows shown are of (what a measure of an edit waits for).
@@ -131,10 +125,8 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
         let at = summary.shards.binary_search_by_key(&shard, |s| s.shard);
         at.ok().map(|i| summary.shards[i].fragment.clone())
     };
-    let group_anchor = match group.answer() {
-        Some(Answer::Groups { groups, .. }) => groups.first().map(|g| g.anchor.clone()),
-        _ => None,
-    };
+    let group_anchor = group.answer().and_then(|ranked| ranked.groups.first());
+    let group_anchor = group_anchor.map(|g| g.anchor.clone());
     let header = |key: SortKey, label: &str, class: &'static str| {
         let active = props.query.sort == key;
         let arrow = match (active, props.query.descending) {

@@ -5,7 +5,7 @@ use crate::views::state::State;
 use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::answer::use_answer;
 use crate::widgets::{bytes, count, shard_style};
-use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::host::question::Groups;
 use ravenshard_model::workspace::{GroupSummary, Summary};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -50,18 +50,14 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
     let total = summary.groups;
     let listed = use_state(|| GROUPS_LISTED);
     let count_asked = u32::try_from(total.min(*listed)).unwrap_or(u32::MAX);
-    let question = (total > 0).then_some(Question::Groups {
+    let question = (total > 0).then_some(Groups {
         from: 0,
         count: count_asked,
     });
     let answer = use_answer(question, props.version);
-    let groups: &[GroupSummary] = match answer.answer() {
-        Some(Answer::Groups { groups, .. }) => groups,
-        _ => &[],
-    };
-    let obese = match answer.answer() {
-        Some(Answer::Groups { obese, .. }) => *obese,
-        _ => 0,
+    let (groups, obese): (&[GroupSummary], u64) = match answer.answer() {
+        Some(ranked) => (&ranked.groups, ranked.obese),
+        None => (&[], 0),
     };
     let on_more = {
         let listed = listed.clone();

@@ -7,7 +7,7 @@ use crate::widgets::answer::use_answer;
 use crate::widgets::ByPtr;
 use crate::widgets::{BucketMap, MapDocuments};
 use ravenshard::Topology;
-use ravenshard_model::host::{Answer, ListedDocument, Question};
+use ravenshard_model::host::question::{BucketDocuments, Groups, ListedDocument};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -54,21 +54,15 @@ pub fn map_view(props: &MapViewProps) -> Html {
     let mut marked: Vec<u32> = Vec::new();
     // One group, read from the groups' kept order (not the summary of every group, made
     // again after each change: about 200 ms natively at 10,000,000 documents).
-    let group = props
-        .selected_group
-        .map(|from| Question::Groups { from, count: 1 });
+    let group = props.selected_group.map(|from| Groups { from, count: 1 });
     let group = use_answer(group, props.version);
-    let bucket = props
-        .selected_bucket
-        .map(|bucket| Question::BucketDocuments {
-            bucket,
-            most: LISTED,
-        });
+    let bucket = props.selected_bucket.map(|bucket| BucketDocuments {
+        bucket,
+        most: LISTED,
+    });
     let listed = use_answer(bucket, props.version);
-    if let Some(Answer::Groups { groups, .. }) =
-        group.answer().filter(|_| props.selected_group.is_some())
-    {
-        marked.extend(groups.first().map(|g| g.bucket));
+    if let Some(ranked) = group.answer().filter(|_| props.selected_group.is_some()) {
+        marked.extend(ranked.groups.first().map(|g| g.bucket));
     }
     if let Some(bucket) = props.selected_bucket {
         marked.push(bucket);
@@ -78,14 +72,10 @@ pub fn map_view(props: &MapViewProps) -> Html {
         .on_action
         .reform(|b: u32| ViewAction::SelectBucket(Some(b)));
     let listing = props.selected_bucket.map(|bucket| {
-        let (total, documents): (u64, &[ListedDocument]) = match listed.last.as_ref() {
-            Some((Question::BucketDocuments { bucket: b, .. }, answered)) if *b == bucket => {
-                match &*answered.answer {
-                    Answer::BucketDocuments { total, documents } => (*total, documents),
-                    _ => (0, &[]),
-                }
-            }
-            _ => (0, &[]),
+        let of_bucket = listed.last.as_ref().filter(|(asked, _)| asked.bucket == bucket);
+        let (total, documents): (u64, &[ListedDocument]) = match of_bucket {
+            Some((_, answered)) => (answered.answer.total, &answered.answer.items),
+            None => (0, &[]),
         };
         let shard = props.topology.0.shard_for_bucket(bucket);
         let items = documents.iter().map(|d| {

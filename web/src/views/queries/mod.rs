@@ -14,7 +14,7 @@ use crate::widgets::{BucketMap, MapDocuments};
 use crate::workers::host::{self, Answered};
 use ravenshard::Topology;
 use ravenshard_design::route::Route;
-use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::host::question::{Page, RowData, Rows};
 use ravenshard_model::workspace::RowQuery;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -143,17 +143,16 @@ fn route_result(props: &RouteResultProps) -> Html {
 fn use_shown(query: &RowQuery, design: &Callback<DesignAction>) -> Callback<()> {
     let (query, design) = (query.clone(), design.clone());
     Callback::from(move |()| {
-        let question = Question::Rows {
+        let question = Rows {
             query: query.clone(),
             from: 0,
             count: MAX_TRANSACTION_IDS as u64,
         };
         let design = design.clone();
-        let on_answer = Callback::from(move |answered: Answered| {
-            if let Answer::Rows { rows, .. } = &*answered.answer {
-                let ids: String = rows.iter().map(|r| format!("{}\n", r.id)).collect();
-                design.emit(DesignAction::SetTransactionIds(ids));
-            }
+        let on_answer = Callback::from(move |answered: Answered<Page<RowData>>| {
+            let rows = answered.answer.items.iter();
+            let ids: String = rows.map(|r| format!("{}\n", r.id)).collect();
+            design.emit(DesignAction::SetTransactionIds(ids));
         });
         host::ask(question, on_answer);
     })

@@ -5,7 +5,8 @@
 use crate::views::reshard::state::{ReshardAction, ReshardState};
 use crate::widgets::answer::{use_answer, Asked};
 use gloo::timers::callback::Timeout;
-use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::host::question::{CheckPrefixes, Load};
+use ravenshard_model::host::Question;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -32,7 +33,7 @@ fn use_rested(changes: u64) -> bool {
 
 /// Which answer `asked` holds (its pointer), so that an effect runs once per answer without
 /// comparing answers of megabytes.
-fn answer_key(asked: &Asked) -> Option<usize> {
+fn answer_key<Q: Question>(asked: &Asked<Q>) -> Option<usize> {
     asked
         .last
         .as_ref()
@@ -45,35 +46,29 @@ fn answer_key(asked: &Asked) -> Option<usize> {
 pub fn use_reshard_answers(r: &ReshardState, on: &Callback<ReshardAction>) {
     let changes = r.inputs().changes;
     let rested = use_rested(changes);
-    let load = use_answer(
-        (r.load_wanted() && rested).then_some(Question::Load),
-        changes,
-    );
+    let load = use_answer((r.load_wanted() && rested).then_some(Load), changes);
     {
         let (on, asked) = (on.clone(), load.clone());
         use_effect_with(answer_key(&load), move |_| {
             if let (Some((_, a)), Some(changes)) = (&asked.last, asked.asked_at) {
-                if let Answer::Load(load) = &*a.answer {
-                    let load = Rc::new(load.clone());
-                    on.emit(ReshardAction::Load { changes, load });
-                }
+                let load = Rc::new((*a.answer).clone());
+                on.emit(ReshardAction::Load { changes, load });
             }
         });
     }
-    let checking = r.checking().map(|t| Question::CheckPrefixes {
+    let checking = r.checking().map(|t| CheckPrefixes {
         configuration: t.to_json(),
     });
     let checked = use_answer(checking, changes);
     {
         let (on, asked) = (on.clone(), checked.clone());
         use_effect_with(answer_key(&checked), move |_| {
-            let Some((Question::CheckPrefixes { configuration }, a)) = &asked.last else {
+            let Some((CheckPrefixes { configuration }, a)) = &asked.last else {
                 return;
             };
             let problem = match &*a.answer {
-                Answer::PrefixesChecked(problem) => problem.clone(),
-                Answer::Refused(message) => Some(message.clone()),
-                _ => return,
+                Ok(problem) => problem.clone(),
+                Err(unread) => Some(unread.to_string()),
             };
             let configuration = configuration.clone();
             on.emit(ReshardAction::PrefixesChecked {

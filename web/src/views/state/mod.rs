@@ -536,7 +536,9 @@ impl State {
                         (Rc::clone(self.summary()), Rc::clone(&self.placed.topology));
                     let action = match what {
                         What::Members => ViewAction::MembersChanged(summary, topology),
-                        _ => ViewAction::Placed(summary, topology),
+                        What::Placed | What::Edited { .. } | What::Nothing => {
+                            ViewAction::Placed(summary, topology)
+                        }
                     };
                     self.views = Rc::clone(&self.views).reduce(action);
                 }

@@ -8,7 +8,7 @@ use crate::widgets::geometry::{bin_at, bin_bounds, wheel_factor, View};
 use crate::widgets::{pointer_x, ByPtr};
 use crate::workers::host;
 use gloo::events::{EventListener, EventListenerOptions};
-use ravenshard_model::host::{Answer, Question};
+use ravenshard_model::host::question::{FirstUsedBucket, Histogram};
 use ravenshard_model::workspace::Bin;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -114,7 +114,7 @@ pub(super) fn use_map_bins(
         } => {
             let configuration = configuration.as_ref().map(ToString::to_string);
             let bins = u32::try_from(bins).unwrap_or(u32::MAX);
-            let question = Question::Histogram {
+            let question = Histogram {
                 configuration,
                 start,
                 end,
@@ -129,9 +129,10 @@ pub(super) fn use_map_bins(
         .last
         .as_ref()
         .map(|(_, a)| ByPtr(Rc::clone(&a.answer)));
-    let counted = use_memo(answer, |answer| match answer.as_ref().map(|a| &*a.0) {
-        Some(Answer::Histogram(bins)) => Some(ByPtr(Rc::new(bins.clone()))),
-        _ => None,
+    // A target that does not read shows no bins (its editor says why).
+    let counted = use_memo(answer, |answer| {
+        let bins = answer.as_ref().and_then(|a| a.0.as_ref().as_ref().ok());
+        bins.map(|bins| ByPtr(Rc::new(bins.clone())))
     });
     (counted, drawn_version)
 }
@@ -237,15 +238,11 @@ pub(super) fn use_pointer(on: PointerOn<'_>) -> Pointer {
 /// Tells `on_select` the first bucket with documents in `lo..hi` (asked of the host), else
 /// `under`.
 fn select_first_used(lo: u32, hi: u32, under: Option<u32>, on_select: Callback<u32>) {
-    let question = Question::FirstUsedBucket { start: lo, end: hi };
+    let question = FirstUsedBucket { start: lo, end: hi };
     host::ask(
         question,
-        Callback::from(move |a: host::Answered| {
-            let first = match &*a.answer {
-                Answer::FirstUsedBucket(first) => *first,
-                _ => None,
-            };
-            if let Some(bucket) = first.or(under) {
+        Callback::from(move |a: host::Answered<Option<u32>>| {
+            if let Some(bucket) = a.answer.or(under) {
                 on_select.emit(bucket);
             }
         }),

@@ -30,7 +30,7 @@ const DRAG_THRESHOLD: f64 = 3.0;
 #[derive(Debug, Clone, PartialEq)]
 pub enum MapDocuments {
     /// The workspace's host, at its `version`: the bins of the view are asked for
-    /// ([`Question::Histogram`](ravenshard_model::host::Question::Histogram)), under the
+    /// ([`Histogram`](ravenshard_model::host::question::Histogram)), under the
     /// workspace's own configuration (`None`) or another one that keeps every document in
     /// its bucket (its JSON).
     Host {

@@ -43,16 +43,16 @@ pub enum AdvisorRequest {
 }
 
 /// What the Advisor's worker answers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum AdvisorReply {
     /// How far the run is.
     Progress(Progress),
-    /// The advice, as the CLI's JSON.
+    /// The advice.
     Advice {
         /// The run.
         run: u64,
-        /// The JSON of [`ravenshard_advise::Advice`].
-        json: String,
+        /// The advice (boxed: the largest reply).
+        advice: Box<ravenshard_advise::Advice>,
     },
     /// The IDs to rewrite, `(from, to)`.
     Rewrites {
@@ -81,5 +81,48 @@ crash_reply!(AdvisorReply);
 impl From<Progress> for AdvisorReply {
     fn from(progress: Progress) -> Self {
         AdvisorReply::Progress(progress)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workers::transport::round_trip;
+    use ravenshard_advise::{advise, Workload};
+    use ravenshard_import::Format;
+
+    /// The advice crosses the worker's codec as it is, a candidate's configuration too
+    /// (a JSON value, which the advice's JSON keeps as itself).
+    #[test]
+    fn the_advice_survives_the_workers_codec() {
+        let export: String = (1..=40)
+            .map(|i| {
+                let company = format!("companies/{}-A", i % 4 + 1);
+                format!(
+                    "{{\"@metadata\": {{\"@id\": \"orders/{i}-A\", \"@collection\": \"Orders\"}}, \"Company\": \"{company}\"}}\n\
+                     {{\"@metadata\": {{\"@id\": \"{company}\", \"@collection\": \"Companies\"}}}}\n"
+                )
+            })
+            .collect();
+        let topology = ravenshard::Topology::with_shards(3).unwrap();
+        let workload = Workload::default();
+        let mut advice = advise(
+            export.as_bytes(),
+            Some(Format::Ndjson),
+            &topology,
+            &workload,
+        )
+        .expect("advised");
+        let configuration = serde_json::json!({"Shards": {"0": {}, "1": {}}, "Prefixed": []});
+        let candidate = &mut advice.collections[0].candidates[0];
+        candidate.configuration = Some(configuration.clone());
+        let json = serde_json::to_value(&advice).unwrap();
+        let pointer = "/collections/0/candidates/0/configuration";
+        assert_eq!(json.pointer(pointer), Some(&configuration));
+        let reply = AdvisorReply::Advice {
+            run: 2,
+            advice: Box::new(advice),
+        };
+        assert_eq!(round_trip(&reply), reply);
     }
 }

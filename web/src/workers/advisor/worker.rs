@@ -5,7 +5,7 @@ use crate::workers::progress::{Chunks, Reporter, Stage};
 use crate::workers::transport::{Channel, Role, Scope};
 use gloo::worker::HandlerId;
 use ravenshard::Topology;
-use ravenshard_advise::{ExportReader, ReadExport, Workload};
+use ravenshard_advise::{Advice, ExportReader, ReadExport, Workload};
 use ravenshard_import::Format;
 use std::cell::RefCell;
 use std::ops::ControlFlow;
@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 /// The Advisor's worker: the export last advised on (with its run), for
 /// [`AdvisorRequest::Rewrites`].
+#[derive(Default)]
 pub struct Advisor {
     export: Rc<RefCell<Option<(u64, ReadExport)>>>,
 }
@@ -21,12 +22,9 @@ impl Role for Advisor {
     type Request = AdvisorRequest;
     type Reply = AdvisorReply;
     const CHANNEL: Channel = Channel::Advisor;
-    const NAME: &'static str = "advisor";
 
     fn start(_scope: &Scope<Self>) -> Self {
-        Advisor {
-            export: Rc::default(),
-        }
+        Self::default()
     }
 
     fn received(&mut self, scope: &Scope<Self>, request: AdvisorRequest, id: HandlerId) {
@@ -36,7 +34,10 @@ impl Role for Advisor {
                 wasm_bindgen_futures::spawn_local(async move {
                     let run = request.run;
                     let reply = match advise(&scope, id, request, &export).await {
-                        Ok(json) => AdvisorReply::Advice { run, json },
+                        Ok(advice) => AdvisorReply::Advice {
+                            run,
+                            advice: Box::new(advice),
+                        },
                         Err(message) => AdvisorReply::Failed { run, message },
                     };
                     scope.respond(id, reply);
@@ -75,13 +76,13 @@ impl Advisor {
     }
 }
 
-/// Reads the export, then advises: the advice's JSON, or why not.
+/// Reads the export, then advises: the advice, or why not.
 async fn advise(
     scope: &Scope<Advisor>,
     id: HandlerId,
     request: AdviseRequest,
     kept: &RefCell<Option<(u64, ReadExport)>>,
-) -> Result<String, String> {
+) -> Result<Advice, String> {
     let topology = Topology::from_json(&request.configuration)
         .map_err(|e| format!("the configuration in force: {e}"))?;
     let workload = Workload::parse(&request.queries, &request.loads).map_err(|e| e.to_string())?;
@@ -98,9 +99,8 @@ async fn advise(
         })
         .map_err(|e| e.to_string())?;
     reporter.report(total, Some(total), true);
-    let json = serde_json::to_string(&advice).map_err(|e| e.to_string())?;
     *kept.borrow_mut() = Some((request.run, export));
-    Ok(json)
+    Ok(advice)
 }
 
 /// Reads the export chunk by chunk.

@@ -8,6 +8,7 @@ use ravenshard::{Document, Topology};
 use ravenshard_check::Inputs;
 
 /// The Readiness view's worker: the documents of run `run`, as they came.
+#[derive(Default)]
 pub struct Check {
     run: u64,
     documents: Vec<Document>,
@@ -17,13 +18,9 @@ impl Role for Check {
     type Request = CheckRequest;
     type Reply = CheckReply;
     const CHANNEL: Channel = Channel::Check;
-    const NAME: &'static str = "check";
 
     fn start(_scope: &Scope<Self>) -> Self {
-        Check {
-            run: 0,
-            documents: Vec::new(),
-        }
+        Self::default()
     }
 
     fn received(&mut self, scope: &Scope<Self>, request: CheckRequest, id: HandlerId) {

@@ -13,7 +13,7 @@ use crate::workers::host::worker::HostWorker;
 use crate::workers::save::engine::StorageError;
 use crate::workers::transport::{Channel, Crashed};
 use ravenshard_model::batch::DocumentBatch;
-use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question, Staging};
+use ravenshard_model::host::{AnyAnswer, Change, ChangeError, Changed, Question, Staging};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -45,13 +45,25 @@ pub enum HostNews {
 }
 
 /// An answer, and the workspace's version it is of.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Answered {
+#[derive(Debug, PartialEq)]
+pub struct Answered<A> {
     /// The host's version when it answered.
     pub version: u64,
     /// The answer.
-    pub answer: Rc<Answer>,
+    pub answer: Rc<A>,
 }
+
+impl<A> Clone for Answered<A> {
+    fn clone(&self) -> Self {
+        Answered {
+            version: self.version,
+            answer: Rc::clone(&self.answer),
+        }
+    }
+}
+
+/// Where the answer to a question goes: its own answer, taken out of the host's reply.
+type OnAnswer = Box<dyn Fn(u64, AnyAnswer)>;
 
 /// Where a save's outcome goes ([`save`]).
 type SaveOutcome = futures::channel::oneshot::Sender<Option<Result<u64, StorageError>>>;
@@ -60,7 +72,7 @@ thread_local! {
     static NEWS: RefCell<Option<Callback<HostNews>>> = const { RefCell::new(None) };
     /// What sends the changes the page queued (its outbox), called before each question.
     static BEFORE_ASK: RefCell<Option<Callback<()>>> = const { RefCell::new(None) };
-    static ASKED: RefCell<HashMap<u64, Callback<Answered>>> = RefCell::new(HashMap::new());
+    static ASKED: RefCell<HashMap<u64, OnAnswer>> = RefCell::new(HashMap::new());
     /// Where the progress of a question answered by a job goes.
     static PROGRESS: RefCell<HashMap<u64, Callback<(u64, u64)>>> = RefCell::new(HashMap::new());
     /// The questions a job is answering (they reported progress).
@@ -120,13 +132,7 @@ pub fn unstage(job: u64) {
 /// stored or why not, `None` when an edit stopped the save (the next goes on from it). A
 /// host's worker that stops first is a [`StorageError::Stopped`].
 pub async fn save(settings: &Saved) -> Option<Result<usize, StorageError>> {
-    let settings = match serde_json::to_string(settings) {
-        Ok(json) => json,
-        Err(e) => {
-            let reason = format!("the settings could not be written ({e})");
-            return Some(Err(StorageError::Refused { bytes: 0, reason }));
-        }
-    };
+    let settings = settings.clone();
     let (sender, receiver) = futures::channel::oneshot::channel();
     let id = next_job();
     SAVES.with(|s| s.borrow_mut().insert(id, sender));
@@ -186,42 +192,50 @@ fn send_queued() {
 
 /// Asks `question`; the answer goes to `on_answer` (unless [`forget`] is called first).
 /// Returns the question's number.
-pub fn ask(question: Question, on_answer: Callback<Answered>) -> u64 {
+pub fn ask<Q: Question>(question: Q, on_answer: Callback<Answered<Q::Answer>>) -> u64 {
     ask_with_progress(question, on_answer, None)
 }
 
 /// [`ask`], and when a job answers it a step at a time (the rows of a large workspace),
 /// its progress `(done, total)` goes to `on_progress`.
-pub fn ask_with_progress(
-    question: Question,
-    on_answer: Callback<Answered>,
+pub fn ask_with_progress<Q: Question>(
+    question: Q,
+    on_answer: Callback<Answered<Q::Answer>>,
     on_progress: Option<Callback<(u64, u64)>>,
 ) -> u64 {
     let id = LAST_ID.with(|n| {
         n.set(n.get() + 1);
         n.get()
     });
+    // The host answers a question with the answer of its own name (`AnyQuestion::answer`).
+    let on_answer: OnAnswer = Box::new(move |version, answer| {
+        if let Some(answer) = Q::answer_of(answer) {
+            let answer = Rc::new(answer);
+            on_answer.emit(Answered { version, answer });
+        }
+    });
     ASKED.with(|a| a.borrow_mut().insert(id, on_answer));
     send_queued();
     if let Some(on_progress) = on_progress {
         PROGRESS.with(|p| p.borrow_mut().insert(id, on_progress));
     }
+    let question = question.into();
     send(HostRequest::Ask { id, question });
     id
 }
 
 /// Asks `question` and waits for the answer; `None` when the host's worker stopped first.
-pub async fn answer(question: Question) -> Option<Answered> {
+pub async fn answer<Q: Question>(question: Q) -> Option<Answered<Q::Answer>> {
     answer_of(question, false).await
 }
 
 /// [`answer`] for a job that shows its own progress (an export): [`is_idle`] does not wait
 /// for it, as it does not for a question a job answers.
-pub async fn answer_in_background(question: Question) -> Option<Answered> {
+pub async fn answer_in_background<Q: Question>(question: Q) -> Option<Answered<Q::Answer>> {
     answer_of(question, true).await
 }
 
-async fn answer_of(question: Question, background: bool) -> Option<Answered> {
+async fn answer_of<Q: Question>(question: Q, background: bool) -> Option<Answered<Q::Answer>> {
     let (sender, receiver) = futures::channel::oneshot::channel();
     let sender = RefCell::new(Some(sender));
     let on_answer = Callback::from(move |answered| {
@@ -306,8 +320,7 @@ fn route(reply: HostReply) {
             PROGRESS.with(|p| p.borrow_mut().remove(&id));
             WORKING.with(|w| w.borrow_mut().remove(&id));
             if let Some(on_answer) = asked {
-                let answer = Rc::new(answer);
-                on_answer.emit(Answered { version, answer });
+                on_answer(version, answer);
             }
         }
         HostReply::Working { id, done, total } => {

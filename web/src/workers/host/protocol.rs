@@ -1,10 +1,11 @@
 //! What the page and the workspace's host say to each other. The host handles the
 //! requests in order: an answer is of the workspace after every change sent before it.
 
+use crate::persist::Saved;
 use crate::workers::save::engine::StorageError;
 use crate::workers::transport::{crash_reply, Crashed};
 use ravenshard_model::batch::DocumentBatch;
-use ravenshard_model::host::{Answer, Change, ChangeError, Changed, Question, Staging};
+use ravenshard_model::host::{AnyAnswer, AnyQuestion, Change, ChangeError, Changed, Staging};
 use serde::{Deserialize, Serialize};
 
 /// What the page tells the workspace's host ([`Channel::Workspace`](crate::workers::Channel::Workspace)). The host handles
@@ -23,7 +24,7 @@ pub enum HostRequest {
         /// The question's number (the page's).
         id: u64,
         /// The question.
-        question: Question,
+        question: AnyQuestion,
     },
     /// The answer to the question `id` is no longer wanted: a job making it stops.
     Forget {
@@ -51,8 +52,9 @@ pub enum HostRequest {
     Save {
         /// The save's number (the page's).
         id: u64,
-        /// The settings ([`Saved`](crate::persist::Saved)) as JSON.
-        settings: String,
+        /// The settings, without documents (the host saves the ones it holds).
+        #[serde(with = "settings")]
+        settings: Saved,
         /// A save generation the page gave for it, if it starts a new run (the page
         /// outlives the worker: the parts of a run a crash stopped stay this tab's).
         generation: u64,
@@ -107,11 +109,150 @@ pub enum HostReply {
         id: u64,
         /// The workspace's version the answer is of.
         version: u64,
-        /// The answer.
-        answer: Answer,
+        /// The answer: the one of the question's name.
+        answer: AnyAnswer,
     },
     /// The worker stopped.
     Crashed(Crashed),
 }
 
 crash_reply!(HostReply);
+
+/// [`Saved`] without its documents, every field written: its own serde form (its JSON
+/// record's) leaves out the missing ones, which the worker's codec cannot read back. The
+/// settings are taken apart field by field, so a field added to them is a compile error
+/// here until it crosses too.
+mod settings {
+    use crate::persist::Saved;
+    use crate::state::kept::SavedKept;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    type Fields = (
+        u32,
+        String,
+        String,
+        String,
+        String,
+        bool,
+        Option<String>,
+        Option<SavedKept>,
+    );
+
+    pub fn serialize<S: Serializer>(saved: &Saved, s: S) -> Result<S::Ok, S::Error> {
+        let Saved {
+            version,
+            database,
+            nodes,
+            replication_factor,
+            config,
+            custom,
+            documents: _,
+            tab,
+            kept,
+        } = saved;
+        (
+            version,
+            database,
+            nodes,
+            replication_factor,
+            config,
+            custom,
+            tab,
+            kept,
+        )
+            .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Saved, D::Error> {
+        let (version, database, nodes, replication_factor, config, custom, tab, kept) =
+            Fields::deserialize(d)?;
+        Ok(Saved {
+            version,
+            database,
+            nodes,
+            replication_factor,
+            config,
+            custom,
+            documents: Vec::new(),
+            tab,
+            kept,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::kept::SavedKept;
+    use crate::workers::transport::round_trip;
+    use ravenshard_model::host::question::{Page, RowData, Rows};
+    use ravenshard_model::workspace::RowQuery;
+
+    /// A save's settings cross as they are (without documents: the host saves its own),
+    /// every optional field set or not; a question and its answer cross as they are.
+    #[test]
+    fn host_messages_survive_the_workers_codec() {
+        let settings = Saved {
+            version: 1,
+            database: "Orders".into(),
+            nodes: "A, B".into(),
+            replication_factor: "2".into(),
+            config: ravenshard::Topology::with_shards(4).unwrap().to_json(),
+            custom: true,
+            documents: Vec::new(),
+            tab: Some("map".into()),
+            kept: Some(SavedKept {
+                file: "export.ravendbdump".into(),
+                fields: vec!["Company".into(), "Lines.Product".into()],
+            }),
+        };
+        let bare = Saved {
+            custom: false,
+            tab: None,
+            kept: None,
+            ..settings.clone()
+        };
+        for settings in [settings, bare] {
+            let request = HostRequest::Save {
+                id: 7,
+                settings,
+                generation: 3,
+                own: vec![1, 3],
+            };
+            assert_eq!(round_trip(&request), request);
+        }
+        let question = Rows {
+            query: RowQuery::default(),
+            from: 10,
+            count: 5,
+        };
+        let request = HostRequest::Ask {
+            id: 9,
+            question: question.into(),
+        };
+        assert_eq!(round_trip(&request), request);
+        let row = RowData {
+            index: 10,
+            id: "orders/1-A".into(),
+            hashed_chars: Some([0, 10]),
+            collection: None,
+            size: Some(120),
+            bucket: Some(982_173),
+            shard: Some(2),
+            group: None,
+            group_anchor: None,
+            group_documents: None,
+            error: None,
+            generated: None,
+        };
+        let reply = HostReply::Answer {
+            id: 9,
+            version: 4,
+            answer: AnyAnswer::Rows(Page {
+                total: 11,
+                items: vec![row],
+            }),
+        };
+        assert_eq!(round_trip(&reply), reply);
+    }
+}

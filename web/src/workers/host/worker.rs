@@ -9,7 +9,8 @@ use crate::workers::save::engine::{unchanged_since, Documents, StorageError, Sto
 use crate::workers::save::Saves;
 use crate::workers::transport::{Channel, Role, Scope, PROGRESS_EVERY_MS};
 use gloo::worker::HandlerId;
-use ravenshard_model::host::{Host, Question, What};
+use ravenshard_model::host::question::Rows;
+use ravenshard_model::host::{AnyAnswer, AnyQuestion, Host, What};
 use ravenshard_model::workspace::{DocumentsMark, Placement};
 use ravenshard_model::workspace::{RowQuery, RowsJob};
 use std::cell::RefCell;
@@ -17,6 +18,7 @@ use std::rc::Rc;
 
 /// The workspace's host's worker: the workspace, the rows job running and the questions
 /// waiting for it, and the saves of the host's documents (started at the first).
+#[derive(Default)]
 pub struct HostWorker {
     host: Rc<RefCell<Host>>,
     /// The rows job running ([`rows_in_steps`]), and the questions waiting for its rows.
@@ -28,14 +30,9 @@ impl Role for HostWorker {
     type Request = HostRequest;
     type Reply = HostReply;
     const CHANNEL: Channel = Channel::Workspace;
-    const NAME: &'static str = "host";
 
     fn start(_scope: &Scope<Self>) -> Self {
-        HostWorker {
-            host: Rc::default(),
-            rows: Rc::default(),
-            store: None,
-        }
+        Self::default()
     }
 
     /// The rows of a large workspace that need a pass over its documents are made in
@@ -65,7 +62,7 @@ impl Role for HostWorker {
             HostRequest::Restored => self.store().restored(host.borrow().placement()),
             HostRequest::Ask {
                 id: asked,
-                question: question @ Question::Rows { .. },
+                question: AnyQuestion::Rows(question),
             } if in_steps(&host.borrow(), &question) => {
                 self.rows_in_steps(scope, id, host, asked, question);
             }
@@ -101,11 +98,9 @@ impl HostWorker {
         id: HandlerId,
         host: Rc<RefCell<Host>>,
         asked: u64,
-        question: Question,
+        question: Rows,
     ) {
-        let Question::Rows { query, .. } = &question else {
-            return;
-        };
+        let query = &question.query;
         let version = host.borrow().version();
         let working = |(done, total): (u64, u64)| {
             let reply = HostReply::Working {
@@ -169,11 +164,8 @@ async fn rank_in_steps(host: Rc<RefCell<Host>>) {
 }
 
 /// Whether the rows `question` asks for are made by a job in steps.
-fn in_steps(host: &Host, question: &Question) -> bool {
-    let Question::Rows { query, .. } = question else {
-        return false;
-    };
-    host.placement().len() >= ROWS_IN_STEPS_FROM && !host.rows_at_hand(query)
+fn in_steps(host: &Host, question: &Rows) -> bool {
+    host.placement().len() >= ROWS_IN_STEPS_FROM && !host.rows_at_hand(&question.query)
 }
 
 /// The rows job running in the host's worker: the query and version it makes the rows
@@ -182,7 +174,7 @@ struct RowsWanted {
     version: u64,
     query: RowQuery,
     progress: (u64, u64),
-    waiting: Vec<(u64, Question)>,
+    waiting: Vec<(u64, Rows)>,
 }
 
 /// Makes the rows a slice at a time, letting the page's other changes and questions in
@@ -221,13 +213,15 @@ async fn rows_in_steps(
         if let Some(done) = made {
             let waiting = rows.borrow_mut().take().map(|w| w.waiting);
             for (asked, question) in waiting.into_iter().flatten().filter(|_| done) {
-                let request = HostRequest::Ask {
+                let mut host = host.borrow_mut();
+                let answer = AnyAnswer::Rows(host.answer(&question));
+                let version = host.version();
+                let reply = HostReply::Answer {
                     id: asked,
-                    question,
+                    version,
+                    answer,
                 };
-                if let Some(reply) = hosted(&mut host.borrow_mut(), request) {
-                    scope.respond(id, reply);
-                }
+                scope.respond(id, reply);
             }
             return;
         }
@@ -268,22 +262,15 @@ impl Documents for HostDocuments {
     }
 }
 
-/// Saves `settings` (JSON) and `host`'s documents with `store`.
+/// Saves `settings` and `host`'s documents with `store`.
 async fn save_host(
     store: &Store,
     host: Rc<RefCell<Host>>,
-    settings: &str,
+    settings: &Saved,
     generation: u64,
 ) -> Option<Result<u64, StorageError>> {
-    let settings: Saved = match serde_json::from_str(settings) {
-        Ok(settings) => settings,
-        Err(e) => {
-            let reason = format!("the page's settings do not read ({e})");
-            return Some(Err(StorageError::Refused { bytes: 0, reason }));
-        }
-    };
     let saved = store
-        .save(&settings, &HostDocuments(host), Some(generation))
+        .save(settings, &HostDocuments(host), Some(generation))
         .await?;
     Some(saved.map(|bytes| bytes as u64))
 }
@@ -300,7 +287,7 @@ fn hosted(host: &mut Host, request: HostRequest) -> Option<HostReply> {
             Err(error) => HostReply::ChangeRefused { seq, error },
         },
         HostRequest::Ask { id, question } => {
-            let answer = host.answer(&question);
+            let answer = question.answer(host);
             let version = host.version();
             HostReply::Answer {
                 id,

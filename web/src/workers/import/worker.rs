@@ -20,6 +20,7 @@ const WAIT_MS: u32 = 2;
 
 /// The worker of a job that makes a workspace (an import, a generation, a restore): it
 /// holds how many batches of its run the page placed.
+#[derive(Default)]
 pub struct Reader {
     /// `(run, batches)` the page said it placed.
     placed: Rc<Cell<(u64, u64)>>,
@@ -29,12 +30,9 @@ impl Role for Reader {
     type Request = ReadingRequest;
     type Reply = ReadingReply;
     const CHANNEL: Channel = Channel::Import;
-    const NAME: &'static str = "reading";
 
     fn start(_scope: &Scope<Self>) -> Self {
-        Reader {
-            placed: Rc::default(),
-        }
+        Self::default()
     }
 
     fn received(&mut self, scope: &Scope<Self>, request: ReadingRequest, id: HandlerId) {

@@ -5,6 +5,7 @@
 pub mod balance;
 pub mod plan;
 pub mod protocol;
+pub(crate) mod wire;
 pub(crate) mod worker;
 
 pub use protocol::{

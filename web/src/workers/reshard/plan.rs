@@ -6,7 +6,7 @@
 //! the native tests run the page's side of a plan against it.
 
 use crate::workers::reshard::balance::Balancer;
-use crate::workers::reshard::protocol::{as_json, LoadData};
+use crate::workers::reshard::protocol::LoadData;
 use ravenshard::Topology;
 use ravenshard_reshard::{
     calls, migration_step, migration_steps, next_step_with_documents, plan, BucketLoad,
@@ -43,9 +43,8 @@ pub struct PlanRequest {
     pub target: String,
     /// The database's name (the shards' names in the walk-through and the calls).
     pub database: String,
-    /// How the plan counts and estimates (as JSON: bincode cannot read back the
-    /// throughput).
-    #[serde(with = "as_json")]
+    /// How the plan counts and estimates.
+    #[serde(with = "super::wire::plan_options")]
     pub options: PlanOptions,
     /// The walk-through's step to show.
     pub step: StepAt,

@@ -76,9 +76,8 @@ pub struct BalanceRequest {
     pub data: Option<LoadData>,
     /// The target to balance, as JSON (`Topology::to_json`).
     pub target: String,
-    /// How (as JSON inside the message: bincode cannot read back the throughput, an
-    /// adjacently tagged enum).
-    #[serde(with = "as_json")]
+    /// How.
+    #[serde(with = "super::wire::balance_options")]
     pub options: BalanceOptions,
 }
 
@@ -98,23 +97,6 @@ pub struct DrainRequest {
     pub shard: u32,
     /// What "evenly" counts.
     pub by: ravenshard_reshard::Measure,
-}
-
-/// A value as a JSON string, in a bincode message.
-pub(crate) mod as_json {
-    use serde::de::{DeserializeOwned, Error as _};
-    use serde::ser::Error as _;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<T: Serialize, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&serde_json::to_string(value).map_err(S::Error::custom)?)
-    }
-
-    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<T, D::Error> {
-        serde_json::from_str(&String::deserialize(d)?).map_err(D::Error::custom)
-    }
 }
 
 /// A balanced target, what the Resharding view shows of the balance.

@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 /// The Resharding view's worker: the load and the balance's state ([`Balancer`]), and the
 /// last plan, for the walk-through's steps and the calls ([`Planner`]).
+#[derive(Default)]
 pub struct Reshard {
     balancer: Rc<RefCell<Balancer>>,
     planner: Planner,
@@ -20,13 +21,9 @@ impl Role for Reshard {
     type Request = ReshardRequest;
     type Reply = ReshardReply;
     const CHANNEL: Channel = Channel::Reshard;
-    const NAME: &'static str = "reshard";
 
     fn start(_scope: &Scope<Self>) -> Self {
-        Reshard {
-            balancer: Rc::default(),
-            planner: Planner::default(),
-        }
+        Self::default()
     }
 
     fn received(&mut self, scope: &Scope<Self>, request: ReshardRequest, id: HandlerId) {

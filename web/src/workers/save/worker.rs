@@ -431,7 +431,6 @@ impl Role for SaveWorker {
     type Request = SaveRequest;
     type Reply = SaveReply;
     const CHANNEL: Channel = Channel::Save;
-    const NAME: &'static str = "save";
 
     fn start(scope: &Scope<Self>) -> Self {
         SaveWorker {

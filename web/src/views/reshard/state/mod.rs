@@ -200,10 +200,8 @@ impl ReshardState {
     /// through the worker to the next one holding documents.
     fn move_step(&mut self, to: StepMove) {
         let at = self.step;
-        let steps = match self.view.as_deref() {
-            Some(ReshardView { plan: Ok(p) }) => p.steps(),
-            _ => 0,
-        };
+        let plan = self.view.as_deref().and_then(|v| v.plan.as_ref().ok());
+        let steps = plan.map_or(0, |p| p.steps());
         let next = match to {
             StepMove::First => 0,
             StepMove::Previous => at.saturating_sub(1),

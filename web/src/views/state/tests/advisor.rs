@@ -43,7 +43,7 @@ fn ndjson() -> String {
     text
 }
 
-fn advice_json() -> String {
+fn an_advice() -> Box<ravenshard_advise::Advice> {
     let topology = Topology::with_shards(3).unwrap();
     let advice = advise(
         ndjson().as_bytes(),
@@ -51,7 +51,7 @@ fn advice_json() -> String {
         &topology,
         &Workload::default(),
     );
-    serde_json::to_string(&advice.unwrap()).unwrap()
+    Box::new(advice.unwrap())
 }
 
 fn started(run: u64) -> AdvisorState {
@@ -100,10 +100,10 @@ fn a_run_reports_progress_with_an_estimate_then_its_advice() {
     let state = advisor(state, progress(1, 250));
     assert!(matches!(state.run(), Run::Running { done: 250, .. }));
     assert_eq!(state.estimate_ms(), Some(600));
-    let json = advice_json();
+    let advice = an_advice();
     let state = advisor(
         state,
-        AdvisorAction::Reply(AdvisorReply::Advice { run: 1, json }),
+        AdvisorAction::Reply(AdvisorReply::Advice { run: 1, advice }),
     );
     let Run::Done(advice) = state.run() else {
         panic!("no advice: {:?}", state.run());
@@ -126,10 +126,10 @@ fn late_replies_of_a_cancelled_run_are_dropped() {
         state.run(),
         &Run::Failed("Cancelled: the worker was stopped.".into())
     );
-    let json = advice_json();
+    let advice = an_advice();
     let late = advisor(
         state.clone(),
-        AdvisorAction::Reply(AdvisorReply::Advice { run: 1, json }),
+        AdvisorAction::Reply(AdvisorReply::Advice { run: 1, advice }),
     );
     assert_eq!(late, state);
     let state = advisor(state, AdvisorAction::Started(2));

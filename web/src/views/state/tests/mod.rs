@@ -34,13 +34,10 @@ fn reduce(state: State, action: Action) -> State {
     if let Some(target) = state.reshard().checking() {
         let configuration = target.to_json();
         let mut host = ravenshard_model::host::Host::new(state.placement());
-        let question = ravenshard_model::host::Question::CheckPrefixes {
+        let question = ravenshard_model::host::question::CheckPrefixes {
             configuration: configuration.clone(),
         };
-        let ravenshard_model::host::Answer::PrefixesChecked(problem) = host.answer(&question)
-        else {
-            panic!("a check")
-        };
+        let problem = host.answer(&question).expect("the target reads");
         let checked = ReshardAction::PrefixesChecked {
             configuration,
             problem,

@@ -11,7 +11,8 @@ use crate::workers::{
     BalanceRequest, Balancer, CallsFile, CallsRequest, Crashed, LoadData, PlanShown, Planner,
     ReshardReply,
 };
-use ravenshard_model::host::{Answer, Host, Question};
+use ravenshard_model::host::question::{CheckPrefixes, Histogram, Load};
+use ravenshard_model::host::{Host, Question};
 use ravenshard_model::sample::Generator;
 use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_reshard::{Measure, Objective, Phase, PlanNote};
@@ -26,7 +27,7 @@ thread_local! {
 }
 
 /// What the host of the inputs' change answers.
-fn ask(state: &ReshardState, question: &Question) -> Answer {
+fn ask<Q: Question>(state: &ReshardState, question: &Q) -> Q::Answer {
     HOSTS.with(|h| {
         let mut hosts = h.borrow_mut();
         let host = hosts
@@ -62,21 +63,17 @@ fn plan_in(mut state: Rc<ReshardState>, worker: Option<u64>) -> Rc<ReshardState>
 fn reduce(state: ReshardState, action: ReshardAction) -> ReshardState {
     let mut state = Rc::new(state).reduce(action);
     if state.load_wanted() {
-        let Answer::Load(load) = ask(&state, &Question::Load) else {
-            panic!("a load")
-        };
+        let load = ask(&state, &Load);
         let changes = state.inputs().changes;
         let load = Rc::new(load);
         state = state.reduce(ReshardAction::Load { changes, load });
     }
     if let Some(target) = state.checking() {
         let configuration = target.to_json();
-        let question = Question::CheckPrefixes {
+        let question = CheckPrefixes {
             configuration: configuration.clone(),
         };
-        let Answer::PrefixesChecked(problem) = ask(&state, &question) else {
-            panic!("a check")
-        };
+        let problem = ask(&state, &question).expect("the target reads");
         let checked = ReshardAction::PrefixesChecked {
             configuration,
             problem,
@@ -614,16 +611,13 @@ fn after_map(
     end: u32,
     bins: u32,
 ) -> Vec<ravenshard_model::workspace::Bin> {
-    let question = Question::Histogram {
+    let question = Histogram {
         configuration: Some(state.target().to_json()),
         start,
         end,
         bins,
     };
-    let Answer::Histogram(bins) = ask(state, &question) else {
-        panic!("bins")
-    };
-    bins
+    ask(state, &question).expect("the target reads")
 }
 
 #[test]
@@ -850,9 +844,7 @@ fn a_drain_runs_in_the_worker_once_the_load_came() {
     let state = state.reduce(ReshardAction::DrainShard(1));
     assert!(state.drain_request(None).is_none(), "no load yet");
     let asked = state.worker_wanted();
-    let Answer::Load(load) = ask(&state, &Question::Load) else {
-        panic!("a load")
-    };
+    let load = ask(&state, &Load);
     let changes = state.inputs().changes;
     let load = Rc::new(load);
     let state = state.reduce(ReshardAction::Load { changes, load });
