@@ -4,12 +4,11 @@
 //! wasm32-unknown-unknown` (the runner reads `web/webdriver.json` for Chromium's flags).
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard_studio::app::open;
 use ravenshard_studio::marks;
 use ravenshard_studio::numbers::count;
 use ravenshard_studio::persist::records;
 use ravenshard_studio::persist::{Saved, SET_ASIDE_KEY, STORAGE_KEY};
-use ravenshard_studio::state::{SavedInTab, SAVES_CHANNEL};
+use ravenshard_studio::state::{SavedInTab, SAVES_CHANNEL, WRITER_LOCK};
 use ravenshard_studio::workers::save;
 use ravenshard_studio::App;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -51,7 +50,7 @@ async fn saved_with(documents: usize) -> Saved {
 async fn saved_where(wanted: impl Fn(&Saved) -> bool) -> Saved {
     let mut last = None;
     for _ in 0..500 {
-        if let Ok(Some(stored)) = open::load().await {
+        if let Ok(Some(stored)) = records::read_stored().await {
             let saved = stored.read().unwrap();
             if wanted(&saved) {
                 return saved;
@@ -457,6 +456,58 @@ async fn a_tab_is_told_when_another_saved_in_place_of_it() {
     studio.until("the second notice", |s| told(s) == 2).await;
 }
 
+#[wasm_bindgen(inline_js = "export function hold_lock(name) {
+    let release;
+    const held = new Promise(resolve => { release = resolve; });
+    return new Promise(granted => navigator.locks.request(name, () => {
+        granted(() => release());
+        return held;
+    }));
+}")]
+extern "C" {
+    /// Takes the Web Lock `name` as another tab would: resolves, once held, to what
+    /// releases it.
+    async fn hold_lock(name: &str) -> JsValue;
+}
+
+/// A tab that opens while another holds the writer's lock saves nothing, says so in the
+/// page and keeps its changes; once the other tab lets go (it closed), this tab becomes the
+/// writer, says so, and saves the changes made meanwhile.
+#[wasm_bindgen_test]
+async fn a_tab_without_the_writers_lock_keeps_its_changes_until_it_gets_it() {
+    clean().await;
+    let release: js_sys::Function = hold_lock(WRITER_LOCK).await.unchecked_into();
+    let studio = Studio::open().await;
+    studio
+        .until("the reader's banner", |s| s.find(".not-writer").is_some())
+        .await;
+    let banner = studio.text(".not-writer");
+    assert!(
+        banner.contains("Another tab of this studio is saving it"),
+        "{banner}"
+    );
+    studio.type_into("#ids", "customers/1-A").await;
+    gloo::timers::future::TimeoutFuture::new(1_000).await;
+    assert_eq!(
+        records::read_stored().await.unwrap(),
+        None,
+        "a reader saves nothing"
+    );
+    let banner = studio.text(".not-writer");
+    assert!(banner.contains("kept in this tab only"), "{banner}");
+    release.call0(&JsValue::NULL).unwrap();
+    saved_with(1).await;
+    studio
+        .until("no banner", |s| s.find(".not-writer").is_none())
+        .await;
+    studio
+        .until("the writer's notice", |s| {
+            (s.find(".notices").and_then(|n| n.text_content()))
+                .is_some_and(|t| t.contains("this tab saves it now, with the changes made here"))
+        })
+        .await;
+}
+
 #[wasm_bindgen_test]
 async fn leaving_the_page_saves_at_once() {
     let studio = Studio::fresh().await;
@@ -468,7 +519,7 @@ async fn leaving_the_page_saves_at_once() {
     common::fire_at(&web_sys::window().unwrap(), "pagehide");
     // Well before the debounced save (500 ms after the change) would run.
     for _ in 0..15 {
-        if let Ok(Some(stored)) = open::load().await {
+        if let Ok(Some(stored)) = records::read_stored().await {
             if stored.read().unwrap().documents.len() == 3 {
                 return;
             }
@@ -493,7 +544,7 @@ async fn changes_that_never_pause_are_saved_by_the_deadline() {
         text.push_str(&format!("\nb{i}"));
         studio.type_into("#ids", &text).await;
         gloo::timers::future::TimeoutFuture::new(200).await;
-        let stored = open::load().await.unwrap().unwrap();
+        let stored = records::read_stored().await.unwrap().unwrap();
         let saved = stored.read().unwrap().documents.len();
         if saved > 1 {
             let after = now() - started;
@@ -581,7 +632,12 @@ async fn a_cancelled_restore_opens_empty_and_keeps_the_saved_copy_until_a_change
     );
     // Well after a save would have run: the saved copy is untouched.
     gloo::timers::future::TimeoutFuture::new(900).await;
-    let kept = open::load().await.unwrap().unwrap().read().unwrap();
+    let kept = records::read_stored()
+        .await
+        .unwrap()
+        .unwrap()
+        .read()
+        .unwrap();
     assert_eq!(kept.documents.len(), 200_000);
     // The first change is saved in its place.
     studio.type_into("#ids", "customers/1-A").await;
@@ -643,7 +699,7 @@ async fn unreadable_saved_records_are_set_aside() {
     saved_with(2).await;
     drop(studio);
     // The first part of the save in force.
-    let settings = open::load().await.unwrap().unwrap().settings;
+    let settings = records::read_stored().await.unwrap().unwrap().settings;
     let generation = ravenshard_studio::persist::read_layout(&settings).generation;
     let part = ravenshard_studio::persist::records::layout_part_key(generation, 0);
     let db = rexie::Rexie::builder(records::DATABASE)
@@ -1512,7 +1568,7 @@ async fn a_workspace_too_big_for_a_link_is_offered_as_a_file() {
 
 /// The saved studio's settings record and the generation of its documents' parts.
 async fn saved_settings() -> (Saved, Option<u64>) {
-    let stored = open::load().await.unwrap().unwrap();
+    let stored = records::read_stored().await.unwrap().unwrap();
     let layout = ravenshard_studio::persist::read_layout(&stored.settings);
     (stored.read().unwrap(), layout.generation)
 }
@@ -1569,7 +1625,7 @@ async fn a_change_of_tab_saves_the_settings_without_the_documents() {
 
 /// The saved studio's documents' parts, as its settings record names them.
 async fn saved_parts() -> Vec<ravenshard_studio::persist::PartRef> {
-    let stored = open::load().await.unwrap().unwrap();
+    let stored = records::read_stored().await.unwrap().unwrap();
     let layout = ravenshard_studio::persist::read_layout(&stored.settings);
     layout.parts.expect("a save names its parts")
 }
@@ -1633,7 +1689,10 @@ async fn an_edit_saves_only_the_parts_it_touched() {
     // The storage cleared meanwhile: the next edit's save keeps nothing, and writes all.
     records::forget().await.unwrap();
     studio.retype_first_id("customers/2-A").await;
-    let stored = eventually("the whole save", || async { open::load().await.ok()? }).await;
+    let stored = eventually("the whole save", || async {
+        records::read_stored().await.ok()?
+    })
+    .await;
     let whole = ravenshard_studio::persist::read_layout(&stored.settings)
         .parts
         .unwrap_or_default();

@@ -35,8 +35,6 @@ pub enum Channel {
     /// An import of a document list, a generation, or the restore of the saved studio:
     /// one job that makes a workspace at a time.
     Import,
-    /// The save of the studio (one at a time; the worker stays between saves).
-    Save,
     /// The workspace's host: the worker that holds the documents' placement
     /// ([`ravenshard_model::host::Host`]) for the page's whole life.
     Workspace,
@@ -44,11 +42,10 @@ pub enum Channel {
 
 impl Channel {
     /// Every channel.
-    pub const ALL: [Channel; 5] = [
+    pub const ALL: [Channel; 4] = [
         Channel::Advisor,
         Channel::Reshard,
         Channel::Import,
-        Channel::Save,
         Channel::Workspace,
     ];
 }
