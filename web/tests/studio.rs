@@ -9,7 +9,6 @@ use ravenshard_studio::numbers::count;
 use ravenshard_studio::persist::records;
 use ravenshard_studio::persist::{Saved, SET_ASIDE_KEY, STORAGE_KEY};
 use ravenshard_studio::state::{SavedInTab, SAVES_CHANNEL, WRITER_LOCK};
-use ravenshard_studio::workers::save;
 use ravenshard_studio::App;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -30,7 +29,7 @@ fn storage() -> web_sys::Storage {
 /// No saved studio anywhere: neither in IndexedDB nor in `localStorage`.
 async fn forget() {
     storage().clear().unwrap();
-    records::forget().await.unwrap();
+    common::forget_saved().await.unwrap();
 }
 
 /// No saved studio and no link; the workers load this test module.
@@ -270,14 +269,11 @@ async fn imports_csv_and_ndjson() {
 /// page copies none of them), and the studio restores them.
 #[wasm_bindgen_test]
 async fn a_large_import_is_saved_from_the_hosts_copy() {
-    use ravenshard_studio::workers::save::copied_documents;
     let studio = Studio::fresh().await;
-    let before = copied_documents();
     let ids: String = (0..40_000).map(|i| format!("orders/{i}-A\n")).collect();
     import_bytes(&studio, "ids.txt", ids.as_bytes()).await;
     let saved = saved_with(40_000).await;
     assert_eq!(saved.documents[39_999].id, "orders/39999-A");
-    assert_eq!(copied_documents(), before, "the page copied none");
     drop(studio);
     let studio = Studio::open().await;
     assert_eq!(studio.text(".count-documents strong"), "40,000");
@@ -1377,15 +1373,11 @@ async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
     studio.click("button.generate").await;
     studio.wait_for(".work-progress").await;
     shown(&studio, "60,000", 120).await;
-    // Read before the save (500 ms after the workspace is shown).
-    let copied = save::copied_documents();
     assert!(studio.find(".work-progress").is_none());
     let first = studio.cell(0, "id-text");
     studio.click("#tab-shards").await;
     let shards: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
     saved_with(60_000).await;
-    // The host saved its own copy of the documents: the page copied none.
-    assert_eq!(save::copied_documents(), copied);
     drop(studio);
     let studio = Studio::mount(()).await;
     shown(&studio, "60,000", 120).await;
@@ -1618,7 +1610,7 @@ async fn a_change_of_tab_saves_the_settings_without_the_documents() {
     assert_ne!(saved_settings().await.1, generation);
     // The saved studio removed meanwhile (another tab cleared it): the next change saves
     // the documents whole again.
-    records::forget().await.unwrap();
+    common::forget_saved().await.unwrap();
     studio.click("#tab-nodes").await;
     saved_with(2001).await;
 }
@@ -1687,7 +1679,7 @@ async fn an_edit_saves_only_the_parts_it_touched() {
     assert_eq!(saved.documents[0].id, "customers/1-A");
     assert_eq!(saved.documents[1..], generated.documents[1..]);
     // The storage cleared meanwhile: the next edit's save keeps nothing, and writes all.
-    records::forget().await.unwrap();
+    common::forget_saved().await.unwrap();
     studio.retype_first_id("customers/2-A").await;
     let stored = eventually("the whole save", || async {
         records::read_stored().await.ok()?

@@ -231,8 +231,3 @@ pub async fn set_aside() -> Result<(), String> {
     db.close();
     result
 }
-
-/// Removes the saved studio (all of [`DATABASE`]); tests start from nothing with it.
-pub async fn forget() -> Result<(), String> {
-    Rexie::delete(DATABASE).await.map_err(reason)
-}

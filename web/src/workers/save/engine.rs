@@ -16,7 +16,7 @@ use crate::workers::save::Saves;
 use crate::workers::{DocumentBatch, SavePart};
 use ravenshard_model::workspace::{kept_runs, DocumentsMark, Placement};
 use serde::{Deserialize, Serialize};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::fmt;
 
 /// How long a save copies documents before it gives the event loop back, in milliseconds.
@@ -143,17 +143,6 @@ struct Base {
     mark: DocumentsMark,
     len: usize,
     segments: Vec<Segment<SavePart>>,
-}
-
-thread_local! {
-    /// The documents this thread copied to the save's machinery, since it started.
-    static COPIED: Cell<u64> = const { Cell::new(0) };
-}
-
-/// How many documents this thread copied to the save's machinery since it started (a save
-/// after an edit copies the parts it touched): for the tests and the bench.
-pub fn copied_documents() -> u64 {
-    COPIED.with(Cell::get)
 }
 
 /// A save stopped by an edit while it sent its batches: its run, and what it stored or
@@ -310,7 +299,6 @@ async fn store_plan(
                 let base = Some(done);
                 return Ok(Some(Outcome::Paused(Paused { saving, base })));
             };
-            COPIED.with(|c| c.set(c.get() + copied.len() as u64));
             saving.send(copied);
             let part = SavePart::Batch(number);
             parts.push(part);

@@ -10,8 +10,6 @@ pub mod engine;
 pub mod protocol;
 mod worker;
 
-pub use engine::{
-    copied_documents, size_text, unchanged_since, Documents, StorageError, Store, StoredDocuments,
-};
+pub use engine::{size_text, unchanged_since, Documents, StorageError, Store, StoredDocuments};
 pub use protocol::{SavePart, SaveReply, SaveRequest};
 pub(crate) use worker::Saves;
