@@ -8,7 +8,7 @@ use ravenshard_studio::marks;
 use ravenshard_studio::numbers::count;
 use ravenshard_studio::persist::records;
 use ravenshard_studio::persist::{Saved, SET_ASIDE_KEY, STORAGE_KEY};
-use ravenshard_studio::state::{SavedInTab, SAVES_CHANNEL, WRITER_LOCK};
+use ravenshard_studio::state::{SavedInTab, SAVES_CHANNEL};
 use ravenshard_studio::App;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -450,58 +450,6 @@ async fn a_tab_is_told_when_another_saved_in_place_of_it() {
     .await;
     other.saves("Orders", 14);
     studio.until("the second notice", |s| told(s) == 2).await;
-}
-
-#[wasm_bindgen(inline_js = "export function hold_lock(name) {
-    let release;
-    const held = new Promise(resolve => { release = resolve; });
-    return new Promise(granted => navigator.locks.request(name, () => {
-        granted(() => release());
-        return held;
-    }));
-}")]
-extern "C" {
-    /// Takes the Web Lock `name` as another tab would: resolves, once held, to what
-    /// releases it.
-    async fn hold_lock(name: &str) -> JsValue;
-}
-
-/// A tab that opens while another holds the writer's lock saves nothing, says so in the
-/// page and keeps its changes; once the other tab lets go (it closed), this tab becomes the
-/// writer, says so, and saves the changes made meanwhile.
-#[wasm_bindgen_test]
-async fn a_tab_without_the_writers_lock_keeps_its_changes_until_it_gets_it() {
-    clean().await;
-    let release: js_sys::Function = hold_lock(WRITER_LOCK).await.unchecked_into();
-    let studio = Studio::open().await;
-    studio
-        .until("the reader's banner", |s| s.find(".not-writer").is_some())
-        .await;
-    let banner = studio.text(".not-writer");
-    assert!(
-        banner.contains("Another tab of this studio is saving it"),
-        "{banner}"
-    );
-    studio.type_into("#ids", "customers/1-A").await;
-    gloo::timers::future::TimeoutFuture::new(1_000).await;
-    assert_eq!(
-        records::read_stored().await.unwrap(),
-        None,
-        "a reader saves nothing"
-    );
-    let banner = studio.text(".not-writer");
-    assert!(banner.contains("kept in this tab only"), "{banner}");
-    release.call0(&JsValue::NULL).unwrap();
-    saved_with(1).await;
-    studio
-        .until("no banner", |s| s.find(".not-writer").is_none())
-        .await;
-    studio
-        .until("the writer's notice", |s| {
-            (s.find(".notices").and_then(|n| n.text_content()))
-                .is_some_and(|t| t.contains("this tab saves it now, with the changes made here"))
-        })
-        .await;
 }
 
 #[wasm_bindgen_test]

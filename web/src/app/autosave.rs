@@ -23,8 +23,8 @@ pub struct Autosave {
     pub banner: Option<String>,
 }
 
-/// The saving's parts that live as long as the studio: the saver, this tab's part in
-/// saving, the channel to the other tabs and the lock asked for (released when dropped).
+/// The saving's parts that live as long as the studio: the saver, the channel to the
+/// other tabs and the watch on the writer's lock.
 struct Machinery {
     flush: Rc<dyn Fn()>,
     _channel: Rc<SavesChannel>,
@@ -67,7 +67,7 @@ impl Wiring {
             let (wiring, channel) = (self.clone(), Rc::clone(&channel));
             move || wiring.flush(&saver, &channel)
         });
-        let lock = WriterLock::request({
+        let lock = WriterLock::watch({
             let (wiring, flush) = (self, Rc::clone(&flush));
             Callback::from(move |writes: bool| {
                 let notice = if writes {
