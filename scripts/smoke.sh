@@ -4,7 +4,9 @@
 # documents, customers/1-A in bucket 982173 on shard 2 of 3, fragment Orders$2, under the
 # page's Content-Security-Policy (index.html; scripts/csp.sh adds trunk's inline script's
 # hash) with no violation logged, and that an inline script added to the page does not run.
-# Also saves a 1280x800 screenshot (SCREENSHOT, default /tmp/studio.png).
+# Also saves a 1280x800 screenshot (SCREENSHOT, default /tmp/studio.png). Then
+# scripts/two_tabs.py opens two tabs on one saved studio: one writes (the Web Lock), the
+# other says so and keeps its changes, and takes over when the writer closes.
 #
 # Run `trunk build --release` first. Works from any directory.
 set -euo pipefail
@@ -26,4 +28,5 @@ ls dist/*.wasm >/dev/null 2>&1 || fail "dist/ has no .wasm file: run 'trunk buil
 
 # ChromeDriver drives it in real time: the documents' rows are answered by the studio's
 # worker, which a virtual-time `--dump-dom` never lets answer.
-exec python3 scripts/smoke.py dist "$chromium"
+python3 scripts/smoke.py dist "$chromium"
+exec python3 scripts/two_tabs.py dist "$chromium"

@@ -4,13 +4,11 @@
 //! wasm32-unknown-unknown` (the runner reads `web/webdriver.json` for Chromium's flags).
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard_studio::app::open;
 use ravenshard_studio::marks;
 use ravenshard_studio::numbers::count;
 use ravenshard_studio::persist::records;
 use ravenshard_studio::persist::{Saved, SET_ASIDE_KEY, STORAGE_KEY};
 use ravenshard_studio::state::{SavedInTab, SAVES_CHANNEL};
-use ravenshard_studio::workers::save;
 use ravenshard_studio::App;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -31,7 +29,7 @@ fn storage() -> web_sys::Storage {
 /// No saved studio anywhere: neither in IndexedDB nor in `localStorage`.
 async fn forget() {
     storage().clear().unwrap();
-    records::forget().await.unwrap();
+    common::forget_saved().await.unwrap();
 }
 
 /// No saved studio and no link; the workers load this test module.
@@ -51,7 +49,7 @@ async fn saved_with(documents: usize) -> Saved {
 async fn saved_where(wanted: impl Fn(&Saved) -> bool) -> Saved {
     let mut last = None;
     for _ in 0..500 {
-        if let Ok(Some(stored)) = open::load().await {
+        if let Ok(Some(stored)) = records::read_stored().await {
             let saved = stored.read().unwrap();
             if wanted(&saved) {
                 return saved;
@@ -271,14 +269,11 @@ async fn imports_csv_and_ndjson() {
 /// page copies none of them), and the studio restores them.
 #[wasm_bindgen_test]
 async fn a_large_import_is_saved_from_the_hosts_copy() {
-    use ravenshard_studio::workers::save::copied_documents;
     let studio = Studio::fresh().await;
-    let before = copied_documents();
     let ids: String = (0..40_000).map(|i| format!("orders/{i}-A\n")).collect();
     import_bytes(&studio, "ids.txt", ids.as_bytes()).await;
     let saved = saved_with(40_000).await;
     assert_eq!(saved.documents[39_999].id, "orders/39999-A");
-    assert_eq!(copied_documents(), before, "the page copied none");
     drop(studio);
     let studio = Studio::open().await;
     assert_eq!(studio.text(".count-documents strong"), "40,000");
@@ -468,7 +463,7 @@ async fn leaving_the_page_saves_at_once() {
     common::fire_at(&web_sys::window().unwrap(), "pagehide");
     // Well before the debounced save (500 ms after the change) would run.
     for _ in 0..15 {
-        if let Ok(Some(stored)) = open::load().await {
+        if let Ok(Some(stored)) = records::read_stored().await {
             if stored.read().unwrap().documents.len() == 3 {
                 return;
             }
@@ -493,7 +488,7 @@ async fn changes_that_never_pause_are_saved_by_the_deadline() {
         text.push_str(&format!("\nb{i}"));
         studio.type_into("#ids", &text).await;
         gloo::timers::future::TimeoutFuture::new(200).await;
-        let stored = open::load().await.unwrap().unwrap();
+        let stored = records::read_stored().await.unwrap().unwrap();
         let saved = stored.read().unwrap().documents.len();
         if saved > 1 {
             let after = now() - started;
@@ -581,7 +576,12 @@ async fn a_cancelled_restore_opens_empty_and_keeps_the_saved_copy_until_a_change
     );
     // Well after a save would have run: the saved copy is untouched.
     gloo::timers::future::TimeoutFuture::new(900).await;
-    let kept = open::load().await.unwrap().unwrap().read().unwrap();
+    let kept = records::read_stored()
+        .await
+        .unwrap()
+        .unwrap()
+        .read()
+        .unwrap();
     assert_eq!(kept.documents.len(), 200_000);
     // The first change is saved in its place.
     studio.type_into("#ids", "customers/1-A").await;
@@ -643,7 +643,7 @@ async fn unreadable_saved_records_are_set_aside() {
     saved_with(2).await;
     drop(studio);
     // The first part of the save in force.
-    let settings = open::load().await.unwrap().unwrap().settings;
+    let settings = records::read_stored().await.unwrap().unwrap().settings;
     let generation = ravenshard_studio::persist::read_layout(&settings).generation;
     let part = ravenshard_studio::persist::records::layout_part_key(generation, 0);
     let db = rexie::Rexie::builder(records::DATABASE)
@@ -1321,15 +1321,11 @@ async fn a_large_generated_workspace_is_shown_and_survives_a_reload() {
     studio.click("button.generate").await;
     studio.wait_for(".work-progress").await;
     shown(&studio, "60,000", 120).await;
-    // Read before the save (500 ms after the workspace is shown).
-    let copied = save::copied_documents();
     assert!(studio.find(".work-progress").is_none());
     let first = studio.cell(0, "id-text");
     studio.click("#tab-shards").await;
     let shards: Vec<String> = (0..3).map(|s| studio.shard_documents(s)).collect();
     saved_with(60_000).await;
-    // The host saved its own copy of the documents: the page copied none.
-    assert_eq!(save::copied_documents(), copied);
     drop(studio);
     let studio = Studio::mount(()).await;
     shown(&studio, "60,000", 120).await;
@@ -1512,7 +1508,7 @@ async fn a_workspace_too_big_for_a_link_is_offered_as_a_file() {
 
 /// The saved studio's settings record and the generation of its documents' parts.
 async fn saved_settings() -> (Saved, Option<u64>) {
-    let stored = open::load().await.unwrap().unwrap();
+    let stored = records::read_stored().await.unwrap().unwrap();
     let layout = ravenshard_studio::persist::read_layout(&stored.settings);
     (stored.read().unwrap(), layout.generation)
 }
@@ -1562,14 +1558,14 @@ async fn a_change_of_tab_saves_the_settings_without_the_documents() {
     assert_ne!(saved_settings().await.1, generation);
     // The saved studio removed meanwhile (another tab cleared it): the next change saves
     // the documents whole again.
-    records::forget().await.unwrap();
+    common::forget_saved().await.unwrap();
     studio.click("#tab-nodes").await;
     saved_with(2001).await;
 }
 
 /// The saved studio's documents' parts, as its settings record names them.
 async fn saved_parts() -> Vec<ravenshard_studio::persist::PartRef> {
-    let stored = open::load().await.unwrap().unwrap();
+    let stored = records::read_stored().await.unwrap().unwrap();
     let layout = ravenshard_studio::persist::read_layout(&stored.settings);
     layout.parts.expect("a save names its parts")
 }
@@ -1631,9 +1627,12 @@ async fn an_edit_saves_only_the_parts_it_touched() {
     assert_eq!(saved.documents[0].id, "customers/1-A");
     assert_eq!(saved.documents[1..], generated.documents[1..]);
     // The storage cleared meanwhile: the next edit's save keeps nothing, and writes all.
-    records::forget().await.unwrap();
+    common::forget_saved().await.unwrap();
     studio.retype_first_id("customers/2-A").await;
-    let stored = eventually("the whole save", || async { open::load().await.ok()? }).await;
+    let stored = eventually("the whole save", || async {
+        records::read_stored().await.ok()?
+    })
+    .await;
     let whole = ravenshard_studio::persist::read_layout(&stored.settings)
         .parts
         .unwrap_or_default();

@@ -1,7 +1,9 @@
 //! The root of the studio: [`App`] opens the state (share link, saved studio or sample,
-//! [`open`], [`restore`]), saves it, and lays out the panels around the view shown
+//! [`open`], [`restore`]), saves it in the tab that writes the saved studio (`autosave`),
+//! and lays out the panels around the view shown
 //! ([`ConfigPanel`], [`WorkspacePanel`], [`Notices`], the tab bar of [`tabs`]).
 
+mod autosave;
 mod config;
 mod notices;
 pub mod open;

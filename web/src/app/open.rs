@@ -2,10 +2,10 @@
 //! after changes.
 //!
 //! The database [`DATABASE`] has one object store, [`STORE`](crate::persist::records::STORE), holding the records of a
-//! [`Stored`]: the settings under [`SETTINGS_KEY`] and the documents' parts under the keys
+//! [`Stored`](crate::persist::Stored): the settings under [`SETTINGS_KEY`] and the documents' parts under the keys
 //! of the save that wrote them. A save ([`Saver`](crate::jobs::save::Saver)) runs in the workspace's host's worker,
 //! which writes its documents out a part at a time, stores them and swaps them in with the
-//! settings in one transaction ([`store`](crate::workers::save::store)): the page copies none of them. On load the page reads the
+//! settings in one transaction ([`Store`](crate::workers::save::Store)): the page copies none of them. On load the page reads the
 //! settings; the documents are read by the studio's worker ([`restore`]). Studios saved
 //! before kept the documents in one record, [`DOCUMENTS_KEY`](crate::persist::records::DOCUMENTS_KEY), still read. A studio saved
 //! before in `localStorage` (under [`STORAGE_KEY`]) is read when IndexedDB has none, and
@@ -17,19 +17,12 @@ use crate::jobs::import::CancelToken;
 use crate::marks::{measure, READ_MEASURE, RESTORE_MEASURE};
 use crate::numbers::group_digits;
 use crate::persist::records::{self, DATABASE, PART_PREFIX, SETTINGS_KEY, SET_ASIDE_PREFIX};
-use crate::persist::{read_layout, read_saved, Saved, Stored, SET_ASIDE_KEY, STORAGE_KEY};
+use crate::persist::{read_layout, read_saved, Saved, SET_ASIDE_KEY, STORAGE_KEY};
 use crate::state::{Level, Notice, NoticeAction, Work};
 use crate::views::state::{Action, State};
 use crate::workers::save::StorageError;
 use ravenshard_model::share::decode_fragment;
 use yew::Callback;
-
-/// The saved studio, if IndexedDB holds one (every record, read at once: for tests).
-pub async fn load() -> Result<Option<Stored>, StorageError> {
-    records::read_stored()
-        .await
-        .map_err(|reason| StorageError::Unreadable { reason })
-}
 
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()

@@ -1,20 +1,17 @@
 //! The root component: owns the state, opens it (share link, saved studio or sample),
 //! saves it, and lays out the panels, the tab bar and the view shown.
 
+use super::autosave::use_autosave;
 use super::open;
 use super::tabs::{tab_view, TabBar};
 use crate::app::{ConfigPanel, Notices, WorkspacePanel};
 use crate::jobs::import::CancelToken;
-use crate::jobs::other_tabs::OtherTabs;
-use crate::jobs::save::Saver;
 use crate::jobs::{browser, export};
-use crate::state::{NoticeAction, SaveTimer, SavedInTab, Work, WorkspaceAction};
+use crate::state::{NoticeAction, Work, WorkspaceAction};
 use crate::views::state::{Action, State};
 use crate::views::Dispatch;
 use crate::widgets::{count, plural, ByPtr};
 use crate::workers::host;
-use crate::workers::save::StorageError;
-use gloo::timers::callback::Timeout;
 use ravenshard_model::host::question::Report;
 use ravenshard_model::workspace::{BalanceVerdict, Summary};
 use std::cell::{Cell, RefCell};
@@ -83,7 +80,7 @@ fn studio(props: &StudioProps) -> Html {
 
     use_host(&state, &dispatch);
     use_crash_restore(&state, &dispatch);
-    let unsaved = use_saving(&state, props.saved, &dispatch.notice);
+    let saving = use_autosave(&state, props.saved, &dispatch.notice);
 
     let share_refused = use_state(|| None::<String>);
     let on_share = {
@@ -179,10 +176,16 @@ fn studio(props: &StudioProps) -> Html {
                     <button type="button" class="dismiss" aria-label="Dismiss" onclick={on_dismiss_refusal}>{ "×" }</button>
                 </div>
             }
-            if let Some(text) = unsaved {
+            if let Some(text) = saving.refused {
                 <div class="not-saved notice warning" role="alert">
                     <span class="text">{ text }</span>
-                    <button type="button" class="export-unsaved" onclick={on_csv}>{ "Export CSV" }</button>
+                    <button type="button" class="export-unsaved" onclick={on_csv.clone()}>{ "Export CSV" }</button>
+                </div>
+            }
+            if let Some(text) = saving.banner {
+                <div class="not-writer notice warning" role="status">
+                    <span class="text">{ text }</span>
+                    <button type="button" class="export-held" onclick={on_csv}>{ "Export CSV" }</button>
                 </div>
             }
             <Notices notices={ByPtr(state.notices().clone())} on_action={dispatch.notice.clone()} />
@@ -203,90 +206,6 @@ fn studio(props: &StudioProps) -> Html {
             </main>
         </div>
     }
-}
-
-/// Saves the studio [`SAVE_DELAY_MS`](crate::state::SAVE_DELAY_MS) after the last
-/// change of the workspace, the configuration or the tab, and no later than
-/// [`SAVE_MAX_DELAY_MS`](crate::state::SAVE_MAX_DELAY_MS) after the first change not yet
-/// saved ([`SaveTimer`]: typing that never pauses is saved too), and at once when the page
-/// is hidden or left, so that a reload right after an edit keeps it; gives the message to
-/// show when the browser refused.
-/// A state `restored` from IndexedDB is saved only once changed. Each save is told to the
-/// studio's other tabs, and a save of another tab is told to the user (`on_notice`,
-/// [`OtherTabs`]): the last tab to save is the one a reload opens.
-#[hook]
-fn use_saving(state: &State, restored: bool, on_notice: &Callback<NoticeAction>) -> Option<String> {
-    let unsaved = use_state(|| None::<String>);
-    let latest = use_mut_ref(|| None::<State>);
-    let pending = use_mut_ref(|| None::<Timeout>);
-    let timer = use_mut_ref(SaveTimer::default);
-    let unchanged = use_mut_ref(|| restored);
-    let flush = {
-        let (latest, timer) = (latest.clone(), timer.clone());
-        let setter = unsaved.setter();
-        let on_notice = on_notice.clone();
-        use_memo((), move |_| {
-            // A restored studio's documents are the ones IndexedDB holds.
-            let saver = Rc::new(Saver::new(restored));
-            let tabs = Rc::new(OtherTabs::open(on_notice));
-            let done = move |said: SavedInTab| {
-                let (setter, tabs) = (setter.clone(), Rc::clone(&tabs));
-                Callback::from(move |done: Result<usize, StorageError>| {
-                    if done.is_ok() {
-                        tabs.saved(&said);
-                    }
-                    setter.set(done.err().map(|e| {
-                        format!(
-                            "The studio is not saved for the next visit: {e}. Export the \
-                             documents to keep them."
-                        )
-                    }))
-                })
-            };
-            move || {
-                timer.borrow_mut().saving();
-                if let Some(state) = latest.borrow_mut().take() {
-                    let summary = state.summary();
-                    let said = SavedInTab {
-                        database: summary.database.clone(),
-                        documents: summary.documents as u64,
-                    };
-                    saver.save(state.settings(), done(said));
-                }
-            }
-        })
-    };
-    {
-        let flush = flush.clone();
-        use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|window| {
-                gloo::events::EventListener::new(&window, "pagehide", move |_| flush())
-            });
-            move || drop(listener)
-        });
-    }
-    {
-        // The host's news after a change: the save waiting tells the other tabs of the
-        // documents as the host holds them.
-        let (latest, snapshot) = (latest.clone(), state.clone());
-        use_effect_with(state.host().seq, move |_| {
-            let mut latest = latest.borrow_mut();
-            if latest.is_some() {
-                *latest = Some(snapshot);
-            }
-        });
-    }
-    let key = (state.changes(), state.views().tab());
-    let snapshot = state.clone();
-    use_effect_with(key, move |_| {
-        if std::mem::take(&mut *unchanged.borrow_mut()) {
-            return;
-        }
-        *latest.borrow_mut() = Some(snapshot);
-        let wait = timer.borrow_mut().changed(crate::jobs::bulk::now());
-        *pending.borrow_mut() = Some(Timeout::new(wait, move || flush()));
-    });
-    (*unsaved).clone()
 }
 
 /// The workspace's host: its news become actions, and the changes the state queued are

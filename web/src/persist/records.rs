@@ -91,55 +91,6 @@ pub fn generation_prefix(generation: u64) -> String {
     format!("{PART_PREFIX}{generation}.")
 }
 
-/// How long a save's end keeps the parts no layout names of a save another tab gave (not
-/// one of the page's own generations): 10 minutes, far longer than a save or an import of
-/// 10,000,000 documents takes (about 11 s and 20 s), so that two tabs that save at once
-/// do not remove each other's parts in progress and start each other's saves again.
-/// Older ones are left by a save that will not end (a tab closed meanwhile) and go.
-pub const OTHER_TABS_PARTS_KEPT_MS: u64 = 10 * 60 * 1000;
-
-/// The save generation that wrote the part under `key` (`documents.<generation>.<index>`);
-/// `None` for other keys, as the parts of studios saved before (`documents.<index>`).
-///
-/// # Examples
-///
-/// ```
-/// use ravenshard_studio::persist::records::{generation_of, layout_part_key};
-///
-/// assert_eq!(generation_of(&layout_part_key(Some(17), 3)), Some(17));
-/// assert_eq!(generation_of(&layout_part_key(None, 3)), None);
-/// assert_eq!(generation_of("settings"), None);
-/// ```
-pub fn generation_of(key: &str) -> Option<u64> {
-    let (generation, index) = key.strip_prefix(PART_PREFIX)?.split_once('.')?;
-    index.parse::<u32>().ok()?;
-    generation.parse().ok()
-}
-
-/// Whether a save's end keeps the part under `key`, which no layout names, as maybe
-/// another tab's save in progress: its generation is not one of the page's own (`own`,
-/// the ones it gave in the last [`OTHER_TABS_PARTS_KEPT_MS`]) and is younger than that at
-/// `now` (generations are times in milliseconds).
-///
-/// # Examples
-///
-/// ```
-/// use ravenshard_studio::persist::records::{kept_for_another_tab, OTHER_TABS_PARTS_KEPT_MS};
-///
-/// let now = 1_800_000_000_000;
-/// let young = format!("documents.{}.0", now - 1_000);
-/// assert!(kept_for_another_tab(&young, &[], now));
-/// assert!(!kept_for_another_tab(&young, &[now - 1_000], now), "this page's own");
-/// let old = format!("documents.{}.0", now - OTHER_TABS_PARTS_KEPT_MS - 1);
-/// assert!(!kept_for_another_tab(&old, &[], now));
-/// assert!(!kept_for_another_tab("documents.3", &[], now));
-/// ```
-pub fn kept_for_another_tab(key: &str, own: &[u64], now: u64) -> bool {
-    generation_of(key).is_some_and(|generation| {
-        !own.contains(&generation) && now.saturating_sub(generation) < OTHER_TABS_PARTS_KEPT_MS
-    })
-}
-
 /// The range of the keys of the parts the save `generation` writes
 /// ([`generation_prefix`], up to `documents.<generation>/`).
 pub fn generation_key_range(generation: u64) -> Result<KeyRange, String> {
@@ -218,9 +169,9 @@ pub async fn read_settings() -> Result<Option<String>, String> {
     settings
 }
 
-/// Every record of the saved studio, if [`DATABASE`] holds one (all in memory: for small
-/// studios and for tests), read in one transaction: a save swapping its parts in
-/// meanwhile (this tab's, or another's) is seen whole or not at all, never as settings
+/// Every record of the saved studio, if [`DATABASE`] holds one (all in memory: the restore
+/// of a small studio), read in one transaction: a save swapping its parts in meanwhile
+/// (the tab that writes may be another) is seen whole or not at all, never as settings
 /// that name a part it already removed.
 pub async fn read_stored() -> Result<Option<Stored>, String> {
     let db = open().await?;
@@ -279,9 +230,4 @@ pub async fn set_aside() -> Result<(), String> {
     .await;
     db.close();
     result
-}
-
-/// Removes the saved studio (all of [`DATABASE`]); tests start from nothing with it.
-pub async fn forget() -> Result<(), String> {
-    Rexie::delete(DATABASE).await.map_err(reason)
 }

@@ -9,6 +9,7 @@
 //! * [`ViewsState`] ([`ViewAction`]): the tab, filters, sort, selections and Explain.
 //! * [`DesignState`] ([`DesignAction`]): the chapter's design, the router and the checks.
 //! * [`NoticesState`] ([`NoticeAction`]): the messages at the top.
+//! * [`Writer`]: whether this tab writes the saved studio, or another of its tabs does.
 //!
 //! The documents are the workspace's host's, in the studio's worker: the workspace queues
 //! each change for it ([`Outbox`]). Typed fields are [`Field`]s: text, error and value
@@ -24,12 +25,12 @@ pub mod kept;
 pub mod limits;
 pub mod loaded;
 pub mod notices;
-pub mod other_tabs;
 pub mod outbox;
 pub mod save_timer;
 pub mod tab;
 pub mod views;
 pub mod workspace;
+pub mod writer;
 
 pub use config::{
     read_configuration, ConfigAction, ConfigProblem, ConfigState, DEFAULT_DATABASE, DEFAULT_NODES,
@@ -47,7 +48,6 @@ pub use kept::{KeptFields, SavedKept};
 pub use limits::{check_fits, check_import_size, documents_that_fit, DOCUMENT_BYTES, WASM_MEMORY};
 pub use loaded::{import_summary, nothing_imported, Loaded, Placer, Work};
 pub use notices::{Level, Notice, NoticeAction, NoticesState};
-pub use other_tabs::{SaveOwner, SavedInTab, SAVES_CHANNEL};
 pub use outbox::Outbox;
 pub use save_timer::{SaveTimer, SAVE_DELAY_MS, SAVE_MAX_DELAY_MS};
 pub use tab::Tab;
@@ -56,3 +56,4 @@ pub use workspace::{
     ImportStatus, PageWanted, WorkspaceAction, WorkspaceState, DEFAULT_ANCHORED_PERCENT,
     DEFAULT_GENERATED, MAX_GENERATED,
 };
+pub use writer::{SavedInTab, TabRole, Writer, SAVES_CHANNEL, WRITER_LOCK};

@@ -10,7 +10,7 @@
 //! * [`import`], [`generate`], [`restore`]: the jobs that make a workspace (one at a time,
 //!   on one channel), their documents sent in [`DocumentBatch`]es a few ahead of the
 //!   page's placing ([`Reading`]).
-//! * [`save`]: the save's machinery, in the host's worker or in a worker of its own.
+//! * [`save`]: the save's machinery, in the host's worker.
 //! * [`reshard`]: the Resharding view's balance and plans ([`Balancer`], [`Planner`]).
 //! * [`advisor`]: the Advisor's run ([`ravenshard_advise`]).
 //! * [`check`]: the Readiness view's check ([`ravenshard_check`]), over the documents the
@@ -50,7 +50,7 @@ pub use reshard::{
     BalanceRequest, Balanced, DrainRequest, LoadData, Reshard, ReshardReply, ReshardRequest,
 };
 pub use restore::RestoreRequest;
-pub use save::{SavePart, SaveReply, SaveRequest, SaveWorker};
+pub use save::{SavePart, SaveReply, SaveRequest};
 pub use transport::{Channel, Crashed, Role};
 
 /// Registers the worker of the role named `role` ([`Role::NAME`]) in the worker that
@@ -66,7 +66,6 @@ pub fn register_worker(role: &str) {
         Check::NAME => RoleWorker::<Check>::registrar().register(),
         Reshard::NAME => RoleWorker::<Reshard>::registrar().register(),
         Reader::NAME => RoleWorker::<Reader>::registrar().register(),
-        SaveWorker::NAME => RoleWorker::<SaveWorker>::registrar().register(),
         HostWorker::NAME => RoleWorker::<HostWorker>::registrar().register(),
         unknown => web_sys::console::error_1(&format!("no worker role is named {unknown}").into()),
     };

@@ -37,8 +37,6 @@ pub enum Channel {
     /// An import of a document list, a generation, or the restore of the saved studio:
     /// one job that makes a workspace at a time.
     Import,
-    /// The save of the studio (one at a time; the worker stays between saves).
-    Save,
     /// The workspace's host: the worker that holds the documents' placement
     /// ([`ravenshard_model::host::Host`]) for the page's whole life.
     Workspace,
@@ -46,12 +44,11 @@ pub enum Channel {
 
 impl Channel {
     /// Every channel.
-    pub const ALL: [Channel; 6] = [
+    pub const ALL: [Channel; 5] = [
         Channel::Advisor,
         Channel::Check,
         Channel::Reshard,
         Channel::Import,
-        Channel::Save,
         Channel::Workspace,
     ];
 
@@ -63,7 +60,6 @@ impl Channel {
             Channel::Check => "check",
             Channel::Reshard => "reshard",
             Channel::Import => "reading",
-            Channel::Save => "save",
             Channel::Workspace => "host",
         }
     }

@@ -193,12 +193,18 @@ pub fn use_this_module_as_the_worker() {
     client::set_script(Script::Module(module));
 }
 
+/// Removes the saved studio (all of IndexedDB's database `ravenshard-studio`): a test
+/// starts from nothing.
+pub async fn forget_saved() -> Result<(), rexie::Error> {
+    rexie::Rexie::delete(records::DATABASE).await
+}
+
 /// The studio mounted on a clean slate (no saved studio, no link), its workers loading this
 /// test module.
 pub async fn fresh_studio() -> Mounted<App> {
     let window = web_sys::window().unwrap();
     window.local_storage().unwrap().unwrap().clear().unwrap();
-    records::forget().await.unwrap();
+    forget_saved().await.unwrap();
     window.location().set_hash("").unwrap();
     use_this_module_as_the_worker();
     let studio = Mounted::<App>::mount(()).await;

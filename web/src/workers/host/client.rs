@@ -138,12 +138,10 @@ pub async fn save(settings: &Saved) -> Option<Result<usize, StorageError>> {
     SAVES.with(|s| s.borrow_mut().insert(id, sender));
     send_queued();
     let generation = crate::workers::save::client::next_generation();
-    let own = crate::workers::save::client::own_generations();
     send(HostRequest::Save {
         id,
         settings,
         generation,
-        own,
     });
     match receiver.await {
         Ok(result) => result.map(|r| r.map(|bytes| bytes as usize)),

@@ -56,11 +56,8 @@ pub enum HostRequest {
         #[serde(with = "settings")]
         settings: Saved,
         /// A save generation the page gave for it, if it starts a new run (the page
-        /// outlives the worker: the parts of a run a crash stopped stay this tab's).
+        /// outlives the worker: a new worker's parts never share a key with a crashed one's).
         generation: u64,
-        /// The save generations the page gave lately
-        /// ([`own_generations`](crate::workers::save::client::own_generations)): this tab's too.
-        own: Vec<u64>,
     },
     /// The documents the host holds now are the ones IndexedDB holds (a restored
     /// studio's): the next save writes only what changes; no reply.
@@ -217,7 +214,6 @@ mod tests {
                 id: 7,
                 settings,
                 generation: 3,
-                own: vec![1, 3],
             };
             assert_eq!(round_trip(&request), request);
         }

@@ -4,7 +4,6 @@
 
 use crate::persist::Saved;
 use crate::workers::host::protocol::{HostReply, HostRequest};
-use crate::workers::save::client::Transport;
 use crate::workers::save::engine::{unchanged_since, Documents, StorageError, Store};
 use crate::workers::save::Saves;
 use crate::workers::transport::{Channel, Role, Scope, PROGRESS_EVERY_MS};
@@ -49,9 +48,7 @@ impl Role for HostWorker {
                 id: save,
                 settings,
                 generation,
-                own,
             } => {
-                crate::workers::save::client::note_given(&own);
                 let store = self.store();
                 let scope = scope.clone();
                 wasm_bindgen_futures::spawn_local(async move {
@@ -85,7 +82,7 @@ impl HostWorker {
     fn store(&mut self) -> Rc<Store> {
         let store = self
             .store
-            .get_or_insert_with(|| Rc::new(Store::new(Transport::Local(Saves::local()))));
+            .get_or_insert_with(|| Rc::new(Store::new(Saves::local())));
         Rc::clone(store)
     }
 

@@ -1,25 +1,19 @@
 //! One save's side of the talk with the save's machinery ([`Saving`]), which runs in the
-//! workspace's host's worker: the host's own saves talk to it in that worker
-//! ([`Transport::Local`]), the page's tests from the page ([`Transport::Page`]).
+//! workspace's host's worker beside the host's saves (`Saves`).
 //! [`Saving`] sends the documents in batches
 //! ([`SaveRequest::Batch`]), never more than [`SAVE_AHEAD`] ahead of what the worker
 //! stored, then the settings ([`SaveRequest::End`]), and hands over how it ended. Several
 //! saves may be open at once (a save an edit stopped, which the next goes on from, and a
-//! newer one): the machinery's replies reach each save's own queue by its run. The page
+//! newer one): the machinery's replies reach each save's own queue. The page
 //! gives the host's saves their generation ([`next_generation`]): it outlives a worker.
 
-use crate::persist::records::OTHER_TABS_PARTS_KEPT_MS;
 use crate::persist::PartRef;
-use crate::workers::client;
 use crate::workers::save::protocol::{SavePart, SaveReply, SaveRequest};
-use crate::workers::save::SaveWorker;
+use crate::workers::save::Saves;
 use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
 use ravenshard_model::batch::DocumentBatch;
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fmt;
-use yew::Callback;
 
 /// How many batches the page sends ahead of the worker's storing: enough that the worker
 /// never waits, few enough that the copies in flight stay small.
@@ -62,126 +56,33 @@ impl fmt::Display for SaveError {
 impl std::error::Error for SaveError {}
 
 thread_local! {
-    /// The queue of each save in progress, by run.
-    static QUEUES: RefCell<HashMap<u64, UnboundedSender<SaveReply>>> = RefCell::new(HashMap::new());
-    /// The save generations given ([`next_generation`]), oldest first.
-    static GIVEN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+    /// The last save generation given ([`next_generation`]).
+    static GIVEN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// A generation for the parts of a new save, or of a job that stores its documents as it
-/// makes them: the time in milliseconds (later than the ones an earlier visit wrote), and
-/// always more than the last one given. The page gives them all, so that parts written by
-/// different workers never share a key.
+/// A generation for the parts of a new save: the time in milliseconds (later than the ones
+/// an earlier visit wrote), and always more than the last one given. The page gives them
+/// all, so that parts written by different workers of this tab never share a key.
 pub fn next_generation() -> u64 {
     let now = js_sys::Date::now().max(0.0) as u64;
     GIVEN.with(|given| {
-        let mut given = given.borrow_mut();
-        let generation = given.last().map_or(now, |last| now.max(last + 1));
-        // The older ones are removed by age alone (`kept_for_another_tab`).
-        let old = given.partition_point(|g| now.saturating_sub(*g) >= OTHER_TABS_PARTS_KEPT_MS);
-        given.drain(..old);
-        given.push(generation);
+        let generation = now.max(given.get() + 1);
+        given.set(generation);
         generation
     })
 }
 
-/// Notes generations another thread of this tab gave (the page's, in the host's worker):
-/// they count as this tab's ([`own_generations`]), and the next one given here is later.
-pub fn note_given(generations: &[u64]) {
-    GIVEN.with(|given| {
-        let mut given = given.borrow_mut();
-        given.extend_from_slice(generations);
-        given.sort_unstable();
-        given.dedup();
-    });
-}
-
-/// The generations this page gave in the last [`OTHER_TABS_PARTS_KEPT_MS`]: a save's end
-/// removes their parts no layout names, and keeps the young parts of other generations
-/// (maybe another tab's save in progress).
-pub fn own_generations() -> Vec<u64> {
-    GIVEN.with(|given| given.borrow().clone())
-}
-
-/// Where the save's worker's replies go: each to the queue of its save's run; a crash to
-/// every save's.
-fn route(reply: SaveReply) {
-    let run = match &reply {
-        SaveReply::Written { run, .. }
-        | SaveReply::Saved { run, .. }
-        | SaveReply::Outdated { run }
-        | SaveReply::Failed { run, .. } => Some(*run),
-        SaveReply::Crashed(_) => None,
-    };
-    QUEUES.with(|queues| {
-        let queues = queues.borrow();
-        match run {
-            Some(run) => {
-                if let Some(queue) = queues.get(&run) {
-                    let _ = queue.unbounded_send(reply);
-                }
-            }
-            None => {
-                for queue in queues.values() {
-                    let _ = queue.unbounded_send(reply.clone());
-                }
-            }
-        }
-    });
-}
-
-/// Sends `request` to the save's worker (started if none runs).
-fn send(request: SaveRequest) {
-    client::send::<SaveWorker>(request, Callback::from(route));
-}
-
 thread_local! {
-    /// The last run of a local save ([`local_run`]).
-    static LOCAL_RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(1 << 48) };
+    /// The last run given ([`next_run`]).
+    static RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// A run number for a save in the worker: far above the page's, which share its save
-/// machinery.
-fn local_run() -> u64 {
-    LOCAL_RUNS.with(|r| {
+/// A run number for a new save.
+fn next_run() -> u64 {
+    RUNS.with(|r| {
         r.set(r.get() + 1);
         r.get()
     })
-}
-
-/// Where a [`Saving`] sends its requests and hears the replies.
-#[derive(Clone, Default)]
-pub enum Transport {
-    /// To the worker, from the page (its replies routed by run).
-    #[default]
-    Page,
-    /// To the save's machinery in this worker (the host's saves): each reply goes to the
-    /// queue given with its request.
-    Local(crate::workers::save::Saves),
-}
-
-impl Transport {
-    /// Sends `request`; its replies go to `replies` (a local transport) or to the queue
-    /// of its run (the page's).
-    fn send(&self, request: SaveRequest, replies: &UnboundedSender<SaveReply>) {
-        match self {
-            Transport::Page => send(request),
-            Transport::Local(saves) => saves.push_local(request, replies.clone()),
-        }
-    }
-
-    /// Sends `request` if the save's machinery runs; no reply is awaited.
-    fn tell(&self, request: SaveRequest) {
-        match self {
-            Transport::Page => {
-                client::tell::<SaveWorker>(request);
-            }
-            Transport::Local(saves) => {
-                let (ignored, _) = futures::channel::mpsc::unbounded();
-                saves.push_local(request, ignored);
-            }
-        }
-    }
 }
 
 /// How a save's end went ([`Saving::end`]).
@@ -204,8 +105,8 @@ pub enum Ended {
 pub struct Saving {
     run: u64,
     generation: u64,
-    transport: Transport,
-    /// Where the replies of a local transport go.
+    saves: Saves,
+    /// Where the machinery's replies to it go.
     queue: UnboundedSender<SaveReply>,
     replies: UnboundedReceiver<SaveReply>,
     sent: u64,
@@ -215,22 +116,15 @@ pub struct Saving {
 }
 
 impl Saving {
-    /// A new save over `transport`: a run and a save generation of its own (`generation`,
+    /// A new save through `saves`: a run and a save generation of its own (`generation`,
     /// given by the page, else a new one; its parts are kept apart from other saves' ends
     /// until it ends or is dropped).
-    pub fn new(transport: Transport, generation: Option<u64>) -> Saving {
-        let run = match transport {
-            Transport::Page => client::next_run(),
-            Transport::Local(_) => local_run(),
-        };
+    pub(crate) fn new(saves: Saves, generation: Option<u64>) -> Saving {
         let (queue, replies) = futures::channel::mpsc::unbounded();
-        if let Transport::Page = transport {
-            QUEUES.with(|q| q.borrow_mut().insert(run, queue.clone()));
-        }
         Saving {
-            run,
+            run: next_run(),
             generation: generation.unwrap_or_else(next_generation),
-            transport,
+            saves,
             queue,
             replies,
             sent: 0,
@@ -262,8 +156,7 @@ impl Saving {
                 bytes,
             }),
             SaveReply::Crashed(crashed) => Err(SaveError::Stopped(crashed.message)),
-            // Another run's (the page's saves share one queue by run, the worker's reply
-            // to a run the page dropped).
+            // Another run's: none reaches this queue.
             SaveReply::Written { .. }
             | SaveReply::Saved { .. }
             | SaveReply::Outdated { .. }
@@ -304,7 +197,7 @@ impl Saving {
             generation,
             batch,
         };
-        self.transport.send(request, &self.queue);
+        self.saves.push_local(request, self.queue.clone());
         self.sent += 1;
     }
 
@@ -329,9 +222,8 @@ impl Saving {
             settings,
             parts,
             documents,
-            own: own_generations(),
         };
-        self.transport.send(request, &self.queue);
+        self.saves.push_local(request, self.queue.clone());
         self.ended = true;
         loop {
             if let Some(ended) = self.next().await? {
@@ -343,10 +235,10 @@ impl Saving {
 
 impl Drop for Saving {
     fn drop(&mut self) {
-        QUEUES.with(|q| q.borrow_mut().remove(&self.run));
         if !self.ended && self.sent > 0 {
-            // A worker started again holds nothing of it: the next save's end removes it.
-            self.transport.tell(SaveRequest::Drop { run: self.run });
+            let (ignored, _) = futures::channel::mpsc::unbounded();
+            self.saves
+                .push_local(SaveRequest::Drop { run: self.run }, ignored);
         }
     }
 }

@@ -1,9 +1,9 @@
 //! The save's engine: writes the workspace's documents to IndexedDB in parts through the
 //! save's machinery ([`Saving`]), only what changed since the last save
 //! ([`Placement::splices_since`] its documents' mark), and swaps them in with the settings
-//! all at once ([`store`], [`Store`]). It runs where the documents are: in the workspace's
-//! host's worker, over the host's placement ([`Documents`]), so that the page copies none
-//! of them; the browser tests run it in the page over a placement of their own.
+//! all at once ([`Store`]). It runs where the documents are: in the workspace's host's
+//! worker, over the host's placement ([`Documents`]), so that the page copies none of
+//! them.
 
 use crate::marks::{measure, SAVE_START, SERIALIZE_MEASURE};
 use crate::persist::records::{self, SETTINGS_KEY, STORE};
@@ -11,13 +11,13 @@ use crate::persist::{
     even_batches, placement_lines_capacity, plan_parts, read_layout, segments_of, settings_json,
     Layout, PartPlan, PartRef, Saved, Segment, STORAGE_KEY,
 };
-use crate::workers::save::client::{Ended, SaveError, Saving, Transport};
+use crate::workers::save::client::{Ended, SaveError, Saving};
+use crate::workers::save::Saves;
 use crate::workers::{DocumentBatch, SavePart};
 use ravenshard_model::workspace::{kept_runs, DocumentsMark, Placement};
 use serde::{Deserialize, Serialize};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::fmt;
-use std::rc::Weak;
 
 /// How long a save copies documents before it gives the event loop back, in milliseconds.
 pub const SLICE_MS: f64 = 25.0;
@@ -28,18 +28,6 @@ pub const SLICE_MS: f64 = 25.0;
 pub trait Documents {
     /// `f` of the documents, if they are still those of `since` (any, when `None`).
     fn read<R>(&self, since: Option<&DocumentsMark>, f: impl FnOnce(&Placement) -> R) -> Option<R>;
-}
-
-/// A placement held elsewhere: an edit replaces it (`Live::update` does not copy a
-/// placement only weakly held), and the handle no longer reads.
-impl Documents for Weak<Placement> {
-    fn read<R>(
-        &self,
-        _since: Option<&DocumentsMark>,
-        f: impl FnOnce(&Placement) -> R,
-    ) -> Option<R> {
-        self.upgrade().map(|p| f(&p))
-    }
 }
 
 /// Whether `placement`'s documents are still those of `since` (no splice since, the same
@@ -98,7 +86,7 @@ pub fn size_text(bytes: usize) -> String {
     }
 }
 
-/// What IndexedDB holds of the documents after a save ([`store`]): the placement's
+/// What IndexedDB holds of the documents after a save ([`Store::save`]): the placement's
 /// documents at a mark ([`Placement::documents_mark`]), in parts; the base of the next
 /// save, which writes only what changed since.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,17 +145,6 @@ struct Base {
     segments: Vec<Segment<SavePart>>,
 }
 
-thread_local! {
-    /// The documents this thread copied to the save's machinery, since it started.
-    static COPIED: Cell<u64> = const { Cell::new(0) };
-}
-
-/// How many documents this thread copied to the save's machinery since it started (a save
-/// after an edit copies the parts it touched): for the tests and the bench.
-pub fn copied_documents() -> u64 {
-    COPIED.with(Cell::get)
-}
-
 /// A save stopped by an edit while it sent its batches: its run, and what it stored or
 /// sent until then. The next save goes on from it, sending only what the edits since
 /// touched or what was not sent yet (at 10,000,000 documents a save takes about 11 s:
@@ -189,33 +166,6 @@ fn plan(placement: &Placement, base: Option<&Base>) -> Vec<PartPlan<SavePart>> {
     known.unwrap_or_else(|| plan_parts(&[], &[], placement.len()))
 }
 
-/// Saves `settings` and the `documents` through the save's machinery ([`Saving`] over
-/// `transport`), writing only what changed since `base` (`plan`): the documents to write
-/// are copied a part at a time ([`even_batches`] of at most
-/// [`SAVE_BATCH_DOCUMENTS`](crate::workers::save::client::SAVE_BATCH_DOCUMENTS),
-/// [`DocumentBatch::of_placement`]: the IDs' bytes, sizes, collections and bodies), giving
-/// the event loop back every [`SLICE_MS`], and the machinery writes them out, stores them
-/// and swaps them in with the parts kept (all or nothing). An edit between two batches
-/// stops the save (`Ok(None)`; a [`Store`] goes on from there at the edit's save).
-/// Returns the bytes stored and what IndexedDB now holds; then a studio saved in
-/// `localStorage` before is no longer needed. When a part kept is no longer stored
-/// (another tab saved meanwhile), saves again whole. From the page (the save's machinery
-/// in a worker of its own); the host's saves go through a [`Store`].
-///
-/// # Errors
-///
-/// The browser refused to store it, or the save's worker stopped.
-pub async fn store(
-    settings: &Saved,
-    documents: &impl Documents,
-    base: Option<StoredDocuments>,
-) -> Result<Option<(usize, StoredDocuments)>, StorageError> {
-    match store_from(settings, documents, base, None, (&Transport::Page, None)).await? {
-        Outcome::Saved(bytes, stored) => Ok(Some((bytes, stored))),
-        Outcome::Paused(_) => Ok(None),
-    }
-}
-
 /// How a save ended.
 enum Outcome {
     /// Saved: the bytes stored and what IndexedDB holds.
@@ -224,14 +174,26 @@ enum Outcome {
     Paused(Paused),
 }
 
-/// [`store`], going on from `paused` if given; a new run over `transport`, its save
-/// generation the one given (the page's) if any.
+/// Saves `settings` and the `documents` through the save's machinery ([`Saving`] over
+/// `saves`), writing only what changed since `base` (`plan`), going on from `paused` if
+/// given, else in a new run under the save generation given (the page's) if any: the
+/// documents to write are copied a part at a time ([`even_batches`] of at most
+/// [`SAVE_BATCH_DOCUMENTS`](crate::workers::save::client::SAVE_BATCH_DOCUMENTS),
+/// [`DocumentBatch::of_placement`]: the IDs' bytes, sizes, collections and bodies), giving
+/// the event loop back every [`SLICE_MS`], and the machinery writes them out, stores them
+/// and swaps them in with the parts kept (all or nothing). An edit between two batches
+/// stops the save ([`Outcome::Paused`]; the edit's save goes on from there). When a part
+/// kept is no longer stored (the storage was cleared meanwhile), saves again whole.
+///
+/// # Errors
+///
+/// The browser refused to store it, or the save's worker stopped.
 async fn store_from(
     settings: &Saved,
     documents: &impl Documents,
     base: Option<StoredDocuments>,
     mut paused: Option<Paused>,
-    (transport, mut generation): (&Transport, Option<u64>),
+    (saves, mut generation): (&Saves, Option<u64>),
 ) -> Result<Outcome, StorageError> {
     let mut base = match base {
         Some(b) if b.parts.is_none() && paused.is_none() => Some(StoredDocuments {
@@ -245,7 +207,7 @@ async fn store_from(
         let (saving, from) = match paused.take() {
             Some(p) => (p.saving, p.base),
             None => {
-                let saving = Saving::new(transport.clone(), generation.take());
+                let saving = Saving::new(saves.clone(), generation.take());
                 (saving, base.take().map(|b| b.base()))
             }
         };
@@ -337,7 +299,6 @@ async fn store_plan(
                 let base = Some(done);
                 return Ok(Some(Outcome::Paused(Paused { saving, base })));
             };
-            COPIED.with(|c| c.set(c.get() + copied.len() as u64));
             saving.send(copied);
             let part = SavePart::Batch(number);
             parts.push(part);
@@ -410,7 +371,7 @@ fn local_storage() -> Option<web_sys::Storage> {
 /// edited (`plan`); everything otherwise (a job's workspace, a paste). A save an edit
 /// stops is not started again: the edit's save goes on in the same run.
 pub struct Store {
-    transport: Transport,
+    saves: Saves,
     /// The documents IndexedDB holds (a mark, which keeps no placement alive).
     stored: RefCell<Option<StoredDocuments>>,
     /// A save an edit stopped, which the next save goes on from.
@@ -418,11 +379,11 @@ pub struct Store {
 }
 
 impl Store {
-    /// Saves over `transport`; what IndexedDB holds is known from the first save, or from a
+    /// Saves through `saves`; what IndexedDB holds is known from the first save, or from a
     /// restore ([`Store::restored`]).
-    pub fn new(transport: Transport) -> Store {
+    pub fn new(saves: Saves) -> Store {
         Store {
-            transport,
+            saves,
             stored: RefCell::new(None),
             paused: RefCell::new(None),
         }
@@ -464,8 +425,8 @@ impl Store {
             }
         }
         let base = self.stored.borrow().clone();
-        let transport = (&self.transport, generation);
-        match store_from(settings, documents, base, paused, transport).await {
+        let saves = (&self.saves, generation);
+        match store_from(settings, documents, base, paused, saves).await {
             Ok(Outcome::Saved(bytes, stored)) => {
                 *self.stored.borrow_mut() = Some(stored);
                 Some(Ok(bytes))

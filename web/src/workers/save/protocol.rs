@@ -53,12 +53,6 @@ pub enum SaveRequest {
         /// How many documents they hold in all (else the save fails, and the one in
         /// force stays).
         documents: u64,
-        /// The generations the page gave in the last
-        /// [`OTHER_TABS_PARTS_KEPT_MS`](crate::persist::records::OTHER_TABS_PARTS_KEPT_MS)
-        /// ([`own_generations`](crate::workers::save::client::own_generations)): the end removes their
-        /// parts no layout names, but keeps younger ones of other generations (maybe
-        /// another tab's save in progress).
-        own: Vec<u64>,
     },
     /// The save `run` will not end (the page stopped it): the worker removes the parts it
     /// wrote; no reply.
@@ -144,7 +138,6 @@ mod tests {
                 run: 4,
                 generation: 1_764_000_000_001,
                 settings: "{\"version\":1}".into(),
-                own: vec![1_764_000_000_000, 1_764_000_000_001],
                 parts: vec![SavePart::Kept(part()), SavePart::Batch(0)],
                 documents: 16_385,
             },

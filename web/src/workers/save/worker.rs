@@ -1,4 +1,4 @@
-//! The save's side of the worker: the page sends the documents the save writes in batches
+//! The save's machinery in the host's worker: a save sends the documents it writes in batches
 //! ([`SaveRequest::Batch`]: all of them, or after an edit only those outside the stored
 //! parts it keeps); the worker writes them out in parts ([`PartRef::write`]) and stores
 //! each part, in a transaction of its own, under the keys of a new save
@@ -8,94 +8,46 @@
 //! removes every part that layout does not name, so that the saved studio changes all at
 //! once or not at all. Several saves may be open at once (a save an edit stopped, and a
 //! newer one): a save's end keeps the parts of the other saves still open. Parts of a
-//! save the page dropped ([`SaveRequest::Drop`]) that no layout names are removed then. Another tab's saves
-//! write beside this one's: a save's end keeps the parts of generations the page did not
-//! give until they are [`OTHER_TABS_PARTS_KEPT_MS`](crate::persist::records::OTHER_TABS_PARTS_KEPT_MS)
-//! old ([`kept_for_another_tab`]), so that two tabs saving at once do not start each
-//! other's saves again; the parts of a save that never ended (a tab closed, a page left)
-//! go at the first save's end after that.
+//! save the page dropped ([`SaveRequest::Drop`]), or of one that never ended (a tab closed,
+//! a page left), are removed at the first save's end after that: only the tab holding the
+//! writer's lock saves ([`Writer`](crate::state::Writer)), so no other tab's save is in
+//! progress beside this one.
 //!
 //! The requests are handled one after the other, in the order they came ([`Saves`]).
 
 use crate::persist::records::{self, commit, part_key_range, reason, to_bytes};
-use crate::persist::records::{generation_key_range, generation_prefix, kept_for_another_tab};
+use crate::persist::records::{generation_key_range, generation_prefix};
 use crate::persist::records::{DOCUMENTS_KEY, SETTINGS_KEY, STORE};
 use crate::persist::writer::PartWriter;
 use crate::persist::{read_layout, read_saved, settings_json};
 use crate::persist::{Layout, PartRef};
 use crate::workers::save::protocol::{SavePart, SaveReply, SaveRequest};
-use crate::workers::transport::{Channel, Role, Scope};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
-use gloo::worker::HandlerId;
 use ravenshard_model::batch::DocumentBatch;
 use rexie::{Rexie, TransactionMode};
 use std::collections::HashSet;
-use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
-/// Where the worker queues the save's requests: a task handles them in order.
+/// Where the worker queues the save's requests: a task handles them in order, each
+/// reply to the queue its request came with.
 #[derive(Clone)]
 pub struct Saves {
-    queue: UnboundedSender<(Responder, SaveRequest)>,
+    queue: UnboundedSender<(UnboundedSender<SaveReply>, SaveRequest)>,
 }
-
-/// Where a save's replies to the page go (`None`: no page asks this worker).
-type ToPage = Option<Rc<dyn Fn(HandlerId, SaveReply)>>;
 
 impl Saves {
     /// Starts the task that handles the save's requests in this worker (the host's
     /// saves).
     pub(crate) fn local() -> Saves {
-        Saves::start(None)
-    }
-
-    /// Starts the task that handles the save's requests, the page's answered through
-    /// `scope`.
-    fn serving(scope: &Scope<SaveWorker>) -> Saves {
-        let scope = scope.clone();
-        Saves::start(Some(Rc::new(move |id, reply| scope.respond(id, reply))))
-    }
-
-    fn start(to_page: ToPage) -> Saves {
         let (queue, requests) = unbounded();
-        wasm_bindgen_futures::spawn_local(handle(to_page, requests));
+        wasm_bindgen_futures::spawn_local(handle(requests));
         Saves { queue }
-    }
-
-    /// Queues `request` from the page's handler `id`.
-    fn push(&self, id: HandlerId, request: SaveRequest) {
-        self.queue_from(Responder::Page(id), request);
     }
 
     /// Queues `request` from a save in this worker, whose replies go to `replies`.
     pub(crate) fn push_local(&self, request: SaveRequest, replies: UnboundedSender<SaveReply>) {
-        self.queue_from(Responder::Local(replies), request);
-    }
-
-    fn queue_from(&self, responder: Responder, request: SaveRequest) {
-        let _ = self.queue.unbounded_send((responder, request));
-    }
-}
-
-/// Who hears the replies to a save's request: the page, or a save in this worker.
-enum Responder {
-    Page(HandlerId),
-    Local(UnboundedSender<SaveReply>),
-}
-
-impl Responder {
-    fn respond(&self, to_page: &ToPage, reply: SaveReply) {
-        match self {
-            Responder::Page(id) => {
-                if let Some(to_page) = to_page {
-                    to_page(*id, reply);
-                }
-            }
-            Responder::Local(replies) => {
-                let _ = replies.unbounded_send(reply);
-            }
-        }
+        let _ = self.queue.unbounded_send((replies, request));
     }
 }
 
@@ -152,9 +104,12 @@ impl Open {
     }
 }
 
-async fn handle(to_page: ToPage, mut requests: UnboundedReceiver<(Responder, SaveRequest)>) {
+async fn handle(mut requests: UnboundedReceiver<(UnboundedSender<SaveReply>, SaveRequest)>) {
     let mut open = Open { runs: Vec::new() };
-    while let Some((responder, request)) = requests.next().await {
+    while let Some((replies, request)) = requests.next().await {
+        let respond = |reply| {
+            let _ = replies.unbounded_send(reply);
+        };
         match request {
             SaveRequest::Batch {
                 run,
@@ -162,7 +117,7 @@ async fn handle(to_page: ToPage, mut requests: UnboundedReceiver<(Responder, Sav
                 batch,
             } => {
                 let number = batch.number;
-                responder.respond(&to_page, open.write(run, generation, number, batch).await);
+                respond(open.write(run, generation, number, batch).await);
             }
             SaveRequest::End {
                 run,
@@ -170,7 +125,6 @@ async fn handle(to_page: ToPage, mut requests: UnboundedReceiver<(Responder, Sav
                 settings,
                 parts,
                 documents,
-                own,
             } => {
                 // A save that writes no documents sends no batch.
                 let save = open
@@ -180,10 +134,9 @@ async fn handle(to_page: ToPage, mut requests: UnboundedReceiver<(Responder, Sav
                     settings: &settings,
                     order: &parts,
                     documents,
-                    own: &own,
                 };
                 let reply = save.finish(&end, &open).await;
-                responder.respond(&to_page, reply);
+                respond(reply);
             }
             SaveRequest::Drop { run } => {
                 if let Some(save) = open.take(run) {
@@ -202,8 +155,6 @@ struct End<'a> {
     order: &'a [SavePart],
     /// How many documents they hold in all.
     documents: u64,
-    /// The generations the page gave lately (`kept_for_another_tab`).
-    own: &'a [u64],
 }
 
 /// A save being written: the parts stored so far, under its generation's keys.
@@ -270,8 +221,7 @@ impl SaveRun {
     }
 
     /// Stores the end's settings with the layout of its order and removes every other
-    /// part but those of the other runs `open`, the generations it keeps and the young
-    /// ones of other tabs, in one transaction.
+    /// part but those of the other runs `open`, in one transaction.
     async fn finish(mut self, end: &End<'_>, open: &Open) -> SaveReply {
         let run = self.run;
         let result = match self.failed.take() {
@@ -331,8 +281,8 @@ impl SaveRun {
             .await
             .map_err(reason)?;
         let in_force = parts_in_force(&store).await?;
-        // Every part the layout names must be stored: another tab's save, ending while this
-        // one wrote, removed the parts no layout named yet, this save's among them.
+        // Every part the layout names must be stored: the storage was cleared meanwhile, or
+        // a tab that wrote before this one got the lock removed them.
         let present: HashSet<String> = stored_keys.iter().filter_map(JsValue::as_string).collect();
         if !still_stored(order, &in_force) || !keys.iter().all(|k| present.contains(k)) {
             // Nothing written: the transaction ends without a change.
@@ -343,12 +293,9 @@ impl SaveRun {
         let open: Vec<String> = (open.generations().into_iter())
             .map(generation_prefix)
             .collect();
-        let now = js_sys::Date::now().max(0.0) as u64;
         for key in stored_keys {
             let kept = key.as_string().is_some_and(|k| {
-                keys.contains(&k)
-                    || open.iter().any(|prefix| k.starts_with(prefix))
-                    || kept_for_another_tab(&k, end.own, now)
+                keys.contains(&k) || open.iter().any(|prefix| k.starts_with(prefix))
             });
             if !kept {
                 store.delete(key).await.map_err(reason)?;
@@ -419,26 +366,4 @@ async fn delete_generation(db: &Rexie, generation: u64, keep_named: bool) -> Res
         }
     }
     commit(tx).await
-}
-
-/// The save's own worker, which the page's saves talk to ([`Transport::Page`](super::client::Transport::Page)): it
-/// holds the save's machinery (`Saves`).
-pub struct SaveWorker {
-    saves: Saves,
-}
-
-impl Role for SaveWorker {
-    type Request = SaveRequest;
-    type Reply = SaveReply;
-    const CHANNEL: Channel = Channel::Save;
-
-    fn start(scope: &Scope<Self>) -> Self {
-        SaveWorker {
-            saves: Saves::serving(scope),
-        }
-    }
-
-    fn received(&mut self, _scope: &Scope<Self>, request: SaveRequest, id: HandlerId) {
-        self.saves.push(id, request);
-    }
 }
