@@ -1,12 +1,14 @@
 """Screenshots of the built studio (dist/) for the README and docs/: serves it on
 127.0.0.1, drives headless Chromium through ChromeDriver (the benchmark's WebDriver client,
 web/bench/studio.py), generates the documents, and saves PNGs into OUT (default
-docs/screenshots/):
+target/screenshots/, not committed; docs/studio.png, the README's picture, is a copy of
+documents-light.png):
 
+* <tab>-light.png, <tab>-dark.png: every tab of the tab bar (read from the page) at
+  1280x800 with DOCS (default 100,000) generated documents;
+* tabs-1024-light.png, tabs-1024-dark.png: the page with its tab bar at 1024 px wide;
 * map-1m-light.png, map-1m-dark.png: the Bucket map view's heatmap at 1,000,000 generated
-  documents, 1280x800;
-* tabs-1024-light.png, tabs-1024-dark.png, tabs-1280-light.png, tabs-1280-dark.png: the page
-  with its tab bar at 1024 and 1280 px wide.
+  documents, 1280x800.
 
 The colour scheme is set with the DevTools protocol's Emulation.setEmulatedMedia
 (prefers-color-scheme). Run by scripts/screenshots.sh."""
@@ -19,7 +21,14 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "web", "bench"))
 import studio  # noqa: E402
 
-DOCS = 1_000_000
+DOCS = int(os.environ.get("DOCS", "100000"))
+MAP_DOCS = 1_000_000
+
+# The keys of the tab bar's tabs (ids tab-<key>), in order.
+TABS = """
+const done = arguments[arguments.length - 1];
+done([...document.querySelectorAll('[role="tablist"] [role="tab"]')].map(t => t.id.slice(4)));
+"""
 
 # Waits until the map's heatmap drew the host's bins (its data-version is set past 0).
 HEAT_DRAWN = """
@@ -32,11 +41,18 @@ const t = performance.now();
 })();
 """
 
+# Shows a tab and waits until nothing is on its way (a worker's plan, a progress bar), at
+# most 30 s.
 CLICK_TAB = """
-const [key, done] = arguments;
+const [key, busySelector, done] = arguments;
 const tab = document.getElementById('tab-' + key);
 if (tab) tab.click();
-setTimeout(() => done(!!tab), 300);
+const t = performance.now();
+(function poll() {
+  const busy = document.querySelector(busySelector);
+  if (!busy || performance.now() - t > 30000) { setTimeout(() => done(!!tab), 300); }
+  else { setTimeout(poll, 50); }
+})();
 """
 
 
@@ -54,27 +70,41 @@ def scheme(driver, value):
 
 
 def size(driver, width, height):
-    driver.call("POST", f"/session/{driver.session}/window/rect",
-                {"width": width, "height": height})
+    """The page's viewport (a window of this size would leave less to the page)."""
+    driver.cdp("Emulation.setDeviceMetricsOverride",
+               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+
+def generate(driver, docs):
+    generated = driver.run(studio.GENERATE, docs, studio.limit_ms(docs))
+    if generated.get("documents") != docs:
+        sys.exit(f"screenshots: {docs} documents were not generated: {generated}")
 
 
 def main():
     dist, chromium = sys.argv[1], sys.argv[2]
-    out = os.environ.get("OUT", "docs/screenshots")
+    out = os.environ.get("OUT", "target/screenshots")
     os.makedirs(out, exist_ok=True)
+    schemes = ("light", "dark")
     with studio.browser(dist, chromium) as (driver, port):
         driver.open(f"http://127.0.0.1:{port}/")
-        generated = driver.run(studio.GENERATE, DOCS, studio.limit_ms(DOCS))
-        if generated.get("documents") != DOCS:
-            sys.exit(f"screenshots: {DOCS} documents were not generated: {generated}")
-        for value in ("light", "dark"):
+        if not driver.run(studio.OPENED):
+            sys.exit("screenshots: the studio was not shown in 30 s")
+        generate(driver, DOCS)
+        tabs = driver.run(TABS)
+        for value in schemes:
             scheme(driver, value)
-            for width in (1024, 1280):
-                size(driver, width, 800)
-                driver.run(CLICK_TAB, "documents")
-                shot(driver, os.path.join(out, f"tabs-{width}-{value}.png"))
+            size(driver, 1024, 800)
+            driver.run(CLICK_TAB, "documents", studio.BUSY)
+            shot(driver, os.path.join(out, f"tabs-1024-{value}.png"))
             size(driver, 1280, 800)
-            driver.run(CLICK_TAB, "map")
+            for tab in tabs:
+                driver.run(CLICK_TAB, tab, studio.BUSY)
+                shot(driver, os.path.join(out, f"{tab}-{value}.png"))
+        generate(driver, MAP_DOCS)
+        for value in schemes:
+            scheme(driver, value)
+            driver.run(CLICK_TAB, "map", studio.BUSY)
             if not driver.run(HEAT_DRAWN):
                 sys.exit("screenshots: the heatmap was not drawn in 60 s")
             shot(driver, os.path.join(out, f"map-1m-{value}.png"))

@@ -6,6 +6,8 @@
 #   - wasm-opt v132 from the npm package binaryen, in .tools/ (Debian's v108 cannot read
 #     today's wasm)
 #   - terser, from npm into .tools/, which minifies the studio's JS in release builds
+#   - axe-core, from npm into .tools/, for the studio's accessibility test (scripts/a11y.sh;
+#     a test tool, never part of dist/)
 #   - typescript, esbuild and xxhash-wasm, from npm into .tools/, for the npm package's
 #     tests (tsc, a bundled app) and its benchmark (the JS loop it is compared with)
 #   - with --browser: Debian's Chromium and ChromeDriver, for the browser tests
@@ -33,6 +35,7 @@ done
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132.0.0
 TERSER_VERSION=5.51.2
+AXE_CORE_VERSION=4.14.1
 TYPESCRIPT_VERSION=5.9.3
 ESBUILD_VERSION=0.28.2
 XXHASH_WASM_VERSION=1.1.0
@@ -92,6 +95,7 @@ if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; 
 fi
 
 npm_tool terser "$TERSER_VERSION" "to minify the studio's JS"
+npm_tool axe-core "$AXE_CORE_VERSION" "for the studio's accessibility test"
 
 if $browser && ! { command -v chromium && command -v chromedriver; } >/dev/null; then
   say "installing Chromium and ChromeDriver from Debian"

@@ -193,6 +193,21 @@ const jobMeasures = since => {
 };
 """
 
+# Waits (at most 30 s) until the studio is shown (it restores the saved studio first) and
+# its generator can be used; gives whether it was.
+OPENED = """
+const done = arguments[arguments.length - 1];
+const t = performance.now();
+(function poll() {
+  const shown = !!document.getElementById('gen-count');
+  if (shown || performance.now() - t > 30000) { done(shown); } else { setTimeout(poll, 50); }
+})();
+"""
+
+# What a view shows while something is on its way (a worker's plan or balance, a progress
+# bar): a script waits until no element matches before it reads or draws the view.
+BUSY = ".planning, .balancing:not([hidden]), progress, tr.pending"
+
 GENERATE = PRELUDE + JOB_MEASURES + """
 const [n, limit, done] = arguments;
 (async () => {

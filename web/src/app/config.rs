@@ -77,11 +77,9 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
             { for config.problem().map(problem_alert) }
             { for topology.warnings().iter().map(|w| html! { <p class="config-warning">{ w.to_string() }</p> }) }
             <details class="members" open={shards.len() <= 8}>
-                <summary>
-                    { "Members per shard" }
-                    <button type="button" class="assign" onclick={on_assign}
-                        title="RavenDB's assignment at database creation">{ "Reassign" }</button>
-                </summary>
+                <summary>{ "Members per shard" }</summary>
+                <button type="button" class="assign" onclick={on_assign}
+                    title="RavenDB's assignment at database creation">{ "Reassign" }</button>
                 if let Some(error) = config.member_error() {
                     <p class="field-error" role="alert">{ error.to_string() }</p>
                 }

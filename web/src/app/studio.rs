@@ -199,9 +199,7 @@ fn studio(props: &StudioProps) -> Html {
                 <section class="views" aria-label="Views">
                     { totals(state.summary()) }
                     <TabBar {tab} on_action={dispatch.view.clone()} />
-                    <div class={classes!("view", format!("view-{}", tab.key()))} role="tabpanel">
-                        { tab_view(tab, &state, &dispatch) }
-                    </div>
+                    { tab_view(tab, &state, &dispatch) }
                 </section>
             </main>
         </div>

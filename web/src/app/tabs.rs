@@ -1,10 +1,22 @@
 //! The tab bar, and the view each tab shows ([`view`]: each view's folder says how it
-//! draws its tab and what it says of bucket statistics).
+//! draws its tab and what it says of bucket statistics), as the WAI-ARIA tabs pattern has
+//! them: a `tablist` of `tab`s, the one shown selected and the only one in the page's tab
+//! order (the arrow keys, Home and End move between them: [`Tab::moved_by_key`]), and the
+//! view a `tabpanel` labelled by its tab.
 
 use crate::state::{Tab, ViewAction};
 use crate::views::state::State;
 use crate::views::{view, Dispatch};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+/// The id of the element that shows the view of the selected tab.
+pub const PANEL_ID: &str = "view-panel";
+
+/// The id of a tab's button.
+fn tab_id(tab: Tab) -> String {
+    format!("tab-{}", tab.key())
+}
 
 /// Properties of [`TabBar`].
 #[derive(Properties, PartialEq)]
@@ -15,18 +27,33 @@ pub struct TabBarProps {
     pub on_action: Callback<ViewAction>,
 }
 
-/// One button per view, in [`Tab::all`]'s order.
+/// One button per view, in [`Tab::all`]'s order. A key that moves to another tab shows it
+/// and focuses its button (the pattern's automatic activation: a view shows at once).
 #[function_component(TabBar)]
 pub fn tab_bar(props: &TabBarProps) -> Html {
+    let onkeydown = {
+        let (tab, on_action) = (props.tab, props.on_action.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(to) = tab.moved_by_key(&e.key()) else {
+                return;
+            };
+            e.prevent_default();
+            let button = gloo::utils::document().get_element_by_id(&tab_id(to));
+            if let Some(button) = button.and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
+                let _ = button.focus();
+            }
+            on_action.emit(ViewAction::SelectTab(to));
+        })
+    };
     html! {
-        <div class="tabs" role="tablist">
+        <div class="tabs" role="tablist" aria-label="Views" {onkeydown}>
             { for Tab::all().map(|t| {
                 let active = t == props.tab;
                 html! {
-                    <button type="button" role="tab"
-                        id={format!("tab-{}", t.key())}
+                    <button type="button" role="tab" id={tab_id(t)}
                         class={classes!("tab", active.then_some("active"))}
-                        aria-selected={active.to_string()}
+                        aria-selected={active.to_string()} aria-controls={PANEL_ID}
+                        tabindex={if active { "0" } else { "-1" }}
                         onclick={props.on_action.reform(move |_: MouseEvent| ViewAction::SelectTab(t))}>
                         { t.label() }
                     </button>
@@ -36,16 +63,17 @@ pub fn tab_bar(props: &TabBarProps) -> Html {
     }
 }
 
-/// The view of `tab`, with its part of `state`, under a note when the workspace holds
-/// bucket statistics ([`State::statistics_note`]).
+/// The view of `tab`, with its part of `state`, in the tab panel, under a note when the
+/// workspace holds bucket statistics ([`State::statistics_note`]).
 pub fn tab_view(tab: Tab, state: &State, on: &Dispatch) -> Html {
     let note = state.statistics_note(tab);
     html! {
-        <>
-        if let Some(note) = note {
-            <p class="statistics-note" role="note">{ note }</p>
-        }
-        { (view(tab).page)(state, on) }
-        </>
+        <div id={PANEL_ID} class={classes!("view", format!("view-{}", tab.key()))}
+            role="tabpanel" aria-labelledby={tab_id(tab)} tabindex="0">
+            if let Some(note) = note {
+                <p class="statistics-note" role="note">{ note }</p>
+            }
+            { (view(tab).page)(state, on) }
+        </div>
     }
 }

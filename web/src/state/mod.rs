@@ -28,6 +28,7 @@ pub mod notices;
 pub mod outbox;
 pub mod save_timer;
 pub mod tab;
+pub mod tab_keys;
 pub mod views;
 pub mod workspace;
 pub mod writer;

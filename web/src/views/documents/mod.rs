@@ -134,11 +134,18 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
             (true, true) => " ▼",
             _ => "",
         };
+        let sort = match (active, props.query.descending) {
+            (false, _) => "none",
+            (true, false) => "ascending",
+            (true, true) => "descending",
+        };
         html! {
-            <button type="button" class={classes!("th", class, active.then_some("sorted"))}
-                onclick={on.reform(move |_: MouseEvent| ViewAction::SortBy(key))}>
-                { format!("{label}{arrow}") }
-            </button>
+            <span class="th-cell" role="columnheader" aria-sort={sort}>
+                <button type="button" class={classes!("th", class, active.then_some("sorted"))}
+                    onclick={on.reform(move |_: MouseEvent| ViewAction::SortBy(key))}>
+                    { format!("{label}{arrow}") }
+                </button>
+            </span>
         }
     };
     html! {
@@ -172,6 +179,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                         })}>{ "Cancel" }</button>
                 </p>
             }
+            <div class="dt-table" role="table" aria-label="Documents" aria-rowcount={(total + 1).to_string()}>
             <div class="dt-head" role="row">
                 { header(SortKey::Index, "#", "c-index") }
                 { header(SortKey::Id, "Document ID", "c-id") }
@@ -179,10 +187,10 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                 { header(SortKey::Size, "Size", "c-size") }
                 { header(SortKey::Bucket, "Bucket", "c-bucket") }
                 { header(SortKey::Shard, "Shard", "c-shard") }
-                <span class="th c-fragment">{ "Fragment" }</span>
-                <span class="th c-group" title="The anchor the document is stored with: its anchored group's">{ "Group" }</span>
+                <span class="th c-fragment" role="columnheader">{ "Fragment" }</span>
+                <span class="th c-group" role="columnheader" title="The anchor the document is stored with: its anchored group's">{ "Group" }</span>
             </div>
-            <div class={classes!("dt-body", working.then_some("stale"))} onscroll={on_scroll} role="table" aria-rowcount={total.to_string()}>
+            <div class={classes!("dt-body", working.then_some("stale"))} onscroll={on_scroll} role="rowgroup">
                 <div class="dt-spacer" style={format!("height: {:.0}px", total as f64 * ROW_HEIGHT)}>
                     <div class="dt-rows" style={format!("transform: translateY({:.0}px)", shown.from as f64 * ROW_HEIGHT)}>
                         { for shown.rows.iter().map(|row| {
@@ -192,8 +200,8 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                             html! {
                                 <div class={classes!("dt-row", row.error.is_some().then_some("invalid"))} role="row"
                                     key={index} data-index={index.to_string()} onclick={on_explain} title="Click to explain">
-                                    <span class="td c-index">{ index + 1 }</span>
-                                    <span class="td c-id">
+                                    <span role="cell" class="td c-index">{ index + 1 }</span>
+                                    <span role="cell" class="td c-id">
                                         if let Some([a, b]) = row.hashed_chars {
                                             <HighlightedId id={AttrValue::from(row.id.clone())} hashed_chars={[a as usize, b as usize]} />
                                         } else {
@@ -204,18 +212,18 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                                         }
                                     </span>
                                     if let Some(error) = &row.error {
-                                        <span class="td c-error" title={error.clone()}>{ error.clone() }</span>
+                                        <span role="cell" class="td c-error" title={error.clone()}>{ error.clone() }</span>
                                     } else {
-                                        <span class="td c-collection">{ row.collection.clone().unwrap_or_default() }</span>
-                                        <span class="td c-size">{ row.size.map(bytes).unwrap_or_default() }</span>
-                                        <span class="td c-bucket bucket">{ row.bucket.map(|b| b.to_string()).unwrap_or_default() }</span>
-                                        <span class="td c-shard shard">
+                                        <span role="cell" class="td c-collection">{ row.collection.clone().unwrap_or_default() }</span>
+                                        <span role="cell" class="td c-size">{ row.size.map(bytes).unwrap_or_default() }</span>
+                                        <span role="cell" class="td c-bucket bucket">{ row.bucket.map(|b| b.to_string()).unwrap_or_default() }</span>
+                                        <span role="cell" class="td c-shard shard">
                                             if let Some(s) = row.shard {
                                                 <span class="shard-badge" style={shard_style(s)}>{ s }</span>
                                             }
                                         </span>
-                                        <span class="td c-fragment fragment"><code>{ row.shard.and_then(fragment).unwrap_or_default() }</code></span>
-                                        <span class="td c-group">
+                                        <span role="cell" class="td c-fragment fragment"><code>{ row.shard.and_then(fragment).unwrap_or_default() }</code></span>
+                                        <span role="cell" class="td c-group">
                                             if let (Some(anchor), Some(documents)) = (&row.group_anchor, row.group_documents) {
                                                 <code title={format!("Anchored group of {} document{}", count(documents), crate::widgets::plural(documents))}>{ anchor.clone() }</code>
                                             }
@@ -226,6 +234,7 @@ pub fn documents_view(props: &DocumentsViewProps) -> Html {
                         }) }
                     </div>
                 </div>
+            </div>
             </div>
             if summary.documents == 0 {
                 <p class="empty">{ "Type or paste document IDs on the left, one per line, or import a file." }</p>

@@ -53,7 +53,7 @@ pub fn locality_view(props: &LocalityViewProps) -> Html {
             <section class="transaction" aria-label="Transaction check">
                 <h3>{ "Transaction check" }</h3>
                 <p class="hint">{ "Documents written in one local transaction, one ID per line." }</p>
-                <textarea id="tx-ids" rows="4" spellcheck="false" value={design.transaction_ids().to_string()} oninput={on_ids} />
+                <textarea id="tx-ids" rows="4" aria-label="IDs written in one transaction, one per line" spellcheck="false" value={design.transaction_ids().to_string()} oninput={on_ids} />
                 <button type="button" class="tx-shown" onclick={on_shown}
                     title="The documents the Documents view shows (its filters apply)">{ "Use the documents shown" }</button>
                 <p class={classes!("tx-verdict", verdict)} role="status">{ tx.message.clone() }</p>
