@@ -140,6 +140,7 @@ fn settings(state: &State) -> Saved {
     Saved {
         tab: None,
         kept: None,
+        readiness: None,
         ..state.settings()
     }
 }

@@ -123,7 +123,7 @@ impl Wiring {
 }
 
 /// Saves the studio [`SAVE_DELAY_MS`](crate::state::SAVE_DELAY_MS) after the last
-/// change of the workspace, the configuration or the tab, and no later than
+/// change of the workspace, the configuration, the tab or a Readiness input, and no later than
 /// [`SAVE_MAX_DELAY_MS`](crate::state::SAVE_MAX_DELAY_MS) after the first change not yet
 /// saved ([`SaveTimer`]: typing that never pauses is saved too), and at once when the page
 /// is hidden or left, so that a reload right after an edit keeps it. A state `restored`
@@ -160,7 +160,11 @@ pub fn use_autosave(state: &State, restored: bool, on_notice: &Callback<NoticeAc
             }
         });
     }
-    let key = (state.changes(), state.views().tab());
+    let key = (
+        state.changes(),
+        state.views().tab(),
+        state.readiness().edits(),
+    );
     let (snapshot, flush) = (state.clone(), Rc::clone(&machinery.flush));
     use_effect_with(key, move |_| {
         if std::mem::take(&mut *unchanged.borrow_mut()) {

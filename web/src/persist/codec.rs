@@ -56,6 +56,29 @@ pub struct Saved {
     /// had none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept: Option<crate::state::kept::SavedKept>,
+    /// What was given to the Readiness view, so that a reload keeps what the user pasted;
+    /// `None` (and not written) when nothing was, as in studios saved before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readiness: Option<SavedReadiness>,
+}
+
+/// The texts given to the Readiness view, as given (however bad: the check runs again on
+/// them when asked). Every field is written, so that the settings cross to the save's
+/// worker in its codec as they are; a missing one reads as empty.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedReadiness {
+    /// The database record.
+    #[serde(default)]
+    pub record: String,
+    /// The index definitions.
+    #[serde(default)]
+    pub indexes: String,
+    /// The queries, one a line.
+    #[serde(default)]
+    pub queries: String,
+    /// The `LoadDocument` relations, one a line.
+    #[serde(default)]
+    pub loads: String,
 }
 
 /// What IndexedDB holds: the settings ([`Saved`] as JSON, its documents empty, with the
@@ -463,6 +486,39 @@ mod tests {
         assert_eq!(
             read_saved("5").unwrap_err(),
             "the saved studio is damaged (invalid type: integer `5`, expected struct Saved)"
+        );
+    }
+
+    /// A studio saved before the Readiness view's texts were kept reads without them, one
+    /// without texts writes nothing new, and the texts (a record of several MB among them)
+    /// read back as written.
+    #[test]
+    fn the_readiness_texts_are_optional_and_read_back() {
+        let old = read_saved(SAVED).unwrap();
+        assert_eq!(old.readiness, None);
+        let written = settings_json(&old, &Layout::default());
+        assert!(!written.contains("readiness"), "{written}");
+        let record = format!(
+            r#"{{"DatabaseName": "Shop", "Pad": "{}\n\"é\""}}"#,
+            "x".repeat(3 << 20)
+        );
+        let saved = Saved {
+            readiness: Some(SavedReadiness {
+                record,
+                queries: "from Orders\nstream: from Companies".into(),
+                ..SavedReadiness::default()
+            }),
+            documents: Vec::new(),
+            ..old
+        };
+        let back = read_saved(&settings_json(&saved, &Layout::default())).unwrap();
+        assert_eq!(back, saved);
+        // A texts object missing a field reads it as empty.
+        let partial = with("readiness", serde_json::json!({"loads": "Orders.Company"}));
+        let readiness = read_saved(&partial).unwrap().readiness.unwrap();
+        assert_eq!(
+            (readiness.loads.as_str(), readiness.record.as_str()),
+            ("Orders.Company", "")
         );
     }
 

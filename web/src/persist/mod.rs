@@ -14,8 +14,9 @@ pub mod writer;
 
 pub use codec::{
     documents_json, even_parts, lines_capacity, placement_lines_capacity, read_documents,
-    read_layout, read_saved, settings_json, write_documents, write_lines, Layout, Saved, Stored,
-    LINES_HEADER, PART_BYTES, PART_DOCUMENTS, SAVED_VERSION, SET_ASIDE_KEY, STORAGE_KEY,
+    read_layout, read_saved, settings_json, write_documents, write_lines, Layout, Saved,
+    SavedReadiness, Stored, LINES_HEADER, PART_BYTES, PART_DOCUMENTS, SAVED_VERSION, SET_ASIDE_KEY,
+    STORAGE_KEY,
 };
 pub use layout::{
     even_batches, plan_parts, segments_of, PartPlan, PartRef, Segment, MIN_PART_DOCUMENTS,

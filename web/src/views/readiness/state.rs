@@ -3,8 +3,11 @@
 //! report, or the bad input named), and the filters by severity and area. The check itself
 //! runs in the worker ([`crate::workers::check`]); this state only follows its replies,
 //! ignoring those of a run it no longer waits for. A reply never touches the texts: what
-//! the user pasted stays as pasted, however bad.
+//! the user pasted stays as pasted, however bad. The texts are saved with the studio
+//! ([`ReadinessState::saved`]) and restored with it ([`ReadinessState::restored`]); the
+//! report is not: a restored view shows the texts, and the user checks again.
 
+use crate::persist::SavedReadiness;
 use crate::workers::{CheckReply, Checked, Crashed};
 use ravenshard_check::{Finding, Severity};
 use std::collections::BTreeSet;
@@ -121,6 +124,8 @@ pub enum ReadinessAction {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadinessState {
     texts: [String; 4],
+    /// How many times a text was changed: what the save follows.
+    edits: u64,
     run_number: u64,
     run: Run,
     hidden: BTreeSet<Severity>,
@@ -153,6 +158,50 @@ pub fn link_of(found: &Finding) -> Option<Link> {
 }
 
 impl ReadinessState {
+    /// The view of a restored studio: the texts saved, nothing checked yet.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ravenshard_studio::persist::SavedReadiness;
+    /// use ravenshard_studio::views::readiness::state::{ReadinessState, Text};
+    ///
+    /// let saved = SavedReadiness { record: "{}".into(), ..SavedReadiness::default() };
+    /// let state = ReadinessState::restored(saved.clone());
+    /// assert_eq!((state.text(Text::Record), state.edits()), ("{}", 0));
+    /// assert_eq!(state.saved(), Some(saved));
+    /// assert_eq!(ReadinessState::default().saved(), None);
+    /// ```
+    pub fn restored(saved: SavedReadiness) -> ReadinessState {
+        let SavedReadiness {
+            record,
+            indexes,
+            queries,
+            loads,
+        } = saved;
+        ReadinessState {
+            texts: [record, indexes, queries, loads],
+            ..ReadinessState::default()
+        }
+    }
+
+    /// The texts to save; `None` when every one is empty (nothing is written).
+    pub fn saved(&self) -> Option<SavedReadiness> {
+        let [record, indexes, queries, loads] = self.texts.clone();
+        let saved = SavedReadiness {
+            record,
+            indexes,
+            queries,
+            loads,
+        };
+        (saved != SavedReadiness::default()).then_some(saved)
+    }
+
+    /// How many times a text was changed since the view started (the save follows it).
+    pub fn edits(&self) -> u64 {
+        self.edits
+    }
+
     /// The text of an input, as given.
     pub fn text(&self, text: Text) -> &str {
         &self.texts[text as usize]
@@ -289,7 +338,12 @@ impl ReadinessState {
 
     fn apply(&mut self, action: ReadinessAction) {
         match action {
-            ReadinessAction::Set(text, value) => self.texts[text as usize] = value,
+            ReadinessAction::Set(text, value) => {
+                if self.texts[text as usize] != value {
+                    self.texts[text as usize] = value;
+                    self.edits += 1;
+                }
+            }
             ReadinessAction::Started { run, total } if run > self.run_number => {
                 self.run_number = run;
                 self.crash = None;

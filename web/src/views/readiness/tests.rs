@@ -247,3 +247,21 @@ fn a_clean_record_blocks_nothing() {
     assert_eq!(state.count(Severity::Blocks), 0);
     assert!(state.groups().iter().all(|(s, _)| *s != Severity::Blocks));
 }
+
+/// A text changed counts as an edit (what the save follows); the same text again does not.
+#[test]
+fn a_changed_text_is_an_edit_to_save() {
+    let set = |text, value: &str| ReadinessAction::Set(text, value.into());
+    let state = reduce(ReadinessState::default(), set(Text::Queries, "from Orders"));
+    assert_eq!(state.edits(), 1);
+    let state = reduce(state, set(Text::Queries, "from Orders"));
+    assert_eq!(state.edits(), 1);
+    let state = reduce(state, ReadinessAction::ToggleSeverity(Severity::Note));
+    assert_eq!(state.edits(), 1);
+    let saved = state.saved().unwrap();
+    assert_eq!(saved.queries, "from Orders");
+    assert_eq!(
+        ReadinessState::restored(saved).text(Text::Queries),
+        "from Orders"
+    );
+}

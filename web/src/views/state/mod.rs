@@ -278,6 +278,9 @@ impl State {
         })?;
         let mut state = State::new(config, WorkspaceState::with_documents(saved.documents));
         state.keep(saved.kept.map(KeptFields::from));
+        if let Some(readiness) = saved.readiness {
+            state.readiness = Rc::new(ReadinessState::restored(readiness));
+        }
         Ok(state)
     }
 
@@ -312,6 +315,7 @@ impl State {
             documents: Vec::new(),
             tab: Some(self.views.tab().key().to_string()),
             kept: self.kept.as_deref().map(SavedKept::from),
+            readiness: self.readiness.saved(),
         }
     }
 

@@ -120,7 +120,7 @@ crash_reply!(HostReply);
 /// settings are taken apart field by field, so a field added to them is a compile error
 /// here until it crosses too.
 mod settings {
-    use crate::persist::Saved;
+    use crate::persist::{Saved, SavedReadiness};
     use crate::state::kept::SavedKept;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -133,6 +133,7 @@ mod settings {
         bool,
         Option<String>,
         Option<SavedKept>,
+        Option<SavedReadiness>,
     );
 
     pub fn serialize<S: Serializer>(saved: &Saved, s: S) -> Result<S::Ok, S::Error> {
@@ -146,6 +147,7 @@ mod settings {
             documents: _,
             tab,
             kept,
+            readiness,
         } = saved;
         (
             version,
@@ -156,12 +158,13 @@ mod settings {
             custom,
             tab,
             kept,
+            readiness,
         )
             .serialize(s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Saved, D::Error> {
-        let (version, database, nodes, replication_factor, config, custom, tab, kept) =
+        let (version, database, nodes, replication_factor, config, custom, tab, kept, readiness) =
             Fields::deserialize(d)?;
         Ok(Saved {
             version,
@@ -173,6 +176,7 @@ mod settings {
             documents: Vec::new(),
             tab,
             kept,
+            readiness,
         })
     }
 }
@@ -202,11 +206,17 @@ mod tests {
                 file: "export.ravendbdump".into(),
                 fields: vec!["Company".into(), "Lines.Product".into()],
             }),
+            readiness: Some(crate::persist::SavedReadiness {
+                record: r#"{"DatabaseName": "Shop"}"#.into(),
+                queries: "from Orders".into(),
+                ..Default::default()
+            }),
         };
         let bare = Saved {
             custom: false,
             tab: None,
             kept: None,
+            readiness: None,
             ..settings.clone()
         };
         for settings in [settings, bare] {

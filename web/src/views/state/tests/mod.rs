@@ -494,6 +494,34 @@ fn saved_state_round_trips_and_bad_ones_are_refused() {
     assert!(State::from_saved(saved).is_err());
 }
 
+/// What was pasted in the Readiness view is saved with the studio and restored with it;
+/// a studio where nothing was writes no texts.
+#[test]
+fn the_readiness_texts_are_saved_and_restored() {
+    use crate::views::readiness::state::{ReadinessAction, Text};
+    assert_eq!(State::default().settings().readiness, None);
+    let set = |text, value: &str| Action::Readiness(ReadinessAction::Set(text, value.into()));
+    let state = reduce(
+        State::default(),
+        set(Text::Record, r#"{"DatabaseName": "Shop"}"#),
+    );
+    let state = reduce(state, set(Text::Loads, "Orders.Company"));
+    assert_eq!(state.readiness().edits(), 2);
+    let json = serde_json::to_string(&state.saved()).unwrap();
+    let back = State::from_saved(read_saved(&json).unwrap()).unwrap();
+    assert_eq!(
+        back.readiness().text(Text::Record),
+        r#"{"DatabaseName": "Shop"}"#
+    );
+    assert_eq!(back.readiness().text(Text::Loads), "Orders.Company");
+    assert_eq!(back.readiness().text(Text::Queries), "");
+    assert_eq!(back.settings().readiness, state.settings().readiness);
+    // Emptied again: nothing written.
+    let state = reduce(state, set(Text::Record, ""));
+    let state = reduce(state, set(Text::Loads, ""));
+    assert_eq!(state.settings().readiness, None);
+}
+
 #[test]
 fn a_damaged_saved_studio_is_named_by_its_path() {
     let mut value = serde_json::to_value(State::default().saved()).unwrap();
