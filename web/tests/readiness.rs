@@ -1,6 +1,8 @@
 //! The Readiness view in headless Chromium: a record pasted, the check run in its worker
 //! over the studio's documents, the findings counted, grouped and filtered; a clean record
-//! says that nothing blocks; bad input is named with its position and the text stays.
+//! says that nothing blocks; bad input is named with its position and the text stays; the
+//! texts (a record of several MB among them) are saved with the studio and shown again when
+//! it opens next.
 //!
 //! The known answers are the check's own on the same fixtures
 //! (`crates/ravenshard-check/fixtures`), with the studio's documents and configuration:
@@ -9,6 +11,7 @@
 
 use ravenshard_check::{check, Inputs, Severity};
 use ravenshard_model::sample::chapter_examples;
+use ravenshard_studio::persist::{records, SavedReadiness};
 use ravenshard_studio::state::ConfigState;
 use ravenshard_studio::App;
 use wasm_bindgen::JsCast;
@@ -165,4 +168,62 @@ async fn bad_input_is_named_with_its_position_and_kept() {
     let problem = studio.text("#readiness-loads-problem");
     assert!(problem.contains("line 2"), "{problem}");
     assert!(studio.find("#readiness-record-problem").is_none());
+}
+
+/// What IndexedDB's saved studio holds of the Readiness view, once `wanted` accepts it
+/// (waiting up to ~20 s).
+async fn saved_readiness(wanted: impl Fn(Option<&SavedReadiness>) -> bool) -> SavedReadiness {
+    let mut last = None;
+    for _ in 0..1000 {
+        if let Ok(Some(stored)) = records::read_stored().await {
+            let readiness = stored.read().unwrap().readiness;
+            if wanted(readiness.as_ref()) {
+                return readiness.unwrap_or_default();
+            }
+            last = Some(readiness.map(|r| (r.record.len(), r.queries)));
+        }
+        gloo::timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("IndexedDB never held the texts wanted (last: record bytes and queries {last:?})");
+}
+
+/// The texts pasted are saved by the studio's own autosave, through the host's worker, and
+/// shown again when the studio opens next (the App mounted again against the same
+/// IndexedDB: a true reload would end the test's run); the restored view shows them and
+/// waits to be checked. A record of several MB saves too.
+#[wasm_bindgen_test]
+async fn the_texts_survive_a_reload() {
+    let studio = fresh().await;
+    let pad = "x".repeat(4 << 20);
+    let record = format!("{{\"DatabaseName\": \"Shop\", \"Pad\": \"{pad}\"}}");
+    studio.type_into("#readiness-record", &record).await;
+    studio.type_into("#readiness-queries", QUERIES).await;
+    let saved = saved_readiness(|r| r.is_some_and(|r| !r.queries.is_empty())).await;
+    assert_eq!(
+        (saved.record.len(), saved.queries.as_str()),
+        (record.len(), QUERIES)
+    );
+    assert!(saved.record == record && saved.indexes.is_empty() && saved.loads.is_empty());
+    drop(studio);
+    let studio = Studio::mount(()).await;
+    studio.wait_for("#readiness-record").await;
+    let value = |s: &Studio, selector: &str| {
+        let area = s.get(selector);
+        area.unchecked_ref::<HtmlTextAreaElement>().value()
+    };
+    assert!(
+        value(&studio, "#readiness-record") == record,
+        "the record is shown again"
+    );
+    assert_eq!(value(&studio, "#readiness-queries"), QUERIES);
+    assert_eq!(value(&studio, "#readiness-loads"), "");
+    assert!(
+        studio.find("#readiness-summary").is_none(),
+        "not checked yet"
+    );
+    assert!(!studio.get("#readiness-run").has_attribute("disabled"));
+    // Emptied, the texts are saved as none.
+    studio.type_into("#readiness-record", "").await;
+    studio.type_into("#readiness-queries", "").await;
+    saved_readiness(|r| r.is_none()).await;
 }
