@@ -226,10 +226,13 @@ fn generator(
                 class={invalid(generated.is_valid())} title="How many documents"
                 oninput={on_value::<InputEvent, _>(on, WorkspaceAction::SetGeneratorCount)} />
             <label for="gen-share">{ "docs," }</label>
-            <input id="gen-share" type="number" min="0" max="100" step="5" value={anchored.text().clone()}
-                class={invalid(anchored.is_valid())} title="Share of orders anchored to their company, in percent"
-                oninput={on_value::<InputEvent, _>(on, WorkspaceAction::SetGeneratorShare)} />
-            <span title="Share of orders anchored to their company">{ "% anchored" }</span>
+            // The share and its unit wrap as one, never the field apart from what it means.
+            <span class="gen-share">
+                <input id="gen-share" type="number" min="0" max="100" step="5" value={anchored.text().clone()}
+                    class={invalid(anchored.is_valid())} title="Share of orders anchored to their company, in percent"
+                    oninput={on_value::<InputEvent, _>(on, WorkspaceAction::SetGeneratorShare)} />
+                <span title="Share of orders anchored to their company">{ "% anchored" }</span>
+            </span>
             <button type="button" class="generate" onclick={on_generate}
                 disabled={!generated.is_valid() || !anchored.is_valid()}>{ "Go" }</button>
         </div>
