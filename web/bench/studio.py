@@ -684,6 +684,35 @@ const [n, done] = arguments;
 """
 
 
+# The Readiness view's check over the studio's `n` generated documents, with a record, its
+# index definitions and queries pasted: from the click on Check until the summary is shown,
+# with the main-thread tasks over 50 ms meanwhile (the documents pass through the page on
+# their way to the check's worker, a page of them at a time).
+CHECK = PRELUDE + """
+const [record, indexes, queries, done] = arguments;
+(async () => {
+  document.getElementById('tab-readiness').click();
+  await frame();
+  fire(document.getElementById('readiness-record'), record);
+  fire(document.getElementById('readiness-indexes'), indexes);
+  fire(document.getElementById('readiness-queries'), queries);
+  await frame(); await sleep(300);
+  window.__tasks = [];
+  const t = performance.now();
+  document.getElementById('readiness-run').click();
+  while (!document.getElementById('readiness-summary')) {
+    const problem = document.querySelector('section.readiness .error');
+    if (problem) { done({error: problem.textContent}); return; }
+    if (performance.now() - t > 280000) { done({error: 'no report in 280 s'}); return; }
+    await sleep(20);
+  }
+  await frame();
+  done({ms: performance.now() - t, summary: document.getElementById('readiness-summary').textContent,
+        longest: Math.max(0, ...window.__tasks), longTasks: window.__tasks.length});
+})();
+"""
+
+
 def load_average():
     """The machine's load average (1, 5, 15 min): the machine is shared."""
     try:
@@ -709,6 +738,23 @@ def measure_advise(driver, docs, result):
           f"{adv['ms'] / 1000:.1f} s, {adv['progress']} progress updates shown "
           f"(last: {adv['lastProgress']}); main-thread tasks over 50 ms: {adv['longTasks']} "
           f"(longest {adv['longest']:.0f} ms)")
+    report_load(result)
+
+
+def measure_check(driver, docs, result):
+    """The readiness check of `docs` generated documents with the check crate's every-finding
+    fixtures pasted (record, index definitions, queries)."""
+    fixtures = os.path.join(os.path.dirname(__file__), "..", "..", "crates", "ravenshard-check", "fixtures")
+    texts = [open(os.path.join(fixtures, name), encoding="utf-8").read()
+             for name in ("every-finding-record.json", "indexes.json", "queries.rql")]
+    result["generate"] = driver.run(GENERATE, docs, limit_ms(docs))
+    print(f"generate {docs} documents: {result['generate']['ms']:.1f} ms")
+    chk = result["check"] = driver.run(CHECK, *texts)
+    if "error" in chk:
+        raise SystemExit(f"studio bench: check failed: {chk['error']}")
+    print(f"check of {docs} documents (every-finding record, indexes, queries): "
+          f"{chk['ms'] / 1000:.2f} s, {chk['summary']!r}; main-thread tasks over 50 ms: "
+          f"{chk['longTasks']} (longest {chk['longest']:.0f} ms)")
     report_load(result)
 
 
@@ -1866,6 +1912,9 @@ def main():
                         help="measure only the generation, its save and a reload")
     parser.add_argument("--advise", action="store_true",
                         help="measure only the advisor on an export of --docs documents")
+    parser.add_argument("--check", action="store_true",
+                        help="measure only the Readiness view's check of --docs generated "
+                             "documents with the check crate's every-finding fixtures pasted")
     parser.add_argument("--table", action="store_true",
                         help="measure only issue 11's table at --docs documents (edits, shard "
                              "count, add shard + balance, the Documents view's sort and filter, "
@@ -1906,6 +1955,7 @@ def main():
         result = {"documents": args.docs}
         url = f"http://127.0.0.1:{http_port}/"
         single = [(args.advise, lambda: measure_advise(driver, args.docs, result)),
+                  (args.check, lambda: measure_check(driver, args.docs, result)),
                   (args.table, lambda: measure_table(driver, url, args.docs, args.edits, result, args.trace,
                                                              rows_of(args.rows))),
                   (args.bulk, lambda: measure_bulk(driver, url, args.docs, args.ids, result, args.trace)),

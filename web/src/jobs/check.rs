@@ -1,15 +1,20 @@
 //! The readiness check's run ([`check`]): the studio's documents, asked of the
-//! workspace's host a page of [`MAX_LISTED`] at a time and sent on to the check's worker,
+//! workspace's host a page of [`PAGE`] at a time and sent on to the check's worker,
 //! then the check itself. The documents pass through the page once per run, a page at a
 //! time, as the CSV export's lines do; a change of the documents meanwhile stops the run
 //! with a message (the check would mix two states).
 
 use crate::workers::{client, host, Check, CheckInputs, CheckReply, CheckRequest};
 use ravenshard_model::host::question::Documents;
-use ravenshard_model::host::MAX_LISTED;
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::Callback;
+
+/// Documents asked and sent on per step: a quarter of what the host lists at most
+/// ([`MAX_LISTED`](ravenshard_model::host::MAX_LISTED)), so that decoding a page and
+/// encoding it again for the check's worker stays one short main-thread task, even with
+/// bodies kept.
+pub const PAGE: u64 = 16_384;
 
 /// Where a run's news go.
 pub struct CheckNews {
@@ -43,7 +48,7 @@ async fn run(inputs: CheckInputs, news: CheckNews, stopped: Rc<Cell<bool>>) {
     while at < total {
         let question = Documents {
             start: at,
-            end: (at + MAX_LISTED).min(total),
+            end: (at + PAGE).min(total),
         };
         let answered = host::answer_in_background(question).await;
         if stopped.get() {
