@@ -113,6 +113,10 @@ pub enum ConfigWarning {
         start: u32,
         /// The shard it names.
         shard: u32,
+        /// Whether RavenDB refuses every bucket move while the range stays: the check
+        /// `MoveBucket` runs after each move (`ValidateBucketsMapping`) passes two ranges with
+        /// one start only when the later one is the list's last, as `MoveBucket` leaves them.
+        refuses_moves: bool,
     },
     /// The last bucket range starts below the one before it, in an earlier block. RavenDB's
     /// `MoveBucket` appends such a range when it moves bucket 2^20 - 1 in a database with
@@ -169,12 +173,30 @@ impl fmt::Display for ConfigWarning {
                  with ICU's root collation). Give the BucketRanges of the database RavenDB \
                  created, or use a build with the icu-collation feature."
             ),
-            ConfigWarning::EmptyRange { path, start, shard } => write!(
+            ConfigWarning::EmptyRange {
+                path,
+                start,
+                shard,
+                refuses_moves: false,
+            } => write!(
                 f,
                 "{path}: the range of shard {shard} holds no bucket, because the next range \
                  also starts at {start} (RavenDB's MoveBucket leaves such a range after moving \
                  a block's last bucket). The later range owns bucket {start}, as RavenDB \
                  answers; the record can stay as it is."
+            ),
+            ConfigWarning::EmptyRange {
+                path,
+                start,
+                shard,
+                refuses_moves: true,
+            } => write!(
+                f,
+                "{path}: the range of shard {shard} holds no bucket, because the next range \
+                 also starts at {start}. The later range owns bucket {start}, as RavenDB \
+                 answers, but RavenDB refuses every bucket move in this database while the \
+                 empty range stays (\"Overlap detected between mappings\"): remove it from \
+                 BucketRanges before resharding."
             ),
             ConfigWarning::TrailingRange {
                 path,

@@ -81,6 +81,7 @@ fn ranges_with_one_start_are_read_as_the_server_reads_them() {
         ConfigWarning::EmptyRange {
             start: 1048575,
             shard: 2,
+            refuses_moves: false,
             ..
         }
     )));
@@ -88,6 +89,61 @@ fn ranges_with_one_start_are_read_as_the_server_reads_them() {
         .warnings()
         .iter()
         .any(|w| matches!(w, ConfigWarning::ShardWithoutBuckets { .. })));
+}
+
+/// A record the config fuzz target made (`fixtures/fuzz-config-empty-range-mid-block.json`):
+/// two ranges start at 699,050 in the middle of the default block, the block's last bucket
+/// has its own range, and the prefix block starts late. RavenDB 7.1.5 and 6.2.4 read it
+/// and answer as below (`FindBucketShard`, `GetShardNumberAndBucketFor`); their
+/// `ValidateBucketsMapping` refuses it ("Overlap detected between mapping '2' and '1'"), so
+/// the warning says that no bucket can move while the empty range stays.
+#[test]
+fn ranges_with_one_start_mid_block_are_read_and_said_to_block_moves() {
+    let record = include_str!("fixtures/fuzz-config-empty-range-mid-block.json");
+    let t = Topology::from_json(record).unwrap();
+    let ravendb = [
+        (0, 0),
+        (699049, 0),
+        (699050, 2),
+        (699051, 2),
+        (1048574, 2),
+        (1048575, 1),
+        (1048576, 2),
+        (1572863, 2),
+        (1572864, 2),
+        (2097151, 2),
+    ];
+    for (bucket, shard) in ravendb {
+        assert_eq!(t.shard_for_bucket(bucket), Some(shard), "bucket {bucket}");
+    }
+    for (id, bucket, shard) in [
+        ("orders/1-A", 151326, 0),
+        ("customers/1-A$x", 266531, 0),
+        ("eu/1", 1816397, 2),
+        ("eu/", 1872555, 2),
+        ("a", 814683, 2),
+    ] {
+        let located = t.locate(id).unwrap();
+        assert_eq!((located.bucket, located.shard), (bucket, shard), "{id}");
+    }
+    let empty: Vec<_> = t
+        .warnings()
+        .iter()
+        .filter(|w| matches!(w, ConfigWarning::EmptyRange { .. }))
+        .collect();
+    assert_eq!(
+        empty,
+        [&ConfigWarning::EmptyRange {
+            path: "Sharding.BucketRanges[1]".to_string(),
+            start: 699050,
+            shard: 1,
+            refuses_moves: true,
+        }]
+    );
+    assert!(empty[0].to_string().contains("refuses every bucket move"));
+    // Written back, the record keeps both ranges, as RavenDB writes it.
+    let again = Topology::from_json(&t.to_json()).unwrap();
+    assert_eq!(again.ranges(), t.ranges());
 }
 
 /// After MoveBucket moves the first bucket of a prefix's block, the block's first range

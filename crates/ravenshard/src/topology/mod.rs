@@ -320,7 +320,7 @@ impl Topology {
         };
         let (ascending, appended) = trailing::split(&raw_ranges);
         let (mut ranges, without) = validate_ranges(ascending, &shards, &prefixes, &at)?;
-        let mut warnings = collect_warnings(&shards, &ranges, &prefixes, &at);
+        let mut warnings = collect_warnings(&shards, &ranges, raw_ranges.len(), &prefixes, &at);
         let mut trailing = None;
         if let Some(range) = appended {
             let known = shards.contains(range.shard_number);

@@ -214,9 +214,12 @@ fn owner_name(owner: Option<&Prefix>) -> String {
     }
 }
 
+/// The warnings of a topology read; `listed` is how many ranges its `BucketRanges` list
+/// holds (a trailing range included, which `ranges` leaves out).
 pub(super) fn collect_warnings(
     shards: &Shards,
     ranges: &[BucketRange],
+    listed: usize,
     prefixes: &[Prefix],
     at: &dyn Fn(&str) -> String,
 ) -> Vec<ConfigWarning> {
@@ -239,6 +242,8 @@ pub(super) fn collect_warnings(
                 path: at(&format!("BucketRanges[{i}]")),
                 start: range.start,
                 shard: range.shard,
+                // ValidateBucketsMapping checks every range but the list's last.
+                refuses_moves: i + 2 < listed,
             });
         }
     }
