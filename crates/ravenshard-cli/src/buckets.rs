@@ -32,7 +32,7 @@ pub fn read(topology: &Topology, paths: &[PathBuf]) -> Result<Workload, Fatal> {
 }
 
 /// `path` itself, or the `.json` files of the folder `path`, by name.
-fn json_files(path: &Path) -> Result<Vec<PathBuf>, Fatal> {
+pub fn json_files(path: &Path) -> Result<Vec<PathBuf>, Fatal> {
     let io = |e| Fatal::Io(path.display().to_string(), e);
     if !fs::metadata(path).map_err(io)?.is_dir() {
         return Ok(vec![path.to_path_buf()]);

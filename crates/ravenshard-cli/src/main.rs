@@ -8,6 +8,7 @@ mod check;
 mod check_tx;
 mod config_diff;
 mod explain;
+mod growth;
 mod input;
 mod report;
 mod reshard;
@@ -186,6 +187,25 @@ enum Command {
         record: PathBuf,
         /// An export with bodies (.ravendbdump, NDJSON or JSON) for the data checks.
         export: Option<PathBuf>,
+    },
+    /// Bucket statistics over time (JSON): snapshots of `GET
+    /// /databases/<db>/debug/sharding/buckets` saved at different times, side by side in
+    /// ranges of buckets, with each snapshot's documents and bytes by shard and the ranges
+    /// that grew most. Ordered by the latest LastModified of each (or --file-times).
+    Growth {
+        /// Time each snapshot by its newest file's modification time instead.
+        #[arg(long)]
+        file_times: bool,
+        /// How many of the ranges that grew most to list.
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        top: usize,
+        /// Rank the ranges by documents gained or by bytes.
+        #[arg(long, value_enum, default_value = "docs")]
+        by: By,
+        /// The snapshots, two or more: each a saved answer, or a folder whose .json files
+        /// (per-shard answers, drill-downs) are one snapshot.
+        #[arg(required = true, num_args = 2..)]
+        snapshots: Vec<PathBuf>,
     },
     /// Can one local transaction write these documents atomically? (JSON)
     CheckTx {
@@ -427,6 +447,12 @@ fn main() -> ExitCode {
         Command::Store { config, file } => store::run(&config, file.as_deref()),
         Command::ConfigDiff { old, new, docs } => config_diff::run(&old, &new, docs.as_deref()),
         Command::CheckTx { topology, ids } => check_tx::run(&topology, &ids),
+        Command::Growth {
+            file_times,
+            top,
+            by,
+            snapshots,
+        } => growth::run(&snapshots, file_times, top, matches!(by, By::Bytes)),
         Command::Check {
             topology,
             indexes,

@@ -34,6 +34,7 @@ mod balance;
 mod calls;
 mod error;
 mod estimate;
+mod growth;
 mod load;
 mod migration;
 mod note;
@@ -56,6 +57,7 @@ pub use balance::{
 pub use calls::{calls, Calls, CallsError, CallsOptions, Chore, ReshardingCall, ShardPeak};
 pub use error::ReshardError;
 pub use estimate::{BucketCost, BucketCostError, Dominant, Estimate};
+pub use growth::{growth, Growth, GrowthBin, GrowthError, Snapshot, SnapshotFigures};
 pub use load::{Amount, BucketLoad, Measure};
 pub use migration::{
     migration_step, migration_steps, next_step_with_documents, MigrationStep, Phase, Route,
