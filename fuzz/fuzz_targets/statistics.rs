@@ -60,7 +60,7 @@ fuzz_target!(|data: &[u8]| {
             for (i, s) in g.snapshots().iter().enumerate() {
                 let in_bins = g.bins().iter().map(|b| b.amounts[i].docs);
                 assert_eq!(in_bins.fold(0u64, u64::saturating_add), s.total.docs);
-                let in_shards = s.shards.values().map(|a| a.docs);
+                let in_shards = s.shards.iter().map(|f| f.amount.docs);
                 let in_shards = in_shards.fold(s.shared.docs, u64::saturating_add);
                 assert_eq!(in_shards, s.total.docs);
             }

@@ -12,6 +12,7 @@ export function runAssertions(api, report) {
   design(api, report);
   reshard(api, report);
   bucketStatistics(api, report);
+  growth(api, report);
 }
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -211,6 +212,37 @@ function bucketStatistics({ Topology, Workload }, { check, throws }) {
     answer(range(1048576, 1048577, [0], 1, 1))), "no prefix of the database record owns that block");
   throws("answers that are not text", () => Workload.fromBucketStatistics(current, 42), "answers");
   for (const o of [current, workload]) o.free();
+}
+
+/** `bucketGrowth`: snapshots of bucket statistics saved at different times, side by side. */
+function growth({ bucketGrowth }, { check, throws }) {
+  const answer = (when, ...ranges) => JSON.stringify({ TotalSizeHumane: "-", TotalSize: 0,
+    BucketRanges: Object.fromEntries(ranges.map(([from, to, shards, docs]) => [from, {
+      RangeSizeHumane: "-", ShardNumbers: shards, FromBucket: from, ToBucket: to, NumberOfBuckets: 1,
+      RangeSize: docs * 10, DocumentsCount: docs, LastModified: when }])) });
+  const monday = { name: "monday", answers: answer("2026-11-23T08:00:00.1234567Z",
+    [0, 32767, [0], 10], [524288, 557055, [1], 5]) };
+  const tuesday = { name: "tuesday", answers: [
+    answer("2026-11-24T08:00:00.1234567Z", [0, 1023, [0], 12]),
+    answer("2026-11-24T07:00:00Z", [524288, 557055, [0, 1], 50])], names: ["s0.json", "s1.json"] };
+  check("bucketGrowth orders the snapshots and sums a drill-down into its bin", () => {
+    const g = bucketGrowth([tuesday, monday]);
+    return [g.width, g.snapshots.map((s) => [s.name, s.time]), g.bins.map((b) => b.amounts.map((a) => a.docs))];
+  }, [32768, [["monday", "2026-11-23T08:00:00.1234567Z"], ["tuesday", "2026-11-24T08:00:00.1234567Z"]],
+    [[10, 12], [5, 50]]]);
+  check("bucketGrowth's shards, shared figures and the bins that gained most", () => {
+    const g = bucketGrowth([monday, tuesday], { top: 1, by: "bytes" });
+    return [g.snapshots[1].shards, g.snapshots[1].shared, g.growing];
+  }, [[{ shard: 0, docs: 12, bytes: 120 }], { docs: 50, bytes: 500 },
+    [{ from_bucket: 524288, to_bucket: 557055, docs_change: 45, bytes_change: 450, shards: [0, 1] }]]);
+  check("a snapshot's time given orders it", () =>
+    bucketGrowth([{ ...monday, taken: "2026-12-01T00:00:00Z" }, tuesday]).snapshots[0].name, "tuesday");
+  throws("one snapshot is not growth", () => bucketGrowth([monday]), "give at least two");
+  throws("a time that is not RFC 3339", () => bucketGrowth([{ ...monday, taken: "monday" }, tuesday]),
+    "snapshots[0].taken");
+  throws("a bad answer is named", () => bucketGrowth([monday, { name: "t", answers: ["{"], names: ["t.json"] }]),
+    "t.json");
+  throws("an unknown option", () => bucketGrowth([monday, tuesday], { tops: 1 }), "unknown key `tops`");
 }
 
 /** The bulk calls with UTF-8 bytes (a file read with `fs.readFileSync`, a `fetch`ed body). */

@@ -57,12 +57,14 @@ mod advise;
 mod calls;
 mod check;
 mod design;
+mod growth;
 mod reshard;
 mod topology;
 
 pub use advise::advise;
 pub use check::check;
 pub use design::config_diff;
+pub use growth::bucket_growth;
 pub use reshard::Workload;
 pub use topology::Topology;
 

@@ -449,26 +449,7 @@ impl Workload {
         #[wasm_bindgen(unchecked_param_type = "string | string[]")] answers: JsValue,
         names: Option<Vec<String>>,
     ) -> Result<Workload, JsError> {
-        let texts: Vec<String> = if let Some(text) = answers.as_string() {
-            vec![text]
-        } else {
-            from_js(
-                "answers (the JSON text of an answer, or an array of such texts)",
-                answers,
-            )?
-        };
-        let names = names.unwrap_or_default();
-        let named: Vec<(String, &str)> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let name = names.get(i).cloned().unwrap_or(format!("answer {}", i + 1));
-                (name, t.as_str())
-            })
-            .collect();
-        let statistics =
-            reshard::BucketStatistics::read(named.iter().map(|(n, t)| (n.as_str(), *t)))
-                .map_err(js_error)?;
+        let statistics = read_statistics("answers", answers, names.unwrap_or_default())?;
         let documents =
             reshard::Workload::from_statistics(&statistics, &topology.inner).map_err(js_error)?;
         Ok(Workload {
@@ -685,4 +666,30 @@ impl Topology {
         let removed = reshard::remove_shard(&self.inner, shard_number(shard)?).map_err(js_error)?;
         Topology::wrap(removed)
     }
+}
+
+/// Bucket statistics from JS: the JSON text of an answer, or an array of such texts, named
+/// `names[i]` in messages (else `answer 1`, `answer 2`, ...); `what` names the argument.
+pub(crate) fn read_statistics(
+    what: &str,
+    answers: JsValue,
+    names: Vec<String>,
+) -> Result<reshard::BucketStatistics, JsError> {
+    let texts: Vec<String> = if let Some(text) = answers.as_string() {
+        vec![text]
+    } else {
+        from_js(
+            &format!("{what} (the JSON text of an answer, or an array of such texts)"),
+            answers,
+        )?
+    };
+    let named: Vec<(String, &str)> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let name = names.get(i).cloned().unwrap_or(format!("answer {}", i + 1));
+            (name, t.as_str())
+        })
+        .collect();
+    reshard::BucketStatistics::read(named.iter().map(|(n, t)| (n.as_str(), *t))).map_err(js_error)
 }

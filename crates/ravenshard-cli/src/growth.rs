@@ -27,13 +27,7 @@ pub fn run(
         "width": g.width(),
         "snapshots": g.snapshots(),
         "bins": g.bins(),
-        "growing": g.growing(top, by_bytes).iter().map(|b| json!({
-            "from_bucket": b.from_bucket,
-            "to_bucket": b.to_bucket,
-            "docs_change": b.docs_change(),
-            "bytes_change": b.bytes_change(),
-            "shards": b.shards,
-        })).collect::<Vec<_>>(),
+        "growing": g.growing(top, by_bytes),
     });
     let mut stdout = io::stdout().lock();
     writeln!(stdout, "{out}").map_err(|e| Fatal::Io("stdout".into(), e))?;

@@ -69,7 +69,8 @@ fn growth_orders_snapshots_and_names_the_ranges_that_grew() {
     assert_eq!(v["width"], 32768);
     assert_eq!(v["snapshots"][0]["name"], monday.as_str());
     assert_eq!(v["snapshots"][1]["time"], "2026-11-24T08:00:00.1234567Z");
-    assert_eq!(v["snapshots"][1]["shards"]["1"]["docs"], 250);
+    assert_eq!(v["snapshots"][1]["shards"][1]["shard"], 1);
+    assert_eq!(v["snapshots"][1]["shards"][1]["docs"], 250);
     assert_eq!(v["bins"].as_array().unwrap().len(), 2);
     assert_eq!(v["growing"].as_array().unwrap().len(), 1);
     assert_eq!(v["growing"][0]["from_bucket"], 524288);

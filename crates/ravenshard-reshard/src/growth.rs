@@ -122,10 +122,20 @@ pub struct SnapshotFigures {
     pub time: Timestamp,
     /// Every document and byte.
     pub total: Amount,
-    /// By shard: the ranges that name one shard.
-    pub shards: BTreeMap<u32, Amount>,
+    /// By shard, ascending: the ranges that name one shard.
+    pub shards: Vec<ShardFigures>,
     /// The ranges that name several shards or none.
     pub shared: Amount,
+}
+
+/// A shard's documents and bytes in a snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ShardFigures {
+    /// The shard number.
+    pub shard: u32,
+    /// Its documents and bytes.
+    #[serde(flatten)]
+    pub amount: Amount,
 }
 
 /// One bin of the grid: `width` buckets and their figures at each time.
@@ -151,6 +161,21 @@ impl GrowthBin {
     pub fn bytes_change(&self) -> i64 {
         change(self.amounts.first(), self.amounts.last(), |a| a.bytes)
     }
+}
+
+/// What a bin gained from the first time to the last ([`Growth::growing`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Gain {
+    /// The bin's first bucket.
+    pub from_bucket: u32,
+    /// Its last bucket (inclusive).
+    pub to_bucket: u32,
+    /// Documents gained (negative when they went).
+    pub docs_change: i64,
+    /// Bytes gained (negative when they went).
+    pub bytes_change: i64,
+    /// Every shard its ranges named, ascending.
+    pub shards: Vec<u32>,
 }
 
 fn change(first: Option<&Amount>, last: Option<&Amount>, by: impl Fn(&Amount) -> u64) -> i64 {
@@ -182,7 +207,7 @@ fn change(first: Option<&Amount>, last: Option<&Amount>, by: impl Fn(&Amount) ->
 /// assert_eq!(g.width(), 32768);
 /// assert_eq!(g.snapshots()[0].name, "monday.json");
 /// assert_eq!(g.bins()[0].docs_change(), 20);
-/// assert_eq!(g.snapshots()[1].shards[&0].docs, 30);
+/// assert_eq!(g.snapshots()[1].shards[0].amount.docs, 30);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Growth {
@@ -209,7 +234,7 @@ impl Growth {
 
     /// The `n` bins that gained the most documents (or bytes, with `by_bytes`), most first;
     /// bins that gained nothing are left out.
-    pub fn growing(&self, n: usize, by_bytes: bool) -> Vec<&GrowthBin> {
+    pub fn growing(&self, n: usize, by_bytes: bool) -> Vec<Gain> {
         let gain = |b: &GrowthBin| {
             if by_bytes {
                 b.bytes_change()
@@ -220,7 +245,15 @@ impl Growth {
         let mut bins: Vec<&GrowthBin> = self.bins.iter().filter(|b| gain(b) > 0).collect();
         bins.sort_by_key(|b| (std::cmp::Reverse(gain(b)), b.from_bucket));
         bins.truncate(n);
-        bins
+        bins.into_iter()
+            .map(|b| Gain {
+                from_bucket: b.from_bucket,
+                to_bucket: b.to_bucket,
+                docs_change: b.docs_change(),
+                bytes_change: b.bytes_change(),
+                shards: b.shards.clone(),
+            })
+            .collect()
     }
 }
 
@@ -250,9 +283,10 @@ pub fn growth(snapshots: Vec<Snapshot>) -> Result<Growth, GrowthError> {
             name: snapshot.name.clone(),
             time: *time,
             total: Amount::default(),
-            shards: BTreeMap::new(),
+            shards: Vec::new(),
             shared: Amount::default(),
         };
+        let mut shards: BTreeMap<u32, Amount> = BTreeMap::new();
         for range in snapshot.statistics.ranges() {
             let from = bin_start(range.from_bucket, width);
             if u64::from(range.to_bucket) >= u64::from(from) + u64::from(width) {
@@ -275,10 +309,14 @@ pub fn growth(snapshots: Vec<Snapshot>) -> Result<Growth, GrowthError> {
             }
             add(&mut f.total, range);
             match range.shards[..] {
-                [shard] => add(f.shards.entry(shard).or_default(), range),
+                [shard] => add(shards.entry(shard).or_default(), range),
                 _ => add(&mut f.shared, range),
             }
         }
+        f.shards = shards
+            .into_iter()
+            .map(|(shard, amount)| ShardFigures { shard, amount })
+            .collect();
         figures.push(f);
     }
     Ok(Growth {

@@ -57,7 +57,9 @@ pub use balance::{
 pub use calls::{calls, Calls, CallsError, CallsOptions, Chore, ReshardingCall, ShardPeak};
 pub use error::ReshardError;
 pub use estimate::{BucketCost, BucketCostError, Dominant, Estimate};
-pub use growth::{growth, Growth, GrowthBin, GrowthError, Snapshot, SnapshotFigures};
+pub use growth::{
+    growth, Gain, Growth, GrowthBin, GrowthError, ShardFigures, Snapshot, SnapshotFigures,
+};
 pub use load::{Amount, BucketLoad, Measure};
 pub use migration::{
     migration_step, migration_steps, next_step_with_documents, MigrationStep, Phase, Route,

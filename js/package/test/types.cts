@@ -15,5 +15,6 @@ is<ravenshard.BalancePlan>()(workload.balance());
 is<ravenshard.ConfigDiff>()(ravenshard.configDiff("{}", "{}"));
 is<ravenshard.Advice>()(ravenshard.advise("", { shards: 3 }));
 is<ravenshard.CheckReport>()(ravenshard.check("{}", { config: "{}" }));
+is<ravenshard.Growth>()(ravenshard.bucketGrowth([], { top: 1 }));
 workload.free();
 topology.free();

@@ -1,7 +1,8 @@
 // Every export of the npm package, through `import`, checked by `tsc --noEmit --strict`
 // (js/package/test/run.sh types): the calls type-check, and no result is `any`.
 import {
-  advise, bucketFor, bucketsFor, check, configDiff, explain, Topology, Workload,
+  advise, bucketFor, bucketGrowth, bucketsFor, check, configDiff, explain, Topology, Workload,
+  type Amount, type Growth,
   type Advice, type AdviseCandidate, type CallsExport, type Estimate, type Objective, type AdviseStrategy, type BalancePlan, type ConfigDiff, type ContentRule, type Explanation, type LoadCheck,
   type Location, type MigrationStep, type Notice, type PlacedId, type Plan, type Report,
   type CheckFinding, type CheckLocation, type CheckReport, type CheckSeverity,
@@ -73,6 +74,9 @@ const statistics = Workload.fromBucketStatistics(three, [answer, answer], ["a.js
 is<Workload>()(Workload.fromBucketStatistics(three, answer));
 is<number>()(statistics.summary().per_range);
 is<DrillDown[] | undefined>()(statistics.balance().notes[0]?.drill_downs);
+const overTime: Growth = bucketGrowth([{ name: "a", answers: answer }, { name: "b", answers: [answer], names: ["b.json"], taken: "2026-12-01T00:00:00Z" }], { top: 3, by: "docs" });
+is<number>()(overTime.growing[0]?.docs_change ?? 0);
+is<({ shard: number } & Amount)[]>()(overTime.snapshots[0].shards);
 is<Topology>()(workload.topology);
 const onGrown = workload.withTopology(three.addShard());
 const balanced = onGrown.balance({ by: "bytes", weights: { 0: 1, 1: 2 }, threshold: 0, maxBuckets: 10, throughput: "50MB/s" });

@@ -67,10 +67,11 @@ fn a_drill_down_is_summed_into_the_coarsest_bins() {
     assert_eq!(g.bins()[1].docs_change(), -4);
     assert_eq!(g.bins()[1].shards, [0, 1]);
     // A range of two shards is counted as shared, not split.
-    assert_eq!(g.snapshots()[0].shards[&0].docs, 10);
+    assert_eq!(g.snapshots()[0].shards[0].shard, 0);
+    assert_eq!(g.snapshots()[0].shards[0].amount.docs, 10);
     assert_eq!(g.snapshots()[0].shared.docs, 4);
     assert_eq!(g.growing(5, false).len(), 1);
-    assert_eq!(g.growing(5, true)[0].bytes_change(), 60);
+    assert_eq!(g.growing(5, true)[0].bytes_change, 60);
 }
 
 #[test]
@@ -145,7 +146,7 @@ proptest! {
         let g = growth(snapshots).unwrap();
         for (i, s) in g.snapshots().iter().enumerate() {
             let in_bins: u64 = g.bins().iter().map(|b| b.amounts[i].docs).sum();
-            let in_shards: u64 = s.shards.values().map(|a| a.docs).sum::<u64>() + s.shared.docs;
+            let in_shards: u64 = s.shards.iter().map(|f| f.amount.docs).sum::<u64>() + s.shared.docs;
             prop_assert_eq!(in_bins, s.total.docs);
             prop_assert_eq!(in_shards, s.total.docs);
         }
