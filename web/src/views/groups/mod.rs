@@ -110,7 +110,7 @@ fn head() -> Html {
             <th scope="col" class="num">{ "Size" }</th>
             <th scope="col" class="num">{ "Bucket" }</th>
             <th scope="col">{ "Shard" }</th>
-            <th scope="col" aria-label="Show the group's documents"></th>
+            <th scope="col"><span class="visually-hidden">{ "Show the group's documents" }</span></th>
         </tr></thead>
     }
 }
