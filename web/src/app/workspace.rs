@@ -136,23 +136,6 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
         })
     };
     let (on_drag_over, on_drag_leave) = drag_handlers(&dragging);
-    let on_cancel = {
-        let on = on.clone();
-        let token = props.token.clone();
-        Callback::from(move |_: MouseEvent| {
-            token.cancel();
-            on.emit(WorkspaceAction::ImportCancelled);
-        })
-    };
-    let on_cancel_work = {
-        let on = on.clone();
-        let token = props.token.clone();
-        Callback::from(move |_: MouseEvent| {
-            token.cancel();
-            let why = "Cancelled; the workspace is unchanged.".to_string();
-            on.emit(WorkspaceAction::WorkStopped(why));
-        })
-    };
     html! {
         <section class={classes!("panel", "workspace", dragging.then_some("dragging"))} aria-label="Documents"
             ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>
@@ -173,23 +156,7 @@ pub fn workspace_panel(props: &WorkspacePanelProps) -> Html {
                 </label>
             </div>
             { generator(workspace, on, on_generate(props)) }
-            if let Some(work) = workspace.work() {
-                <div class="work-progress" role="status">
-                    <span class="work-text">{ work.text() }</span>
-                    <progress max="1" value={format!("{:.3}", work.fraction.unwrap_or(0.0))}></progress>
-                    <button type="button" class="cancel-work" onclick={on_cancel_work}>{ "Cancel" }</button>
-                </div>
-            }
-            if let Some(status) = workspace.import() {
-                <div class="import-progress" role="status">
-                    <span>{ format!("Reading {} — {} documents", status.name, count(status.documents as u64)) }</span>
-                    <progress max="1" value={format!("{:.3}", status.fraction.unwrap_or(0.0))}></progress>
-                    <button type="button" class="cancel-import" onclick={on_cancel}>{ "Cancel" }</button>
-                </div>
-            }
-            if let Some(error) = workspace.import_error() {
-                <p class="import-error" role="alert">{ error.to_string() }</p>
-            }
+            <JobProgress workspace={workspace.clone()} token={props.token.clone()} on_action={on.clone()} />
             if !workspace.page().is_whole(documents) {
                 <Pager page={workspace.page().clone()} {documents} on_action={on.clone()} />
             }
@@ -239,6 +206,62 @@ fn generator(
         { for [generated.error(), anchored.error()].into_iter().flatten().map(|error| html! {
             <p class="field-error" role="alert">{ error.clone() }</p>
         }) }
+        </>
+    }
+}
+
+/// Properties of [`JobProgress`].
+#[derive(Properties, PartialEq)]
+struct JobProgressProps {
+    /// The workspace, with its job and import.
+    workspace: ByPtr<WorkspaceState>,
+    /// Cancels them.
+    token: CancelToken,
+    /// Where a cancel goes.
+    on_action: Callback<WorkspaceAction>,
+}
+
+/// The progress of a generation, an import or another job on the workspace, each with its
+/// Cancel, and why the last import failed.
+#[function_component(JobProgress)]
+fn job_progress(props: &JobProgressProps) -> Html {
+    let (workspace, on) = (&props.workspace, &props.on_action);
+    let on_cancel = {
+        let on = on.clone();
+        let token = props.token.clone();
+        Callback::from(move |_: MouseEvent| {
+            token.cancel();
+            on.emit(WorkspaceAction::ImportCancelled);
+        })
+    };
+    let on_cancel_work = {
+        let on = on.clone();
+        let token = props.token.clone();
+        Callback::from(move |_: MouseEvent| {
+            token.cancel();
+            let why = "Cancelled; the workspace is unchanged.".to_string();
+            on.emit(WorkspaceAction::WorkStopped(why));
+        })
+    };
+    html! {
+        <>
+        if let Some(work) = workspace.work() {
+            <div class="work-progress" role="status">
+                <span class="work-text">{ work.text() }</span>
+                <progress max="1" value={format!("{:.3}", work.fraction.unwrap_or(0.0))}></progress>
+                <button type="button" class="cancel-work" onclick={on_cancel_work}>{ "Cancel" }</button>
+            </div>
+        }
+        if let Some(status) = workspace.import() {
+            <div class="import-progress" role="status">
+                <span>{ format!("Reading {} — {} documents", status.name, count(status.documents as u64)) }</span>
+                <progress max="1" value={format!("{:.3}", status.fraction.unwrap_or(0.0))}></progress>
+                <button type="button" class="cancel-import" onclick={on_cancel}>{ "Cancel" }</button>
+            </div>
+        }
+        if let Some(error) = workspace.import_error() {
+            <p class="import-error" role="alert">{ error.to_string() }</p>
+        }
         </>
     }
 }

@@ -68,16 +68,8 @@ fn read_error(e: &JsValue) -> String {
 /// "Import" reads a `.json` file and emits its text.
 #[function_component(ConfigJson)]
 pub fn config_json(props: &ConfigJsonProps) -> Html {
-    let text = use_state(|| props.topology.to_json());
+    let text = use_text(&props.topology);
     let status = use_state(|| None::<Status>);
-
-    {
-        let text = text.clone();
-        use_effect_with(props.topology.clone(), move |topology| {
-            text.set(topology.to_json())
-        });
-    }
-
     let oninput = {
         let text = text.clone();
         with_value::<InputEvent>(move |value| text.set(value))
@@ -92,63 +84,9 @@ pub fn config_json(props: &ConfigJsonProps) -> Html {
         let topology = props.topology.clone();
         Callback::from(move |_: MouseEvent| text.set(topology.to_json()))
     };
-    let on_copy = {
-        let text = text.clone();
-        let status = status.clone();
-        Callback::from(move |_: MouseEvent| {
-            let (text, status) = ((*text).clone(), status.clone());
-            spawn_local(async move {
-                status.set(Some(if copy_text(&text).await {
-                    Status::Copied
-                } else {
-                    Status::CopyFailed
-                }));
-            });
-        })
-    };
-    let on_download = {
-        let text = text.clone();
-        let status = status.clone();
-        Callback::from(move |_: MouseEvent| {
-            status.set(Some(
-                match download(DOWNLOAD_NAME, "application/json", &text) {
-                    Ok(()) => Status::Downloaded,
-                    Err(_) => Status::Failed("The browser did not allow the download.".to_string()),
-                },
-            ));
-        })
-    };
-    let on_import = {
-        let text = text.clone();
-        let status = status.clone();
-        let on_apply = props.on_apply.clone();
-        Callback::from(move |e: Event| {
-            let Some(input) = e.target_dyn_into::<HtmlInputElement>() else {
-                return;
-            };
-            let Some(file) = input.files().and_then(|files| files.get(0)) else {
-                return;
-            };
-            // Clear the input so that importing the same file again fires `change`.
-            input.set_value("");
-            let name = file.name();
-            let (text, status, on_apply) = (text.clone(), status.clone(), on_apply.clone());
-            spawn_local(async move {
-                match JsFuture::from(file.text()).await {
-                    Ok(content) => {
-                        let content = content.as_string().unwrap_or_default();
-                        text.set(content.clone());
-                        status.set(Some(Status::Imported(name)));
-                        on_apply.emit(content);
-                    }
-                    Err(e) => status.set(Some(Status::Failed(format!(
-                        "Could not read {name}: {}",
-                        read_error(&e)
-                    )))),
-                }
-            });
-        })
-    };
+    let on_copy = copy_button(&text, &status);
+    let on_download = download_button(&text, &status);
+    let on_import = import_input(&text, &status, &props.on_apply);
 
     let invalid = props.error.is_some();
     html! {
@@ -193,4 +131,87 @@ pub fn config_json(props: &ConfigJsonProps) -> Html {
             </div>
         </section>
     }
+}
+
+/// The editor's text: the JSON of `topology`, made again whenever `topology` changes.
+#[hook]
+fn use_text(topology: &Rc<Topology>) -> UseStateHandle<String> {
+    let text = use_state(|| topology.to_json());
+    {
+        let text = text.clone();
+        use_effect_with(topology.clone(), move |topology| {
+            text.set(topology.to_json())
+        });
+    }
+    text
+}
+
+/// "Copy": puts `text` on the clipboard and says in `status` whether the browser let it.
+fn copy_button(
+    text: &UseStateHandle<String>,
+    status: &UseStateHandle<Option<Status>>,
+) -> Callback<MouseEvent> {
+    let (text, status) = (text.clone(), status.clone());
+    Callback::from(move |_: MouseEvent| {
+        let (text, status) = ((*text).clone(), status.clone());
+        spawn_local(async move {
+            status.set(Some(if copy_text(&text).await {
+                Status::Copied
+            } else {
+                Status::CopyFailed
+            }));
+        });
+    })
+}
+
+/// "Download": saves `text` as [`DOWNLOAD_NAME`] and says so in `status`.
+fn download_button(
+    text: &UseStateHandle<String>,
+    status: &UseStateHandle<Option<Status>>,
+) -> Callback<MouseEvent> {
+    let (text, status) = (text.clone(), status.clone());
+    Callback::from(move |_: MouseEvent| {
+        status.set(Some(
+            match download(DOWNLOAD_NAME, "application/json", &text) {
+                Ok(()) => Status::Downloaded,
+                Err(_) => Status::Failed("The browser did not allow the download.".to_string()),
+            },
+        ));
+    })
+}
+
+/// "Import": reads the file chosen into `text` and emits it through `on_apply`, saying in
+/// `status` what was imported or why the file could not be read.
+fn import_input(
+    text: &UseStateHandle<String>,
+    status: &UseStateHandle<Option<Status>>,
+    on_apply: &Callback<String>,
+) -> Callback<Event> {
+    let (text, status, on_apply) = (text.clone(), status.clone(), on_apply.clone());
+    Callback::from(move |e: Event| {
+        let Some(input) = e.target_dyn_into::<HtmlInputElement>() else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+            return;
+        };
+        // Clear the input so that importing the same file again fires `change`.
+        input.set_value("");
+        let name = file.name();
+        let (text, status, on_apply) = (text.clone(), status.clone(), on_apply.clone());
+        spawn_local(async move {
+            match JsFuture::from(file.text()).await {
+                Ok(content) => {
+                    let content = content.as_string().unwrap_or_default();
+                    text.set(content.clone());
+                    status.set(Some(Status::Imported(name)));
+                    on_apply.emit(content);
+                }
+                Err(e) => status.set(Some(Status::Failed(format!(
+                    "Could not read {name}: {}",
+                    read_error(&e)
+                )))),
+            }
+        });
+    })
 }

@@ -48,8 +48,8 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
     // not make the summary of every group again.
     let summary = &props.summary;
     let total = summary.groups;
-    let listed = use_state(|| GROUPS_LISTED);
-    let count_asked = u32::try_from(total.min(*listed)).unwrap_or(u32::MAX);
+    let (listed, on_more) = use_listed();
+    let count_asked = u32::try_from(total.min(listed)).unwrap_or(u32::MAX);
     let question = (total > 0).then_some(Groups {
         from: 0,
         count: count_asked,
@@ -58,10 +58,6 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
     let (groups, obese): (&[GroupSummary], u64) = match answer.answer() {
         Some(ranked) => (&ranked.groups, ranked.obese),
         None => (&[], 0),
-    };
-    let on_more = {
-        let listed = listed.clone();
-        Callback::from(move |_: MouseEvent| listed.set(*listed + GROUPS_LISTED))
     };
     if total == 0 {
         return html! {
@@ -78,59 +74,101 @@ pub fn groups_view(props: &GroupsViewProps) -> Html {
             </p>
             <div class="table-scroll">
             <table class="groups">
-                <thead><tr>
-                    <th scope="col">{ "Anchor" }</th>
-                    <th scope="col" title="Whether a document has the anchor as its ID">{ "Anchor doc" }</th>
-                    <th scope="col" class="num">{ "Members" }</th>
-                    <th scope="col" class="num">{ "Documents" }</th>
-                    <th scope="col" class="num">{ "Size" }</th>
-                    <th scope="col" class="num">{ "Bucket" }</th>
-                    <th scope="col">{ "Shard" }</th>
-                    <th scope="col"></th>
-                </tr></thead>
+                { head() }
                 <tbody>
-                    { for (0u32..).zip(groups).map(|(i, g)| {
-                        let selected = props.selected == Some(i);
-                        let on_select = props.on_action.reform(move |_: MouseEvent| {
-                            ViewAction::SelectGroup(if selected { None } else { Some(i) })
-                        });
-                        let on_show = props.on_action.reform(move |e: MouseEvent| {
-                            e.stop_propagation();
-                            ViewAction::ShowGroupDocuments(i)
-                        });
-                        html! {
-                            <>
-                            <tr class={classes!("group", selected.then_some("selected"), g.obese.then_some("obese"))}
-                                data-group={i.to_string()} onclick={on_select} aria-selected={selected.to_string()}>
-                                <td><code>{ g.anchor.clone() }</code>
-                                    if g.obese { <span class="tag bad">{ "obese" }</span> }
-                                    if g.split { <span class="tag warn">{ "split" }</span> }
-                                </td>
-                                <td>{ if g.anchor_is_document() { "yes" } else { "no" } }</td>
-                                <td class="num">{ count(g.members) }</td>
-                                <td class="num">{ count(g.documents) }</td>
-                                <td class="num">{ bytes(g.bytes) }</td>
-                                <td class="num">{ g.bucket }</td>
-                                <td><span class="shard-badge" style={shard_style(g.shard)}>{ g.shard }</span></td>
-                                <td><button type="button" class="link show-docs" onclick={on_show}>{ "Documents" }</button></td>
-                            </tr>
-                            if !g.advice.is_empty() && (selected || g.obese) {
-                                <tr class="advice"><td colspan="8">{ for g.advice.iter().map(|a| html! { <p>{ a.clone() }</p> }) }</td></tr>
-                            }
-                            </>
-                        }
-                    }) }
+                    { for (0u32..).zip(groups).map(|(i, g)| group_rows(i, g, props.selected == Some(i), &props.on_action)) }
                 </tbody>
             </table>
             </div>
-            if total > *listed {
-                <p class="more">
-                    { format!("The {} largest are listed. ", count(*listed as u64)) }
-                    <button type="button" class="show-more" onclick={on_more}>
-                        { format!("Show {} more", count(GROUPS_LISTED.min(total - *listed) as u64)) }
-                    </button>
-                </p>
+            if total > listed {
+                <ShowMore {listed} {total} {on_more} />
             }
         </div>
+    }
+}
+
+/// How many groups are listed, and the "Show more" button's handler that lists
+/// [`GROUPS_LISTED`] more.
+#[hook]
+fn use_listed() -> (usize, Callback<MouseEvent>) {
+    let listed = use_state(|| GROUPS_LISTED);
+    let on_more = {
+        let listed = listed.clone();
+        Callback::from(move |_: MouseEvent| listed.set(*listed + GROUPS_LISTED))
+    };
+    (*listed, on_more)
+}
+
+/// The table's header row.
+fn head() -> Html {
+    html! {
+        <thead><tr>
+            <th scope="col">{ "Anchor" }</th>
+            <th scope="col" title="Whether a document has the anchor as its ID">{ "Anchor doc" }</th>
+            <th scope="col" class="num">{ "Members" }</th>
+            <th scope="col" class="num">{ "Documents" }</th>
+            <th scope="col" class="num">{ "Size" }</th>
+            <th scope="col" class="num">{ "Bucket" }</th>
+            <th scope="col">{ "Shard" }</th>
+            <th scope="col"><span class="visually-hidden">{ "Show the group's documents" }</span></th>
+        </tr></thead>
+    }
+}
+
+/// The rows of group `i`, `g`: its own (a click selects it, or unselects it when
+/// `selected`) and, when it is selected or obese, its advice.
+fn group_rows(i: u32, g: &GroupSummary, selected: bool, on: &Callback<ViewAction>) -> Html {
+    let on_select = on.reform(move |_: MouseEvent| {
+        ViewAction::SelectGroup(if selected { None } else { Some(i) })
+    });
+    let on_show = on.reform(move |e: MouseEvent| {
+        e.stop_propagation();
+        ViewAction::ShowGroupDocuments(i)
+    });
+    html! {
+        <>
+        <tr class={classes!("group", selected.then_some("selected"), g.obese.then_some("obese"))}
+            data-group={i.to_string()} onclick={on_select} aria-selected={selected.to_string()}>
+            <td><code>{ g.anchor.clone() }</code>
+                if g.obese { <span class="tag bad">{ "obese" }</span> }
+                if g.split { <span class="tag warn">{ "split" }</span> }
+            </td>
+            <td>{ if g.anchor_is_document() { "yes" } else { "no" } }</td>
+            <td class="num">{ count(g.members) }</td>
+            <td class="num">{ count(g.documents) }</td>
+            <td class="num">{ bytes(g.bytes) }</td>
+            <td class="num">{ g.bucket }</td>
+            <td><span class="shard-badge" style={shard_style(g.shard)}>{ g.shard }</span></td>
+            <td><button type="button" class="link show-docs" onclick={on_show}>{ "Documents" }</button></td>
+        </tr>
+        if !g.advice.is_empty() && (selected || g.obese) {
+            <tr class="advice"><td colspan="8">{ for g.advice.iter().map(|a| html! { <p>{ a.clone() }</p> }) }</td></tr>
+        }
+        </>
+    }
+}
+
+/// Properties of [`ShowMore`].
+#[derive(Properties, PartialEq)]
+struct ShowMoreProps {
+    /// How many groups are listed.
+    listed: usize,
+    /// How many there are.
+    total: usize,
+    /// Lists more.
+    on_more: Callback<MouseEvent>,
+}
+
+/// How many groups are listed, and a button that lists more.
+#[function_component(ShowMore)]
+fn show_more(props: &ShowMoreProps) -> Html {
+    let listed = props.listed;
+    html! {
+        <p class="more">
+            { format!("The {} largest are listed. ", count(listed as u64)) }
+            <button type="button" class="show-more" onclick={props.on_more.clone()}>
+                { format!("Show {} more", count(GROUPS_LISTED.min(props.total - listed) as u64)) }
+            </button>
+        </p>
     }
 }

@@ -72,7 +72,7 @@ pub fn range_editor(props: &RangeEditorProps) -> Html {
             <table class="range-table">
                 <thead>
                     <tr>
-                        <th />
+                        <th scope="col"><span class="visually-hidden">{ "Shard colour" }</span></th>
                         <th scope="col">{ "Start" }</th>
                         <th scope="col" title="One past the last bucket">{ "End" }</th>
                         <th scope="col">{ "Buckets" }</th>
