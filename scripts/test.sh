@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Runs every check and test of ravenshard, installing what is missing first, in 17 steps:
+# Runs every check and test of ravenshard, installing what is missing first, in 18 steps:
 # formatting, clippy (host and wasm32), the API docs with warnings denied, native
 # unit/doc/integration/property tests (the library and the CLI), the JS API and the studio in
-# headless Chromium, the release build of the studio, its smoke test and its accessibility
-# test (axe-core over every tab) in headless Chromium, then the npm package: its tarball
+# headless Chromium, the release build of the studio, its smoke test, its inputs fuzzed
+# (scripts/browser_fuzz.sh) and its accessibility test (axe-core over every tab) in headless
+# Chromium, then the npm package: its tarball
 # (scripts/js-package.sh), installed into a fresh project and tested in Node.js (import,
 # require, the vectors, the README examples), by tsc --strict, in a plain page and bundled by
 # esbuild in headless Chromium; the differential suite against RavenDB's own server code
@@ -66,6 +67,8 @@ step "JS API in headless Chromium" in_dir js cargo test --locked --target wasm32
 step "studio components in headless Chromium" in_dir web cargo test --locked --target wasm32-unknown-unknown
 step "studio release build (trunk)" trunk build --release
 step "studio smoke test (dist/ in headless Chromium)" scripts/smoke.sh
+step "studio inputs fuzzed (3000 mutated imports, edits, links and saves in headless Chromium)" \
+  scripts/browser_fuzz.sh 3000 "${BROWSER_FUZZ_SEED:-1}"
 step "studio accessibility (axe-core over every tab, light and dark, in headless Chromium)" scripts/a11y.sh
 step "npm package: the tarball (scripts/js-package.sh)" scripts/js-package.sh
 step "npm package in Node.js (node --test: import, require, vectors, README examples, check)" js/package/test/run.sh node

@@ -125,3 +125,34 @@ impl Chunks {
         Ok(Some(js_sys::Uint8Array::new(&value).to_vec()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The directive `name` of the page's Content-Security-Policy (`index.html`).
+    fn page_directive(name: &str) -> String {
+        let page = include_str!("../../../index.html");
+        let policy = page
+            .split("http-equiv=\"Content-Security-Policy\" content=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .expect("index.html has a Content-Security-Policy");
+        policy
+            .split(';')
+            .map(str::trim)
+            .find(|directive| directive.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("the policy has no {name}: {policy}"))
+            .to_string()
+    }
+
+    /// The workers fetch the blob: URL of the file the page hands them (`Chunks`): the
+    /// page's policy must allow it, or every import of a document list and every advice is
+    /// refused in the built studio (scripts/browser_fuzz.sh sees it in Chromium).
+    #[test]
+    fn the_page_policy_lets_the_workers_fetch_blob_urls() {
+        let connect = page_directive("connect-src");
+        assert!(
+            connect.split_whitespace().any(|source| source == "blob:"),
+            "{connect}"
+        );
+    }
+}
