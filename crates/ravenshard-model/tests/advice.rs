@@ -2,9 +2,10 @@
 //! the same documents gets from `ravenshard_advise::advise`, made at once or by a job in
 //! steps, and it crosses the studio worker's codec.
 
+use ravenshard_advise::ExportReader;
 use ravenshard_advise::{advise, Workload};
 use ravenshard_import::{import, Format};
-use ravenshard_model::host::question::{AdviceError, Advise, Carried};
+use ravenshard_model::host::question::{AdviceError, Advise, AnchorRewrites, Carried};
 use ravenshard_model::host::{AnyQuestion, Change, Host};
 use ravenshard_model::workspace::Document;
 use std::ops::ControlFlow;
@@ -141,4 +142,23 @@ fn a_workload_that_does_not_read_is_refused_with_the_advisors_message() {
         "{message}"
     );
     assert_eq!(host.placement().summary().bodies, 1000);
+}
+
+#[test]
+fn an_anchors_rewrites_are_the_ones_the_export_gives() {
+    let text = ndjson();
+    let mut host = host_of(&text);
+    let mut reader = ExportReader::new(Some(Format::Ndjson), None);
+    reader.push(text.as_bytes()).unwrap();
+    let export = reader.read().unwrap();
+    let question = AnchorRewrites {
+        collection: "Orders".into(),
+        field: "Company".into(),
+    };
+    let rewrites = host.answer(&question);
+    assert_eq!(rewrites.len(), 900);
+    assert_eq!(rewrites, export.anchor_rewrites("Orders", "Company"));
+    let asked = round_trip(&AnyQuestion::from(question));
+    let crossed = round_trip(&asked.answer(&mut host));
+    assert_eq!(AnchorRewrites::answer_of(crossed), Some(rewrites));
 }

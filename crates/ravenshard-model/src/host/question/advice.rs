@@ -6,10 +6,12 @@
 
 use super::Question;
 use crate::host::Host;
-use ravenshard_advise::{Advice, AdviseError, DocumentReader, Workload};
+use crate::workspace::Placement;
+use ravenshard_advise::{Advice, AdviseError, DocumentReader, Rewrite, Workload};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::ControlFlow;
+use std::ops::Range;
 
 /// The advisor on the workspace's documents (those with a body give the references; every
 /// document's ID can be named), scoring every candidate under the workspace's
@@ -145,11 +147,7 @@ impl Host {
         let reader = job.reader.as_mut()?;
         let p = &self.placement;
         let end = job.at.saturating_add(work.max(1)).min(job.len);
-        for i in job.at..end {
-            if let Some(id) = p.id(i) {
-                reader.add(id, p.size(i), p.collection(i), p.body(i));
-            }
-        }
+        read(p, job.at..end, reader);
         job.at = end;
         if end < job.len {
             return None;
@@ -163,5 +161,54 @@ impl Host {
             AdviseError::Cancelled => AdviceError::Cancelled,
             other => AdviceError::Workload(other.to_string()),
         }))
+    }
+}
+
+/// Reads the documents `range` of `p` into `reader`.
+fn read(p: &Placement, range: Range<usize>, reader: &mut DocumentReader) {
+    for i in range {
+        if let Some(id) = p.id(i) {
+            reader.add(id, p.size(i), p.collection(i), p.body(i));
+        }
+    }
+}
+
+/// The IDs the `anchor` candidate on `field` gives the workspace's documents of
+/// `collection` ([`ReadExport::anchor_rewrites`](ravenshard_advise::ReadExport::anchor_rewrites)
+/// on them): what applying that candidate of [`Advise`]'s advice rewrites
+/// ([`Change::Rewrite`](crate::host::Change::Rewrite)). One pass over the documents.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_model::host::question::AnchorRewrites;
+/// use ravenshard_model::host::{Change, Host};
+/// use ravenshard_model::workspace::Document;
+///
+/// let mut host = Host::default();
+/// let mut order = Document::new("orders/1-A");
+/// order.body = Some(r#"{"Company": "companies/1-A"}"#.into());
+/// host.apply(Change::Replace { documents: vec![Document::new("companies/1-A"), order] })?;
+/// let question = AnchorRewrites { collection: "orders".into(), field: "Company".into() };
+/// let rewrites = host.answer(&question);
+/// assert_eq!((rewrites[0].from.as_str(), rewrites[0].to.as_str()), ("orders/1-A", "orders/1-A$companies/1-A"));
+/// # Ok::<(), ravenshard_model::host::ChangeError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct AnchorRewrites {
+    /// The collection.
+    pub collection: String,
+    /// The reference field its documents are anchored by.
+    pub field: String,
+}
+
+impl Question for AnchorRewrites {
+    type Answer = Vec<Rewrite>;
+
+    fn answer(&self, host: &mut Host) -> Vec<Rewrite> {
+        let p = &host.placement;
+        let mut reader = DocumentReader::new();
+        read(p, 0..p.len(), &mut reader);
+        reader.read().anchor_rewrites(&self.collection, &self.field)
     }
 }

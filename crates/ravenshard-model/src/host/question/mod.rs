@@ -31,7 +31,7 @@ mod documents;
 mod rows;
 mod target;
 
-pub use advice::{AdviceError, AdviceJob, Advise};
+pub use advice::{AdviceError, AdviceJob, Advise, AnchorRewrites};
 pub use content::{Content, Designed, GeneratedId, Rejected};
 pub use documents::{
     BucketDocuments, Csv, Documents, FirstUsedBucket, Ids, ListedDocument, Report,
@@ -171,4 +171,6 @@ questions! {
     Content;
     /// The advisor on the workspace's documents.
     Advise;
+    /// The IDs an anchor candidate of the advice gives.
+    AnchorRewrites;
 }
