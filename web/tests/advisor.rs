@@ -62,7 +62,12 @@ async fn fresh() -> Studio {
 }
 
 async fn advise(studio: &Studio) {
-    studio.click("#advisor-run").await;
+    advise_by(studio, "#advisor-run").await;
+}
+
+/// Clicks the run `button` and waits for the advice.
+async fn advise_by(studio: &Studio, button: &str) {
+    studio.click(button).await;
     studio
         .until("the advice", |s| {
             s.find(".advisor-collection").is_some() || s.find(".advisor-failed").is_some()
@@ -73,6 +78,15 @@ async fn advise(studio: &Studio) {
         "{}",
         studio.text(".advisor-failed")
     );
+}
+
+/// Applies the anchor on Company of the collection `section`, and waits for `notice`.
+async fn apply_anchor(studio: &Studio, section: &str, notice: &str) {
+    let button = "button.advisor-apply[data-candidate=\"anchor on Company\"]";
+    studio.click(&format!("{section} {button}")).await;
+    studio
+        .until("the rewrite", |s| s.text(".notices").contains(notice))
+        .await;
 }
 
 #[wasm_bindgen_test]
@@ -116,17 +130,8 @@ async fn the_advisor_runs_in_the_worker_and_its_anchor_rewrites_the_workspace() 
     assert_eq!(studio.count(&format!("{orders} thead th.recommended")), 1);
     assert!(studio.count(&format!("{orders} .mini-bar")) >= 6);
     // Apply the anchor: the worker sends the rewrites, the workspace takes them.
-    studio
-        .click(&format!(
-            "{orders} button.advisor-apply[data-candidate=\"anchor on Company\"]"
-        ))
-        .await;
-    studio
-        .until("the rewrite", |s| {
-            s.text(".notices")
-                .contains("Applied anchor on Company (Orders): 2000 IDs rewritten.")
-        })
-        .await;
+    let notice = "Applied anchor on Company (Orders): 2000 IDs rewritten.";
+    apply_anchor(&studio, orders, notice).await;
     studio.click("#tab-documents").await;
     let editor = studio
         .get("#ids")
@@ -207,17 +212,7 @@ async fn generated_documents_with_bodies_are_advised_on_in_the_workspace_without
         "{offer}"
     );
     studio.type_into("#advisor-loads", "Orders.Company").await;
-    studio.click("#advisor-run-workspace").await;
-    studio
-        .until("the advice", |s| {
-            s.find(".advisor-collection").is_some() || s.find(".advisor-failed").is_some()
-        })
-        .await;
-    assert!(
-        studio.find(".advisor-failed").is_none(),
-        "{}",
-        studio.text(".advisor-failed")
-    );
+    advise_by(&studio, "#advisor-run-workspace").await;
     assert!(
         studio
             .text(".advice-summary")
@@ -235,17 +230,7 @@ async fn generated_documents_with_bodies_are_advised_on_in_the_workspace_without
     // The documents stayed in the host's worker: the advisor's was never started.
     assert!(client::instance(Channel::Advisor).is_none());
     // Its anchor is applied from the host's documents.
-    studio
-        .click(&format!(
-            "{orders} button.advisor-apply[data-candidate=\"anchor on Company\"]"
-        ))
-        .await;
-    studio
-        .until("the rewrite", |s| {
-            s.text(".notices")
-                .contains("Applied anchor on Company (Orders): ")
-        })
-        .await;
+    apply_anchor(&studio, orders, "Applied anchor on Company (Orders): ").await;
     studio.until("the host", |_| host::is_idle()).await;
     let notices = studio.text(".notices");
     assert!(notices.contains(" IDs rewritten."), "{notices}");

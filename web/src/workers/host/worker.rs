@@ -17,7 +17,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The workspace's host's worker: the workspace, the rows job running and the questions
-/// waiting for it, the advice questions its jobs answer ([`advice`]), and the saves of the
+/// waiting for it, the advice questions its jobs answer, and the saves of the
 /// host's documents (started at the first).
 #[derive(Default)]
 pub struct HostWorker {
