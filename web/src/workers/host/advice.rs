@@ -1,6 +1,7 @@
 //! The advisor on the workspace in the host's worker: [`Advise`] answered by a job
-//! ([`AdviceJob`](ravenshard_model::host::question::AdviceJob)) that reads the documents a slice at a time, letting the page's other
-//! changes and questions in between, then scores them, reporting its progress
+//! ([`AdviceJob`](ravenshard_model::host::question::AdviceJob)) that reads the documents a
+//! slice at a time, letting the page's other changes and questions in between, then
+//! scores them, reporting its progress
 //! ([`HostReply::Working`]) as a rows job does. The documents never leave the worker.
 
 use crate::workers::host::protocol::HostReply;
