@@ -1,13 +1,14 @@
-//! The Advisor view and the studio's worker in headless Chromium: a run goes to the worker
-//! and back, its anchor rewrites the workspace's IDs, and a worker that panics leaves a
-//! usable page with a message and is started again.
+//! The Advisor view and the studio's workers in headless Chromium: a run goes to the
+//! advisor's worker and back, its anchor rewrites the workspace's IDs, a worker that
+//! panics leaves a usable page with a message and is started again, and the workspace's
+//! generated documents with bodies are advised on by the host's worker, with no file.
 //!
 //! The worker here is this test module itself (`common::use_this_module_as_the_worker`):
 //! each role's worker loads it and registers its role (`register_worker`), as the built
 //! studio's workers load the page's module.
 #![cfg(target_arch = "wasm32")]
 
-use ravenshard_studio::workers::{client, Channel};
+use ravenshard_studio::workers::{client, host, Channel};
 use ravenshard_studio::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -61,7 +62,12 @@ async fn fresh() -> Studio {
 }
 
 async fn advise(studio: &Studio) {
-    studio.click("#advisor-run").await;
+    advise_by(studio, "#advisor-run").await;
+}
+
+/// Clicks the run `button` and waits for the advice.
+async fn advise_by(studio: &Studio, button: &str) {
+    studio.click(button).await;
     studio
         .until("the advice", |s| {
             s.find(".advisor-collection").is_some() || s.find(".advisor-failed").is_some()
@@ -72,6 +78,15 @@ async fn advise(studio: &Studio) {
         "{}",
         studio.text(".advisor-failed")
     );
+}
+
+/// Applies the anchor on Company of the collection `section`, and waits for `notice`.
+async fn apply_anchor(studio: &Studio, section: &str, notice: &str) {
+    let button = "button.advisor-apply[data-candidate=\"anchor on Company\"]";
+    studio.click(&format!("{section} {button}")).await;
+    studio
+        .until("the rewrite", |s| s.text(".notices").contains(notice))
+        .await;
 }
 
 #[wasm_bindgen_test]
@@ -115,17 +130,8 @@ async fn the_advisor_runs_in_the_worker_and_its_anchor_rewrites_the_workspace() 
     assert_eq!(studio.count(&format!("{orders} thead th.recommended")), 1);
     assert!(studio.count(&format!("{orders} .mini-bar")) >= 6);
     // Apply the anchor: the worker sends the rewrites, the workspace takes them.
-    studio
-        .click(&format!(
-            "{orders} button.advisor-apply[data-candidate=\"anchor on Company\"]"
-        ))
-        .await;
-    studio
-        .until("the rewrite", |s| {
-            s.text(".notices")
-                .contains("Applied anchor on Company (Orders): 2000 IDs rewritten.")
-        })
-        .await;
+    let notice = "Applied anchor on Company (Orders): 2000 IDs rewritten.";
+    apply_anchor(&studio, orders, notice).await;
     studio.click("#tab-documents").await;
     let editor = studio
         .get("#ids")
@@ -180,5 +186,53 @@ async fn a_run_can_be_cancelled_and_run_again() {
     assert!(!studio.get("#advisor-run").has_attribute("disabled"));
     choose(&studio, "#advisor-file", "orders.ndjson", &ndjson(30)).await;
     advise(&studio).await;
+    client::terminate();
+}
+
+#[wasm_bindgen_test]
+async fn generated_documents_with_bodies_are_advised_on_in_the_workspace_without_a_file() {
+    let studio = fresh().await;
+    // The chapter's examples: two orders have a body.
+    assert_eq!(
+        studio.text("#advisor-run-workspace"),
+        "Advise on the workspace's 2 documents with bodies"
+    );
+    studio.type_into("#gen-count", "6000").await;
+    studio.click("button.generate").await;
+    studio
+        .until("the generation", |s| {
+            s.text(".count-documents strong").replace(',', "") == "6000"
+        })
+        .await;
+    studio.click("#tab-advisor").await;
+    let offer = studio.text("#advisor-run-workspace");
+    assert!(
+        offer.starts_with("Advise on the workspace's ")
+            && offer.ends_with(" documents with bodies"),
+        "{offer}"
+    );
+    studio.type_into("#advisor-loads", "Orders.Company").await;
+    advise_by(&studio, "#advisor-run-workspace").await;
+    assert!(
+        studio
+            .text(".advice-summary")
+            .starts_with("6,000 documents in 3 collections"),
+        "{}",
+        studio.text(".advice-summary")
+    );
+    let orders = "section.advisor-collection[data-collection=\"Orders\"]";
+    let references = studio.text(&format!("{orders} .references"));
+    assert!(
+        references.contains("Company → Companies (100.0%, loaded)"),
+        "{references}"
+    );
+    assert_eq!(studio.count(&format!("{orders} thead th.recommended")), 1);
+    // The documents stayed in the host's worker: the advisor's was never started.
+    assert!(client::instance(Channel::Advisor).is_none());
+    // Its anchor is applied from the host's documents.
+    apply_anchor(&studio, orders, "Applied anchor on Company (Orders): ").await;
+    studio.until("the host", |_| host::is_idle()).await;
+    let notices = studio.text(".notices");
+    assert!(notices.contains(" IDs rewritten."), "{notices}");
     client::terminate();
 }

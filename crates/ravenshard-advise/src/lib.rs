@@ -21,6 +21,10 @@
 //! co-location (then single-shard queries) among candidates with no obese bucket and a
 //! skew under [`MAX_SKEW`]; `none` when no candidate does better.
 //!
+//! Documents a caller already holds (the studio's workspace) are read by a
+//! [`DocumentReader`], one at a time from their ID, size, collection and body, with no
+//! export text in between; the advice is the same as on an export of them.
+//!
 //! Memory holds, per document, its ID, size, collection and the ID-like string values of
 //! its fields (strings with a `/`); never its body once it has been read.
 //!
@@ -58,7 +62,7 @@ mod references;
 mod score;
 mod workload;
 
-pub use read::{rewrite_ids, ExportReader, Progress, ReadExport, Rewrite};
+pub use read::{rewrite_ids, DocumentReader, ExportReader, Progress, ReadExport, Rewrite};
 pub use recommend::MAX_SKEW;
 pub use workload::{Load, Workload};
 

@@ -56,17 +56,33 @@ impl Read {
 
     /// Keeps what scoring needs of `document`, then drops it.
     fn add(&mut self, document: Document) {
-        let collection_name = document
-            .collection
-            .clone()
-            .unwrap_or_else(|| collection_of_id(&document.id));
-        let collection = Read::intern(
-            &mut self.collections,
-            &mut self.collection_index,
-            &collection_name,
-        );
+        let Document {
+            id,
+            size,
+            collection,
+            body,
+        } = document;
+        self.add_parts(id, size, collection.as_deref(), body.as_deref());
+    }
+
+    /// Keeps what scoring needs of the document `id` (its size, collection and body as
+    /// known), reading its body's ID-like values.
+    fn add_parts(
+        &mut self,
+        id: String,
+        size: Option<u64>,
+        collection: Option<&str>,
+        body: Option<&str>,
+    ) {
+        let collection = match collection {
+            Some(name) => Read::intern(&mut self.collections, &mut self.collection_index, name),
+            None => {
+                let name = collection_of_id(&id);
+                Read::intern(&mut self.collections, &mut self.collection_index, &name)
+            }
+        };
         let mut values = Vec::new();
-        if let Some(body) = document.body.as_deref() {
+        if let Some(body) = body {
             let mut collector = Collector {
                 names: &mut self.fields,
                 index: &mut self.field_index,
@@ -78,15 +94,14 @@ impl Read {
             if collector.read(body).is_ok() {
                 values = collector.out;
                 // A document naming itself (its `Id` field) is no reference.
-                let own = lower_id(&document.id);
+                let own = lower_id(&id);
                 values.retain(|(_, v)| lower_id(v) != own);
             }
         }
-        self.ids
-            .insert(lower_id(&document.id).into_owned(), collection);
+        self.ids.insert(lower_id(&id).into_owned(), collection);
         self.documents.push(Kept {
-            size: document.size.unwrap_or(0),
-            id: document.id,
+            size: size.unwrap_or(0),
+            id,
             collection,
             values,
             named: Vec::new(),
@@ -230,6 +245,78 @@ impl ExportReader {
         }
         self.read.resolve();
         Ok(ReadExport { read: self.read })
+    }
+}
+
+/// Reads documents a caller already holds (the studio's workspace), one at a time, keeping
+/// what the advisor needs of each, as [`ExportReader`] keeps it of an export's documents:
+/// no export text is written or parsed, only each body's JSON. A document whose ID RavenDB
+/// refuses ([`check_id`](ravenshard::check_id)) is skipped, as the importer skips it; a
+/// document without a body still counts (its ID can be named by others), with no
+/// references of its own. Bodies are not held to the importer's
+/// [`MAX_BODY_BYTES`](ravenshard_import::MAX_BODY_BYTES): the caller holds them already.
+///
+/// # Examples
+///
+/// ```
+/// use ravenshard_advise::{DocumentReader, Strategy, Workload};
+/// use ravenshard::Topology;
+/// use std::ops::ControlFlow;
+///
+/// let mut reader = DocumentReader::new();
+/// for c in 1..=200 {
+///     reader.add(&format!("companies/{c}-A"), None, Some("Companies"), None);
+/// }
+/// for o in 1..=2000 {
+///     let body = format!(r#"{{"Company": "companies/{}-A"}}"#, o % 200 + 1);
+///     reader.add(&format!("orders/{o}-A"), Some(120), Some("Orders"), Some(&body));
+/// }
+/// reader.add("", None, None, None); // RavenDB refuses an empty ID: skipped
+/// let (topology, workload) = (Topology::with_shards(3).unwrap(), Workload::default());
+/// let advice = reader.read().advise(&topology, &workload, &mut |_| ControlFlow::Continue(()))?;
+/// assert_eq!((advice.documents, advice.skipped), (2200, 1));
+/// let orders = advice.collections.iter().find(|c| c.collection == "Orders").unwrap();
+/// assert_eq!(orders.recommended.strategy, Strategy::Anchor);
+/// assert_eq!(orders.references[0].field, "Company");
+/// # Ok::<(), ravenshard_advise::AdviseError>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct DocumentReader {
+    read: Read,
+}
+
+impl DocumentReader {
+    /// A reader of no documents yet.
+    pub fn new() -> DocumentReader {
+        DocumentReader::default()
+    }
+
+    /// Reads one document: its ID as stored, its size, its collection
+    /// (`@metadata.@collection`; `None`: the ID's text before its first `/`) and its body
+    /// (JSON, its `@metadata` left out when read), as far as they are known.
+    pub fn add(
+        &mut self,
+        id: &str,
+        size: Option<u64>,
+        collection: Option<&str>,
+        body: Option<&str>,
+    ) {
+        if ravenshard::check_id(id).is_err() {
+            self.read.skipped += 1;
+            return;
+        }
+        self.read.add_parts(id.to_string(), size, collection, body);
+    }
+
+    /// How many documents have been read so far (the skipped ones left out).
+    pub fn documents_so_far(&self) -> usize {
+        self.read.documents.len()
+    }
+
+    /// The documents read, to advise on ([`ReadExport::advise`]).
+    pub fn read(mut self) -> ReadExport {
+        self.read.resolve();
+        ReadExport { read: self.read }
     }
 }
 

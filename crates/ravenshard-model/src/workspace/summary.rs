@@ -30,6 +30,9 @@ use serde::{Deserialize, Serialize};
 pub struct Summary {
     /// How many documents the placement holds, placed or not ([`Placement::len`]).
     pub documents: usize,
+    /// How many of them have a body ([`Placement::bodies`]): what the advisor reads
+    /// references from.
+    pub bodies: usize,
     /// Counts over all documents.
     pub totals: Totals,
     /// One summary per shard, in ascending shard order.
@@ -91,6 +94,7 @@ impl Placement {
     pub fn summary(&self) -> Summary {
         Summary {
             documents: self.len(),
+            bodies: self.bodies(),
             totals: *self.totals(),
             shards: self.shards().to_vec(),
             document_balance: self.document_balance(),

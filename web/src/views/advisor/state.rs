@@ -1,12 +1,24 @@
-//! The Advisor view's state: the export chosen, the workload typed, the run in the worker
-//! (its progress, its answer or why it failed) and the worker's crash message. The run
-//! itself happens in the studio's worker ([`crate::workers`]); this state only follows its
-//! replies, ignoring those of a run it no longer waits for.
+//! The Advisor view's state: the export chosen, the workload typed, the run (on the export
+//! in the advisor's worker, or on the workspace's documents in the host's: its progress,
+//! its answer or why it failed) and the worker's crash message. The run itself happens in
+//! a worker ([`crate::workers`]); this state only follows its replies, ignoring those of a
+//! run it no longer waits for.
 
 use crate::workers::{AdvisorReply, Crashed, Stage};
 use ravenshard_advise::{Advice, Workload};
+use ravenshard_model::host::question::AdviceError;
 use std::rc::Rc;
 use yew::Reducible;
+
+/// What a run reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Source {
+    /// The export chosen, read by the advisor's worker.
+    #[default]
+    Export,
+    /// The workspace's documents, read by the host's worker where they are.
+    Workspace,
+}
 
 /// The export the advisor reads: the file, by a blob URL the worker fetches.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,12 +65,45 @@ pub enum AdvisorAction {
     SetLoads(String),
     /// The page sent run `run` to the worker (a number above every earlier run's).
     Started(u64),
+    /// The page asked the host to advise on its `documents` documents as run `run` (a
+    /// number above every earlier run's); `asked` is the host's question, forgotten on
+    /// cancel.
+    AskedWorkspace {
+        /// The run.
+        run: u64,
+        /// The host's question number.
+        asked: u64,
+        /// The workspace's documents.
+        documents: u64,
+    },
+    /// How far the host's job on the workspace is: `done` of `total`, the documents read
+    /// then the documents scored (of twice the documents), `elapsed_ms` since it was asked.
+    WorkspaceProgress {
+        /// The run.
+        run: u64,
+        /// Done so far.
+        done: u64,
+        /// Of how many.
+        total: u64,
+        /// Milliseconds since the run was asked.
+        elapsed_ms: u64,
+    },
+    /// The host's answer to run `run`.
+    WorkspaceAdvice {
+        /// The run.
+        run: u64,
+        /// The advice, or why there is none.
+        answer: Rc<Result<Advice, AdviceError>>,
+    },
     /// The worker replied.
     Reply(AdvisorReply),
     /// The user cancelled the run (the page terminated the worker).
     Cancel,
     /// The user dismissed the worker's crash message.
     DismissCrash,
+    /// The workspace's host stopped (its worker crashed): a run on the workspace gets no
+    /// answer, and its advice's anchors no rewrites.
+    HostStopped,
 }
 
 /// The Advisor view's state.
@@ -72,6 +117,11 @@ pub struct AdvisorState {
     advised_run: Option<u64>,
     run: Run,
     crash: Option<String>,
+    source: Source,
+    /// The host's question of a run on the workspace in progress.
+    asked: Option<u64>,
+    /// When the current stage of a run on the workspace began, in its milliseconds.
+    stage_began_ms: u64,
 }
 
 impl AdvisorState {
@@ -105,10 +155,20 @@ impl AdvisorState {
         self.run_number + 1
     }
 
-    /// The run whose advice is shown (the worker keeps its export, for applying an
-    /// anchor).
+    /// The run whose advice is shown, while an anchor of it can be applied (the advisor's
+    /// worker keeps its export; the host holds the workspace's documents).
     pub fn advised_run(&self) -> Option<u64> {
         self.advised_run
+    }
+
+    /// What the run in progress (or the last) reads.
+    pub fn source(&self) -> Source {
+        self.source
+    }
+
+    /// The host's question of the run on the workspace in progress, to forget on cancel.
+    pub fn asked(&self) -> Option<u64> {
+        self.asked.filter(|_| self.running())
     }
 
     /// Whether a run is in progress.
@@ -120,6 +180,12 @@ impl AdvisorState {
     /// running.
     pub fn can_run(&self) -> bool {
         self.export.is_some() && self.workload_problem.is_none() && !self.running()
+    }
+
+    /// Whether a run on the workspace's documents can start: a workload that reads, none
+    /// running (the view offers it when the workspace has documents with bodies).
+    pub fn can_run_on_workspace(&self) -> bool {
+        self.workload_problem.is_none() && !self.running()
     }
 
     /// What the worker said when it stopped, until dismissed.
@@ -178,6 +244,9 @@ impl AdvisorState {
             }
             AdvisorReply::Crashed(Crashed { message }) => {
                 self.crash = Some(message);
+                if self.source == Source::Workspace {
+                    return; // the advice is the host's, not the advisor worker's
+                }
                 self.advised_run = None;
                 if self.running() {
                     self.run = Run::Failed(
@@ -189,6 +258,90 @@ impl AdvisorState {
             // The rewrites change the workspace, not the run: the studio's state takes
             // them before they reach the view's.
             AdvisorReply::Rewrites { .. } => {}
+        }
+    }
+
+    /// A run on the workspace starts.
+    fn asked_workspace(&mut self, run: u64, asked: u64, documents: u64) {
+        self.run_number = run;
+        self.crash = None;
+        self.source = Source::Workspace;
+        self.asked = Some(asked);
+        self.stage_began_ms = 0;
+        self.run = Run::Running {
+            stage: Stage::Reading,
+            done: 0,
+            total: Some(documents),
+            elapsed_ms: 0,
+        };
+    }
+
+    /// The host's progress on the workspace, as the stage it is in: reading the first half,
+    /// scoring the second, each in documents.
+    fn workspace_progress(&mut self, done: u64, total: u64, elapsed_ms: u64) {
+        let documents = total / 2;
+        let (stage, done) = match done.checked_sub(documents) {
+            Some(scored) if documents > 0 && done > documents => (Stage::Scoring, scored),
+            _ => (Stage::Reading, done.min(documents)),
+        };
+        if matches!(
+            self.run,
+            Run::Running {
+                stage: Stage::Reading,
+                ..
+            }
+        ) && stage == Stage::Scoring
+        {
+            self.stage_began_ms = elapsed_ms;
+        }
+        self.run = Run::Running {
+            stage,
+            done,
+            total: Some(documents),
+            elapsed_ms: elapsed_ms.saturating_sub(self.stage_began_ms),
+        };
+    }
+
+    /// The actions of a run on the workspace.
+    fn workspace(&mut self, action: AdvisorAction) {
+        match action {
+            AdvisorAction::AskedWorkspace {
+                run,
+                asked,
+                documents,
+            } if run > self.run_number => self.asked_workspace(run, asked, documents),
+            AdvisorAction::WorkspaceProgress {
+                run,
+                done,
+                total,
+                elapsed_ms,
+            } if self.ours(run) && self.source == Source::Workspace => {
+                self.workspace_progress(done, total, elapsed_ms)
+            }
+            AdvisorAction::WorkspaceAdvice { run, answer }
+                if self.ours(run) && self.source == Source::Workspace =>
+            {
+                self.asked = None;
+                self.run = match &*answer {
+                    Ok(advice) => {
+                        self.advised_run = Some(run);
+                        Run::Done(Rc::new(advice.clone()))
+                    }
+                    Err(e) => Run::Failed(format!("The workspace's documents: {e}.")),
+                };
+            }
+            AdvisorAction::HostStopped if self.source == Source::Workspace => {
+                self.advised_run = None;
+                self.asked = None;
+                if self.running() {
+                    self.run = Run::Failed(
+                        "The workspace's host stopped during the run: advise again once the \
+                         studio is restored."
+                            .into(),
+                    );
+                }
+            }
+            _ => {}
         }
     }
 
@@ -211,6 +364,8 @@ impl AdvisorState {
             AdvisorAction::Started(run) if run > self.run_number => {
                 self.run_number = run;
                 self.crash = None;
+                self.source = Source::Export;
+                self.asked = None;
                 self.run = Run::Running {
                     stage: Stage::Reading,
                     done: 0,
@@ -221,11 +376,18 @@ impl AdvisorState {
             AdvisorAction::Started(_) => {}
             AdvisorAction::Reply(reply) => self.reply(reply),
             AdvisorAction::Cancel if self.running() => {
-                self.advised_run = None;
-                self.run = Run::Failed("Cancelled: the worker was stopped.".into());
+                self.run = Run::Failed(match self.source {
+                    Source::Export => {
+                        self.advised_run = None;
+                        "Cancelled: the worker was stopped.".into()
+                    }
+                    Source::Workspace => "Cancelled: the workspace's host stopped advising.".into(),
+                });
+                self.asked = None;
             }
             AdvisorAction::Cancel => {}
             AdvisorAction::DismissCrash => self.crash = None,
+            action => self.workspace(action),
         }
     }
 }

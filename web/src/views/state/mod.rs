@@ -558,6 +558,7 @@ impl State {
                 self.notify(Level::Error, format!("The studio's worker: {error}."));
             }
             HostNews::Crashed { message } => {
+                self.advisor = Rc::clone(&self.advisor).reduce(AdvisorAction::HostStopped);
                 let crashes = self.host.crashes + 1;
                 self.host = HostSeen {
                     crashes,

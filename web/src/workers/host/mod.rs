@@ -3,6 +3,7 @@
 //! messages, `worker` its side ([`HostWorker`]), [`client`] the page's: changes in order,
 //! questions answered through callbacks, its news.
 
+mod advice;
 pub mod client;
 pub mod protocol;
 pub(crate) mod worker;

@@ -115,6 +115,13 @@ pub enum HostReply {
 
 crash_reply!(HostReply);
 
+impl HostReply {
+    /// The question `id` is answered by a job that has done `done` of `total`.
+    pub fn working(id: u64, (done, total): (u64, u64)) -> HostReply {
+        HostReply::Working { id, done, total }
+    }
+}
+
 /// [`Saved`] without its documents, every field written: its own serde form (its JSON
 /// record's) leaves out the missing ones, which the worker's codec cannot read back. The
 /// settings are taken apart field by field, so a field added to them is a compile error

@@ -3,6 +3,7 @@
 //! workspace in steps, and saves the host's documents to IndexedDB ([`Store`]).
 
 use crate::persist::Saved;
+use crate::workers::host::advice;
 use crate::workers::host::protocol::{HostReply, HostRequest};
 use crate::workers::save::engine::{unchanged_since, Documents, StorageError, Store};
 use crate::workers::save::Saves;
@@ -16,12 +17,15 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The workspace's host's worker: the workspace, the rows job running and the questions
-/// waiting for it, and the saves of the host's documents (started at the first).
+/// waiting for it, the advice questions its jobs answer, and the saves of the
+/// host's documents (started at the first).
 #[derive(Default)]
 pub struct HostWorker {
     host: Rc<RefCell<Host>>,
     /// The rows job running ([`rows_in_steps`]), and the questions waiting for its rows.
     rows: Rc<RefCell<Option<RowsWanted>>>,
+    /// The advice questions a job answers, until answered or forgotten.
+    advice: advice::Wanted,
     store: Option<Rc<Store>>,
 }
 
@@ -34,8 +38,8 @@ impl Role for HostWorker {
         Self::default()
     }
 
-    /// The rows of a large workspace that need a pass over its documents are made in
-    /// steps; everything else is answered at once.
+    /// The rows of a large workspace that need a pass over its documents and the advice
+    /// are made in steps; everything else is answered at once.
     fn received(&mut self, scope: &Scope<Self>, request: HostRequest, id: HandlerId) {
         let host = Rc::clone(&self.host);
         match request {
@@ -43,6 +47,7 @@ impl Role for HostWorker {
                 if let Some(wanted) = self.rows.borrow_mut().as_mut() {
                     wanted.waiting.retain(|(waiting, _)| *waiting != asked);
                 }
+                self.advice.borrow_mut().remove(&asked);
             }
             HostRequest::Save {
                 id: save,
@@ -62,6 +67,16 @@ impl Role for HostWorker {
                 question: AnyQuestion::Rows(question),
             } if in_steps(&host.borrow(), &question) => {
                 self.rows_in_steps(scope, id, host, asked, question);
+            }
+            HostRequest::Ask {
+                id: asked,
+                question: AnyQuestion::Advise(question),
+            } => {
+                self.advice.borrow_mut().insert(asked);
+                let wanted = Rc::clone(&self.advice);
+                let job = (asked, question);
+                let run = advice::advise_in_steps(scope.clone(), id, host, wanted, job);
+                wasm_bindgen_futures::spawn_local(run);
             }
             request => {
                 let reply = hosted(&mut host.borrow_mut(), request);
@@ -99,14 +114,7 @@ impl HostWorker {
     ) {
         let query = &question.query;
         let version = host.borrow().version();
-        let working = |(done, total): (u64, u64)| {
-            let reply = HostReply::Working {
-                id: asked,
-                done,
-                total,
-            };
-            scope.respond(id, reply);
-        };
+        let working = |progress| scope.respond(id, HostReply::working(asked, progress));
         let mut rows = self.rows.borrow_mut();
         if let Some(wanted) = rows.as_mut() {
             if wanted.version == version && wanted.query == *query {
@@ -233,14 +241,7 @@ async fn rows_in_steps(
         if js_sys::Date::now() - reported >= PROGRESS_EVERY_MS {
             reported = js_sys::Date::now();
             for asked in waiting {
-                scope.respond(
-                    id,
-                    HostReply::Working {
-                        id: asked,
-                        done,
-                        total,
-                    },
-                );
+                scope.respond(id, HostReply::working(asked, (done, total)));
             }
         }
         gloo::timers::future::TimeoutFuture::new(0).await;

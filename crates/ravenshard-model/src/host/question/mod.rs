@@ -25,11 +25,13 @@
 //! # Ok::<(), ravenshard_model::host::ChangeError>(())
 //! ```
 
+mod advice;
 mod content;
 mod documents;
 mod rows;
 mod target;
 
+pub use advice::{AdviceError, AdviceJob, Advise, AnchorRewrites};
 pub use content::{Content, Designed, GeneratedId, Rejected};
 pub use documents::{
     BucketDocuments, Csv, Documents, FirstUsedBucket, Ids, ListedDocument, Report,
@@ -167,4 +169,8 @@ questions! {
     CheckPrefixes;
     /// What the draft chapter's design does.
     Content;
+    /// The advisor on the workspace's documents.
+    Advise;
+    /// The IDs an anchor candidate of the advice gives.
+    AnchorRewrites;
 }

@@ -6,10 +6,12 @@ use super::reduce;
 use crate::state::*;
 use crate::views::advisor::state::*;
 use crate::views::state::*;
+use crate::workers::host::HostNews;
 use crate::workers::{AdvisorReply, Crashed, Progress, Stage};
 use ravenshard::Topology;
 use ravenshard_advise::{advise, Strategy, Workload};
 use ravenshard_import::Format;
+use ravenshard_model::host::question::AdviceError;
 use ravenshard_model::workspace::Document;
 use std::rc::Rc;
 use yew::Reducible;
@@ -268,4 +270,131 @@ fn a_failure_outside_a_run_and_a_crash_are_noticed() {
     let state = reduce(state, Action::Advisor(AdvisorAction::Reply(crash)));
     assert_eq!(state.advisor().crash(), Some("panicked"));
     assert!(last_notice(&state).contains("worker stopped (panicked)"));
+}
+
+fn on_workspace(run: u64) -> AdvisorState {
+    let action = AdvisorAction::AskedWorkspace {
+        run,
+        asked: 7,
+        documents: 1000,
+    };
+    advisor(AdvisorState::default(), action)
+}
+
+fn host_progress(run: u64, done: u64, elapsed_ms: u64) -> AdvisorAction {
+    AdvisorAction::WorkspaceProgress {
+        run,
+        done,
+        total: 2000,
+        elapsed_ms,
+    }
+}
+
+#[test]
+fn a_run_on_the_workspace_reads_then_scores_then_shows_its_advice() {
+    let state = on_workspace(1);
+    assert!(state.running() && !state.can_run_on_workspace());
+    assert_eq!(
+        (state.source(), state.asked()),
+        (Source::Workspace, Some(7))
+    );
+    assert!(matches!(
+        state.run(),
+        Run::Running {
+            stage: Stage::Reading,
+            done: 0,
+            total: Some(1000),
+            ..
+        }
+    ));
+    let state = advisor(state, host_progress(1, 400, 200));
+    assert!(matches!(
+        state.run(),
+        Run::Running {
+            stage: Stage::Reading,
+            done: 400,
+            ..
+        }
+    ));
+    assert_eq!(state.estimate_ms(), Some(300));
+    // Past half the job, it scores: its own stage, timed from its start.
+    let state = advisor(state, host_progress(1, 1500, 1000));
+    let state = advisor(state, host_progress(1, 1800, 1400));
+    let Run::Running {
+        stage,
+        done,
+        total,
+        elapsed_ms,
+    } = *state.run()
+    else {
+        panic!("not running: {:?}", state.run());
+    };
+    assert_eq!(
+        (stage, done, total, elapsed_ms),
+        (Stage::Scoring, 800, Some(1000), 400)
+    );
+    assert_eq!(state.estimate_ms(), Some(100));
+    // Another run's progress is not this one's.
+    assert_eq!(advisor(state.clone(), host_progress(2, 100, 5)), state);
+    let answer = Rc::new(Ok(*an_advice()));
+    let state = advisor(state, AdvisorAction::WorkspaceAdvice { run: 1, answer });
+    let Run::Done(advice) = state.run() else {
+        panic!("no advice: {:?}", state.run());
+    };
+    assert_eq!(advice.documents, 2200);
+    assert_eq!((state.advised_run(), state.asked()), (Some(1), None));
+    assert!(state.can_run_on_workspace());
+    // The advisor's worker crashing does not take the host's advice away.
+    let crash = AdvisorReply::Crashed(Crashed {
+        message: "x".into(),
+    });
+    let state = advisor(state, AdvisorAction::Reply(crash));
+    assert_eq!(state.advised_run(), Some(1));
+    assert!(matches!(state.run(), Run::Done(_)));
+}
+
+#[test]
+fn a_run_on_the_workspace_fails_when_refused_cancelled_or_its_host_stops() {
+    let refused = Rc::new(Err(AdviceError::Workload("loads, line 1: no".into())));
+    let state = advisor(
+        on_workspace(1),
+        AdvisorAction::WorkspaceAdvice {
+            run: 1,
+            answer: refused,
+        },
+    );
+    assert_eq!(
+        state.run(),
+        &Run::Failed("The workspace's documents: loads, line 1: no.".into())
+    );
+    let cancelled = advisor(on_workspace(2), AdvisorAction::Cancel);
+    assert!(matches!(cancelled.run(), Run::Failed(m) if m.contains("Cancelled")));
+    assert_eq!(cancelled.asked(), None);
+    let late = AdvisorAction::WorkspaceAdvice {
+        run: 2,
+        answer: Rc::new(Ok(*an_advice())),
+    };
+    assert_eq!(advisor(cancelled.clone(), late), cancelled);
+    let stopped = advisor(on_workspace(3), AdvisorAction::HostStopped);
+    assert!(matches!(stopped.run(), Run::Failed(m) if m.contains("host stopped")));
+    // A run on the export goes on when the host stops.
+    assert_eq!(advisor(started(1), AdvisorAction::HostStopped), started(1));
+}
+
+#[test]
+fn the_studio_fails_a_run_on_the_workspace_when_its_host_crashes() {
+    let state = reduce(
+        State::default(),
+        Action::Advisor(AdvisorAction::AskedWorkspace {
+            run: 1,
+            asked: 3,
+            documents: 10,
+        }),
+    );
+    assert!(state.advisor().running());
+    let crashed = HostNews::Crashed {
+        message: "out of memory".into(),
+    };
+    let state = reduce(state, Action::Host(crashed));
+    assert!(matches!(state.advisor().run(), Run::Failed(m) if m.contains("host stopped")));
 }
