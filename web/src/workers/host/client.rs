@@ -353,6 +353,12 @@ pub(crate) fn stopped() {
     wake_caught_up();
 }
 
+/// Starts the host's worker if none runs (a new one holds no documents until the page
+/// sends them).
+pub fn start() {
+    client::start::<HostWorker>(Callback::from(route));
+}
+
 /// Whether the host's worker runs.
 pub fn is_running() -> bool {
     client::instance(Channel::Workspace).is_some()
