@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 /// The workspace's host's worker: the workspace, the rows job running and the questions
 /// waiting for it, the saves of the host's documents (started at the first), and the load
-/// the Resharding view's worker asked for ([`Loads`]).
+/// the Resharding view's worker asked for (`Loads`).
 #[derive(Default)]
 pub struct HostWorker {
     host: Rc<RefCell<Host>>,

@@ -15,7 +15,7 @@ use gloo::worker::HandlerId;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// The Resharding view's worker: its state ([`Held`]), shared with the link to the host.
+/// The Resharding view's worker: its state (`Held`), shared with the link to the host.
 pub struct Reshard {
     held: Rc<RefCell<Held>>,
     link: Link<LoadAsk, LoadSent>,
