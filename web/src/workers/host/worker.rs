@@ -109,11 +109,12 @@ impl Role for HostWorker {
                     self.loads.seq.set(*seq);
                 }
                 let reply = hosted(&mut host.borrow_mut(), request);
-                self.loads.answer(&host.borrow());
                 let changed = matches!(&reply, Some(HostReply::Changed { changed, .. }) if changed.what != What::Nothing);
                 if let Some(reply) = reply {
                     scope.respond(id, reply);
                 }
+                // After the page's reply: the load waits for it, not the page for the load.
+                self.loads.answer(&host.borrow());
                 if changed {
                     wasm_bindgen_futures::spawn_local(rank_in_steps(host));
                 }
