@@ -1,20 +1,24 @@
 //! The Resharding view's plan and balance in the studio's worker, in headless Chromium: a
-//! plan (with the load) and a balance go to the worker and back through `gloo-worker`'s
-//! codec with the answer the core gives on the page; the view balances there, shows Balancing… with Cancel while it
+//! plan and a balance go to the worker and back through `gloo-worker`'s codec with the
+//! answer the core gives on the page, from the load the workspace's host sent the worker
+//! over their own channel; the view balances there, shows Balancing… with Cancel while it
 //! runs, and a worker that panics leaves a usable view with a message.
 //!
 //! The worker here is this test module itself (see `common::use_this_module_as_the_worker`).
 #![cfg(target_arch = "wasm32")]
 
 use ravenshard::Topology;
+use ravenshard_model::host::Change;
+use ravenshard_model::workspace::{Document, Placement};
 use ravenshard_reshard::{
     add_shard, balance, migration_step, plan, BalanceOptions, BucketLoad, Measure, Objective,
     PlanOptions, Throughput,
 };
-use ravenshard_studio::workers::client;
+use ravenshard_studio::workers::reshard::client as worker;
+use ravenshard_studio::workers::{client, host};
 use ravenshard_studio::workers::{
-    BalanceRequest, Channel, LoadData, PlanRequest, PlanShown, Reshard, ReshardReply,
-    ReshardRequest, StepAt, StepShown,
+    BalanceRequest, Channel, PlanRequest, PlanShown, ReshardReply, ReshardRequest, StepAt,
+    StepShown,
 };
 use ravenshard_studio::App;
 use std::cell::RefCell;
@@ -41,15 +45,28 @@ async fn replies_until(replies: &RefCell<Vec<ReshardReply>>, count: usize) {
     panic!("the worker answered {:?}", replies.borrow());
 }
 
+/// `count` documents of sizes 100 to 999 bytes, the host's after its change `seq`; their
+/// load per bucket as the host makes it.
+fn host_holds(seq: u64, count: usize) -> BucketLoad {
+    let documents: Vec<Document> = (0..count)
+        .map(|i| Document {
+            size: Some(100 + i as u64 % 900),
+            ..Document::new(format!("orders/{i}-A"))
+        })
+        .collect();
+    let current = Topology::with_shards(3).unwrap();
+    let load = Placement::new(&documents, &current, &Default::default()).bucket_load();
+    host::change(seq, Change::Replace { documents });
+    load
+}
+
 #[wasm_bindgen_test]
-async fn a_plan_and_a_balance_go_to_the_worker_and_back_with_the_pages_answer() {
+async fn the_worker_plans_and_balances_from_the_load_the_host_sends_it_over_their_channel() {
     use_this_module_as_the_worker();
     let current = Topology::with_shards(3).unwrap();
-    let ids = (0..20_000).map(|i| format!("orders/{i}-A"));
-    let load = BucketLoad::from_buckets(
-        ids.enumerate()
-            .map(|(i, id)| (current.bucket_for(&id).unwrap(), Some(100 + i as u64 % 900))),
-    );
+    // The page sends the documents to the host only: the Resharding worker has their load
+    // from the host, over their own channel.
+    let load = host_holds(1, 20_000);
     let (grown, _) = add_shard(&current, vec![]).unwrap();
     // Every option the codec carries: bytes, weights, a cap, a throughput (an adjacently
     // tagged enum), the objective.
@@ -68,7 +85,6 @@ async fn a_plan_and_a_balance_go_to_the_worker_and_back_with_the_pages_answer() 
         let replies = Rc::clone(&replies);
         Callback::from(move |r: ReshardReply| replies.borrow_mut().push(r))
     };
-    // The plan carries the load, which the worker keeps for the balance.
     let plan_options = PlanOptions {
         measure: Measure::Bytes,
         throughput: Some(Throughput::Docs(5000.0)),
@@ -79,15 +95,14 @@ async fn a_plan_and_a_balance_go_to_the_worker_and_back_with_the_pages_answer() 
     let step_here = migration_step(&current, &planned_here, &load, 5).unwrap();
     let asked = PlanRequest {
         run: 1,
-        load: 7,
-        data: Some(LoadData::of(7, &load)),
+        load: 1,
         current: current.to_json(),
         target: target.to_json(),
         database: current.database().to_string(),
         options: plan_options,
         step: StepAt::To(5),
     };
-    client::send::<Reshard>(ReshardRequest::Plan(asked), sink.clone());
+    worker::send(ReshardRequest::Plan(asked), sink.clone());
     replies_until(&replies, 1).await;
     let ReshardReply::Planned { run: 1, planned } = replies.borrow_mut().remove(0) else {
         panic!("a plan");
@@ -98,12 +113,11 @@ async fn a_plan_and_a_balance_go_to_the_worker_and_back_with_the_pages_answer() 
     assert_eq!(planned.migration, Some(Ok(StepShown::of(step_here))));
     let request = BalanceRequest {
         run: 1,
-        load: 7,
-        data: None,
+        load: 1,
         target: grown.to_json(),
         options: options.clone(),
     };
-    client::send::<Reshard>(ReshardRequest::Balance(request.clone()), sink.clone());
+    worker::send(ReshardRequest::Balance(request.clone()), sink.clone());
     replies_until(&replies, 2).await;
     let got = replies.borrow().clone();
     let ReshardReply::Balanced { run: 1, balanced } = &got[0] else {
@@ -127,19 +141,41 @@ async fn a_plan_and_a_balance_go_to_the_worker_and_back_with_the_pages_answer() 
             summary: expected.objectives[0].clone()
         }
     );
-    // The worker keeps the load: a load it does not hold is refused, with why.
-    let unknown = BalanceRequest {
+    // A balance of a change the host has not made yet waits for it, then balances the
+    // host's new load.
+    let later = BalanceRequest {
         run: 2,
-        load: 8,
+        load: 2,
+        ..request.clone()
+    };
+    worker::send(ReshardRequest::Balance(later), sink.clone());
+    gloo::timers::future::TimeoutFuture::new(200).await;
+    assert_eq!(replies.borrow().len(), 2, "no balance before the change");
+    let fewer = host_holds(2, 5_000);
+    replies_until(&replies, 3).await;
+    let fewer_balanced = balance(&grown, &fewer, &options).unwrap();
+    let got = replies.borrow()[2].clone();
+    let ReshardReply::Balanced { run: 2, balanced } = &got else {
+        panic!("{got:?}");
+    };
+    assert_eq!(balanced.summary, fewer_balanced.objectives[1]);
+    // A new host's worker: the two get a new channel, over which the load comes again.
+    replies_until(&replies, 4).await;
+    client::stop(Channel::Workspace);
+    let again = host_holds(3, 2_000);
+    let newest = BalanceRequest {
+        run: 3,
+        load: 3,
         ..request
     };
-    client::send::<Reshard>(ReshardRequest::Balance(unknown), sink);
-    replies_until(&replies, 3).await;
-    let got = replies.borrow()[2].clone();
-    assert!(
-        matches!(&got, ReshardReply::BalanceFailed { run: 2, message } if message.contains("no longer holds")),
-        "{got:?}"
-    );
+    worker::send(ReshardRequest::Balance(newest), sink);
+    replies_until(&replies, 5).await;
+    let got = replies.borrow()[4].clone();
+    let ReshardReply::Balanced { run: 3, balanced } = &got else {
+        panic!("{got:?}");
+    };
+    let again_balanced = balance(&grown, &again, &options).unwrap();
+    assert_eq!(balanced.summary, again_balanced.objectives[1]);
     client::terminate();
 }
 

@@ -4,9 +4,11 @@
 //! time, as the CSV export's lines do; a change of the documents meanwhile stops the run
 //! with a message (the check would mix two states).
 
-use crate::workers::{client, host, Check, CheckInputs, CheckReply, CheckRequest};
+use crate::workers::host::{self, Walked};
+use crate::workers::{client, Check, CheckInputs, CheckReply, CheckRequest};
 use ravenshard_model::host::question::Documents;
 use std::cell::Cell;
+use std::convert::Infallible;
 use std::rc::Rc;
 use yew::Callback;
 
@@ -35,8 +37,7 @@ pub fn check(inputs: CheckInputs, news: CheckNews) -> Rc<Cell<bool>> {
 }
 
 async fn run(inputs: CheckInputs, news: CheckNews, stopped: Rc<Cell<bool>>) {
-    let (total, run_number) = (inputs.documents, inputs.run);
-    let (mut at, mut version) = (0, None);
+    let run_number = inputs.run;
     // An empty first page tells the worker the run began (it drops an older run's pages).
     client::send::<Check>(
         CheckRequest::Documents {
@@ -45,40 +46,34 @@ async fn run(inputs: CheckInputs, news: CheckNews, stopped: Rc<Cell<bool>>) {
         },
         news.replies.clone(),
     );
-    while at < total {
-        let question = Documents {
-            start: at,
-            end: (at + PAGE).min(total),
-        };
-        let answered = host::answer_in_background(question).await;
-        if stopped.get() {
-            return;
+    let mut sent = 0;
+    let on_page = |documents: Vec<_>| {
+        let read = documents.len() as u64;
+        if read > 0 {
+            let request = CheckRequest::Documents {
+                run: run_number,
+                documents,
+            };
+            client::send::<Check>(request, news.replies.clone());
+            sent += read;
+            news.sent.emit(sent);
         }
-        let Some(answered) = answered else {
-            return news.stopped.emit(
-                "The studio's worker stopped while the documents were sent: check again.".into(),
-            );
-        };
-        if *version.get_or_insert(answered.version) != answered.version {
-            return news.stopped.emit(
-                "The documents changed while they were sent to the check: check again.".into(),
-            );
-        }
-        let documents = &*answered.answer;
-        if documents.is_empty() {
-            break;
-        }
-        at += documents.len() as u64;
-        let request = CheckRequest::Documents {
-            run: run_number,
-            documents: documents.clone(),
-        };
-        client::send::<Check>(request, news.replies.clone());
-        news.sent.emit(at);
-    }
-    let inputs = CheckInputs {
-        documents: at,
-        ..inputs
+        Ok::<_, Infallible>(read)
     };
-    client::send::<Check>(CheckRequest::Check(inputs), news.replies);
+    let question = |start, end| Documents { start, end };
+    let why = match host::walk_pages(inputs.documents, PAGE, question, on_page, &stopped).await {
+        Walked::Done(documents) => {
+            let inputs = CheckInputs {
+                documents,
+                ..inputs
+            };
+            return client::send::<Check>(CheckRequest::Check(inputs), news.replies);
+        }
+        Walked::Cancelled | Walked::Refused(_) => return,
+        Walked::Stopped => {
+            "The studio's worker stopped while the documents were sent: check again."
+        }
+        Walked::Changed => "The documents changed while they were sent to the check: check again.",
+    };
+    news.stopped.emit(why.into());
 }

@@ -9,7 +9,7 @@
 
 use super::browser;
 use crate::state::CSV_HEADER;
-use crate::workers::host;
+use crate::workers::host::{self, Walked};
 use ravenshard_model::host::question::Csv;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -49,32 +49,30 @@ async fn run(
         on_progress.emit(None);
         on_error.emit(why.to_string());
     };
-    let (mut at, mut version) = (0, None);
     on_progress.emit(Some(0.0));
-    while at < documents {
-        let question = Csv {
-            start: at,
-            end: at + CHUNK,
-        };
-        let answered = host::answer_in_background(question).await;
-        if stopped.get() {
-            on_progress.emit(None);
-            return;
+    let mut written = 0;
+    let on_page = |csv: String| {
+        push(&csv)?;
+        written += CHUNK;
+        on_progress.emit(Some(written.min(documents) as f64 / documents as f64));
+        Ok(CHUNK)
+    };
+    let question = |start, end| Csv { start, end };
+    match host::walk_pages(documents, CHUNK, question, on_page, &stopped).await {
+        Walked::Done(_) => {}
+        Walked::Cancelled => return on_progress.emit(None),
+        Walked::Stopped => {
+            return stop("The studio's worker stopped during the CSV export: export again.")
         }
-        let Some(answered) = answered else {
-            return stop("The studio's worker stopped during the CSV export: export again.");
-        };
-        if *version.get_or_insert(answered.version) != answered.version {
+        Walked::Changed => {
             return stop(
                 "The documents changed during the CSV export, so it stopped: export again.",
-            );
+            )
         }
-        if let Err(e) = push(&answered.answer) {
+        Walked::Refused(e) => {
             on_progress.emit(None);
             return on_error.emit(e);
         }
-        at += CHUNK;
-        on_progress.emit(Some(at.min(documents) as f64 / documents as f64));
     }
     on_progress.emit(None);
     if let Err(e) = browser::download_parts(&name, "text/csv", &parts) {

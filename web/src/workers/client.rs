@@ -61,6 +61,10 @@ pub fn loader(module: &str, role: &str) -> Result<String, JsValue> {
     web_sys::Url::create_object_url_with_blob(&blob)
 }
 
+/// Messages for a worker's own listeners, with what they transfer ([`post_transfer`]):
+/// kept until it loaded (`None` once it has).
+type Unloaded = Rc<RefCell<Option<Vec<(JsValue, js_sys::Array)>>>>;
+
 /// A running worker: its bridge (a `WorkerBridge` of its role's worker, kept as `Any`
 /// so that one table holds every role's).
 struct Running {
@@ -68,7 +72,9 @@ struct Running {
     native: Option<web_sys::Worker>,
     /// Its number: one more for each worker started.
     instance: u64,
+    unloaded: Unloaded,
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
 }
 
 thread_local! {
@@ -118,6 +124,42 @@ pub fn send<R: Role>(request: R::Request, on_reply: Callback<R::Reply>) {
 /// must survive it); the crash goes to `on_reply`.
 pub fn panic<R: Role>(on_reply: Callback<R::Reply>) {
     post::<R>(Input::Panic, on_reply);
+}
+
+/// Starts `R`'s worker if none runs, without a request; its replies go to `on_reply`.
+pub fn start<R: Role>(on_reply: Callback<R::Reply>) {
+    SINKS.with(|s| s.borrow_mut().insert(R::CHANNEL, Box::new(on_reply)));
+    let started = RUNNING.with(|running| {
+        let mut running = running.borrow_mut();
+        if let Entry::Vacant(slot) = running.entry(R::CHANNEL) {
+            slot.insert(spawn::<R>()?);
+        }
+        Some(())
+    });
+    if started.is_none() {
+        crashed::<R>("the browser could not start the studio's worker".into());
+    }
+}
+
+/// Posts `message` to `channel`'s running worker with `transfer` (a port), past
+/// `gloo-worker`, for a listener of the worker's own
+/// ([`peer::listen`](crate::workers::peer::listen)): at once when it loaded, else once it
+/// has. `false`: none runs.
+pub fn post_transfer(channel: Channel, message: JsValue, transfer: js_sys::Array) -> bool {
+    RUNNING.with(|running| {
+        let running = running.borrow();
+        let Some(running) = running.get(&channel) else {
+            return false;
+        };
+        if let Some(unloaded) = running.unloaded.borrow_mut().as_mut() {
+            unloaded.push((message, transfer));
+            return true;
+        }
+        running
+            .native
+            .as_ref()
+            .is_some_and(|n| n.post_message_with_transfer(&message, &transfer).is_ok())
+    })
 }
 
 fn post<R: Role>(input: Input<R::Request>, on_reply: Callback<R::Reply>) {
@@ -283,6 +325,7 @@ fn spawn<R: Role>() -> Option<Running> {
         };
         crashed::<R>(message);
     });
+    let (unloaded, on_message) = on_load(native.as_ref());
     if let Some(native) = &native {
         native.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     }
@@ -294,6 +337,32 @@ fn spawn<R: Role>() -> Option<Running> {
         bridge: Box::new(bridge),
         native,
         instance,
+        unloaded,
         _on_error: on_error,
+        _on_message: on_message,
     })
+}
+
+/// The messages kept for `native` until it loaded, and the listener that posts them when
+/// its first message comes (`gloo-worker`'s: the worker registered its role).
+fn on_load(
+    native: Option<&web_sys::Worker>,
+) -> (Unloaded, Closure<dyn FnMut(web_sys::MessageEvent)>) {
+    let unloaded: Unloaded = Rc::new(RefCell::new(Some(Vec::new())));
+    let (kept, worker) = (Rc::clone(&unloaded), native.cloned());
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |_| {
+        let Some(messages) = kept.borrow_mut().take() else {
+            return;
+        };
+        for (message, transfer) in messages {
+            if let Some(worker) = &worker {
+                let _ = worker.post_message_with_transfer(&message, &transfer);
+            }
+        }
+    });
+    if let Some(native) = native {
+        let listener = on_message.as_ref().unchecked_ref();
+        let _ = native.add_event_listener_with_callback("message", listener);
+    }
+    (unloaded, on_message)
 }

@@ -11,16 +11,17 @@
 //!   on one channel), their documents sent in [`DocumentBatch`]es a few ahead of the
 //!   page's placing ([`Reading`]).
 //! * [`save`]: the save's machinery, in the host's worker.
-//! * [`reshard`]: the Resharding view's balance and plans ([`Balancer`], [`Planner`]).
+//! * [`reshard`]: the Resharding view's balance and plans ([`Balancer`], [`Planner`]),
+//!   over the load per bucket its worker asks the host's for over their own channel.
 //! * [`advisor`]: the Advisor's run ([`ravenshard_advise`]).
 //! * [`check`]: the Readiness view's check ([`ravenshard_check`]), over the documents the
 //!   page sends it from the host.
 //!
-//! [`transport`] is what every role shares ([`Role`]: its request and
-//! reply types and its state; one crash reply, [`Crashed`]; one panic request);
-//! [`progress`] the progress and file chunks of the roles that read a file; [`client`] the
-//! page's side of every channel: started on its first request, terminated on cancel or
-//! after a crash and started again on the next.
+//! [`transport`] is what every role shares ([`Role`]: its request and reply types and its
+//! state; one crash reply, [`Crashed`]; one panic request); [`peer`] the channel between
+//! two workers; [`progress`] the progress and file chunks of the roles that read a file;
+//! [`client`] the page's side of every channel: started on its first request, terminated
+//! on cancel or after a crash and started again on the next.
 
 pub mod advisor;
 pub mod check;
@@ -28,6 +29,7 @@ pub mod client;
 pub mod generate;
 pub mod host;
 pub mod import;
+pub mod peer;
 pub mod progress;
 pub mod reshard;
 pub mod restore;
@@ -47,7 +49,8 @@ pub use reshard::plan::{
     MOVES_SHOWN,
 };
 pub use reshard::{
-    BalanceRequest, Balanced, DrainRequest, LoadData, Reshard, ReshardReply, ReshardRequest,
+    BalanceRequest, Balanced, DrainRequest, LoadAsk, LoadData, LoadSent, Reshard, ReshardReply,
+    ReshardRequest,
 };
 pub use restore::RestoreRequest;
 pub use save::{SavePart, SaveReply, SaveRequest};
@@ -61,6 +64,8 @@ pub use transport::{Channel, Crashed, Role};
 pub fn register_worker(role: &str) {
     use gloo::worker::Registrable;
     use transport::RoleWorker;
+    // Before `gloo-worker`'s listener: the messages that hand a port stop there.
+    peer::listen();
     match role {
         Advisor::NAME => RoleWorker::<Advisor>::registrar().register(),
         Check::NAME => RoleWorker::<Check>::registrar().register(),

@@ -6,9 +6,8 @@ use super::duration;
 use crate::jobs::browser;
 use crate::views::reshard::state::{ReshardAction, ReshardState};
 use crate::widgets::{count, on_value, plural, ByPtr};
-use crate::workers::{
-    client, CallsFile, Channel, PlanShown, Reshard, ReshardReply, ReshardRequest,
-};
+use crate::workers::reshard::client;
+use crate::workers::{CallsFile, PlanShown, ReshardReply, ReshardRequest};
 use ravenshard_reshard::{Dominant, Estimate, Objective};
 use yew::prelude::*;
 
@@ -107,8 +106,8 @@ fn download(
     replies: &Callback<ReshardReply>,
     on_error: &Callback<String>,
 ) {
-    match r.calls_request(client::instance(Channel::Reshard), script) {
-        Some(request) => client::send::<Reshard>(ReshardRequest::Calls(request), replies.clone()),
+    match r.calls_request(script) {
+        Some(request) => client::send(ReshardRequest::Calls(request), replies.clone()),
         None => on_error
             .emit("The documents' load has not come yet: download the calls in a moment.".into()),
     }

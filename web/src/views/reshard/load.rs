@@ -1,18 +1,19 @@
-//! What the Resharding view asks the workspace's host: the load per bucket it plans from,
-//! and the check of a target's prefix changes against the IDs. The answers go to the
-//! view's state as actions ([`ReshardAction::Load`], [`ReshardAction::PrefixesChecked`]).
+//! When the Resharding view plans from a new load per bucket (the documents rested after a
+//! change: [`ReshardAction::Load`]; the view's worker asks the host for the load), and what
+//! the view asks the workspace's host: the check of a target's prefix changes against the
+//! IDs ([`ReshardAction::PrefixesChecked`]).
 
 use crate::views::reshard::state::{ReshardAction, ReshardState};
 use crate::widgets::answer::{use_answer, Asked};
 use gloo::timers::callback::Timeout;
-use ravenshard_model::host::question::{CheckPrefixes, Load};
+use ravenshard_model::host::question::CheckPrefixes;
 use ravenshard_model::host::Question;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// How long the documents rest after a change before the view asks the host for their load
-/// again (edits in a row ask once: the load of 1,000,000 documents is about 12 MB, which the
-/// page reads and passes on to the view's worker).
+/// How long the documents rest after a change before the view plans from their load again
+/// (edits in a row plan once: the load of 1,000,000 documents is about 12 MB, which the
+/// host makes and sends to the view's worker).
 pub const LOAD_ASKED_AFTER_MS: u32 = 300;
 
 /// Whether the workspace's change `changes` is the first this view saw, or has rested for
@@ -40,19 +41,18 @@ fn answer_key<Q: Question>(asked: &Asked<Q>) -> Option<usize> {
         .map(|(_, a)| Rc::as_ptr(&a.answer) as usize)
 }
 
-/// Asks the host for the load while the view wants one, and for the check of a target's
-/// prefixes while one waits; their answers go to `on`.
+/// Tells the state when the documents rested while it wants a newer load, and asks the
+/// host for the check of a target's prefixes while one waits; its answer goes to `on`.
 #[hook]
 pub fn use_reshard_answers(r: &ReshardState, on: &Callback<ReshardAction>) {
     let changes = r.inputs().changes;
     let rested = use_rested(changes);
-    let load = use_answer((r.load_wanted() && rested).then_some(Load), changes);
     {
-        let (on, asked) = (on.clone(), load.clone());
-        use_effect_with(answer_key(&load), move |_| {
-            if let (Some((_, a)), Some(changes)) = (&asked.last, asked.asked_at) {
-                let load = Rc::new((*a.answer).clone());
-                on.emit(ReshardAction::Load { changes, load });
+        let on = on.clone();
+        let wanted = r.load_wanted() && rested;
+        use_effect_with((wanted, changes), move |&(wanted, changes)| {
+            if wanted {
+                on.emit(ReshardAction::Load { changes });
             }
         });
     }

@@ -11,6 +11,7 @@ use crate::views::state::State;
 use crate::views::{Dispatch, OnStatistics, View};
 use crate::widgets::{bytes, count, on_value, percent, plural, shard_style, ByPtr};
 use crate::widgets::{BucketMap, ConfigJson, MapDocuments, PrefixEditor, RangeEditor};
+use crate::workers::reshard::client as worker;
 use crate::workers::{
     client, Channel, PlanShown, Reshard, ReshardReply, ReshardRequest, StepShown, MOVES_SHOWN,
 };
@@ -96,37 +97,26 @@ pub fn duration(seconds: f64) -> String {
 /// done well before).
 pub const BALANCING_SHOWN_AFTER_MS: u32 = 200;
 
-/// Sends `request` to the view's worker (started if none runs), its replies to `replies`:
-/// the worker that has it.
-fn send_to_worker(request: ReshardRequest, replies: &Callback<ReshardReply>) -> Option<u64> {
-    client::send::<Reshard>(request, replies.clone());
-    client::instance(Channel::Reshard)
-}
-
 /// Sends a balance of the target to the worker; nothing while an option field cannot be
 /// used (the form says why).
 fn send_balance(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<ReshardReply>) {
-    let Some(request) = r.balance_request(client::instance(Channel::Reshard)) else {
+    let Some(request) = r.balance_request() else {
         return;
     };
     let run = request.run;
-    let worker = send_to_worker(ReshardRequest::Balance(request), replies);
-    on.emit(ReshardAction::BalanceSent { run, worker });
+    worker::send(ReshardRequest::Balance(request), replies.clone());
+    on.emit(ReshardAction::BalanceSent { run });
 }
 
-/// Sends the plan the view wants to the worker (with the load, when it does not hold it).
+/// Sends the plan the view wants to the worker.
 fn send_plan(r: &ReshardState, on: &Callback<ReshardAction>, replies: &Callback<ReshardReply>) {
-    let Some(request) = r.plan_request(client::instance(Channel::Reshard)) else {
+    let Some(request) = r.plan_request() else {
         return;
     };
     let run = request.run;
-    let worker = send_to_worker(ReshardRequest::Plan(request), replies);
+    worker::send(ReshardRequest::Plan(request), replies.clone());
     let wanted = r.worker_wanted();
-    on.emit(ReshardAction::PlanSent {
-        run,
-        worker,
-        wanted,
-    });
+    on.emit(ReshardAction::PlanSent { run, wanted });
 }
 
 /// Sends the drain the view wants to the worker; whether it sent one.
@@ -135,12 +125,12 @@ fn send_drain(
     on: &Callback<ReshardAction>,
     replies: &Callback<ReshardReply>,
 ) -> bool {
-    let Some(request) = r.drain_request(client::instance(Channel::Reshard)) else {
+    let Some(request) = r.drain_request() else {
         return false;
     };
     let run = request.run;
-    let worker = send_to_worker(ReshardRequest::Drain(request), replies);
-    on.emit(ReshardAction::BalanceSent { run, worker });
+    worker::send(ReshardRequest::Drain(request), replies.clone());
+    on.emit(ReshardAction::BalanceSent { run });
     true
 }
 

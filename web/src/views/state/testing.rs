@@ -141,35 +141,35 @@ impl State {
 }
 
 /// The Resharding view's worker, as the page uses it: what the view wants of it (a drain,
-/// else a plan) goes to a worker (`worker`, its instance), which answers with its own code,
-/// run here. The actions that send it and take the answer, in order; none when nothing is
-/// wanted. Call it again after them: a drain's target is planned next.
+/// else a plan) goes to a worker holding `load` (the host's at the change the view plans
+/// from, as the host sends it), which answers with its own code, run here. The actions that
+/// send it and take the answer, in order; none when nothing is wanted. Call it again after
+/// them: a drain's target is planned next.
 pub(crate) fn worker_round_trip(
     reshard: &super::ReshardState,
-    worker: Option<u64>,
+    load: &ravenshard_reshard::BucketLoad,
 ) -> Vec<super::ReshardAction> {
     use super::ReshardAction;
     use crate::workers::{Balancer, Planner, ReshardReply};
     let mut balancer = Balancer::default();
-    if let Some(request) = reshard.drain_request(worker) {
+    if let Some(at) = reshard.load_at() {
+        balancer.keep(at, load.clone());
+    }
+    if let Some(request) = reshard.drain_request() {
         let run = request.run;
         let reply = balancer.drain(&request);
         return vec![
-            ReshardAction::BalanceSent { run, worker },
+            ReshardAction::BalanceSent { run },
             ReshardAction::Reply(reply),
         ];
     }
-    let Some(request) = reshard.plan_request(worker) else {
+    let Some(request) = reshard.plan_request() else {
         return Vec::new();
     };
     let (run, wanted) = (request.run, reshard.worker_wanted());
-    let planned = Planner::default().plan(&mut balancer, &request);
+    let planned = Planner::default().plan(&balancer, &request);
     vec![
-        ReshardAction::PlanSent {
-            run,
-            worker,
-            wanted,
-        },
+        ReshardAction::PlanSent { run, wanted },
         ReshardAction::Reply(ReshardReply::Planned {
             run,
             planned: Box::new(planned),

@@ -201,6 +201,19 @@ pub fn ask_with_progress<Q: Question>(
     on_answer: Callback<Answered<Q::Answer>>,
     on_progress: Option<Callback<(u64, u64)>>,
 ) -> u64 {
+    let on_answer = move |version, answer| {
+        let answer = Rc::new(answer);
+        on_answer.emit(Answered { version, answer });
+    };
+    ask_owned(question, on_answer, on_progress)
+}
+
+/// Asks `question`; its answer, owned, goes to `on_answer` with the host's version.
+fn ask_owned<Q: Question>(
+    question: Q,
+    on_answer: impl Fn(u64, Q::Answer) + 'static,
+    on_progress: Option<Callback<(u64, u64)>>,
+) -> u64 {
     let id = LAST_ID.with(|n| {
         n.set(n.get() + 1);
         n.get()
@@ -208,8 +221,7 @@ pub fn ask_with_progress<Q: Question>(
     // The host answers a question with the answer of its own name (`AnyQuestion::answer`).
     let on_answer: OnAnswer = Box::new(move |version, answer| {
         if let Some(answer) = Q::answer_of(answer) {
-            let answer = Rc::new(answer);
-            on_answer.emit(Answered { version, answer });
+            on_answer(version, answer);
         }
     });
     ASKED.with(|a| a.borrow_mut().insert(id, on_answer));
@@ -234,18 +246,74 @@ pub async fn answer_in_background<Q: Question>(question: Q) -> Option<Answered<Q
 }
 
 async fn answer_of<Q: Question>(question: Q, background: bool) -> Option<Answered<Q::Answer>> {
+    let (version, answer) = owned_answer(question, background).await?;
+    let answer = Rc::new(answer);
+    Some(Answered { version, answer })
+}
+
+/// The host's version and its answer to `question`, owned; `None` when the host's worker
+/// stopped first. A `background` question is one [`is_idle`] does not wait for.
+async fn owned_answer<Q: Question>(question: Q, background: bool) -> Option<(u64, Q::Answer)> {
     let (sender, receiver) = futures::channel::oneshot::channel();
     let sender = RefCell::new(Some(sender));
-    let on_answer = Callback::from(move |answered| {
+    let on_answer = move |version, answer| {
         if let Some(sender) = sender.borrow_mut().take() {
-            let _ = sender.send(answered);
+            let _ = sender.send((version, answer));
         }
-    });
-    let id = ask(question, on_answer);
+    };
+    let id = ask_owned(question, on_answer, None);
     if background {
         WORKING.with(|w| w.borrow_mut().insert(id));
     }
     receiver.await.ok()
+}
+
+/// Why a walk of the host's pages ([`walk_pages`]) ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Walked<E> {
+    /// Every page was read, or the host had no more: the documents read.
+    Done(u64),
+    /// The documents changed between two pages (their answers would mix two states): walk
+    /// again.
+    Changed,
+    /// The host's worker stopped before it answered: walk again.
+    Stopped,
+    /// The walker's `stopped` flag was set (its job was cancelled).
+    Cancelled,
+    /// The walker refused a page: why.
+    Refused(E),
+}
+
+/// Asks the host for the pages `question(start, end)` of `total` documents, `page` at a
+/// time, all at the version of the first answer, in the background ([`answer_in_background`]),
+/// and hands each answer (owned) to `on_page`, which says how many documents it held (0:
+/// no more) or why the walk stops. Setting `stopped` ends the walk at the next answer.
+pub async fn walk_pages<Q: Question, E>(
+    total: u64,
+    page: u64,
+    question: impl Fn(u64, u64) -> Q,
+    mut on_page: impl FnMut(Q::Answer) -> Result<u64, E>,
+    stopped: &Cell<bool>,
+) -> Walked<E> {
+    let (mut at, mut version) = (0, None);
+    while at < total {
+        let answered = owned_answer(question(at, (at + page).min(total)), true).await;
+        if stopped.get() {
+            return Walked::Cancelled;
+        }
+        let Some((now, answer)) = answered else {
+            return Walked::Stopped;
+        };
+        if *version.get_or_insert(now) != now {
+            return Walked::Changed;
+        }
+        match on_page(answer) {
+            Ok(0) => break,
+            Ok(read) => at += read,
+            Err(why) => return Walked::Refused(why),
+        }
+    }
+    Walked::Done(at)
 }
 
 /// The answer to the question `id` is no longer wanted (its view is gone or asks another):
@@ -283,6 +351,12 @@ pub(crate) fn stopped() {
     WORKING.with(|w| w.borrow_mut().clear());
     PENDING.with(|p| p.set(0));
     wake_caught_up();
+}
+
+/// Starts the host's worker if none runs (a new one holds no documents until the page
+/// sends them).
+pub fn start() {
+    client::start::<HostWorker>(Callback::from(route));
 }
 
 /// Whether the host's worker runs.

@@ -1,10 +1,14 @@
 //! The host's side of its worker ([`HostWorker`]): it holds the workspace
 //! ([`Host`]), answers changes and questions in order, makes the rows of a large
-//! workspace in steps, and saves the host's documents to IndexedDB ([`Store`]).
+//! workspace in steps, saves the host's documents to IndexedDB ([`Store`]), and sends the
+//! Resharding view's worker the load per bucket it asks for, over their own channel
+//! ([`Link`]).
 
 use crate::persist::Saved;
 use crate::workers::host::advice;
 use crate::workers::host::protocol::{HostReply, HostRequest};
+use crate::workers::peer::Link;
+use crate::workers::reshard::{LoadAsk, LoadData, LoadSent};
 use crate::workers::save::engine::{unchanged_since, Documents, StorageError, Store};
 use crate::workers::save::Saves;
 use crate::workers::transport::{Channel, Role, Scope, PROGRESS_EVERY_MS};
@@ -13,12 +17,12 @@ use ravenshard_model::host::question::Rows;
 use ravenshard_model::host::{AnyAnswer, AnyQuestion, Host, What};
 use ravenshard_model::workspace::{DocumentsMark, Placement};
 use ravenshard_model::workspace::{RowQuery, RowsJob};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// The workspace's host's worker: the workspace, the rows job running and the questions
-/// waiting for it, the advice questions its jobs answer, and the saves of the
-/// host's documents (started at the first).
+/// waiting for it, the advice questions its jobs answer, the saves of the host's documents
+/// (started at the first), and the load the Resharding view's worker asked for (`Loads`).
 #[derive(Default)]
 pub struct HostWorker {
     host: Rc<RefCell<Host>>,
@@ -27,6 +31,29 @@ pub struct HostWorker {
     /// The advice questions a job answers, until answered or forgotten.
     advice: advice::Wanted,
     store: Option<Rc<Store>>,
+    loads: Rc<Loads>,
+}
+
+/// The Resharding view's worker's asks for the load per bucket ([`LoadAsk`]), over their
+/// own channel: each answered once the host made the page's change it names.
+#[derive(Default)]
+struct Loads {
+    /// The page's number of the last change the host made or refused.
+    seq: Cell<u64>,
+    /// The latest change a load was asked at, until it is sent.
+    asked: Cell<Option<u64>>,
+}
+
+impl Loads {
+    /// Sends the load asked, if the host made the change it was asked at.
+    fn answer(&self, host: &Host) {
+        let at = self.seq.get();
+        if self.asked.get().is_some_and(|asked| asked <= at) {
+            self.asked.set(None);
+            let load = LoadData::of(&host.placement().bucket_load());
+            Link::<LoadSent, LoadAsk>::to(Channel::Reshard).send(&LoadSent { at, load });
+        }
+    }
 }
 
 impl Role for HostWorker {
@@ -35,7 +62,20 @@ impl Role for HostWorker {
     const CHANNEL: Channel = Channel::Workspace;
 
     fn start(_scope: &Scope<Self>) -> Self {
-        Self::default()
+        let worker = Self::default();
+        let (loads, host) = (Rc::clone(&worker.loads), Rc::clone(&worker.host));
+        let forgotten = Rc::clone(&worker.loads);
+        Link::<LoadSent, LoadAsk>::open(
+            Channel::Reshard,
+            move |ask: LoadAsk| {
+                let asked = loads.asked.get().map_or(ask.at, |a| a.max(ask.at));
+                loads.asked.set(Some(asked));
+                loads.answer(&host.borrow());
+            },
+            // A new Resharding worker: the asks of the one before are moot.
+            move || forgotten.asked.set(None),
+        );
+        worker
     }
 
     /// The rows of a large workspace that need a pass over its documents and the advice
@@ -79,11 +119,16 @@ impl Role for HostWorker {
                 wasm_bindgen_futures::spawn_local(run);
             }
             request => {
+                if let HostRequest::Change { seq, .. } = &request {
+                    self.loads.seq.set(*seq);
+                }
                 let reply = hosted(&mut host.borrow_mut(), request);
                 let changed = matches!(&reply, Some(HostReply::Changed { changed, .. }) if changed.what != What::Nothing);
                 if let Some(reply) = reply {
                     scope.respond(id, reply);
                 }
+                // After the page's reply: the load waits for it, not the page for the load.
+                self.loads.answer(&host.borrow());
                 if changed {
                     wasm_bindgen_futures::spawn_local(rank_in_steps(host));
                 }

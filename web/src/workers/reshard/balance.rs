@@ -1,13 +1,10 @@
 //! The Resharding view's balance and drain, as its worker runs them: the worker keeps the
-//! load the page sent last (with a [`ReshardRequest::Plan`](super::protocol::ReshardRequest::Plan), a balance or a
-//! drain), balances a target under the chosen objective and answers at once
+//! load the workspace's host sent it last ([`LoadSent`](super::protocol::LoadSent)), balances a target under the chosen objective and answers at once
 //! ([`ReshardReply::Balanced`]), then works out the other objective's figures for the comparison
 //! ([`ReshardReply::Compared`]); a drain answers its target ([`ReshardReply::Drained`]). Plain Rust, so
 //! that the native tests run the page's side of a balance against it.
 
-use crate::workers::reshard::protocol::{
-    BalanceRequest, Balanced, DrainRequest, LoadData, ReshardReply,
-};
+use crate::workers::reshard::protocol::{BalanceRequest, Balanced, DrainRequest, ReshardReply};
 use ravenshard::Topology;
 use ravenshard_reshard::{
     balance_without_comparison, drain_shard, objective_summary, BucketLoad, Objective,
@@ -16,41 +13,30 @@ use ravenshard_reshard::{
 /// What the worker keeps between balances.
 #[derive(Debug, Default)]
 pub struct Balancer {
-    /// The last load sent, with its number.
+    /// The last load the host sent, with the page's number of the change it is of.
     load: Option<(u64, BucketLoad)>,
     /// The last run asked: a comparison of an older run is not worked out.
     latest: u64,
 }
 
 impl Balancer {
-    /// Keeps `data` for the balances to come (the load kept before is dropped).
-    pub fn keep(&mut self, data: &LoadData) {
-        self.load = Some((data.number, data.load()));
+    /// Keeps `load`, the host's at the change `at`, for the requests to come (the load
+    /// kept before is dropped).
+    pub fn keep(&mut self, at: u64, load: BucketLoad) {
+        self.load = Some((at, load));
     }
 
-    /// The number of the load kept.
+    /// The change the load kept is of.
     pub fn kept(&self) -> Option<u64> {
-        self.load.as_ref().map(|(number, _)| *number)
+        self.load.as_ref().map(|(at, _)| *at)
     }
 
-    /// The load numbered `number`: `data` when given (kept for the requests to come), else
-    /// the one kept, or why the worker does not hold it.
-    pub fn load(&mut self, number: u64, data: Option<&LoadData>) -> Result<&BucketLoad, String> {
-        if let Some(data) = data {
-            self.keep(data);
-        }
-        self.held(number)
-    }
-
-    /// The load numbered `number`, or why the worker does not hold it.
-    fn held(&self, number: u64) -> Result<&BucketLoad, String> {
+    /// The load kept and its change, when it is of the change `at` or a later one; else
+    /// why not.
+    pub fn held(&self, at: u64) -> Result<(u64, &BucketLoad), String> {
         match &self.load {
-            Some((kept, load)) if *kept == number => Ok(load),
-            _ => Err(
-                "the worker no longer holds the documents' load (it was restarted): \
-                 try again."
-                    .into(),
-            ),
+            Some((kept, load)) if *kept >= at => Ok((*kept, load)),
+            _ => Err("the worker does not hold the documents' load yet: try again.".into()),
         }
     }
 
@@ -59,9 +45,6 @@ impl Balancer {
     pub fn balance(&mut self, request: &BalanceRequest) -> ReshardReply {
         let run = request.run;
         self.latest = self.latest.max(run);
-        if let Some(data) = &request.data {
-            self.keep(data);
-        }
         let failed = |message: String| ReshardReply::BalanceFailed { run, message };
         let (target, load) = match self.inputs(request) {
             Ok(inputs) => inputs,
@@ -88,7 +71,7 @@ impl Balancer {
         let target = Topology::from_json(&request.target)
             .map_err(|e| format!("the target does not read: {e}"))
             .and_then(|target| {
-                let load = self.load(request.load, request.data.as_ref())?;
+                let (_, load) = self.held(request.load)?;
                 let drained = drain_shard(&target, request.shard, load, request.by);
                 drained.map(|t| t.to_json()).map_err(|e| e.to_string())
             });
@@ -117,7 +100,7 @@ impl Balancer {
 
     /// The target and the load of a request, or why they cannot be had.
     fn inputs(&self, request: &BalanceRequest) -> Result<(Topology, &BucketLoad), String> {
-        let load = self.held(request.load)?;
+        let (_, load) = self.held(request.load)?;
         let target = Topology::from_json(&request.target)
             .map_err(|e| format!("the target does not read: {e}"))?;
         Ok((target, load))

@@ -1,6 +1,7 @@
 //! The Resharding view's worker: the balance ([`Balancer`](balance::Balancer)) and the
 //! plans and calls ([`Planner`](plan::Planner)), plain Rust; [`protocol`] holds its
-//! messages, `worker` its side.
+//! messages (with the page, and with the workspace's host for the load per bucket),
+//! `worker` its side, [`client`] the page's.
 
 pub mod balance;
 pub mod plan;
@@ -8,7 +9,10 @@ pub mod protocol;
 pub(crate) mod wire;
 pub(crate) mod worker;
 
+pub mod client;
+
 pub use protocol::{
-    BalanceRequest, Balanced, DrainRequest, LoadData, ReshardReply, ReshardRequest,
+    BalanceRequest, Balanced, DrainRequest, LoadAsk, LoadData, LoadSent, ReshardReply,
+    ReshardRequest,
 };
 pub use worker::Reshard;

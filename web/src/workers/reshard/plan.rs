@@ -6,7 +6,6 @@
 //! the native tests run the page's side of a plan against it.
 
 use crate::workers::reshard::balance::Balancer;
-use crate::workers::reshard::protocol::LoadData;
 use ravenshard::Topology;
 use ravenshard_reshard::{
     calls, migration_step, migration_steps, next_step_with_documents, plan, BucketLoad,
@@ -33,10 +32,9 @@ pub enum StepAt {
 pub struct PlanRequest {
     /// The run's number.
     pub run: u64,
-    /// The number of the load to plan from, which the worker holds (or `data`).
+    /// The change of the workspace whose load per bucket it plans from (the page's number
+    /// of it): the worker asks the host for the load unless it holds one as new.
     pub load: u64,
-    /// The load itself, when the page does not know that this worker holds it.
-    pub data: Option<LoadData>,
     /// The configuration in force, as JSON (`Topology::to_json`).
     pub current: String,
     /// The target, as JSON.
@@ -214,7 +212,8 @@ pub struct Planned {
     pub migration: Option<Result<StepShown, String>>,
 }
 
-/// What a plan is made from and how: a request without its run, load data and step.
+/// What a plan is made from and how: the load's change and a request without its run and
+/// step.
 #[derive(Debug, Clone, PartialEq)]
 struct Key {
     load: u64,
@@ -225,9 +224,9 @@ struct Key {
 }
 
 impl Key {
-    fn of(request: &PlanRequest) -> Key {
+    fn of(load: u64, request: &PlanRequest) -> Key {
         Key {
-            load: request.load,
+            load,
             current: request.current.clone(),
             target: request.target.clone(),
             database: request.database.clone(),
@@ -261,10 +260,10 @@ fn read(json: &str, database: &str, what: &str) -> Result<Topology, String> {
 }
 
 impl Planner {
-    /// The plan of `request` from `load` (the one numbered `request.load`), made again only
-    /// when it is not the last one made.
-    fn made(&mut self, load: &BucketLoad, request: &PlanRequest) -> &Made {
-        let key = Key::of(request);
+    /// The plan of `request` from `load` (the one of the change `at`), made again only when
+    /// it is not the last one made.
+    fn made(&mut self, (at, load): (u64, &BucketLoad), request: &PlanRequest) -> &Made {
+        let key = Key::of(at, request);
         if self.last.as_ref().is_some_and(|(k, _)| *k == key) {
             return &self.last.as_ref().expect("just checked").1;
         }
@@ -281,19 +280,20 @@ impl Planner {
         &self.last.insert((key, made)).1
     }
 
-    /// The plan of `request` and its step, from the load `balancer` holds (or the one the
-    /// request carries, which it keeps); why not, when it holds another.
-    pub fn plan(&mut self, balancer: &mut Balancer, request: &PlanRequest) -> Planned {
+    /// The plan of `request` and its step, from the load `balancer` holds; why not, when it
+    /// holds none as new as the request's.
+    pub fn plan(&mut self, balancer: &Balancer, request: &PlanRequest) -> Planned {
         let failed = |message: String| Planned {
             plan: Err(message),
             step: 0,
             migration: None,
         };
-        let load = match balancer.load(request.load, request.data.as_ref()) {
-            Ok(load) => load,
+        let held = match balancer.held(request.load) {
+            Ok(held) => held,
             Err(message) => return failed(message),
         };
-        let (current, plan) = match self.made(load, request) {
+        let load = held.1;
+        let (current, plan) = match self.made(held, request) {
             Ok(made) => made,
             Err(message) => return failed(message.clone()),
         };
@@ -319,12 +319,12 @@ impl Planner {
     /// `balancer` holds (as for [`plan`](Self::plan)).
     pub fn calls(
         &mut self,
-        balancer: &mut Balancer,
+        balancer: &Balancer,
         request: &CallsRequest,
     ) -> Result<CallsFile, String> {
-        let load = balancer.load(request.plan.load, request.plan.data.as_ref())?;
+        let held = balancer.held(request.plan.load)?;
         let (current, plan) = self
-            .made(load, &request.plan)
+            .made(held, &request.plan)
             .as_ref()
             .map_err(Clone::clone)?;
         let options = CallsOptions {

@@ -1,18 +1,37 @@
 //! What the page and the Resharding view's worker say to each other: plans, calls,
-//! balances and drains, over the load per bucket the page sends ([`LoadData`]).
+//! balances and drains, each over the load per bucket at a change of the workspace; and
+//! what the worker and the workspace's host say to each other over their own channel
+//! ([`peer`](crate::workers::peer)): the load asked ([`LoadAsk`]) and sent ([`LoadSent`]).
 
 use crate::workers::reshard::plan::{CallsFile, CallsRequest, PlanRequest, Planned};
 use crate::workers::transport::{crash_reply, Crashed};
 use ravenshard_reshard::{Amount, BalanceOptions, BucketLoad, ObjectiveSummary, Obstacle};
 use serde::{Deserialize, Serialize};
 
+/// The Resharding view's worker asks the workspace's host for the load per bucket once
+/// the host made the page's change `at` (the host answers when it has:
+/// [`LoadSent`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadAsk {
+    /// The page's number of the change ([`HostRequest::Change`](crate::workers::HostRequest::Change)).
+    pub at: u64,
+}
+
+/// The workspace's host's load per bucket, sent to the Resharding view's worker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadSent {
+    /// The page's number of the last change the host made (or refused) before: at least
+    /// the one asked.
+    pub at: u64,
+    /// The load.
+    pub load: LoadData,
+}
+
 /// What each used bucket of the configuration in force holds, as flat arrays (one entry a
 /// used bucket, or a range of buckets for bucket statistics): about 630,000 entries, 12 MB,
-/// for 1,000,000 documents. The worker keeps the last one it was sent.
+/// for 1,000,000 documents.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoadData {
-    /// The load's number: the page numbers each load it computes.
-    pub number: u64,
     /// Each entry's first bucket, ascending.
     pub first: Vec<u32>,
     /// Each entry's last bucket; empty when every entry is one bucket.
@@ -24,11 +43,10 @@ pub struct LoadData {
 }
 
 impl LoadData {
-    /// The flat arrays of `load`, numbered `number`. O(entries).
-    pub fn of(number: u64, load: &BucketLoad) -> LoadData {
+    /// The flat arrays of `load`. O(entries).
+    pub fn of(load: &BucketLoad) -> LoadData {
         let n = load.buckets_used();
         let mut data = LoadData {
-            number,
             first: Vec::with_capacity(n),
             docs: Vec::with_capacity(n),
             bytes: Vec::with_capacity(n),
@@ -69,11 +87,9 @@ impl LoadData {
 pub struct BalanceRequest {
     /// The run's number.
     pub run: u64,
-    /// The number of the load to balance, which the worker holds (a [`ReshardRequest::Plan`]
-    /// sent it before, or `data`).
+    /// The change of the workspace whose load per bucket it runs over (the page's number
+    /// of it): the worker asks the host for the load unless it holds one as new.
     pub load: u64,
-    /// The load itself, when the page does not know that this worker holds it.
-    pub data: Option<LoadData>,
     /// The target to balance, as JSON (`Topology::to_json`).
     pub target: String,
     /// How.
@@ -87,10 +103,9 @@ pub struct BalanceRequest {
 pub struct DrainRequest {
     /// The run's number.
     pub run: u64,
-    /// The number of the load to drain by, which the worker holds (or `data`).
+    /// The change of the workspace whose load per bucket it runs over (the page's number
+    /// of it): the worker asks the host for the load unless it holds one as new.
     pub load: u64,
-    /// The load itself, when the page does not know that this worker holds it.
-    pub data: Option<LoadData>,
     /// The target to drain the shard of, as JSON.
     pub target: String,
     /// The shard.
@@ -127,6 +142,18 @@ pub enum ReshardRequest {
     Drain(DrainRequest),
 }
 
+impl ReshardRequest {
+    /// The change of the workspace whose load the request runs over.
+    pub fn load(&self) -> u64 {
+        match self {
+            ReshardRequest::Plan(plan) => plan.load,
+            ReshardRequest::Calls(calls) => calls.plan.load,
+            ReshardRequest::Balance(balance) => balance.load,
+            ReshardRequest::Drain(drain) => drain.load,
+        }
+    }
+}
+
 /// What the Resharding view's worker answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ReshardReply {
@@ -161,8 +188,7 @@ pub enum ReshardReply {
         /// The figures.
         summary: ObjectiveSummary,
     },
-    /// A balance could not be made (options the core refuses, a load the worker does not
-    /// hold); the message says why.
+    /// A balance could not be made (options the core refuses); the message says why.
     BalanceFailed {
         /// The run.
         run: u64,
@@ -202,11 +228,18 @@ mod tests {
         let request = ReshardRequest::Balance(BalanceRequest {
             run: 3,
             load: 4,
-            data: Some(LoadData::of(4, &load)),
             target: current.to_json(),
             options: options.clone(),
         });
         assert_eq!(round_trip(&request), request);
+        let ask = LoadAsk { at: 4 };
+        assert_eq!(round_trip(&ask), ask);
+        let sent = LoadSent {
+            at: 5,
+            load: LoadData::of(&load),
+        };
+        assert_eq!(round_trip(&sent), sent);
+        assert_eq!(sent.load.load(), load);
         let b = balance(&current, &load, &options).unwrap();
         assert!(b.obstacles.len() <= MAX_OBSTACLES);
         let replies = [
@@ -252,7 +285,6 @@ mod tests {
         let plan = PlanRequest {
             run: 5,
             load: 2,
-            data: Some(LoadData::of(2, &load)),
             current: current.to_json(),
             target,
             database: "Orders".into(),
@@ -267,7 +299,8 @@ mod tests {
         assert_eq!(round_trip(&request), request);
         let mut planner = Planner::default();
         let mut balancer = crate::workers::Balancer::default();
-        let planned = planner.plan(&mut balancer, &plan);
+        balancer.keep(2, load);
+        let planned = planner.plan(&balancer, &plan);
         let shown = planned.plan.as_ref().unwrap();
         assert_eq!(shown.move_count, 200);
         assert_eq!(shown.moves.len(), MOVES_SHOWN);
@@ -290,7 +323,7 @@ mod tests {
             round_trip(&ReshardRequest::Calls(calls.clone())),
             ReshardRequest::Calls(calls.clone())
         );
-        let file = planner.calls(&mut balancer, &calls);
+        let file = planner.calls(&balancer, &calls);
         assert_eq!(file.as_ref().unwrap().name, "Orders-calls.json");
         let reply = ReshardReply::Calls(file);
         assert_eq!(round_trip(&reply), reply);

@@ -3,7 +3,7 @@
 
 use crate::workers::ReshardReply;
 use ravenshard::Topology;
-use ravenshard_reshard::{BucketLoad, Measure, Objective};
+use ravenshard_reshard::{Measure, Objective};
 use std::rc::Rc;
 
 /// Where the migration walk-through goes.
@@ -75,21 +75,17 @@ pub enum ReshardAction {
     /// balances in the worker ([`ReshardAction::BalanceSent`]), and the balancer's code
     /// stays out of the page's wasm.
     #[cfg(test)]
-    Balance,
+    Balance(Rc<ravenshard_reshard::BucketLoad>),
     /// The page sent [`ReshardState::balance_request`](super::ReshardState::balance_request) or
     /// [`drain_request`](super::ReshardState::drain_request) to the worker: the run is under way.
     BalanceSent {
         /// The run.
         run: u64,
-        /// The worker that has it (the one that now holds the load), when running.
-        worker: Option<u64>,
     },
     /// The page sent [`ReshardState::plan_request`](super::ReshardState::plan_request) to the worker.
     PlanSent {
         /// The run.
         run: u64,
-        /// The worker that has it (the one that now holds the load), when running.
-        worker: Option<u64>,
         /// The [`worker_wanted`](super::ReshardState::worker_wanted) number it answers.
         wanted: u64,
     },
@@ -117,13 +113,12 @@ pub enum ReshardAction {
     MoveStep(StepMove),
     /// The configuration, documents or nodes changed.
     Inputs(Inputs),
-    /// The host's load per bucket, asked at the workspace's change `changes` (a load of
+    /// The documents rested at the workspace's change `changes`: the worker plans from
+    /// the host's load per bucket at that change (it asks the host for it; an action of
     /// other changes than the inputs' is dropped).
     Load {
-        /// The change it was asked at.
+        /// The change.
         changes: u64,
-        /// What each used bucket holds.
-        load: Rc<BucketLoad>,
     },
     /// The host checked the prefixes that a target (its JSON) adds or removes: why it
     /// cannot be had, if it cannot.
@@ -148,7 +143,7 @@ impl ReshardAction {
             | ReshardAction::DrainShard(_)
             | ReshardAction::Inputs(_) => true,
             #[cfg(test)]
-            ReshardAction::Balance => true,
+            ReshardAction::Balance(_) => true,
             _ => false,
         }
     }

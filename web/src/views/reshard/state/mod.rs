@@ -3,14 +3,15 @@
 //! from the configuration in force to it, and a step of RavenDB's migration.
 //!
 //! The core computes everything (`ravenshard_reshard`), off the page. The documents
-//! are the workspace's host's: while the view is shown ([`ReshardAction::Show`]) it asks
-//! the host for the load per bucket ([`ReshardState::load_wanted`], [`ReshardAction::Load`]);
+//! are the workspace's host's: while the view is shown ([`ReshardAction::Show`]) and the
+//! documents rested ([`ReshardState::load_wanted`], [`ReshardAction::Load`]) its requests
+//! name that change, and the view's worker asks the host for the load per bucket at it;
 //! a target that adds or removes prefixes waits for the host's check of them against the
 //! IDs ([`ReshardState::checking`], [`ReshardAction::PrefixesChecked`]); the documents as
 //! the target places them are the host's too (the bucket map asks it).
 //!
-//! The plan, the walk-through's step and the calls are the Resharding view's worker's: the
-//! first plan sends it the load, the next ones only the target, the options and the step
+//! The plan, the walk-through's step and the calls are the Resharding view's worker's: a
+//! plan sends it the change, the target, the options and the step
 //! ([`ReshardState::plan_request`], [`ReshardAction::PlanSent`]); the plan comes back as
 //! the view shows it ([`ReshardReply::Planned`](crate::workers::ReshardReply::Planned)). The plan shown stays until the next one comes
 //! ([`ReshardState::planning`]). A balance runs in the same worker
@@ -33,7 +34,7 @@ use crate::state::config::ConfigProblem;
 use crate::workers::{PlanShown, StepAt, StepShown};
 use options::OptionFields;
 use ravenshard::Topology;
-use ravenshard_reshard::{BucketLoad, Measure, ObjectiveSummary, Obstacle};
+use ravenshard_reshard::{Measure, ObjectiveSummary, Obstacle};
 use runs::Runs;
 use std::rc::Rc;
 use yew::Reducible;
@@ -49,13 +50,10 @@ pub struct ReshardView {
 #[derive(Debug, Clone)]
 pub struct ReshardState {
     inputs: Inputs,
-    /// What each bucket of the configuration in force holds, from the host, and the change
-    /// it was asked at: kept until the next one comes (a change of target does not ask
-    /// again; an edit shows the plan of the last load until the new one comes).
-    load: Option<(u64, Rc<BucketLoad>)>,
-    /// The number of the load held (one more for each load taken), as the balance worker
-    /// knows it.
-    load_number: u64,
+    /// The change of the workspace whose load per bucket the worker plans from (the
+    /// documents rested there): kept until the next (a change of target does not ask
+    /// again; an edit shows the plan of the last load until the new one's comes).
+    load: Option<u64>,
     /// A target that adds or removes prefixes, until the host has checked them against the
     /// IDs (the target before stays until then).
     checking: Option<Rc<Topology>>,
@@ -88,7 +86,6 @@ impl ReshardState {
         ReshardState {
             inputs,
             load: None,
-            load_number: 0,
             checking: None,
             runs: Runs::default(),
             shown: false,
@@ -129,14 +126,10 @@ impl ReshardState {
         self.target.is_some()
     }
 
-    /// Whether the host's load per bucket is wanted: the view is shown and the load held (if
-    /// any) is of an earlier change of the workspace.
+    /// Whether the load of a newer change is wanted: the view is shown and the load planned
+    /// from (if any) is of an earlier change of the workspace.
     pub fn load_wanted(&self) -> bool {
-        self.shown
-            && self
-                .load
-                .as_ref()
-                .is_none_or(|(c, _)| *c != self.inputs.changes)
+        self.shown && self.load != Some(self.inputs.changes)
     }
 
     /// A target whose prefix changes the host is to check against the IDs
@@ -176,24 +169,17 @@ impl ReshardState {
     fn reset(&mut self) {
         let inputs = self.inputs.clone();
         *self = ReshardState {
-            load: self.load.clone(),
+            load: self.load,
             shown: self.shown,
             by: self.by,
             fields: self.fields.clone(),
-            load_number: self.load_number,
             runs: Runs {
                 last: self.runs.last,
-                held: self.runs.held,
                 ..Runs::default()
             },
             wanted: self.wanted,
             ..ReshardState::new(inputs)
         };
-    }
-
-    /// What each bucket of the configuration in force holds: the last load the host sent.
-    fn load(&self) -> Option<Rc<BucketLoad>> {
-        self.load.as_ref().map(|(_, load)| Rc::clone(load))
     }
 
     /// Goes to another step of the walk-through: at once to a step the page can count,
@@ -256,13 +242,9 @@ impl ReshardState {
             ReshardAction::RemoveShard(shard) => stale(self.remove_shard(shard)),
             ReshardAction::DrainShard(shard) => ask(self.drain_shard(shard)),
             #[cfg(test)]
-            ReshardAction::Balance => stale(self.balance_here()),
-            ReshardAction::BalanceSent { run, worker } => stale(self.balance_sent(run, worker)),
-            ReshardAction::PlanSent {
-                run,
-                worker,
-                wanted,
-            } => stale(self.plan_sent(run, worker, wanted)),
+            ReshardAction::Balance(load) => stale(self.balance_here(&load)),
+            ReshardAction::BalanceSent { run } => stale(self.balance_sent(run)),
+            ReshardAction::PlanSent { run, wanted } => stale(self.plan_sent(run, wanted)),
             ReshardAction::CancelBalance => ask(self.cancel_balance()),
             ReshardAction::Reply(reply) => stale(self.reply(reply)),
             ReshardAction::SetBy(by) => {
@@ -281,7 +263,7 @@ impl ReshardState {
                 ask(true)
             }
             ReshardAction::Inputs(inputs) => stale(self.take_inputs(inputs)),
-            ReshardAction::Load { changes, load } => stale(self.take_load(changes, load)?),
+            ReshardAction::Load { changes } => stale(self.take_load(changes)?),
             ReshardAction::PrefixesChecked {
                 configuration,
                 problem,
@@ -306,15 +288,13 @@ impl ReshardState {
         moved
     }
 
-    /// The host's load, asked at change `changes`: `None` (dropped) when it is of another
-    /// change than the inputs', or already held.
-    fn take_load(&mut self, changes: u64, load: Rc<BucketLoad>) -> Option<bool> {
-        let held = self.load.as_ref().is_some_and(|(c, _)| *c == changes);
-        if changes != self.inputs.changes || held {
+    /// The documents rested at change `changes`: `None` (dropped) when it is another change
+    /// than the inputs', or the one planned from already.
+    fn take_load(&mut self, changes: u64) -> Option<bool> {
+        if changes != self.inputs.changes || self.load == Some(changes) {
             return None;
         }
-        self.load = Some((changes, load));
-        self.load_number += 1;
+        self.load = Some(changes);
         Some(true)
     }
 }

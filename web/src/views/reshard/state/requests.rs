@@ -1,17 +1,17 @@
 //! What the Resharding state asks its worker: a plan (and the walk-through's step), a
-//! drain, a balance and the calls; the host's load goes with a request unless the worker
-//! holds it.
+//! drain, a balance and the calls, each naming the change of the workspace whose load per
+//! bucket it runs over (the worker has it from the host).
 
 use super::ReshardState;
-use crate::workers::{BalanceRequest, CallsRequest, DrainRequest, LoadData, PlanRequest, StepAt};
+use crate::workers::{BalanceRequest, CallsRequest, DrainRequest, PlanRequest, StepAt};
 
 impl ReshardState {
-    /// What to ask the worker `worker` for the calls that carry out the plan to the target,
+    /// What to ask the worker for the calls that carry out the plan to the target,
     /// to the node of [`cluster_url`](Self::cluster_url), as a shell script (`script`) or
-    /// JSON; `None` before the host's load came.
-    pub fn calls_request(&self, worker: Option<u64>, script: bool) -> Option<CallsRequest> {
+    /// JSON; `None` before the documents rested.
+    pub fn calls_request(&self, script: bool) -> Option<CallsRequest> {
         Some(CallsRequest {
-            plan: self.plan_of(worker, 0, StepAt::To(self.step))?,
+            plan: self.plan_of(0, StepAt::To(self.step))?,
             url: self.fields.url.clone(),
             script,
         })
@@ -29,40 +29,36 @@ impl ReshardState {
         self.wanted
     }
 
-    /// What to ask the worker `worker` (as for [`plan_request`](Self::plan_request)) to
-    /// drain the shard [`ReshardAction::DrainShard`](super::ReshardAction::DrainShard) named, once the host's load came.
-    pub fn drain_request(&self, worker: Option<u64>) -> Option<DrainRequest> {
+    /// What to ask the worker to drain the shard
+    /// [`ReshardAction::DrainShard`](super::ReshardAction::DrainShard) named, once the
+    /// documents rested.
+    pub fn drain_request(&self) -> Option<DrainRequest> {
         let shard = self.drain?;
-        let (load, data) = self.load_for(worker)?;
         Some(DrainRequest {
             run: self.runs.last + 1,
-            load,
-            data,
+            load: self.load?,
             target: self.target().to_json(),
             shard,
             by: self.by,
         })
     }
 
-    /// What to ask the worker `worker` (the running one's instance, `None` when none runs)
-    /// to plan, while the view is shown and wants a plan or a step: the load goes with it
-    /// unless that worker holds it. `None` before the host's load came.
-    pub fn plan_request(&self, worker: Option<u64>) -> Option<PlanRequest> {
+    /// What to ask the worker to plan, while the view is shown and wants a plan or a step;
+    /// `None` before the documents rested.
+    pub fn plan_request(&self) -> Option<PlanRequest> {
         if !self.planning() {
             return None;
         }
         let step = self.step_wanted.unwrap_or(StepAt::To(self.step));
-        self.plan_of(worker, self.runs.last + 1, step)
+        self.plan_of(self.runs.last + 1, step)
     }
 
-    /// The plan of the target, run `run`, for the worker `worker`.
-    fn plan_of(&self, worker: Option<u64>, run: u64, step: StepAt) -> Option<PlanRequest> {
-        let (load, data) = self.load_for(worker)?;
+    /// The plan of the target, run `run`.
+    fn plan_of(&self, run: u64, step: StepAt) -> Option<PlanRequest> {
         let current = &self.inputs.current;
         Some(PlanRequest {
             run,
-            load,
-            data,
+            load: self.load?,
             current: current.to_json(),
             target: self.target().to_json(),
             database: current.database().to_string(),
@@ -71,26 +67,13 @@ impl ReshardState {
         })
     }
 
-    /// The number of the load a request names, and the load itself unless the worker
-    /// `worker` holds it; `None` before the host's load came.
-    fn load_for(&self, worker: Option<u64>) -> Option<(u64, Option<LoadData>)> {
-        let load = self.load()?;
-        let held = worker.is_some_and(|w| self.runs.held == Some((self.load_number, w)));
-        let data = (!held).then(|| LoadData::of(self.load_number, &load));
-        Some((self.load_number, data))
-    }
-
-    /// What to ask the worker `worker` (as for [`plan_request`](Self::plan_request)) to
-    /// balance the target with the view's options: the load goes with it unless that
-    /// worker holds it. `None` while an option field cannot be used, or before the host's
-    /// load came.
-    pub fn balance_request(&self, worker: Option<u64>) -> Option<BalanceRequest> {
+    /// What to ask the worker to balance the target with the view's options; `None` while an
+    /// option field cannot be used, or before the documents rested.
+    pub fn balance_request(&self) -> Option<BalanceRequest> {
         let options = self.options().ok()?;
-        let (load, data) = self.load_for(worker)?;
         Some(BalanceRequest {
             run: self.runs.last + 1,
-            load,
-            data,
+            load: self.load?,
             target: self.target().to_json(),
             options,
         })

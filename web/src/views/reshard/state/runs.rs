@@ -19,8 +19,6 @@ pub(super) struct Runs {
     pub(super) comparing: Option<u64>,
     /// The run whose plan is awaited, and the plan wanted it answers.
     pub(super) planning: Option<(u64, u64)>,
-    /// The worker holds this load (its number), in this worker (its instance).
-    pub(super) held: Option<(u64, u64)>,
     /// Why the last balance did not come (it was cancelled, or the worker stopped), or
     /// that the worker stopped.
     pub(super) message: Option<String>,
@@ -42,9 +40,10 @@ impl ReshardState {
         &self.balance_notes
     }
 
-    /// The number of the load of the inputs (one more for each new inputs).
-    pub fn load_number(&self) -> u64 {
-        self.load_number
+    /// The change of the workspace whose load the worker plans from, once the documents
+    /// rested.
+    pub fn load_at(&self) -> Option<u64> {
+        self.load
     }
 
     /// Whether a balance is under way in the worker.
@@ -63,22 +62,20 @@ impl ReshardState {
     }
 
     /// [`ReshardAction::BalanceSent`](super::ReshardAction::BalanceSent): the balance (or
-    /// drain) run `run` is under way in `worker`, which now holds the load.
-    pub(super) fn balance_sent(&mut self, run: u64, worker: Option<u64>) -> bool {
+    /// drain) run `run` is under way in the worker.
+    pub(super) fn balance_sent(&mut self, run: u64) -> bool {
         self.drain = None;
         self.runs.last = self.runs.last.max(run);
         self.runs.balancing = Some(run);
         self.runs.message = None;
-        self.runs.held = worker.map(|w| (self.load_number, w));
         false
     }
 
     /// [`ReshardAction::PlanSent`](super::ReshardAction::PlanSent): the plan of run `run`,
-    /// answering the plan `wanted`, is under way in `worker`, which now holds the load.
-    pub(super) fn plan_sent(&mut self, run: u64, worker: Option<u64>, wanted: u64) -> bool {
+    /// answering the plan `wanted`, is under way in the worker.
+    pub(super) fn plan_sent(&mut self, run: u64, wanted: u64) -> bool {
         self.runs.last = self.runs.last.max(run);
         self.runs.planning = Some((run, wanted));
-        self.runs.held = worker.map(|w| (self.load_number, w));
         false
     }
 
@@ -89,19 +86,20 @@ impl ReshardState {
             self.runs.message = Some("The balance was cancelled.".into());
         }
         self.runs.comparing = None;
-        self.runs.held = None;
         self.runs.planning.take().is_some()
     }
 
-    /// [`ReshardAction::Balance`](super::ReshardAction::Balance): the worker's answer, worked out on this thread.
+    /// [`ReshardAction::Balance`](super::ReshardAction::Balance): the worker's answer, worked
+    /// out on this thread from `load`, the host's.
     #[cfg(test)]
-    pub(super) fn balance_here(&mut self) -> bool {
-        let Some(request) = self.balance_request(None) else {
+    pub(super) fn balance_here(&mut self, load: &ravenshard_reshard::BucketLoad) -> bool {
+        let Some(request) = self.balance_request() else {
             return false;
         };
         self.runs.last = request.run;
         self.runs.balancing = Some(request.run);
         let mut balancer = crate::workers::Balancer::default();
+        balancer.keep(request.load, load.clone());
         let balanced = balancer.balance(&request);
         let compared = balancer.compare(&request);
         let stale = self.reply(balanced);
@@ -130,8 +128,6 @@ impl ReshardState {
             }
             ReshardReply::BalanceFailed { run, message } if self.runs.balancing == Some(run) => {
                 self.runs.balancing = None;
-                // The worker may have lost the load: the next balance sends it.
-                self.runs.held = None;
                 self.problem = Some(ConfigProblem::new(message));
                 false
             }
@@ -146,7 +142,6 @@ impl ReshardState {
                 false
             }
             ReshardReply::Crashed(Crashed { message }) => {
-                self.runs.held = None;
                 self.runs.comparing = None;
                 if self.runs.planning.take().is_some() {
                     // Not asked again by itself: a plan that panics would panic again.

@@ -42,10 +42,12 @@ fn edits_and_shard_counts_are_placed_as_if_placed_again() {
 #[test]
 fn adding_a_shard_and_balancing_then_editing_is_placed_as_fresh() {
     let mut current = Rc::new(generated());
-    for action in [ReshardAction::AddShard, ReshardAction::Balance] {
+    let load = current.placement().bucket_load();
+    let balance = ReshardAction::Balance(Rc::new(load.clone()));
+    for action in [ReshardAction::AddShard, balance] {
         current = Rc::clone(&current).reduce(Action::Reshard(action));
     }
-    for action in crate::views::state::testing::worker_round_trip(current.reshard(), None) {
+    for action in crate::views::state::testing::worker_round_trip(current.reshard(), &load) {
         current = Rc::clone(&current).reduce(Action::Reshard(action));
     }
     let view = current

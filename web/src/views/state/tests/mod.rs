@@ -28,8 +28,7 @@ fn reduce(state: State, action: Action) -> State {
     let mut state = Rc::new(state).reduce(action);
     if state.reshard().load_wanted() {
         let changes = state.changes();
-        let load = Rc::new(state.placement().bucket_load());
-        state = state.reduce(Action::Reshard(ReshardAction::Load { changes, load }));
+        state = state.reduce(Action::Reshard(ReshardAction::Load { changes }));
     }
     if let Some(target) = state.reshard().checking() {
         let configuration = target.to_json();
@@ -45,7 +44,8 @@ fn reduce(state: State, action: Action) -> State {
         state = state.reduce(Action::Reshard(checked));
     }
     for _ in 0..4 {
-        let actions = super::testing::worker_round_trip(state.reshard(), None);
+        let load = state.placement().bucket_load();
+        let actions = super::testing::worker_round_trip(state.reshard(), &load);
         if actions.is_empty() {
             break;
         }
@@ -89,6 +89,13 @@ fn view(state: State, action: ViewAction) -> State {
 
 fn reshard(state: State, action: ReshardAction) -> State {
     reduce(state, Action::Reshard(action))
+}
+
+/// Balances the Resharding view's target on this thread ([`ReshardAction::Balance`]), from
+/// the host's load.
+fn balance(state: State) -> State {
+    let load = Rc::new(state.placement().bucket_load());
+    reshard(state, ReshardAction::Balance(load))
 }
 
 fn shard_of(state: &State, id: &str) -> Option<u32> {
@@ -357,7 +364,7 @@ fn the_resharding_view_is_computed_only_on_its_tab() {
 #[test]
 fn using_the_target_makes_it_the_configuration() {
     let state = reshard(generated(), ReshardAction::AddShard);
-    let state = reshard(state, ReshardAction::Balance);
+    let state = balance(state);
     assert!(state.reshard().has_target());
     let state = reduce(state, Action::UseReshardTarget);
     assert_eq!(state.placement().shards().len(), 4);

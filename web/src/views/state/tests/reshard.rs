@@ -1,5 +1,6 @@
 //! The Resharding sub-state, on its own: targets from operations, balancing (on this
-//! thread, and as the page does it with the worker: the load sent once, the replies of
+//! thread, and as the page does it with the worker: each request naming the change whose
+//! load the worker holds from the host, the replies of
 //! the runs awaited taken, the others dropped; crashes and cancels), RavenDB's messages,
 //! the plan and the walk-through, asked of the worker only while the view is shown. The
 //! workspace's host answers the view's questions here as the page's worker does, and the
@@ -39,14 +40,38 @@ fn ask<Q: Question>(state: &ReshardState, question: &Q) -> Q::Answer {
 
 /// The calls the view's worker writes for `request`.
 fn calls_file(request: &CallsRequest) -> Result<CallsFile, String> {
-    Planner::default().calls(&mut Balancer::default(), request)
+    Planner::default().calls(&holding(request.plan.load), request)
 }
 
-/// Sends what the view wants of its worker (a drain, a plan) to the worker `worker` (its
-/// instance), as the page does, and takes the answers.
-fn plan_in(mut state: Rc<ReshardState>, worker: Option<u64>) -> Rc<ReshardState> {
+/// The host's load per bucket at the change `at` (as it sends it to the view's worker).
+fn load_at(at: u64) -> ravenshard_reshard::BucketLoad {
+    HOSTS.with(|h| {
+        let mut hosts = h.borrow_mut();
+        let host = hosts.get_mut(&at).expect("inputs() made it");
+        host.answer(&Load)
+    })
+}
+
+/// A worker holding the host's load at the change `at`, as the host sends it.
+fn holding(at: u64) -> Balancer {
+    let mut balancer = Balancer::default();
+    balancer.keep(at, load_at(at));
+    balancer
+}
+
+/// Balances on this thread ([`ReshardAction::Balance`]) from the load the view plans from.
+fn balance_here(state: ReshardState) -> ReshardState {
+    let at = state.load_at().expect("the documents rested");
+    let action = ReshardAction::Balance(Rc::new(load_at(at)));
+    reduce(state, action)
+}
+
+/// Sends what the view wants of its worker (a drain, a plan) to a worker holding the
+/// host's load, as the page does, and takes the answers.
+fn plan_in(mut state: Rc<ReshardState>) -> Rc<ReshardState> {
     for _ in 0..4 {
-        let actions = crate::views::state::testing::worker_round_trip(&state, worker);
+        let load = state.load_at().map(load_at).unwrap_or_default();
+        let actions = crate::views::state::testing::worker_round_trip(&state, &load);
         if actions.is_empty() {
             break;
         }
@@ -63,10 +88,8 @@ fn plan_in(mut state: Rc<ReshardState>, worker: Option<u64>) -> Rc<ReshardState>
 fn reduce(state: ReshardState, action: ReshardAction) -> ReshardState {
     let mut state = Rc::new(state).reduce(action);
     if state.load_wanted() {
-        let load = ask(&state, &Load);
         let changes = state.inputs().changes;
-        let load = Rc::new(load);
-        state = state.reduce(ReshardAction::Load { changes, load });
+        state = state.reduce(ReshardAction::Load { changes });
     }
     if let Some(target) = state.checking() {
         let configuration = target.to_json();
@@ -80,7 +103,7 @@ fn reduce(state: ReshardState, action: ReshardAction) -> ReshardState {
         };
         state = state.reduce(checked);
     }
-    Rc::unwrap_or_clone(plan_in(state, None))
+    Rc::unwrap_or_clone(plan_in(state))
 }
 
 /// The inputs of `documents` on the studio's default configuration, at `revision`: a change
@@ -161,7 +184,7 @@ fn adding_a_shard_then_balancing_and_walking_through() {
         .notes
         .contains(&PlanNote::ShardAddedEmpty { shard: 3 }.to_string()));
     let state = reduce(state, ReshardAction::SetThreshold("0".into()));
-    let state = reduce(state, ReshardAction::Balance);
+    let state = balance_here(state);
     let p = plan(&state);
     assert!(p.skew_after < p.skew_before);
     let new = p.per_shard.iter().find(|c| c.shard == 3).unwrap();
@@ -291,7 +314,7 @@ fn option_fields_are_checked() {
         .unwrap()
         .contains("'0=x' is not a weight"));
     assert!(!state.weights().is_valid());
-    let state = reduce(state, ReshardAction::Balance);
+    let state = balance_here(state);
     assert!(
         !state.has_target(),
         "a balance with bad options is not made"
@@ -313,7 +336,7 @@ fn option_fields_are_checked() {
     );
     let state = reduce(state, ReshardAction::SetThroughput("1000docs/s".into()));
     assert_eq!(plan(&state).estimate.total_seconds, Some(0.0));
-    let state = reduce(state, ReshardAction::Balance);
+    let state = balance_here(state);
     let p = plan(&state);
     let share0 = p.per_shard[0].docs_after as f64 / p.docs as f64;
     assert!(
@@ -329,7 +352,7 @@ fn option_fields_are_checked() {
     let two = vec![Document::new("orders/1-A"), Document::new("orders/2-A")];
     let state = reduce(state, ReshardAction::Inputs(inputs(two, 0)));
     let state = reduce(state, ReshardAction::SetBy(Measure::Bytes));
-    let state = reduce(state, ReshardAction::Balance);
+    let state = balance_here(state);
     assert!(state
         .problem()
         .unwrap()
@@ -348,7 +371,7 @@ fn a_bucket_too_big_for_a_fair_share_is_an_obstacle() {
     let state = ReshardState::new(inputs(documents, 0));
     let state = reduce(state, ReshardAction::Show(true));
     let state = reduce(state, ReshardAction::SetThreshold("0".into()));
-    let state = reduce(state, ReshardAction::Balance);
+    let state = balance_here(state);
     let obstacles = state.obstacles();
     assert_eq!(obstacles.len(), 1);
     let bucket = ravenshard::bucket_for("companies/1-A").unwrap();
@@ -389,7 +412,7 @@ fn the_estimate_objective_and_calls_follow_the_fields() {
         state,
         ReshardAction::SetObjective(Objective::FewestMigrations),
     );
-    let state = reduce(state, ReshardAction::Balance);
+    let state = balance_here(state);
     let p = plan(&state);
     assert!(p.buckets_moved > 0);
     assert!((p.estimate.buckets_seconds - p.buckets_moved as f64 * 0.001).abs() < 1e-9);
@@ -398,26 +421,25 @@ fn the_estimate_objective_and_calls_follow_the_fields() {
     assert_eq!(compared[1].objective, Objective::FewestMigrations);
     assert_eq!(compared[1].migrations, p.buckets_moved);
     assert!(compared[1].migrations <= compared[0].migrations);
-    let file = calls_file(&state.calls_request(None, false).unwrap()).unwrap();
+    let file = calls_file(&state.calls_request(false).unwrap()).unwrap();
     assert_eq!(file.name, "Orders-calls.json");
     let calls: serde_json::Value = serde_json::from_str(&file.text).unwrap();
     assert_eq!(calls["url"], "http://127.0.0.1:8080");
     let buckets = calls["calls"].as_array().unwrap().iter();
     let buckets: u64 = buckets.map(|c| c["buckets"].as_u64().unwrap()).sum();
     assert_eq!(buckets, p.buckets_moved);
-    let script = calls_file(&state.calls_request(None, true).unwrap()).unwrap();
+    let script = calls_file(&state.calls_request(true).unwrap()).unwrap();
     assert_eq!(script.name, "Orders-calls.sh");
     assert!(script.text.starts_with("#!/bin/sh\n"));
     let state = reduce(state, ReshardAction::SetClusterUrl("nowhere".into()));
-    let refused = calls_file(&state.calls_request(None, false).unwrap());
+    let refused = calls_file(&state.calls_request(false).unwrap());
     assert!(refused.unwrap_err().contains("is not a node's URL"));
 }
 
-/// The worker of a test: the worker's own code, run here.
-fn answer(
-    balancer: &mut Balancer,
-    request: &BalanceRequest,
-) -> (ReshardReply, Option<ReshardReply>) {
+/// The worker of a test, holding the host's load at the request's change: the worker's own
+/// code, run here.
+fn answer(request: &BalanceRequest) -> (ReshardReply, Option<ReshardReply>) {
+    let mut balancer = holding(request.load);
     let reply = balancer.balance(request);
     (reply, balancer.compare(request))
 }
@@ -429,37 +451,25 @@ fn grown() -> ReshardState {
 }
 
 #[test]
-fn a_plan_sends_the_load_once_then_a_balance_takes_the_balance_then_the_comparison() {
+fn a_plan_names_the_change_of_its_load_then_a_balance_takes_the_balance_then_the_comparison() {
     let state = Rc::new(grown()).reduce(ReshardAction::SetBy(Measure::Bytes));
     assert!(state.planning());
-    // No worker runs: the load goes to the one the plan starts.
-    let request = state.plan_request(None).unwrap();
-    let data = request.data.as_ref().expect("the worker holds no load yet");
-    assert_eq!(data.number, state.load_number());
-    assert_eq!(data.docs.iter().sum::<u64>(), 3000);
-    let mut worker = Balancer::default();
-    let state = Rc::unwrap_or_clone(plan_in(state, Some(1)));
+    // The request names the change the documents rested at: the worker's load is the
+    // host's then.
+    let request = state.plan_request().unwrap();
+    assert_eq!(Some(request.load), state.load_at());
+    assert_eq!(request.load, state.inputs().changes);
+    assert_eq!(load_at(request.load).total().docs, 3000);
+    let state = Rc::unwrap_or_clone(plan_in(state));
     assert!(!state.planning());
     assert_eq!(plan(&state).measure, Measure::Bytes);
-    assert!(state.plan_request(Some(1)).is_none(), "nothing more wanted");
-    assert!(
-        state.balance_request(Some(2)).unwrap().data.is_some(),
-        "a new worker"
-    );
-    worker.keep(data);
-    // A balance sends only the target and the options.
-    let request = state.balance_request(Some(1)).unwrap();
-    assert!(request.data.is_none());
+    assert!(state.plan_request().is_none(), "nothing more wanted");
+    let request = state.balance_request().unwrap();
+    assert_eq!(request.load, state.inputs().changes);
     assert_eq!(request.options.threshold, 0.0);
-    let state = reduce(
-        state,
-        ReshardAction::BalanceSent {
-            run: request.run,
-            worker: Some(1),
-        },
-    );
+    let state = reduce(state, ReshardAction::BalanceSent { run: request.run });
     assert!(state.balancing());
-    let (balanced, compared) = answer(&mut worker, &request);
+    let (balanced, compared) = answer(&request);
     let state = reduce(state, ReshardAction::Reply(balanced));
     assert!(!state.balancing());
     assert!(state.comparing());
@@ -474,47 +484,37 @@ fn a_plan_sends_the_load_once_then_a_balance_takes_the_balance_then_the_comparis
     assert_eq!(objectives, Objective::ALL);
     // The same as a balance on this thread.
     let here = reduce(grown(), ReshardAction::SetBy(Measure::Bytes));
-    let here = reduce(here, ReshardAction::Balance);
+    let here = balance_here(here);
     assert_eq!(plan(&here), p);
     assert_eq!(here.objectives(), state.objectives());
     assert_eq!(here.balance_notes(), state.balance_notes());
-    // New documents: a new load to send.
+    // New documents: the next balance names their change.
     let state = reduce(
         state,
         ReshardAction::Inputs(inputs(generated_documents(1000), 0)),
     );
-    let data = state.balance_request(Some(1)).unwrap().data.unwrap();
-    assert_eq!(data.docs.iter().sum::<u64>(), 1000);
+    let request = state.balance_request().unwrap();
+    assert_eq!(request.load, state.inputs().changes);
+    assert_eq!(load_at(request.load).total().docs, 1000);
 }
 
 #[test]
 fn a_reply_of_an_older_run_or_of_a_changed_target_is_dropped() {
     let state = grown();
-    let mut worker = Balancer::default();
-    let first = state.balance_request(Some(1)).unwrap();
-    assert!(first.data.is_some(), "the worker holds no load yet");
-    let sent = |state, run| {
-        reduce(
-            state,
-            ReshardAction::BalanceSent {
-                run,
-                worker: Some(1),
-            },
-        )
-    };
+    let first = state.balance_request().unwrap();
+    let sent = |state, run| reduce(state, ReshardAction::BalanceSent { run });
     let state = sent(state, first.run);
-    let second = state.balance_request(Some(1)).unwrap();
-    assert!(second.data.is_none(), "the first request carried it");
+    let second = state.balance_request().unwrap();
     assert_eq!(second.run, first.run + 1);
     let state = sent(state, second.run);
-    let (old, _) = answer(&mut worker, &first);
+    let (old, _) = answer(&first);
     let state = reduce(state, ReshardAction::Reply(old));
     assert!(state.balancing(), "the first run's answer is dropped");
     assert_eq!(state.target().ranges().len(), 3);
     // The target changes while the second runs: its answer is dropped too.
     let state = reduce(state, ReshardAction::AddShard);
     assert!(!state.balancing());
-    let (late, _) = answer(&mut worker, &second);
+    let (late, _) = answer(&second);
     let state = reduce(state, ReshardAction::Reply(late));
     assert_eq!(state.target().shards().len(), 5);
     assert_eq!(state.target().ranges().len(), 3);
@@ -522,14 +522,11 @@ fn a_reply_of_an_older_run_or_of_a_changed_target_is_dropped() {
 }
 
 #[test]
-fn a_crash_or_a_cancel_says_so_and_the_next_balance_sends_the_load_again() {
+fn a_crash_or_a_cancel_says_so_and_the_next_balance_clears_it() {
     let state = grown();
     let run = |state: ReshardState| {
-        let request = state.balance_request(Some(1)).unwrap();
-        let sent = ReshardAction::BalanceSent {
-            run: request.run,
-            worker: Some(1),
-        };
+        let request = state.balance_request().unwrap();
+        let sent = ReshardAction::BalanceSent { run: request.run };
         (reduce(state, sent), request)
     };
     let (state, _) = run(state);
@@ -545,61 +542,39 @@ fn a_crash_or_a_cancel_says_so_and_the_next_balance_sends_the_load_again() {
     );
     assert!(message.contains("asked to panic"), "{message}");
     assert_eq!(state.target().shards().len(), 4, "the target stays");
-    // A new worker: the load goes with the next balance, which clears the message.
+    // A new worker: the next balance clears the message.
     let (state, request) = run(state);
-    assert!(request.data.is_some());
     assert!(state.balance_message().is_none());
     let state = reduce(state, ReshardAction::CancelBalance);
     assert!(!state.balancing());
     assert!(state.balance_message().unwrap().contains("cancelled"));
-    let (balanced, _) = answer(&mut Balancer::default(), &request);
+    let (balanced, _) = answer(&request);
     let state = reduce(state, ReshardAction::Reply(balanced));
     assert!(
         state.objectives().is_empty(),
         "a cancelled run's answer is dropped"
     );
-    let (_, request) = run(state);
-    assert!(request.data.is_some(), "the cancel stopped the worker");
+    let (state, _) = run(state);
+    assert!(state.balancing(), "a new run after the cancel");
 }
 
 #[test]
-fn a_worker_without_the_load_says_so_and_the_next_balance_sends_it() {
-    let state = Rc::new(grown()).reduce(ReshardAction::SetBy(Measure::Bytes));
-    let state = Rc::unwrap_or_clone(plan_in(state, Some(1)));
-    // Worker 1 was restarted without the page knowing: it holds nothing.
-    let request = state.balance_request(Some(1)).unwrap();
-    assert!(request.data.is_none());
-    let state = reduce(
-        state,
-        ReshardAction::BalanceSent {
-            run: request.run,
-            worker: Some(1),
-        },
-    );
-    let (failed, compared) = answer(&mut Balancer::default(), &request);
-    assert!(compared.is_none());
-    let state = reduce(state, ReshardAction::Reply(failed));
-    assert!(!state.balancing());
-    let problem = &state.problem().unwrap().message;
-    assert!(problem.contains("no longer holds"), "{problem}");
-    assert!(state.balance_request(Some(1)).unwrap().data.is_some());
-}
-
-#[test]
-fn the_load_goes_to_the_worker_and_back_unchanged() {
+fn the_load_goes_from_the_host_to_the_worker_unchanged() {
     let state = grown();
-    let load = plan(&state).docs;
-    let data = state.calls_request(None, false).unwrap().plan.data.unwrap();
+    let docs = plan(&state).docs;
+    let at = state.calls_request(false).unwrap().plan.load;
+    let data = LoadData::of(&load_at(at));
     assert!(data.last.is_empty(), "one bucket an entry");
     let back = data.load();
-    assert_eq!(back.total().docs, load);
-    assert_eq!(LoadData::of(data.number, &back), data);
+    assert_eq!(back.total().docs, docs);
+    assert_eq!(back, load_at(at));
+    assert_eq!(LoadData::of(&back), data);
     // Statistics: entries of many buckets.
     let ranges = ravenshard_reshard::BucketLoad::from_ranges([
         (0, 31, ravenshard_reshard::Amount { docs: 5, bytes: 50 }),
         (40, 40, ravenshard_reshard::Amount { docs: 1, bytes: 7 }),
     ]);
-    let data = LoadData::of(7, &ranges);
+    let data = LoadData::of(&ranges);
     assert_eq!(data.last, [31, 40]);
     assert_eq!(data.load(), ranges);
 }
@@ -637,7 +612,7 @@ fn the_map_after_is_the_documents_under_the_target() {
     // A shard added, a balance, a drain: every document stays in its bucket.
     let state = reduce(state, ReshardAction::AddShard);
     let state = reduce(state, ReshardAction::SetThreshold("0".into()));
-    let state = reduce(state, ReshardAction::Balance);
+    let state = balance_here(state);
     let state = reduce(state, ReshardAction::DrainShard(0));
     drawn_as_placed(&state);
     // A prefix no document starts with: the documents are moved by it.
@@ -697,40 +672,39 @@ fn a_load_of_another_change_is_dropped_and_the_plan_waits_for_the_first() {
         state.load_wanted() && state.view().is_none(),
         "no plan before the load"
     );
-    let load = Rc::new(Placement::new(&[], state.target(), &Default::default()).bucket_load());
     let changes = state.inputs().changes;
     let stale = ReshardAction::Load {
         changes: changes + 1,
-        load: Rc::clone(&load),
     };
     let state = state.reduce(stale);
     assert!(state.load_wanted() && state.view().is_none());
-    let state = state.reduce(ReshardAction::Load { changes, load });
+    assert!(
+        state.plan_request().is_none(),
+        "no plan before the documents rest"
+    );
+    let state = state.reduce(ReshardAction::Load { changes });
     assert!(!state.load_wanted());
-    assert!(state.planning() && state.plan_request(None).is_some());
-    let state = plan_in(state, None);
-    assert_eq!(plan(&state).docs, 0);
+    assert!(state.planning() && state.plan_request().is_some());
+    let state = plan_in(state);
+    assert_eq!(plan(&state).docs, 300);
     // An edit (the same configuration): the plan of the last load stays until the next.
     let edited = ReshardAction::Inputs(inputs(generated_documents(400), 0));
     let state = state.reduce(edited);
     assert!(state.load_wanted());
-    assert_eq!(plan(&state).docs, 0);
+    assert_eq!(plan(&state).docs, 300);
+    assert_eq!(state.load_at(), Some(changes));
 }
 
-/// Worker 1, as the page's worker keeps its load and last plan.
-type Worker = (Balancer, Planner);
+/// A worker's last plan, as the page's worker keeps it (its load is the host's).
+type Worker = Planner;
 
-/// The plan `state` wants sent to worker 1 (`worker`): the state that sent it, and the
+/// The plan `state` wants sent to the worker `worker`: the state that sent it, and the
 /// worker's answer, not taken yet.
 fn sent(state: Rc<ReshardState>, worker: &mut Worker) -> (Rc<ReshardState>, ReshardReply) {
-    let request = state.plan_request(Some(1)).expect("a plan is wanted");
-    let planned = worker.1.plan(&mut worker.0, &request);
+    let request = state.plan_request().expect("a plan is wanted");
+    let planned = worker.plan(&holding(request.load), &request);
     let (run, wanted) = (request.run, state.worker_wanted());
-    let state = state.reduce(ReshardAction::PlanSent {
-        run,
-        worker: Some(1),
-        wanted,
-    });
+    let state = state.reduce(ReshardAction::PlanSent { run, wanted });
     let planned = Box::new(planned);
     (state, ReshardReply::Planned { run, planned })
 }
@@ -740,7 +714,7 @@ fn the_plan_shown_stays_until_the_one_wanted_now_comes() {
     let mut worker = Worker::default();
     let state = Rc::new(reduce(generated(), ReshardAction::AddShard));
     let four = plan(&state);
-    assert!(!state.planning() && state.plan_request(None).is_none());
+    assert!(!state.planning() && state.plan_request().is_none());
     // Another target: the plan of four shards stays while the next is planned.
     let state = state.reduce(ReshardAction::AddShard);
     assert!(state.planning());
@@ -752,10 +726,6 @@ fn the_plan_shown_stays_until_the_one_wanted_now_comes() {
     assert_eq!(plan(&state).per_shard.len(), 5);
     assert!(state.planning(), "the plan of six shards is still wanted");
     let (state, six) = sent(state, &mut worker);
-    assert!(
-        state.plan_request(Some(1)).unwrap().data.is_none(),
-        "worker 1 holds the load"
-    );
     let state = state.reduce(ReshardAction::Reply(six));
     assert_eq!(plan(&state).per_shard.len(), 6);
     assert!(!state.planning());
@@ -766,7 +736,7 @@ fn a_step_is_asked_of_the_worker_and_a_late_step_is_not_taken_back() {
     let mut worker = Worker::default();
     let state = reduce(generated(), ReshardAction::AddShard);
     let state = reduce(state, ReshardAction::SetThreshold("0".into()));
-    let state = Rc::new(reduce(state, ReshardAction::Balance));
+    let state = Rc::new(balance_here(state));
     let wanted = state.worker_wanted();
     let state = state.reduce(ReshardAction::MoveStep(StepMove::Next));
     assert_eq!(state.step(), 1, "a step the page can count moves at once");
@@ -813,28 +783,38 @@ fn a_worker_that_stops_while_planning_says_so_and_a_cancel_asks_again() {
         "a plan that panics is not asked again by itself"
     );
     assert_eq!(state.worker_wanted(), wanted);
-    // The next change asks a new worker, with the load.
+    // The next change asks a new worker.
     let state = state.reduce(ReshardAction::SetBy(Measure::Bytes));
-    assert!(state.plan_request(Some(2)).unwrap().data.is_some());
+    assert!(state.plan_request().is_some());
     // A cancel of a balance stops the worker: the plan it had is asked again.
     let (state, _) = sent(state, &mut worker);
     let wanted = state.worker_wanted();
     let state = state.reduce(ReshardAction::CancelBalance);
     assert_eq!(state.worker_wanted(), wanted + 1);
-    assert!(state.plan_request(Some(3)).unwrap().data.is_some());
-    let state = plan_in(state, Some(3));
+    assert!(state.plan_request().is_some());
+    let state = plan_in(state);
     assert_eq!(plan(&state).per_shard.len(), 5);
     assert_eq!(plan(&state).measure, Measure::Bytes);
 }
 
 #[test]
-fn a_plan_of_a_load_the_worker_lost_says_so() {
+fn a_worker_plans_from_a_load_as_new_as_asked_or_says_why_not() {
     let state = Rc::new(grown()).reduce(ReshardAction::SetBy(Measure::Bytes));
-    let mut request = state.plan_request(None).unwrap();
-    request.data = None;
-    let planned = Planner::default().plan(&mut Balancer::default(), &request);
-    let lost = planned.plan.unwrap_err();
-    assert!(lost.contains("no longer holds"), "{lost}");
+    let request = state.plan_request().unwrap();
+    for worker in [Balancer::default(), {
+        let mut older = Balancer::default();
+        older.keep(request.load - 1, load_at(request.load));
+        older
+    }] {
+        let planned = Planner::default().plan(&worker, &request);
+        let lost = planned.plan.unwrap_err();
+        assert!(lost.contains("does not hold"), "{lost}");
+    }
+    // A load of a later change serves a request of an earlier one.
+    let mut newer = Balancer::default();
+    newer.keep(request.load + 1, load_at(request.load));
+    let planned = Planner::default().plan(&newer, &request);
+    assert_eq!(planned.plan.unwrap().docs, 3000);
 }
 
 #[test]
@@ -842,32 +822,27 @@ fn a_drain_runs_in_the_worker_once_the_load_came() {
     let state = ReshardState::new(inputs(generated_documents(3000), 0));
     let state = Rc::new(state).reduce(ReshardAction::Show(true));
     let state = state.reduce(ReshardAction::DrainShard(1));
-    assert!(state.drain_request(None).is_none(), "no load yet");
+    assert!(state.drain_request().is_none(), "no load yet");
     let asked = state.worker_wanted();
-    let load = ask(&state, &Load);
     let changes = state.inputs().changes;
-    let load = Rc::new(load);
-    let state = state.reduce(ReshardAction::Load { changes, load });
+    let state = state.reduce(ReshardAction::Load { changes });
     assert!(state.worker_wanted() > asked, "the drain is asked now");
-    let request = state.drain_request(Some(1)).unwrap();
+    let request = state.drain_request().unwrap();
     assert_eq!(request.shard, 1);
-    assert!(request.data.is_some(), "worker 1 holds no load yet");
+    assert_eq!(request.load, changes);
     let run = request.run;
-    let state = state.reduce(ReshardAction::BalanceSent {
-        run,
-        worker: Some(1),
-    });
-    assert!(state.drain_request(Some(1)).is_none(), "sent once");
+    let state = state.reduce(ReshardAction::BalanceSent { run });
+    assert!(state.drain_request().is_none(), "sent once");
     assert!(state.balancing());
-    let mut worker = Balancer::default();
+    let mut worker = holding(request.load);
     let state = state.reduce(ReshardAction::Reply(worker.drain(&request)));
     assert!(!state.balancing());
     assert_eq!(state.target().shards().len(), 3);
-    let state = plan_in(state, None);
+    let state = plan_in(state);
     assert_eq!(plan(&state).per_shard[1].docs_after, 0);
     assert_eq!(plan(&state).per_shard[1].buckets_after, 0);
     // A shard the target does not have: the core says why.
-    let state = plan_in(state.reduce(ReshardAction::DrainShard(7)), None);
+    let state = plan_in(state.reduce(ReshardAction::DrainShard(7)));
     let problem = &state.problem().unwrap().message;
     assert!(problem.contains('7'), "{problem}");
     assert_eq!(plan(&state).per_shard[1].docs_after, 0, "the target stays");

@@ -91,7 +91,7 @@ fn a_new_configuration_places_the_statistics_again() {
 fn the_resharding_view_balances_whole_ranges_and_says_so() {
     let state = view(three_shards(), ViewAction::SelectTab(Tab::Reshard));
     let state = reshard(state, ReshardAction::SetThreshold("0".into()));
-    let state = reshard(state, ReshardAction::Balance);
+    let state = balance(state);
     let view = state.reshard().view().unwrap();
     let plan = view.plan.as_ref().unwrap();
     assert!(plan.docs_moved > 0);
