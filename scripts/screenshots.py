@@ -6,7 +6,9 @@ documents-light.png):
 
 * <tab>-light.png, <tab>-dark.png: every tab of the tab bar (read from the page) at
   1280x800 with DOCS (default 100,000) generated documents;
-* tabs-1024-light.png, tabs-1024-dark.png: the page with its tab bar at 1024 px wide;
+* tabs-1024-light.png, tabs-1024-dark.png, tabs-1280-light.png, tabs-1280-dark.png: the
+  page with its tab bar at 1024 and 1280 px wide, on the Bucket map view (its group,
+  Placement, has the widest tabs);
 * map-1m-light.png, map-1m-dark.png: the Bucket map view's heatmap at 1,000,000 generated
   documents, 1280x800.
 
@@ -94,10 +96,10 @@ def main():
         tabs = driver.run(TABS)
         for value in schemes:
             scheme(driver, value)
-            size(driver, 1024, 800)
-            driver.run(CLICK_TAB, "documents", studio.BUSY)
-            shot(driver, os.path.join(out, f"tabs-1024-{value}.png"))
-            size(driver, 1280, 800)
+            for width in (1024, 1280):
+                size(driver, width, 800)
+                driver.run(CLICK_TAB, "map", studio.BUSY)
+                shot(driver, os.path.join(out, f"tabs-{width}-{value}.png"))
             for tab in tabs:
                 driver.run(CLICK_TAB, tab, studio.BUSY)
                 shot(driver, os.path.join(out, f"{tab}-{value}.png"))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of the release build for the README and docs/ (scripts/screenshots.py): every
-# tab at 1280x800 with DOCS (default 100,000) generated documents, the tab bar at 1024 px and
-# the heatmap at 1,000,000 documents, light and dark, into OUT (default target/screenshots/,
+# tab at 1280x800 with DOCS (default 100,000) generated documents, the tab bar at 1024 and
+# 1280 px and the heatmap at 1,000,000 documents, light and dark, into OUT (default target/screenshots/,
 # not committed; docs/studio.png is a copy of documents-light.png).
 #
 # Run `trunk build --release` first. Works from any directory.

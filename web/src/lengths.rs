@@ -3,8 +3,7 @@
 //! once and a long one is split into hooks, smaller components and helpers. The files are
 //! parsed with `syn` (a function inside a macro's input, such as `html!`, is part of the
 //! function around it). [`ALLOWED`] lists the long functions of the folders other work is
-//! rewriting, [`NOT_YET_SPLIT`] the ones of the other layers still to split; both only
-//! shrink.
+//! rewriting; it only shrinks, and every other layer has none.
 
 use syn::spanned::Spanned;
 use syn::visit::Visit;
@@ -24,11 +23,6 @@ pub const ALLOWED: &[(&str, &str)] = &[
     ),
     ("widgets/bucket_map/mod.rs", "bucket_map"),
 ];
-
-/// The long functions of the other layers not split yet (the rest of issue 30's split):
-/// like [`ALLOWED`], an entry that is short again fails the check, so the list only shrinks,
-/// and nothing may be added to it.
-pub const NOT_YET_SPLIT: &[(&str, &str)] = &[("app/studio.rs", "studio")];
 
 /// The folders whose functions [`ALLOWED`] may list.
 pub const ALLOWED_FOLDERS: &[&str] = &["workers/", "persist/", "widgets/bucket_map/"];
@@ -128,12 +122,9 @@ pub fn too_long(file: &str, text: &str) -> Result<Vec<String>, syn::Error> {
         .collect())
 }
 
-/// Whether [`ALLOWED`] or [`NOT_YET_SPLIT`] lists function `name` of `file`.
+/// Whether [`ALLOWED`] lists function `name` of `file`.
 fn allowed(file: &str, name: &str) -> bool {
-    ALLOWED
-        .iter()
-        .chain(NOT_YET_SPLIT)
-        .any(|&(f, n)| f == file && n == name)
+    ALLOWED.iter().any(|&(f, n)| f == file && n == name)
 }
 
 #[cfg(test)]
@@ -190,7 +181,7 @@ mod tests {
                 "{file}: only {ALLOWED_FOLDERS:?} may keep a long function"
             );
         }
-        for &(file, name) in ALLOWED.iter().chain(NOT_YET_SPLIT) {
+        for &(file, name) in ALLOWED {
             let text = &files
                 .iter()
                 .find(|(f, _)| f == file)

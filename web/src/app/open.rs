@@ -18,6 +18,7 @@ use crate::marks::{measure, READ_MEASURE, RESTORE_MEASURE};
 use crate::numbers::group_digits;
 use crate::persist::records::{self, DATABASE, PART_PREFIX, SETTINGS_KEY, SET_ASIDE_PREFIX};
 use crate::persist::{read_layout, read_saved, Saved, SET_ASIDE_KEY, STORAGE_KEY};
+use crate::state::route::shared_state;
 use crate::state::{Level, Notice, NoticeAction, Work};
 use crate::views::state::{Action, State};
 use crate::workers::save::StorageError;
@@ -28,7 +29,8 @@ fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// The state the studio opens on: a share link in the URL fragment wins, then the studio
+/// The state the studio opens on: a share link in the URL fragment
+/// ([`shared_state`]) wins, then the studio
 /// saved in IndexedDB, then one saved in `localStorage` by an older studio, then the
 /// chapter's examples. Problems are reported as notices; a saved studio that cannot be read
 /// is set aside. A large saved studio is read by the worker and placed a batch at a time
@@ -42,8 +44,9 @@ pub async fn open_state(on_progress: Callback<Work>, cancel: CancelToken) -> (St
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
-    if !hash.trim_start_matches('#').trim().is_empty() {
-        match decode_fragment(&hash) {
+    // The state of `#/<view>?<state>`, or of an older link's `#<state>`.
+    if let Some(shared) = shared_state(&hash) {
+        match decode_fragment(shared) {
             Ok(shared) => return (State::from_shared(shared), false),
             Err(e) => notices.push(Notice::new(
                 Level::Error,

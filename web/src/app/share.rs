@@ -1,5 +1,7 @@
-//! The share link: the state in the URL fragment, compressed by the browser when long.
+//! The share link: the state in the URL fragment, as the query of the view's address
+//! (`#/<view>?<state>`), compressed by the browser when long.
 
+use super::routes::Route;
 use crate::jobs::browser::copy_text;
 use crate::numbers::group_digits;
 use crate::state::{Level, Notice, NoticeAction};
@@ -9,6 +11,7 @@ use ravenshard_model::host::question::Documents;
 use ravenshard_model::share::{finish_fragment, plan_fragment, FragmentPlan, MAX_LINK_CHARS};
 use wasm_bindgen::prelude::wasm_bindgen;
 use yew::Callback;
+use yew_router::Routable;
 
 /// Writes a share link for the state into the address bar and copies it; says so (or why
 /// not) through `on_notice`. A workspace too big for a link ([`State::share_refusal`], or a
@@ -21,6 +24,7 @@ pub fn share(state: &State, on_notice: Callback<NoticeAction>, on_refused: Callb
         on_notice.emit(NoticeAction::Notify(Notice::new(level, text)));
     };
     let (state, documents) = (state.clone(), state.summary().documents as u64);
+    let tab = state.views().tab();
     wasm_bindgen_futures::spawn_local(async move {
         // The documents, as the workspace's host holds them (at most a link's worth).
         let question = Documents {
@@ -63,7 +67,9 @@ pub fn share(state: &State, on_notice: Callback<NoticeAction>, on_refused: Callb
         let Some(window) = web_sys::window() else {
             return;
         };
-        let _ = window.location().set_hash(&fragment);
+        // The view's address, the state as its query (the router's history sees it).
+        let address = Route::View { tab }.to_path();
+        let _ = window.location().set_hash(&format!("{address}?{fragment}"));
         let url = window.location().href().unwrap_or_default();
         let copied = copy_text(&url).await;
         let text = if copied {

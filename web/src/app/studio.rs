@@ -1,25 +1,28 @@
 //! The root component: owns the state, opens it (share link, saved studio or sample),
-//! saves it, and lays out the panels, the tab bar and the view shown.
+//! saves it, and lays out the masthead, the panels, the tab bar and the view shown, whose
+//! address is in the URL fragment ([`routes`](super::routes)).
 
 use super::autosave::use_autosave;
+use super::masthead::{masthead, use_exports, warnings};
 use super::open;
+use super::routes::{keep_routable, use_view_address};
 use super::tabs::{tab_view, TabBar};
 use crate::app::{ConfigPanel, Notices, WorkspacePanel};
 use crate::jobs::import::CancelToken;
-use crate::jobs::{browser, export};
 use crate::state::{NoticeAction, Work, WorkspaceAction};
 use crate::views::state::{Action, State};
 use crate::views::Dispatch;
 use crate::widgets::{count, plural, ByPtr};
 use crate::workers::host;
-use ravenshard_model::host::question::Report;
 use ravenshard_model::workspace::{BalanceVerdict, Summary};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 use yew::hook;
 use yew::prelude::*;
+use yew_router::HashRouter;
 
-/// The studio page: restores the saved studio (IndexedDB is asynchronous), then shows it.
+/// The studio page: restores the saved studio (IndexedDB is asynchronous), then shows it
+/// under the router.
 #[function_component(App)]
 pub fn app() -> Html {
     let opened = use_state(|| None::<(ByPtr<RefCell<Option<State>>>, bool)>);
@@ -30,6 +33,8 @@ pub fn app() -> Html {
         let setter = restoring.setter();
         let cancel = cancel.clone();
         use_effect_with((), move |_| {
+            // Before the router reads the address: an older share link keeps its state.
+            keep_routable();
             wasm_bindgen_futures::spawn_local(async move {
                 let on_progress = Callback::from(move |w: Work| setter.set(Some(w)));
                 let (state, saved) = open::open_state(on_progress, cancel).await;
@@ -51,7 +56,9 @@ pub fn app() -> Html {
                     title="Open the studio without the saved documents; the saved copy is kept until you change something">{ "Cancel" }</button>
             </div>
         },
-        Some((state, saved)) => html! { <Studio opened={state.clone()} saved={*saved} /> },
+        Some((state, saved)) => html! {
+            <HashRouter><Studio opened={state.clone()} saved={*saved} /></HashRouter>
+        },
     }
 }
 
@@ -68,126 +75,21 @@ struct StudioProps {
 fn studio(props: &StudioProps) -> Html {
     let opened = props.opened.clone();
     let state = use_reducer(move || opened.0.borrow_mut().take().unwrap_or_default());
-    let dispatch = {
-        let dispatcher = state.dispatcher();
-        (*use_memo((), move |_| {
-            Dispatch::new(Callback::from(move |a: Action| dispatcher.dispatch(a)))
-        }))
-        .clone()
-    };
+    let dispatch = use_dispatch(&state);
     let token = use_mut_ref(CancelToken::default);
     let token = (*token.borrow()).clone();
 
     use_host(&state, &dispatch);
     use_crash_restore(&state, &dispatch);
     let saving = use_autosave(&state, props.saved, &dispatch.notice);
-
-    let share_refused = use_state(|| None::<String>);
-    let on_share = {
-        let state = state.clone();
-        let on_notice = dispatch.notice.clone();
-        let refused = share_refused.clone();
-        Callback::from(move |_: MouseEvent| {
-            refused.set(None);
-            let setter = refused.setter();
-            let on_refused = Callback::from(move |why: String| setter.set(Some(why)));
-            super::share::share(&state, on_notice.clone(), on_refused)
-        })
-    };
-    let on_dismiss_refusal = {
-        let refused = share_refused.clone();
-        Callback::from(move |_: MouseEvent| refused.set(None))
-    };
-    let csv_progress = use_state(|| None::<f64>);
-    let csv_job = use_mut_ref(|| None::<Rc<Cell<bool>>>);
-    let on_csv = {
-        let (state, dispatch) = (state.clone(), dispatch.clone());
-        let (progress, job) = (csv_progress.clone(), csv_job.clone());
-        Callback::from(move |_: MouseEvent| {
-            // A click while an export runs stops it.
-            if let Some(stopped) = job.borrow_mut().take() {
-                stopped.set(true);
-                return;
-            }
-            let name = format!("{}-documents.csv", state.summary().database);
-            let on_progress = {
-                let (progress, job) = (progress.clone(), job.clone());
-                Callback::from(move |share: Option<f64>| {
-                    if share.is_none() {
-                        job.borrow_mut().take();
-                    }
-                    progress.set(share);
-                })
-            };
-            let documents = state.summary().documents as u64;
-            let on_error = dispatch.error.clone();
-            let stopped = export::export_csv(documents, name, on_progress, on_error);
-            *job.borrow_mut() = Some(stopped);
-        })
-    };
-    let on_report = {
-        let (state, on_error) = (state.clone(), dispatch.error.clone());
-        Callback::from(move |_: MouseEvent| {
-            let name = format!("{}-report.json", state.summary().database);
-            let on_error = on_error.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let report = host::answer(Report).await.map(|a| a.answer);
-                let Some(text) = report.as_deref() else {
-                    return on_error
-                        .emit("The studio's worker did not give the report: export again.".into());
-                };
-                if let Err(e) = browser::download(&name, "application/json", text) {
-                    on_error.emit(e);
-                }
-            });
-        })
-    };
-
+    let exports = use_exports(&state, &dispatch);
     let tab = state.views().tab();
+    use_view_address(tab, dispatch.view.clone(), dispatch.notice.clone());
+
     html! {
         <div class="studio" data-host-version={state.host().version.to_string()}>
-            <header class="masthead">
-                <div class="brand">
-                    <h1>{ "ravenshard studio" }</h1>
-                    <p class="tagline">
-                        { "Where a sharded RavenDB 7.x database puts each document: bucket, shard, \
-                           nodes and anchored groups, computed exactly." }
-                    </p>
-                </div>
-                <nav class="toolbar" aria-label="Share and export">
-                    <button type="button" class="share-link" onclick={on_share}
-                        title="Put the workspace and configuration in the URL and copy it">{ "Share link" }</button>
-                    <button type="button" class={classes!("export-csv", csv_progress.is_some().then_some("working"))}
-                        onclick={on_csv.clone()}
-                        title="id, bucket, shard, collection, size of every document">
-                        { match *csv_progress {
-                            Some(share) => format!("Writing the CSV… {:.0}% (click to stop)", 100.0 * share),
-                            None => "Export CSV".to_string(),
-                        } }
-                    </button>
-                    <button type="button" class="export-report" onclick={on_report}
-                        title="Per-shard counts, skew, top buckets and anchored groups">{ "Export report" }</button>
-                </nav>
-            </header>
-            if let Some(text) = &*share_refused {
-                <div class="share-refused notice warning" role="alert">
-                    <span class="text">{ text.clone() }</span>
-                    <button type="button" class="export-refused" onclick={on_csv.clone()}>{ "Export CSV" }</button>
-                    <button type="button" class="dismiss" aria-label="Dismiss" onclick={on_dismiss_refusal}>{ "×" }</button>
-                </div>
-            }
-            if let Some(text) = saving.refused {
-                <div class="not-saved notice warning" role="alert">
-                    <span class="text">{ text }</span>
-                    <button type="button" class="export-unsaved" onclick={on_csv.clone()}>{ "Export CSV" }</button>
-                </div>
-            }
-            if let Some(text) = saving.banner {
-                <div class="not-writer notice warning" role="status">
-                    <span class="text">{ text }</span>
-                    <button type="button" class="export-held" onclick={on_csv}>{ "Export CSV" }</button>
-                </div>
-            }
+            { masthead(&exports) }
+            { warnings(&exports, saving) }
             <Notices notices={ByPtr(state.notices().clone())} on_action={dispatch.notice.clone()} />
             <main class="layout">
                 <aside class="side">
@@ -204,6 +106,16 @@ fn studio(props: &StudioProps) -> Html {
             </main>
         </div>
     }
+}
+
+/// The callbacks that dispatch each sub-state's actions to `state`, made once.
+#[hook]
+fn use_dispatch(state: &UseReducerHandle<State>) -> Dispatch {
+    let dispatcher = state.dispatcher();
+    (*use_memo((), move |_| {
+        Dispatch::new(Callback::from(move |a: Action| dispatcher.dispatch(a)))
+    }))
+    .clone()
 }
 
 /// The workspace's host: its news become actions, and the changes the state queued are

@@ -6,7 +6,8 @@
 //! * [`ConfigState`] ([`ConfigAction`]): the configuration fields and the topology in force.
 //! * [`WorkspaceState`] ([`WorkspaceAction`]): the documents, the ID editor's page, the
 //!   generator and imports.
-//! * [`ViewsState`] ([`ViewAction`]): the tab, filters, sort, selections and Explain.
+//! * [`ViewsState`] ([`ViewAction`]): the tab, filters, sort, selections and Explain; the
+//!   view's address in the URL fragment is read by [`route`].
 //! * [`DesignState`] ([`DesignAction`]): the chapter's design, the router and the checks.
 //! * [`NoticesState`] ([`NoticeAction`]): the messages at the top.
 //! * [`Writer`]: whether this tab writes the saved studio, or another of its tabs does.
@@ -26,6 +27,7 @@ pub mod limits;
 pub mod loaded;
 pub mod notices;
 pub mod outbox;
+pub mod route;
 pub mod save_timer;
 pub mod tab;
 pub mod tab_keys;

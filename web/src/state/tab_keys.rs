@@ -1,7 +1,8 @@
 //! The tab bar's keys, as the WAI-ARIA Authoring Practices' tabs pattern has them: Left and
 //! Right move to the previous and the next tab (wrapping around), Home and End to the first
-//! and the last. Which tab a key leads to depends only on [`Tab::all`]'s order, so a new
-//! view needs nothing here.
+//! and the last, across the groups (a key past a group's last tab shows the next group's
+//! first). Which tab a key leads to depends only on [`Tab::all`]'s order, so a new view
+//! needs nothing here.
 
 use super::tab::Tab;
 
@@ -13,7 +14,7 @@ impl Tab {
     ///
     /// ```
     /// use ravenshard_studio::state::Tab;
-    /// assert_eq!(Tab::Documents.moved_by_key("ArrowRight"), Some(Tab::Map));
+    /// assert_eq!(Tab::Documents.moved_by_key("ArrowRight"), Some(Tab::Groups));
     /// assert_eq!(Tab::Documents.moved_by_key("ArrowLeft"), Tab::all().last());
     /// assert_eq!(Tab::Shards.moved_by_key("Home"), Some(Tab::Documents));
     /// assert_eq!(Tab::Shards.moved_by_key("Enter"), None);

@@ -202,10 +202,16 @@ pub async fn forget_saved() -> Result<(), rexie::Error> {
 /// The studio mounted on a clean slate (no saved studio, no link), its workers loading this
 /// test module.
 pub async fn fresh_studio() -> Mounted<App> {
+    studio_at("").await
+}
+
+/// The studio mounted with no saved studio, its address (URL fragment) `hash`, its workers
+/// loading this test module.
+pub async fn studio_at(hash: &str) -> Mounted<App> {
     let window = web_sys::window().unwrap();
     window.local_storage().unwrap().unwrap().clear().unwrap();
     forget_saved().await.unwrap();
-    window.location().set_hash("").unwrap();
+    window.location().set_hash(hash).unwrap();
     use_this_module_as_the_worker();
     let studio = Mounted::<App>::mount(()).await;
     studio.wait_for(".studio").await;

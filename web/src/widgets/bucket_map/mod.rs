@@ -42,6 +42,23 @@ pub enum MapDocuments {
     },
 }
 
+impl MapDocuments {
+    /// The map's accessible name (its region's `aria-label`), distinct for a map under
+    /// another configuration (the Resharding view shows both side by side).
+    fn label(&self) -> &'static str {
+        match self {
+            MapDocuments::Host {
+                configuration: Some(_),
+                ..
+            } => "Bucket map under another configuration",
+            MapDocuments::Host {
+                configuration: None,
+                ..
+            } => "Bucket map",
+        }
+    }
+}
+
 /// Properties of [`BucketMap`].
 #[derive(Properties, Clone)]
 pub struct BucketMapProps {
@@ -214,7 +231,7 @@ pub fn bucket_map(props: &BucketMapProps) -> Html {
         .unwrap_or_else(|| props.topology.shards().map(|s| s.number).collect());
     let tooltip = hover.as_ref().map(|h| parts::tooltip(h, *width));
     html! {
-        <section class="bucket-map" aria-label="Bucket map" data-version={drawn_version.to_string()}>
+        <section class="bucket-map" aria-label={props.documents.label()} data-version={drawn_version.to_string()}>
             { parts::toolbar(&blocks, current, &view.dispatcher(), &mode) }
             <Heatmap topology={props.topology.clone()} documents={props.documents.clone()}
                 {current} view={view.dispatcher()} highlight={props.highlight.clone()}
