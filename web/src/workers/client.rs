@@ -240,10 +240,16 @@ pub fn stop(channel: Channel) {
     let running = RUNNING.with(|r| r.borrow_mut().remove(&channel));
     if let Some(Running {
         native: Some(native),
+        _on_message: on_message,
         ..
     }) = &running
     {
+        // The listeners go before their closures are dropped: a message or an error the
+        // worker sent before it ended may still be dispatched, and would call a dropped
+        // closure (an uncaught "closure invoked ... after being dropped").
         native.set_onerror(None);
+        let listener = on_message.as_ref().unchecked_ref();
+        let _ = native.remove_event_listener_with_callback("message", listener);
         native.terminate();
     }
     drop(running);
