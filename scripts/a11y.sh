@@ -9,17 +9,11 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/built_studio.sh
+source scripts/built_studio.sh
+need_built_studio a11y
 
-chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}
 axe=.tools/node_modules/axe-core/axe.min.js
 
-fail() {
-  echo "a11y: $*" >&2
-  echo "0 passed, 1 failed"
-  exit 1
-}
-
-[[ -f dist/index.html ]] || fail "dist/index.html is missing: run 'trunk build --release' from the repository root first."
 [[ -f "$axe" ]] || fail "$axe is missing: run scripts/setup.sh --browser first."
-[[ -n "$chromium" ]] || fail "chromium not found (apt-get install -y chromium), or set CHROMIUM=/path/to/chrome."
 exec python3 -u scripts/a11y.py dist "$chromium" "$axe"

@@ -12,17 +12,8 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-
-chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}
-
-fail() {
-  echo "browser fuzz: $*" >&2
-  echo "0 passed, 1 failed"
-  exit 1
-}
-
-[[ -f dist/index.html ]] || fail "dist/index.html is missing: run 'trunk build --release' from the repository root first."
-ls dist/*.wasm >/dev/null 2>&1 || fail "dist/ has no .wasm file: run 'trunk build --release' from the repository root first."
-[[ -n "$chromium" ]] || fail "chromium not found (apt-get install -y chromium), or set CHROMIUM=/path/to/chrome."
+# shellcheck source=scripts/built_studio.sh
+source scripts/built_studio.sh
+need_built_studio "browser fuzz"
 
 exec python3 scripts/browser_fuzz.py dist "$chromium" "${1:-3000}" "${2:-1}" "${3:-0}"

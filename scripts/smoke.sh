@@ -12,19 +12,11 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/built_studio.sh
+source scripts/built_studio.sh
+need_built_studio smoke
 
 screenshot=${SCREENSHOT:-/tmp/studio.png}
-chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}
-
-fail() {
-  echo "smoke: $*" >&2
-  echo "0 passed, 1 failed"
-  exit 1
-}
-
-[[ -f dist/index.html ]] || fail "dist/index.html is missing: run 'trunk build --release' from the repository root first."
-ls dist/*.wasm >/dev/null 2>&1 || fail "dist/ has no .wasm file: run 'trunk build --release' from the repository root first."
-[[ -n "$chromium" ]] || fail "chromium not found (apt-get install -y chromium), or set CHROMIUM=/path/to/chrome."
 
 # ChromeDriver drives it in real time: the documents' rows are answered by the studio's
 # worker, which a virtual-time `--dump-dom` never lets answer.
