@@ -11,16 +11,25 @@ use std::path::{Path, PathBuf};
 /// The workload of the statistics in `paths` (files or folders), placed by `topology`; what
 /// the merge found worth saying goes to stderr.
 pub fn read(topology: &Topology, paths: &[PathBuf]) -> Result<Workload, Fatal> {
-    let mut files: Vec<(String, String)> = Vec::new();
+    let mut files = Vec::new();
     for path in paths {
-        for file in json_files(path)? {
-            let text =
-                fs::read_to_string(&file).map_err(|e| Fatal::Io(file.display().to_string(), e))?;
-            files.push((file.display().to_string(), text));
-        }
+        files.extend(json_files(path)?);
+    }
+    let statistics = read_statistics(&files)?;
+    Workload::from_statistics(&statistics, topology).map_err(|e| Fatal::Usage(e.to_string()))
+}
+
+/// The answers of `files` merged into one set of statistics; what the merge found worth
+/// saying goes to stderr.
+pub fn read_statistics(files: &[PathBuf]) -> Result<BucketStatistics, Fatal> {
+    let mut texts: Vec<(String, String)> = Vec::with_capacity(files.len());
+    for file in files {
+        let name = file.display().to_string();
+        let text = fs::read_to_string(file).map_err(|e| Fatal::Io(name.clone(), e))?;
+        texts.push((name, text));
     }
     let statistics = BucketStatistics::read(
-        files
+        texts
             .iter()
             .map(|(name, text)| (name.as_str(), text.as_str())),
     )
@@ -28,7 +37,7 @@ pub fn read(topology: &Topology, paths: &[PathBuf]) -> Result<Workload, Fatal> {
     for note in statistics.notes() {
         eprintln!("{note}");
     }
-    Workload::from_statistics(&statistics, topology).map_err(|e| Fatal::Usage(e.to_string()))
+    Ok(statistics)
 }
 
 /// `path` itself, or the `.json` files of the folder `path`, by name.

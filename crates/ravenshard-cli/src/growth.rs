@@ -3,7 +3,7 @@
 //! which shard takes the growth. Prints JSON.
 
 use crate::{buckets, Fatal};
-use ravenshard_reshard::{growth, BucketStatistics, Snapshot};
+use ravenshard_reshard::{growth, Snapshot};
 use serde_json::json;
 use std::fs;
 use std::io::{self, Write};
@@ -37,13 +37,12 @@ pub fn run(
 /// One snapshot: the statistics of `path`'s files, timed by their newest file's
 /// modification time when `file_times` is set.
 fn snapshot(path: &Path, file_times: bool) -> Result<Snapshot, Fatal> {
-    let mut files = Vec::new();
+    let files = buckets::json_files(path)?;
     let mut newest = None;
-    for file in buckets::json_files(path)? {
-        let name = file.display().to_string();
-        let text = fs::read_to_string(&file).map_err(|e| Fatal::Io(name.clone(), e))?;
-        if file_times {
-            let modified = fs::metadata(&file)
+    if file_times {
+        for file in &files {
+            let name = file.display().to_string();
+            let modified = fs::metadata(file)
                 .and_then(|m| m.modified())
                 .map_err(|e| Fatal::Io(name.clone(), e))?;
             let time = jiff::Timestamp::try_from(modified).map_err(|e| {
@@ -51,16 +50,10 @@ fn snapshot(path: &Path, file_times: bool) -> Result<Snapshot, Fatal> {
             })?;
             newest = newest.max(Some(time));
         }
-        files.push((name, text));
-    }
-    let statistics = BucketStatistics::read(files.iter().map(|(n, t)| (n.as_str(), t.as_str())))
-        .map_err(|e| Fatal::Usage(e.to_string()))?;
-    for note in statistics.notes() {
-        eprintln!("{note}");
     }
     Ok(Snapshot {
         name: path.display().to_string(),
         taken: newest,
-        statistics,
+        statistics: buckets::read_statistics(&files)?,
     })
 }
