@@ -1,7 +1,7 @@
 //! `bucketGrowth`: snapshots of a cluster's bucket statistics, saved at different times,
 //! side by side (`ravenshard_reshard::growth`).
 
-use crate::reshard::read_statistics;
+use crate::reshard::{read_statistics, By};
 use crate::{from_js, js_error, read_options, to_js, whole_number};
 use ravenshard_reshard as reshard;
 use serde::{Deserialize, Serialize};
@@ -73,7 +73,7 @@ struct JsSnapshot {
 #[serde(rename_all = "camelCase")]
 struct JsGrowthOptions {
     top: Option<f64>,
-    by: Option<String>,
+    by: Option<By>,
 }
 
 #[derive(Serialize)]
@@ -102,15 +102,7 @@ pub fn bucket_growth(
         Some(o) => (
             o.top
                 .map_or(Ok(10), |t| whole_number("options.top", t, u32::MAX.into()))?,
-            match o.by.as_deref() {
-                None | Some("docs") => false,
-                Some("bytes") => true,
-                Some(other) => {
-                    return Err(js_error(format_args!(
-                        "options.by must be \"docs\" or \"bytes\", not {other:?}"
-                    )))
-                }
-            },
+            matches!(o.by, Some(By::Bytes)),
         ),
     };
     let given: Vec<JsSnapshot> = from_js("snapshots", snapshots)?;

@@ -213,7 +213,7 @@ export interface MigrationStep {
 /// A measure as JS names it.
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(rename_all = "lowercase")]
-enum By {
+pub(crate) enum By {
     Docs,
     Bytes,
 }
